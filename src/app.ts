@@ -1,0 +1,121 @@
+import './rest/request.js';
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Ajv from 'ajv';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { loadConfig, type AppConfig } from './config.js';
+import { initORM } from './db/orm.js';
+import { createEngine, type GraphEngine } from './graph/engines.js';
+import { loadOperations } from './graph/operations.js';
+import { getSchema } from './graph/schema.js';
+import { createLimiterStore, type LimiterStore } from './limits/store.js';
+import { makeClientIp } from './platform/client-ip.js';
+import { DEV_CREDENTIALS_KEY } from './platform/dev-key.js';
+import { CredentialCipher } from './platform/secrets.js';
+import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
+import { registerErrorHandling } from './rest/errors.js';
+import { registerGateway } from './rest/gateway.js';
+import { registerGraphiql } from './rest/graphiql.js';
+import { registerGraphqlRoute } from './rest/graphql-route.js';
+import { registerHealth } from './rest/health.js';
+import { ROUTES } from './rest/routes/index.js';
+import { createServices, type Services } from './services/index.js';
+
+export interface BuildOptions {
+  /** Overrides of the environment's configuration. */
+  config?: Partial<AppConfig>;
+  /** An ORM made by the caller (tests, the server); otherwise one is made from databaseUrl and closed with the app. */
+  orm?: MikroORM;
+  logger?: boolean;
+  recaptcha?: RecaptchaVerifier;
+}
+
+export interface Built {
+  app: FastifyInstance;
+  services: Services;
+  engine: GraphEngine;
+  orm: MikroORM;
+  config: AppConfig;
+}
+
+/** Builds the whole service without listening: the server and the tests share this. */
+export async function build(opts: BuildOptions = {}): Promise<Built> {
+  const config = { ...loadConfig(), ...opts.config };
+  if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
+  if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
+  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl! }));
+  const limiter: LimiterStore = createLimiterStore({ databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(), redisUrl: config.redisUrl });
+  const services = createServices({
+    config,
+    orm,
+    limiter,
+    recaptcha: opts.recaptcha ?? createRecaptchaVerifier({ url: config.recaptchaVerifyUrl, secret: config.recaptchaSecret }),
+    cipher: new CredentialCipher(config.credentialsKey || DEV_CREDENTIALS_KEY),
+  });
+
+  const app = Fastify({
+    logger: opts.logger === false ? false : {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.decorateRequest('ctx', null);
+  app.decorateRequest('lang', null);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  useStrictBodies(app);
+  registerErrorHandling(app);
+
+  const schema = await getSchema();
+  const operations = loadOperations(schema);
+  const engine = await createEngine(config.graphqlEngine, app, schema);
+  const clientIp = makeClientIp(config.trustProxy);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'OrderGraph API', version: '400', description: 'AI module, authentication and configuration.' },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerHealth(app, orm);
+  registerGraphqlRoute(app, services, engine, clientIp);
+  registerGraphiql(app);
+  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp });
+
+  app.addHook('onClose', async () => {
+    await engine.close();
+    await limiter.close();
+    if (!opts.orm) await orm.close();
+  });
+  await app.ready();
+  return { app, services, engine, orm, config };
+}
+
+/**
+ * JSON bodies are validated strictly, without type coercion; query strings and path
+ * parameters are coerced to their documented types (CONTRACT §3). Unknown body fields are dropped.
+ */
+function useStrictBodies(app: FastifyInstance): void {
+  const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false } as const;
+  const bodies = new Ajv({ ...common, coerceTypes: false });
+  const strings = new Ajv({ ...common, coerceTypes: 'array' });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : strings).compile(schema));
+}

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { initORM, migrate } from '../db/orm.js';
+import { loadFixtures } from '../fixtures/load.js';
+import { getSchema, printSdl } from '../graph/schema.js';
+import { DEV_CREDENTIALS_KEY } from '../platform/dev-key.js';
+import { CredentialCipher } from '../platform/secrets.js';
+import { serve } from '../server.js';
+
+const USAGE = `usage: ordergraph <command>
+  serve                 start the API (embedded PostgreSQL under .data/ when DATABASE_URL is unset)
+  migrate               apply pending migrations
+  fixtures load FILE    load a fixture file (idempotent)
+  seed-bench [N]        generate a benchmark project with N AI orders and conversations
+  schema:write          write schema/schema.graphql from the code`;
+
+/** Runs fn with a migrated database, then closes everything. */
+async function withDatabase<T>(fn: (orm: Awaited<ReturnType<typeof initORM>>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  const orm = await initORM({ clientUrl: db.url });
+  try {
+    await migrate(orm);
+    return await fn(orm);
+  } finally {
+    await orm.close();
+    await db.stop();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'migrate':
+      await withDatabase(async () => console.log('migrations applied'));
+      return;
+    case 'fixtures': {
+      if (rest[0] !== 'load' || !rest[1]) throw new Error(USAGE);
+      const file = JSON.parse(fs.readFileSync(rest[1], 'utf8'));
+      const config = loadConfig();
+      const cipher = new CredentialCipher(config.credentialsKey || DEV_CREDENTIALS_KEY);
+      const { projects } = await withDatabase((orm) => loadFixtures(orm, file, cipher));
+      console.log(`loaded ${projects.length} project(s): ${projects.join(', ')}`);
+      return;
+    }
+    case 'seed-bench': {
+      const { seedBench } = await import('../bench-data/seed.js');
+      await withDatabase((orm) => seedBench(orm, rest));
+      return;
+    }
+    case 'schema:write': {
+      const target = path.resolve('schema', 'schema.graphql');
+      fs.writeFileSync(target, printSdl(await getSchema()));
+      console.log(`wrote ${target}`);
+      return;
+    }
+    default:
+      console.log(USAGE);
+      if (command && command !== 'help') process.exitCode = 1;
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

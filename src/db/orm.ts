@@ -1,0 +1,58 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { ENTITIES } from '../entities/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { TenantGuard } from './tenant-guard.js';
+
+export interface OrmOptions {
+  clientUrl: string;
+  poolMax?: number;
+  /** Receives every SQL statement (tests use it to prove what a request runs). */
+  onQuery?: (sql: string) => void;
+}
+
+export function ormConfig(opts: OrmOptions): Options {
+  return {
+    entities: ENTITIES,
+    clientUrl: opts.clientUrl,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    discovery: { disableDynamicFileAccess: true },
+    extensions: [Migrator],
+    subscribers: [new TenantGuard()],
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+    debug: opts.onQuery ? ['query'] : false,
+    logger: opts.onQuery ?? (() => undefined),
+    colors: false,
+  };
+}
+
+/** The one place the ORM is created; tests pass their own database URL. */
+export async function initORM(opts: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(opts));
+}
+
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const done = await orm.getMigrator().up();
+  return done.map((m) => m.name);
+}
+
+/** Keeps sequences ahead of ids inserted explicitly (fixtures), so later inserts never collide. */
+export async function syncSequences(orm: MikroORM): Promise<void> {
+  const conn = orm.em.getConnection();
+  const rows: { table_name: string }[] = await conn.execute(
+    `select table_name from information_schema.columns
+      where table_schema = 'public' and column_name = 'id' and column_default like 'nextval%'`,
+  );
+  for (const { table_name } of rows) {
+    await conn.execute(
+      `select setval(pg_get_serial_sequence(?, 'id'), greatest((select coalesce(max(id), 0) from ${quoteIdent(table_name)}), 1))`,
+      [table_name],
+    );
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

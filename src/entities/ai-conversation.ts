@@ -1,0 +1,57 @@
+import { Entity, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { TenantEntity } from './tenant.js';
+
+export interface ConversationUsage {
+  cost?: number;
+  response_time_ms?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+/** A conversation between an AI agent and a user (or a server key: no user). */
+@ObjectType()
+@Entity({ tableName: 'ai_conversations' })
+@Index({ properties: ['project', 'id'] })
+export class AiConversation extends TenantEntity {
+  @Field(() => Int)
+  @PrimaryKey()
+  id!: number;
+
+  @Field(() => Int)
+  @Property()
+  agent_id!: number;
+
+  @Field(() => Int, { nullable: true })
+  @Property({ nullable: true })
+  user_id?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @Property({ nullable: true })
+  business_id?: number | null;
+
+  @Field(() => String)
+  @Property({ length: 16 })
+  status: Opt<'active' | 'closed'> = 'active';
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 16, nullable: true })
+  status_reason?: 'completed' | 'abandoned' | 'failed' | null;
+
+  @Field(() => GraphQLJSON)
+  @Property({ type: 'json' })
+  usage: Opt<ConversationUsage> = {};
+
+  @Field(() => Date)
+  @Property()
+  created_at: Opt<Date> = new Date();
+
+  @Field(() => Date, { nullable: true })
+  @Property({ nullable: true })
+  closed_at?: Date | null;
+
+  @Field(() => Date)
+  @Property({ onUpdate: () => new Date() })
+  updated_at: Opt<Date> = new Date();
+}

@@ -1,0 +1,43 @@
+import { AppError, type Message } from './app-error.js';
+
+/** Every error code the service answers with, and its HTTP status: the one mapping. */
+export const ERROR_STATUS = {
+  ERROR_VALIDATION: 400,
+  ERROR_RECAPTCHA: 400,
+  ERROR_BUSINESS_NOT_FOUND: 400,
+  ERROR_AI_AGENT_NOT_FOUND: 400,
+  ERROR_AI_TEMPLATE_NOT_FOUND: 400,
+  ERROR_AI_CONVERSATION_NOT_FOUND: 400,
+  ERROR_AI_TEMPLATE_NOT_APPROVED: 400,
+  ERROR_AI_PROVIDER_REJECTED: 400,
+  ERROR_UNAUTHORIZED: 401,
+  ERROR_INVALID_CREDENTIALS: 401,
+  ERROR_PROJECT_NOT_FOUND: 401,
+  ERROR_PROJECT_SUBSCRIPTION_INACTIVE: 401,
+  ERROR_AI_MODULE_DISABLED: 403,
+  ERROR_NOT_FOUND: 404,
+  ERROR_AI_CONVERSATION_CONFLICT: 409,
+  ERROR_PAYLOAD_TOO_LARGE: 413,
+  ERROR_UNSUPPORTED_MEDIA_TYPE: 415,
+  ERROR_RATE_LIMIT: 429,
+  ERROR_INTERNAL: 500,
+  ERROR_PROJECT_LOOKUP_FAILED: 500,
+  ERROR_AI_PROVIDER_UNAVAILABLE: 502,
+  ERROR_MAINTENANCE: 503,
+  ERROR_RATE_LIMIT_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Builds the AppError for a code; the message key defaults to the code itself. */
+export function appError(code: ErrorCode, messages: Message[] = [{ key: code }], extra = {}): AppError {
+  return new AppError(code, ERROR_STATUS[code], messages, extra);
+}
+
+/** One 400 ERROR_VALIDATION naming each invalid field. */
+export function validationError(problems: { field: string; key?: string; params?: Record<string, string | number> }[]): AppError {
+  return appError(
+    'ERROR_VALIDATION',
+    problems.map((p) => ({ key: p.key ?? 'invalid_field', params: { field: p.field, ...p.params } })),
+  );
+}

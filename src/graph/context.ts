@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Project } from '../entities/project.js';
+import type { User } from '../entities/user.js';
+import type { Lang } from '../i18n/messages.js';
+import type { Services } from '../services/index.js';
+
+/** Who is calling: nobody yet, a user (by session or by a user-bound key), or a server key. */
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; user: User; via: 'session' | 'api_key' }
+  | { kind: 'server'; apiKeyId: number };
+
+/**
+ * The request context every resolver and service receives first. `em` is forked per request
+ * and scoped to `project` by the tenant filter.
+ */
+export interface RequestContext {
+  requestId: string;
+  project: Project;
+  caller: Caller;
+  em: EntityManager;
+  lang: Lang;
+  /** The client address (socket, or first forwarded hop of a trusted proxy). */
+  ip: string;
+  /** Transport facts recorded with a session. */
+  forwardedFor?: string;
+  userAgent?: string;
+  services: Services;
+  log: FastifyBaseLogger;
+}
+
+export function callerLevel(caller: Caller): number | undefined {
+  return caller.kind === 'user' ? caller.user.level : undefined;
+}

@@ -1,0 +1,72 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+export interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}
+
+/**
+ * The counting store shared by every server process: PostgreSQL (table `rate_limits`, made
+ * by the migrations) by default, Redis when REDIS_URL is set. Counting itself is
+ * rate-limiter-flexible's.
+ */
+export interface LimiterStore {
+  kind: 'postgres' | 'redis';
+  create(opts: LimiterOptions): RateLimiterAbstract;
+  close(): Promise<void>;
+}
+
+export function createLimiterStore(opts: { databaseUrl: string; redisUrl?: string }): LimiterStore {
+  return opts.redisUrl ? redisStore(opts.redisUrl) : postgresStore(opts.databaseUrl);
+}
+
+function postgresStore(databaseUrl: string): LimiterStore {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, connectionTimeoutMillis: 2000 });
+  pool.on('error', () => undefined); // a dropped idle connection is retried by the next query
+  return {
+    kind: 'postgres',
+    create: (o) =>
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        ...o,
+      }),
+    close: () => pool.end(),
+  };
+}
+
+function redisStore(url: string): LimiterStore {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    lazyConnect: false,
+  });
+  client.on('error', () => undefined); // ioredis reconnects by itself; a failed command rejects
+  return {
+    kind: 'redis',
+    create: (o) => new RateLimiterRedis({ storeClient: client, ...o }),
+    close: async () => {
+      client.disconnect();
+    },
+  };
+}
+
+/** The 429 headers of CONTRACT §7. */
+export function rateLimitHeaders(h: { limit: number; msBeforeNext: number; scope: string; key: string }): Record<string, string> {
+  const seconds = String(Math.max(1, Math.ceil(h.msBeforeNext / 1000)));
+  return {
+    'retry-after': seconds,
+    'x-ratelimit-limit': String(h.limit),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': seconds,
+    'x-ratelimit-scope': h.scope,
+    'x-ratelimit-key': h.key,
+  };
+}

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+import { appError, validationError } from '../errors/codes.js';
+import { resolveLang } from '../i18n/messages.js';
+import { sendError } from './envelope.js';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** Every failure becomes an envelope here; nothing internal reaches a response. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const lang = req.lang ?? resolveLang(segments(req.url)[2]);
+    const mapped = toAppError(err);
+    if (mapped.status >= 500) req.log.error({ err: (mapped as { cause?: unknown }).cause ?? err }, 'request failed');
+    return sendError(reply, mapped, lang);
+  });
+
+  // An unsupported version answers an empty 404; under v400 an unknown path or method is an envelope.
+  app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
+    const seg = segments(req.url);
+    if (seg[1] !== 'v400') return reply.code(404).send();
+    return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
+  });
+}
+
+function toAppError(err: FastifyError): AppError {
+  if (err instanceof AppError) return err;
+  if (err.validation) return fromAjv(err.validation as unknown as AjvError[], err.validationContext);
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return appError('ERROR_PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return appError('ERROR_UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return validationError([{ field: 'body', key: 'malformed_json' }]);
+  }
+  if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
+    return validationError([{ field: 'body', key: 'malformed_json' }]);
+  }
+  const internal = appError('ERROR_INTERNAL');
+  (internal as { cause?: unknown }).cause = err;
+  return internal;
+}
+
+/** One message per invalid field, naming it. */
+function fromAjv(errors: AjvError[], context: string | undefined): AppError {
+  const fields = new Map<string, string>();
+  for (const e of errors) {
+    const path = e.instancePath.split('/').filter(Boolean).join('.');
+    const missing = e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
+    const field = missing ? (path ? `${path}.${missing}` : missing) : path || context || 'body';
+    if (!fields.has(field)) fields.set(field, missing ? 'required_field' : 'invalid_field');
+  }
+  return validationError([...fields].map(([field, key]) => ({ field, key })));
+}
+
+function segments(url: string): string[] {
+  return url.split('?')[0].split('/');
+}

@@ -1,0 +1,125 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { getOperationAST, parse } from 'graphql';
+import type { RequestContext } from '../graph/context.js';
+import type { GraphEngine, GraphErrorLike, GraphResult } from '../graph/engines.js';
+import { translate } from '../i18n/messages.js';
+import { ACCESS, isAllowed } from '../services/access.js';
+import type { Services } from '../services/index.js';
+import { credentialsFrom } from '../services/tenancy.service.js';
+import { isErrorCode } from './envelope.js';
+import type { ClientIp } from './pipeline.js';
+
+interface GraphBody {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/**
+ * `/graphql` for internal tools: server keys and level-0 users only, on the project their
+ * credential belongs to. Both engines sit behind this one route, so authentication and the
+ * error format do not depend on the engine. Credentials travel in headers, never cookies,
+ * so no CSRF token is needed.
+ */
+export function registerGraphqlRoute(app: FastifyInstance, services: Services, engine: GraphEngine, clientIp: ClientIp): void {
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/graphql',
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const ctx = await internalContext(req, services, clientIp);
+      if (!ctx) return reply.code(401).send(errorsOnly('ERROR_UNAUTHORIZED', 'Authentication is required.'));
+      const body = readRequest(req);
+      if (typeof body.query !== 'string' || body.query.length === 0) {
+        return reply.code(400).send(errorsOnly('ERROR_VALIDATION', 'A `query` string is required.'));
+      }
+      if (body.variables != null && (typeof body.variables !== 'object' || Array.isArray(body.variables))) {
+        return reply.code(400).send(errorsOnly('ERROR_VALIDATION', '`variables` must be an object.'));
+      }
+      if (req.method === 'GET' && isMutation(body.query, body.operationName)) {
+        return reply.code(405).header('allow', 'POST').send(errorsOnly('ERROR_VALIDATION', 'Mutations need POST.'));
+      }
+      const res = await engine.execute(
+        {
+          query: body.query,
+          variables: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+          operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+        },
+        ctx,
+      );
+      return send(reply, req, res);
+    },
+  });
+}
+
+async function internalContext(req: FastifyRequest, services: Services, clientIp: ClientIp): Promise<RequestContext | null> {
+  const creds = credentialsFrom(req.headers);
+  if (creds.apiKey === undefined && creds.bearer === undefined) return null;
+  const found = await services.tenancy.identifyAnyProject(creds);
+  if (!found || found.caller.kind === 'invalid' || !found.project.subscription_active) return null;
+  const { project, caller } = found;
+  if (!isAllowed({ caller }, ACCESS.INTERNAL)) return null;
+  const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
+  return {
+    requestId: req.id,
+    project,
+    caller,
+    em: services.tenancy.scopedEm(project),
+    lang: 'en',
+    ip: clientIp(req.socket.remoteAddress ?? '', forwardedFor),
+    forwardedFor,
+    userAgent: req.headers['user-agent'],
+    services,
+    log: req.log,
+  };
+}
+
+function readRequest(req: FastifyRequest): GraphBody {
+  if (req.method === 'POST') return (req.body && typeof req.body === 'object' ? req.body : {}) as GraphBody;
+  const q = req.query as Record<string, string | undefined>;
+  let variables: unknown = q.variables;
+  if (typeof variables === 'string') {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      variables = 'invalid';
+    }
+  }
+  return { query: q.query, variables, operationName: q.operationName };
+}
+
+function isMutation(query: string, operationName: unknown): boolean {
+  try {
+    const op = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined);
+    return op?.operation === 'mutation';
+  } catch {
+    return false; // the engine reports the syntax error
+  }
+}
+
+function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): FastifyReply {
+  const errors = res.errors?.map((e) => formatError(req, e));
+  const rejected = res.data == null && res.errors?.some((e) => e.documentError);
+  return reply.code(rejected ? 400 : 200).send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
+}
+
+/** AppErrors keep their code and status; document errors their message; anything else says nothing. */
+function formatError(req: FastifyRequest, e: GraphErrorLike) {
+  const ext = e.extensions ?? {};
+  const code = String(ext.code ?? '');
+  if (isErrorCode(code) && Array.isArray(ext.messages)) {
+    const first = (ext.messages as { key: string }[])[0];
+    return {
+      message: first ? translate('en', first) : code,
+      path: e.path,
+      extensions: { code, status: ext.status, ...(ext.result ? { result: ext.result } : {}) },
+    };
+  }
+  if (e.documentError) return { message: e.message, locations: e.locations };
+  req.log.error({ err: e }, 'graph operation failed');
+  return { message: 'Internal error.', path: e.path, extensions: { code: 'ERROR_INTERNAL' } };
+}
+
+function errorsOnly(code: string, message: string) {
+  return { errors: [{ message, extensions: { code } }] };
+}

@@ -1,0 +1,13 @@
+import type { RequestContext } from '../graph/context.js';
+import type { Lang } from '../i18n/messages.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request context, set by the pipeline (rest/pipeline.ts) for API routes. */
+    ctx: RequestContext | null;
+    /** The response language, known once the path is read. */
+    lang: Lang | null;
+  }
+}
+
+export {};

@@ -1,0 +1,6 @@
+import type { RouteSpec } from '../route-spec.js';
+import { authRoutes } from './auth.routes.js';
+import { configRoutes } from './config.routes.js';
+
+/** Every REST endpoint, as data. */
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes];

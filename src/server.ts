@@ -1,0 +1,58 @@
+import { build, type Built } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { initORM, migrate } from './db/orm.js';
+import { seedDemo } from './fixtures/demo.js';
+
+/**
+ * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
+ * the demo project on first run, then listen. SIGTERM/SIGINT drain in-flight requests, then
+ * close the database connections and stop the embedded server.
+ */
+export async function serve(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  const orm = await initORM({ clientUrl: db.url, poolMax: 20 });
+  await migrate(orm);
+  const demo = await seedDemo(orm, config);
+  let built: Built;
+  try {
+    built = await build({ config: { ...config, databaseUrl: db.url }, orm });
+  } catch (err) {
+    await orm.close();
+    await db.stop();
+    throw err;
+  }
+  const { app } = built;
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
+  if (demo) printDemo(address, demo);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'draining in-flight requests');
+    await app.close();
+    await orm.close();
+    await db.stop();
+    app.log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+function printDemo(address: string, demo: { email: string; password: string; serverKey: string }): void {
+  const base = `${address}/v400/en/demo`;
+  console.log(`
+Demo project "demo" created. These secrets are stored only as hashes: note them now.
+  administrator   ${demo.email} / ${demo.password}
+  server API key  ${demo.serverKey}
+
+  curl -s -X POST ${base}/auth -H 'content-type: application/json' \\
+       -d '{"email":"${demo.email}","password":"${demo.password}"}'
+  curl -s ${base}/configs -H 'Authorization: Bearer <access_token from the answer above>'
+  GraphiQL: ${address}/graphiql   API docs: ${address}/docs
+`);
+}

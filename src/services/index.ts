@@ -1,0 +1,32 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../config.js';
+import type { LimiterStore } from '../limits/store.js';
+import { CredentialCipher } from '../platform/secrets.js';
+import type { RecaptchaVerifier } from '../providers/recaptcha.js';
+import { AuthService } from './auth.service.js';
+import { ConfigService } from './config.service.js';
+import { LimitsService } from './limits.service.js';
+import { SettingsService } from './settings.service.js';
+import { TenancyService } from './tenancy.service.js';
+
+/** What services are built from: made once per process by `build()` (app.ts). */
+export interface Deps {
+  config: AppConfig;
+  orm: MikroORM;
+  limiter: LimiterStore;
+  recaptcha: RecaptchaVerifier;
+  cipher: CredentialCipher;
+}
+
+export function createServices(deps: Deps) {
+  return {
+    deps,
+    tenancy: new TenancyService(deps.orm),
+    settings: new SettingsService(deps.orm, deps.config.maintenance),
+    auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
+    configs: new ConfigService(),
+    limits: new LimitsService(),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
