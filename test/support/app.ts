@@ -1,0 +1,50 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { build, type Built, type BuildOptions } from '../../src/app.js';
+import type { GraphEngineName } from '../../src/config.js';
+import { TEST_CREDENTIALS_KEY, type TestDatabase } from './db.js';
+
+/** Every REST test runs under both engines. */
+export const ENGINES: GraphEngineName[] = ['mercurius', 'apollo'];
+
+export interface TestApp extends Built {
+  /** `app.inject` under /v400/{lang}/{project}. */
+  api(opts: ApiRequest): ReturnType<FastifyInstance['inject']>;
+  close(): Promise<void>;
+}
+
+export interface ApiRequest {
+  method?: InjectOptions['method'];
+  path: string;
+  project?: string;
+  lang?: string;
+  key?: string;
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export async function startApp(engine: GraphEngineName, db: TestDatabase, opts: BuildOptions = {}): Promise<TestApp> {
+  const built = await build({
+    ...opts,
+    orm: db.orm,
+    logger: false,
+    config: { graphqlEngine: engine, databaseUrl: db.url, credentialsKey: TEST_CREDENTIALS_KEY, redisUrl: undefined, ...opts.config },
+  });
+  return {
+    ...built,
+    api: ({ method = 'GET', path, project = 'acme', lang = 'en', key, token, body, query, headers = {} }) =>
+      built.app.inject({
+        method,
+        url: `/v400/${lang}/${project}${path}`,
+        query,
+        headers: {
+          ...(key ? { 'x-api-key': key } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { payload: body as string } : {}),
+      }),
+    close: () => built.app.close(),
+  };
+}

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { ensureDatabase } from '../../src/db/database.js';
+import { startEmbeddedPostgres, withDatabase, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { initORM, migrate } from '../../src/db/orm.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dbServerUrl: string;
+    templateDb: string;
+  }
+}
+
+/**
+ * One PostgreSQL for the run: DATABASE_URL's server when set, otherwise an embedded one in a
+ * temporary folder. A migrated template database is made once; each test file clones it.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined;
+  let tmp: string | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ordergraph-test-'));
+    fs.chmodSync(tmp, 0o755);
+    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort(), fast: true });
+    serverUrl = embedded.url;
+  }
+  const templateDb = `og_template_${process.pid}`;
+  await ensureDatabase(serverUrl, templateDb);
+  const orm = await initORM({ clientUrl: withDatabase(serverUrl, templateDb) });
+  await migrate(orm);
+  await orm.close();
+  project.provide('dbServerUrl', serverUrl);
+  project.provide('templateDb', templateDb);
+
+  return async () => {
+    await dropDatabases(serverUrl!, `og_%_${process.pid}%`);
+    await embedded?.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  };
+}
+
+async function dropDatabases(serverUrl: string, pattern: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select datname from pg_database where datname like $1', [pattern]);
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
