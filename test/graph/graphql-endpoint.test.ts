@@ -1,0 +1,159 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { baseFixture, KEYS, PASSWORD } from '../support/fixtures.js';
+
+const QUERY = '{ project { code } configs { key value } }';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.load(baseFixture({ configs: [{ key: 'acme_only', value: 'acme-value', public: true }] }));
+});
+afterAll(() => db.orm.close());
+
+describe.each(ENGINES)('/graphql (%s)', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(engine, db);
+  });
+  afterAll(async () => {
+    await t.services.settings.setMaintenance(false);
+    await t.close();
+  });
+
+  const post = (query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query, ...(variables ? { variables } : {}) } });
+  const get = (query: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: '/graphql', headers, query: { query } });
+
+  async function login(email: string): Promise<string> {
+    const res = await t.api({ method: 'POST', path: '/auth', body: { email, password: PASSWORD } });
+    expect(res.statusCode).toBe(200);
+    const token = res.json().result.session.access_token;
+    expect(typeof token).toBe('string');
+    return token;
+  }
+
+  function expectOwnProject(res: Awaited<ReturnType<typeof post>>, code: string, ownKey: string, foreignKey: string) {
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.errors).toBeUndefined();
+    expect(body.data.project.code).toBe(code);
+    const keys = body.data.configs.map((c: { key: string }) => c.key);
+    expect(keys).toContain(ownKey);
+    expect(keys).not.toContain(foreignKey);
+    expect(body.data.configs.find((c: { key: string }) => c.key === 'project_code').value).toBe(code);
+  }
+
+  function expectUnauthorized(res: Awaited<ReturnType<typeof post>>) {
+    expect(res.statusCode).toBe(401);
+    const body = res.json();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].extensions.code).toBe('ERROR_UNAUTHORIZED');
+    expect(body.data ?? null).toBeNull();
+  }
+
+  it('answers a server key with its own project', async () => {
+    expectOwnProject(await post(QUERY, { 'x-api-key': KEYS.server }), 'acme', 'acme_only', 'other_secret');
+  });
+
+  it('answers a level-0 user by API key', async () => {
+    expectOwnProject(await post(QUERY, { 'x-api-key': KEYS.admin }), 'acme', 'acme_only', 'other_secret');
+  });
+
+  it('answers a level-0 user by the bearer token from POST /auth', async () => {
+    const token = await login('admin@acme.test');
+    expectOwnProject(await post(QUERY, { authorization: `Bearer ${token}` }), 'acme', 'acme_only', 'other_secret');
+  });
+
+  it('refuses level 2 and level 3 users (key or token) with 401', async () => {
+    expectUnauthorized(await post(QUERY, { 'x-api-key': KEYS.owner }));
+    expectUnauthorized(await post(QUERY, { 'x-api-key': KEYS.customer }));
+    const token = await login('customer@acme.test');
+    expectUnauthorized(await post(QUERY, { authorization: `Bearer ${token}` }));
+  });
+
+  it('refuses no credentials, an unknown key and an unknown token with 401', async () => {
+    expectUnauthorized(await post(QUERY));
+    expectUnauthorized(await post(QUERY, { 'x-api-key': 'not-a-real-key-0123456789' }));
+    expectUnauthorized(await post(QUERY, { authorization: 'Bearer not-a-real-token' }));
+    expectUnauthorized(await get(QUERY));
+  });
+
+  it('keeps tenants apart: a key of project other sees other only', async () => {
+    expectOwnProject(await post(QUERY, { 'x-api-key': KEYS.otherServer }), 'other', 'other_secret', 'acme_only');
+    expectOwnProject(await post(QUERY, { 'x-api-key': KEYS.otherAdmin }), 'other', 'other_secret', 'acme_only');
+  });
+
+  it('runs a query sent by GET ?query=', async () => {
+    expectOwnProject(await get(QUERY, { 'x-api-key': KEYS.server }), 'acme', 'acme_only', 'other_secret');
+  });
+
+  it('refuses a mutation sent by GET with 405, and changes nothing', async () => {
+    const res = await get('mutation { setApplicationMaintenance(enabled: true) }', { 'x-api-key': KEYS.server });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json().errors[0].message).toBeTruthy();
+    const state = await post('{ applicationMaintenance }', { 'x-api-key': KEYS.server });
+    expect(state.json().data.applicationMaintenance).toBe(false);
+  });
+
+  it('answers a syntax error with 400, a message and no stack', async () => {
+    const res = await post('{ project { code ', { 'x-api-key': KEYS.server });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.errors.length).toBeGreaterThan(0);
+    expect(body.errors[0].message).toMatch(/Syntax Error/i);
+    expect(res.body).not.toMatch(/stack|stacktrace|\.ts:\d+|node_modules/i);
+  });
+
+  it('answers a query on an unknown field with 400 and no stack', async () => {
+    const res = await post('{ project { nope } }', { 'x-api-key': KEYS.server });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].message).toContain('nope');
+    expect(res.body).not.toMatch(/stack|stacktrace|node_modules/i);
+  });
+
+  it('puts REST into maintenance through the graph, keeps /graphql working, and restores it', async () => {
+    // A second app on the same database stands for another process: its settings cache is its own.
+    const other = await startApp(engine, db);
+    try {
+      const rest = () => other.api({ path: '/configs', key: KEYS.server });
+      expect((await rest()).statusCode).toBe(200);
+
+      const on = await post('mutation { setApplicationMaintenance(enabled: true) }', { 'x-api-key': KEYS.server });
+      expect(on.statusCode).toBe(200);
+      expect(on.json().data.setApplicationMaintenance).toBe(true);
+
+      const down = await pollUntil(rest, (r) => r.statusCode === 503, 5000);
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toMatchObject({ error: true, code: 'ERROR_MAINTENANCE' });
+      // The process that set it sees it at once.
+      expect((await t.api({ path: '/configs', key: KEYS.server })).statusCode).toBe(503);
+
+      const graph = await post(QUERY, { 'x-api-key': KEYS.server });
+      expectOwnProject(graph, 'acme', 'acme_only', 'other_secret');
+      expect((await post('{ applicationMaintenance }', { 'x-api-key': KEYS.server })).json().data.applicationMaintenance).toBe(true);
+
+      const off = await post('mutation { setApplicationMaintenance(enabled: false) }', { 'x-api-key': KEYS.server });
+      expect(off.json().data.setApplicationMaintenance).toBe(false);
+      const up = await pollUntil(rest, (r) => r.statusCode === 200, 5000);
+      expect(up.statusCode).toBe(200);
+      expect((await t.api({ path: '/configs', key: KEYS.server })).statusCode).toBe(200);
+    } finally {
+      await t.services.settings.setMaintenance(false);
+      await other.close();
+    }
+  });
+});
+
+async function pollUntil<T>(fn: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
