@@ -1,0 +1,104 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ensureBuilt } from '../support/dist.js';
+
+/** The newcomer's path: `ordergraph serve` on an empty data folder, with the embedded database. */
+describe('ordergraph serve (embedded database, demo project)', () => {
+  let dataDir: string;
+  let child: ChildProcess;
+  let output = '';
+  let base: string;
+  let exit: Promise<number | null>;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordergraph-serve-'));
+    fs.chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+    await waitFor(() => output.includes('server API key'), 90_000, () => output);
+  }, 150_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints credentials that authenticate, and the token reads the configs', async () => {
+    const password = /administrator\s+admin@demo\.test \/ (\S+)/.exec(output)?.[1];
+    expect(password).toBeTruthy();
+    const auth = await fetch(`${base}/v400/en/demo/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.test', password }),
+    });
+    expect(auth.status).toBe(200);
+    const token = (await auth.json()).result.session.access_token;
+    const configs = await fetch(`${base}/v400/en/demo/configs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(configs.status).toBe(200);
+    const body = await configs.json();
+    expect(body.result.map((e: { key: string }) => e.key)).toContain('project_code');
+  });
+
+  it('answers with the printed server key too', async () => {
+    const key = /server API key\s+(\S+)/.exec(output)?.[1];
+    const res = await fetch(`${base}/v400/en/demo/configs?mode=dictionary`, { headers: { 'x-api-key': key! } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.project_code.value).toBe('demo');
+  });
+
+  it('finishes an in-flight request on SIGTERM, then stops the embedded database and exits 0', async () => {
+    const key = /server API key\s+(\S+)/.exec(output)?.[1];
+    const inFlight = fetch(`${base}/v400/en/demo/configs`, { headers: { 'x-api-key': key! } });
+    await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGTERM');
+    expect((await inFlight).status).toBe(200);
+    expect(await exit).toBe(0);
+    // The embedded server is gone: its pid file is removed on a clean shutdown.
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  }, 60_000);
+
+  it('loads a fixture file twice (idempotent) and migrates, on the same embedded database', async () => {
+    const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+    delete env.DATABASE_URL;
+    const file = path.join(dataDir, 'fixture.json');
+    fs.writeFileSync(file, JSON.stringify({ projects: [{ code: 'cli-proj', name: 'CLI', businesses: [{ id: 5001, name: 'B' }], users: [{ id: 5001, email: 'u@cli.test', password: 'pw-123456', level: 0 }] }] }));
+    for (let i = 0; i < 2; i++) {
+      const run = spawnSync(process.execPath, [CLI, 'fixtures', 'load', file], { env, encoding: 'utf8', timeout: 120_000 });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain('loaded 1 project(s): cli-proj');
+    }
+    const migrate = spawnSync(process.execPath, [CLI, 'migrate'], { env, encoding: 'utf8', timeout: 120_000 });
+    expect(migrate.status, migrate.stderr).toBe(0);
+  }, 240_000);
+});
+
+async function waitFor(check: () => boolean, ms: number, detail: () => string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out; output:\n${detail()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
