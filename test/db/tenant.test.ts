@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Config } from '../../src/entities/config.js';
+import { Project } from '../../src/entities/project.js';
+import { TENANT_FILTER } from '../../src/entities/tenant.js';
+import { User } from '../../src/entities/user.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { baseFixture } from '../support/fixtures.js';
+
+let db: TestDatabase;
+let acme: Project;
+let other: Project;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.load(baseFixture({ configs: [{ key: 'shared_key', value: 'acme-value', public: true }] }));
+  const em = db.orm.em.fork();
+  acme = await em.findOneOrFail(Project, { code: 'acme' });
+  other = await em.findOneOrFail(Project, { code: 'other' });
+  await db.load({ projects: [{ code: 'other', ai_enabled: true, configs: [{ key: 'shared_key', value: 'other-value', public: true }] }] });
+});
+afterAll(() => db.orm.close());
+
+const scoped = (project: Project) => {
+  const em = db.orm.em.fork({ clear: true });
+  em.setFilterParams(TENANT_FILTER, { projectId: project.id });
+  return em;
+};
+
+describe('tenant isolation by construction', () => {
+  it('refuses a tenant query made without a project scope', async () => {
+    await expect(db.orm.em.fork().find(Config, {})).rejects.toThrow(/tenant/);
+  });
+
+  it('scopes every find to the project, even by another project\'s id', async () => {
+    const em = scoped(acme);
+    const rows = await em.find(Config, { key: 'shared_key' });
+    expect(rows.map((r) => r.value)).toEqual(['acme-value']);
+    const foreign = await scoped(other).findOneOrFail(Config, { key: 'shared_key' });
+    expect(await em.findOne(Config, { id: foreign.id })).toBeNull();
+    expect(await em.findOne(User, { id: 101 })).toBeNull();
+  });
+
+  it('refuses to insert a row for another project', async () => {
+    const em = scoped(acme);
+    em.create(Config, { project: other, key: 'sneaky', value: 'x' });
+    await expect(em.flush()).rejects.toThrow(/another project/);
+    const count = await db.sql<{ n: string }>('select count(*) as n from configs where key = ?', ['sneaky']);
+    expect(Number(count[0].n)).toBe(0);
+  });
+
+  it('refuses a tenant write with no scope at all', async () => {
+    const em = db.orm.em.fork();
+    em.create(Config, { project: acme, key: 'unscoped', value: 'x' });
+    await expect(em.flush()).rejects.toThrow(/without a project scope/);
+  });
+});
