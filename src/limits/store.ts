@@ -1,6 +1,13 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** Every store call is bounded: a dead or locked store fails the call instead of hanging the request. */
+export const STORE_TIMEOUT_MS = 1000;
+
+function bounded(limiter: RateLimiterAbstract): RateLimiterAbstract {
+  return new RLWrapperTimeouts({ limiter, timeoutMs: STORE_TIMEOUT_MS });
+}
 
 export interface LimiterOptions {
   keyPrefix: string;
@@ -20,7 +27,16 @@ export interface LimiterStore {
 }
 
 export function createLimiterStore(opts: { databaseUrl: string; redisUrl?: string }): LimiterStore {
-  return opts.redisUrl ? redisStore(opts.redisUrl) : postgresStore(opts.databaseUrl);
+  return opts.redisUrl ? redisStore(opts.redisUrl, namespaceOf(opts.databaseUrl)) : postgresStore(opts.databaseUrl);
+}
+
+/** Redis keys start with the database's name, so deployments (and test databases) sharing one Redis never share counts. */
+function namespaceOf(databaseUrl: string): string {
+  try {
+    return decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'ordergraph';
+  } catch {
+    return 'ordergraph';
+  }
 }
 
 function postgresStore(databaseUrl: string): LimiterStore {
@@ -28,7 +44,7 @@ function postgresStore(databaseUrl: string): LimiterStore {
   pool.on('error', () => undefined); // a dropped idle connection is retried by the next query
   return {
     kind: 'postgres',
-    create: (o) =>
+    create: (o) => bounded(
       new RateLimiterPostgres({
         storeClient: pool,
         storeType: 'pool',
@@ -36,12 +52,12 @@ function postgresStore(databaseUrl: string): LimiterStore {
         tableCreated: true,
         clearExpiredByTimeout: false,
         ...o,
-      }),
+      })),
     close: () => pool.end(),
   };
 }
 
-function redisStore(url: string): LimiterStore {
+function redisStore(url: string, namespace: string): LimiterStore {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -51,7 +67,7 @@ function redisStore(url: string): LimiterStore {
   client.on('error', () => undefined); // ioredis reconnects by itself; a failed command rejects
   return {
     kind: 'redis',
-    create: (o) => new RateLimiterRedis({ storeClient: client, ...o }),
+    create: (o) => bounded(new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` })),
     close: async () => {
       client.disconnect();
     },

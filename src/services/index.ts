@@ -8,6 +8,9 @@ import { ConfigService } from './config.service.js';
 import { LimitsService } from './limits.service.js';
 import { SettingsService } from './settings.service.js';
 import { TenancyService } from './tenancy.service.js';
+import { createProviders } from '../providers/registry.js';
+import { TemplateService } from './template.service.js';
+import { TranslationService } from './translation.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -25,7 +28,9 @@ export function createServices(deps: Deps) {
     settings: new SettingsService(deps.orm, deps.config.maintenance),
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
-    limits: new LimitsService(),
+    templates: new TemplateService(createProviders(deps.config), deps.cipher),
+    translations: new TranslationService(),
+    limits: new LimitsService(deps.limiter),
   };
 }
 

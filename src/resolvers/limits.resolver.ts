@@ -1,0 +1,85 @@
+import { Arg, Ctx, Field, InputType, Int, Mutation, registerEnumType, Resolver } from 'type-graphql';
+import { Project, type RateLimitRule } from '../entities/project.js';
+import { validationError } from '../errors/codes.js';
+import type { RequestContext } from '../graph/context.js';
+import { ACCESS, assertAccess } from '../services/access.js';
+
+export enum RateLimitScope {
+  project = 'project',
+  ip = 'ip',
+  user = 'user',
+}
+export enum RateLimitOnError {
+  open = 'open',
+  closed = 'closed',
+}
+registerEnumType(RateLimitScope, { name: 'RateLimitScope', description: 'What a usage limit counts by: the project, the client address or the user.' });
+registerEnumType(RateLimitOnError, { name: 'RateLimitOnError', description: 'When the counting store fails: open lets requests through, closed answers 503.' });
+
+@InputType({ description: 'One usage limit of a project (CONTRACT §7).' })
+export class RateLimitRuleInput {
+  @Field(() => RateLimitScope) scope!: RateLimitScope;
+  @Field(() => Int, { description: 'Requests allowed per window (positive).' }) points!: number;
+  @Field(() => Int, { description: 'Window length in seconds (positive).' }) duration_s!: number;
+  @Field(() => Int, { nullable: true, description: 'Excesses within ban_s seconds that ban the subject; with ban_s.' }) ban_after?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Ban length in seconds; with ban_after.' }) ban_s?: number | null;
+  @Field(() => RateLimitOnError, { nullable: true, description: 'Default open.' }) on_error?: RateLimitOnError | null;
+}
+
+const MAX_RULES = 20;
+const MAX_SECONDS = 366 * 24 * 3600;
+
+/**
+ * Internal tools: the caller's project's usage limits and maintenance flag. A change reaches this
+ * process at once and every other process within the project cache's 2 seconds.
+ */
+@Resolver()
+export class LimitsResolver {
+  @Mutation(() => Project, { description: "Replaces the usage limits of the caller's project (an empty list turns them off)." })
+  async setProjectRateLimits(
+    @Ctx() ctx: RequestContext,
+    @Arg('rules', () => [RateLimitRuleInput]) rules: RateLimitRuleInput[],
+  ): Promise<Project> {
+    assertAccess(ctx, ACCESS.INTERNAL);
+    return this.update(ctx, { rate_limits: validRules(rules) });
+  }
+
+  @Mutation(() => Project, { description: "Turns maintenance of the caller's project on or off (503 for its REST operations)." })
+  async setProjectMaintenance(@Ctx() ctx: RequestContext, @Arg('enabled', () => Boolean) enabled: boolean): Promise<Project> {
+    assertAccess(ctx, ACCESS.INTERNAL);
+    return this.update(ctx, { maintenance: enabled });
+  }
+
+  private async update(ctx: RequestContext, changes: Partial<Pick<Project, 'rate_limits' | 'maintenance'>>): Promise<Project> {
+    const em = ctx.services.deps.orm.em.fork();
+    await em.nativeUpdate(Project, { id: ctx.project.id }, { ...changes, updated_at: new Date() });
+    ctx.services.tenancy.forgetProject(ctx.project.code);
+    return em.findOneOrFail(Project, { id: ctx.project.id });
+  }
+}
+
+function validRules(rules: RateLimitRuleInput[]): RateLimitRule[] {
+  const problems: { field: string }[] = [];
+  const bad = (field: string) => problems.push({ field });
+  const inRange = (n: number | null | undefined, max: number) => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= max;
+  if (rules.length > MAX_RULES) bad('rules');
+  const out = rules.map((r, i): RateLimitRule => {
+    const at = `rules[${i}]`;
+    if (!Object.values(RateLimitScope).includes(r.scope)) bad(`${at}.scope`);
+    if (!inRange(r.points, 2 ** 31 - 1)) bad(`${at}.points`);
+    if (!inRange(r.duration_s, MAX_SECONDS)) bad(`${at}.duration_s`);
+    const hasBan = r.ban_after != null || r.ban_s != null;
+    if (hasBan && !inRange(r.ban_after, 2 ** 31 - 1)) bad(`${at}.ban_after`);
+    if (hasBan && !inRange(r.ban_s, MAX_SECONDS)) bad(`${at}.ban_s`);
+    if (r.on_error != null && !Object.values(RateLimitOnError).includes(r.on_error)) bad(`${at}.on_error`);
+    return {
+      scope: r.scope,
+      points: r.points,
+      duration_s: r.duration_s,
+      ...(hasBan ? { ban_after: r.ban_after!, ban_s: r.ban_s! } : {}),
+      on_error: r.on_error ?? 'open',
+    };
+  });
+  if (problems.length) throw validationError(problems);
+  return out;
+}
