@@ -15,6 +15,8 @@ export interface AppConfig {
   recaptchaVerifyUrl: string;
   recaptchaSecret: string;
   whatsappApiUrl: string;
+  /** Timeout of one provider HTTP call (WhatsApp Cloud API), in milliseconds. */
+  providerTimeoutMs: number;
   dataDir: string;
 }
 
@@ -44,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     recaptchaVerifyUrl: env.RECAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify',
     recaptchaSecret: env.RECAPTCHA_SECRET ?? '',
     whatsappApiUrl: (env.WHATSAPP_API_URL ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
+    providerTimeoutMs: int(env.PROVIDER_TIMEOUT_MS, 10_000),
     dataDir: env.DATA_DIR ?? '.data',
   };
 }

@@ -1,0 +1,81 @@
+import { appError } from '../errors/codes.js';
+import type { AppError } from '../errors/app-error.js';
+
+/**
+ * A messaging provider (WhatsApp Cloud API today): what the template operations need from it.
+ * The services pick the implementation by `agent.provider` from a registry, so a new provider is
+ * one more entry in `createProviders` and no change to the services or resolvers.
+ */
+export interface ProviderTemplate {
+  /** The provider's own template id (stored as `external_id`). */
+  external_id: string;
+  name: string;
+  language: string;
+  category: string | null;
+  /** One of TEMPLATE_STATUSES. */
+  status: string;
+  components: unknown[];
+}
+
+export interface SendTemplateInput {
+  /** The recipient, digits only (no leading `+`). */
+  to: string;
+  name: string;
+  language: string;
+  bodyParameters: string[];
+}
+
+export interface SendTemplateResult {
+  /** The provider's message id. */
+  message_id: string;
+}
+
+/** The decrypted credentials of an agent; each provider checks the fields it needs. */
+export type ProviderCredentials = Record<string, unknown>;
+
+export interface MessagingProvider {
+  /** Every template of the account (all pages). Read-only and idempotent, so it may retry. */
+  listTemplates(credentials: ProviderCredentials): Promise<ProviderTemplate[]>;
+  /** Sends one template message. Never retried (not idempotent). */
+  sendTemplate(credentials: ProviderCredentials, input: SendTemplateInput): Promise<SendTemplateResult>;
+}
+
+export type ProviderRegistry = ReadonlyMap<string, MessagingProvider>;
+
+/**
+ * A provider call that failed. `unavailable`: unreachable, timed out, 5xx or a garbled answer
+ * (502); `rejected`: the provider refused the request (4xx), `detail` is its own message;
+ * `not_configured`: the agent has no usable credentials or no known provider.
+ * `reason` is for logs only; neither it nor `detail` ever holds a credential.
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'rejected' | 'not_configured',
+    readonly reason: string,
+    readonly detail?: string,
+  ) {
+    super(`provider ${kind}: ${reason}`);
+    this.name = 'ProviderError';
+  }
+}
+
+/** The service's answer for a provider failure (CONTRACT §6.1). */
+export function providerAppError(err: ProviderError): AppError {
+  switch (err.kind) {
+    case 'rejected':
+      return appError('ERROR_AI_PROVIDER_REJECTED', [{ key: 'ERROR_AI_PROVIDER_REJECTED', params: { detail: err.detail ?? '' } }]);
+    case 'not_configured':
+      return appError('ERROR_AI_PROVIDER_NOT_CONFIGURED');
+    default:
+      return appError('ERROR_AI_PROVIDER_UNAVAILABLE');
+  }
+}
+
+/** Replaces every occurrence of the given secrets in a text that came from outside. */
+export function redact(text: string, secrets: unknown[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (typeof s === 'string' && s.length >= 4) out = out.split(s).join('[redacted]');
+  }
+  return out;
+}

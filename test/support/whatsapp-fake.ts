@@ -1,0 +1,190 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local WhatsApp Cloud API (the parts CONTRACT §6.1 uses), on 127.0.0.1:0:
+ * - `GET /v21.0/{waba_id}/message_templates[?limit&after]` → `{data, paging: {cursors, next?}}`, paged;
+ * - `POST /v21.0/{phone_number_id}/messages` → `{messaging_product, contacts, messages: [{id}]}`;
+ * - a wrong bearer token → 401 `{error: {message, type, code}}` like Graph API's OAuthException.
+ * Scripted failures (`fail`) answer a status/body, or never answer (`hang`), optionally on one page
+ * and a number of times. Every request is recorded (method, path, query, headers, body).
+ */
+export interface FakeTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category?: string;
+  status: string;
+  components: unknown[];
+}
+
+export interface FakeAccount {
+  waba_id: string;
+  phone_number_id: string;
+  access_token: string;
+  templates: FakeTemplate[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+export type FailureAnswer = { status: number; body?: unknown } | { hang: true };
+
+interface Failure {
+  on: 'list' | 'send';
+  /** List only: the 1-based page it applies to (all pages when absent). */
+  page?: number;
+  times: number;
+  answer: FailureAnswer;
+}
+
+export const API_VERSION = 'v21.0';
+
+export class WhatsAppFake {
+  readonly requests: RecordedRequest[] = [];
+  pageSize = 2;
+  private readonly accounts: FakeAccount[] = [];
+  private failures: Failure[] = [];
+  private server?: http.Server;
+  private sent = 0;
+  private origin = '';
+
+  /** The base URL to configure (`WHATSAPP_API_URL`). */
+  get url(): string {
+    return `${this.origin}/${API_VERSION}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  addAccount(account: FakeAccount): FakeAccount {
+    this.accounts.push(account);
+    return account;
+  }
+
+  account(wabaOrPhone: string): FakeAccount | undefined {
+    return this.accounts.find((a) => a.waba_id === wabaOrPhone || a.phone_number_id === wabaOrPhone);
+  }
+
+  /** Answers the next `times` matching requests with `answer` instead of the normal one. */
+  fail(on: 'list' | 'send', answer: FailureAnswer, opts: { page?: number; times?: number } = {}): void {
+    this.failures.push({ on, answer, page: opts.page, times: opts.times ?? Infinity });
+  }
+
+  /** Forgets scripted failures (recorded requests stay unless `requests` too). */
+  reset({ requests = false } = {}): void {
+    this.failures = [];
+    if (requests) this.requests.length = 0;
+  }
+
+  requestsTo(kind: 'list' | 'send'): RecordedRequest[] {
+    return this.requests.filter((r) => (kind === 'list' ? r.path.endsWith('/message_templates') : r.path.endsWith('/messages')));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', this.origin);
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      /* kept as text */
+    }
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+    };
+    this.requests.push(recorded);
+
+    const parts = url.pathname.split('/').filter(Boolean); // [v21.0, id, edge]
+    const kind = parts[2] === 'message_templates' && req.method === 'GET' ? 'list' : parts[2] === 'messages' && req.method === 'POST' ? 'send' : null;
+    if (parts.length !== 3 || parts[0] !== API_VERSION || !kind) {
+      return json(res, 400, graphError('Unsupported request', 'GraphMethodException', 100));
+    }
+    const offset = kind === 'list' ? Number(decodeCursor(url.searchParams.get('after'))) : 0;
+    const limit = Number(url.searchParams.get('limit') ?? this.pageSize);
+    const page = kind === 'list' ? Math.floor(offset / limit) + 1 : undefined;
+
+    const failure = this.failures.find((f) => f.on === kind && f.times > 0 && (f.page === undefined || f.page === page));
+    if (failure) {
+      failure.times--;
+      if ('hang' in failure.answer) return; // never answers; close() destroys the socket
+      return json(res, failure.answer.status, failure.answer.body ?? graphError('An unexpected error has occurred.', 'OAuthException', 2));
+    }
+
+    const account = this.account(parts[1]);
+    const auth = req.headers.authorization ?? '';
+    if (!account || auth !== `Bearer ${account.access_token}`) {
+      return json(res, 401, graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190));
+    }
+
+    if (kind === 'list') {
+      if (parts[1] !== account.waba_id) return json(res, 400, graphError('Unsupported get request.', 'GraphMethodException', 100));
+      const slice = account.templates.slice(offset, offset + limit);
+      const nextOffset = offset + limit;
+      const paging: Record<string, unknown> = { cursors: { before: encodeCursor(offset), after: encodeCursor(nextOffset) } };
+      if (nextOffset < account.templates.length) {
+        paging.next = `${this.origin}/${API_VERSION}/${account.waba_id}/message_templates?limit=${limit}&after=${encodeCursor(nextOffset)}`;
+      }
+      return json(res, 200, { data: slice, paging });
+    }
+
+    if (parts[1] !== account.phone_number_id) return json(res, 400, graphError('Unsupported post request.', 'GraphMethodException', 100));
+    const msg = body as { messaging_product?: string; to?: string; type?: string; template?: { name?: string; language?: { code?: string } } };
+    if (msg?.messaging_product !== 'whatsapp' || msg.type !== 'template' || typeof msg.to !== 'string') {
+      return json(res, 400, graphError('(#100) Invalid parameter', 'OAuthException', 100));
+    }
+    const known = account.templates.some((t) => t.name === msg.template?.name && t.language === msg.template?.language?.code);
+    if (!known) return json(res, 404, graphError('(#132001) Template name does not exist in the translation', 'OAuthException', 132001));
+    this.sent++;
+    return json(res, 200, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: msg.to, wa_id: msg.to }],
+      messages: [{ id: `wamid.FAKE${String(this.sent).padStart(6, '0')}` }],
+    });
+  }
+}
+
+function graphError(message: string, type: string, code: number) {
+  return { error: { message, type, code, fbtrace_id: 'AbCdEfGh' } };
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function encodeCursor(n: number): string {
+  return Buffer.from(`offset:${n}`).toString('base64url');
+}
+
+function decodeCursor(c: string | null): number {
+  if (!c) return 0;
+  const m = /^offset:(\d+)$/.exec(Buffer.from(c, 'base64url').toString('utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
+export async function startWhatsAppFake(): Promise<WhatsAppFake> {
+  return new WhatsAppFake().start();
+}
