@@ -15,7 +15,7 @@ import { makeClientIp } from './platform/client-ip.js';
 import { DEV_CREDENTIALS_KEY } from './platform/dev-key.js';
 import { CredentialCipher } from './platform/secrets.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
-import { registerErrorHandling } from './rest/errors.js';
+import { frameworkErrors, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
@@ -66,6 +66,10 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
+    // Path segments of any length reach the pipeline (a long lang falls back to en, a long project is unknown);
+    // URLs the router cannot decode get our answers, not Fastify's own body.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
