@@ -29,6 +29,15 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * The current-conversation pair (spec §4.3, §7) answers its not-found conditions with 404 and
+ * the same codes the other AI operations answer with 400: the one place that status is chosen.
+ */
+export const NOT_FOUND_404_CODES = ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_AI_CONVERSATION_NOT_FOUND'] as const;
+export function notFound404(code: (typeof NOT_FOUND_404_CODES)[number]): AppError {
+  return new AppError(code, 404, [{ key: code }]);
+}
+
 /** Builds the AppError for a code; the message key defaults to the code itself. */
 export function appError(code: ErrorCode, messages: Message[] = [{ key: code }], extra = {}): AppError {
   return new AppError(code, ERROR_STATUS[code], messages, extra);

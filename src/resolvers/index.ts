@@ -1,10 +1,11 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from './auth.resolver.js';
 import { ConfigResolver } from './config.resolver.js';
+import { ConversationResolver } from './conversation.resolver.js';
 import { LimitsResolver } from './limits.resolver.js';
 import { SystemResolver } from './system.resolver.js';
 import { TemplateResolver } from './template.resolver.js';
 import { TranslationResolver } from './translation.resolver.js';
 
 /** Every resolver of the one schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver];

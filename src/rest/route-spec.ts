@@ -43,7 +43,7 @@ export interface RouteSpec {
   /** Operation variables; default: path, then query, then body, merged by name. */
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** A document other than the operation's own, e.g. with a selection built from `params`. */
-  document?: (input: RouteInput, base: string) => string;
+  document?: (input: RouteInput, base: string) => string | Promise<string>;
   /** Turns the operation's data into the envelope content; default: the single root field. */
   respond?: (data: Record<string, any>, input: RouteInput) => RouteOutput;
 }

@@ -5,6 +5,7 @@ import { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { AuthService } from './auth.service.js';
 import { ConfigService } from './config.service.js';
+import { ConversationService } from './conversation.service.js';
 import { LimitsService } from './limits.service.js';
 import { SettingsService } from './settings.service.js';
 import { TenancyService } from './tenancy.service.js';
@@ -28,6 +29,7 @@ export function createServices(deps: Deps) {
     settings: new SettingsService(deps.orm, deps.config.maintenance),
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
+    conversations: new ConversationService(),
     templates: new TemplateService(createProviders(deps.config), deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),

@@ -1,6 +1,7 @@
 import type { RouteSpec } from '../route-spec.js';
 import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
+import { conversationRoutes } from './conversation.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes];
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...conversationRoutes];

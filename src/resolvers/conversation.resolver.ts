@@ -1,0 +1,97 @@
+import { GraphQLJSON } from 'graphql-scalars';
+import { Arg, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { AiAgent } from '../entities/ai-agent.js';
+import { AiConversation } from '../entities/ai-conversation.js';
+import { AiMessage } from '../entities/ai-message.js';
+import type { RequestContext } from '../graph/context.js';
+import type { Page } from '../services/conversation.service.js';
+import type { ListInput } from '../services/list-query.js';
+
+@ObjectType({ description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.' })
+export class Pagination {
+  @Field(() => Int) current_page!: number;
+  @Field(() => Int) page_size!: number;
+  @Field(() => Int) total_pages!: number;
+  @Field(() => Int) total!: number;
+  @Field(() => Int, { nullable: true }) from!: number | null;
+  @Field(() => Int, { nullable: true }) to!: number | null;
+}
+
+@ObjectType({ description: 'One page of conversations.' })
+export class AiConversationPage implements Page<AiConversation> {
+  @Field(() => [AiConversation]) items!: AiConversation[];
+  @Field(() => Pagination) pagination!: Pagination;
+}
+
+@ObjectType({ description: 'One page of a conversation\'s messages.' })
+export class AiMessagePage implements Page<AiMessage> {
+  @Field(() => [AiMessage]) items!: AiMessage[];
+  @Field(() => Pagination) pagination!: Pagination;
+}
+
+const WHERE = { nullable: true, description: 'CONTRACT §3 `where`: an object of exact matches or an array of conditions (JSON, or its text)' };
+const ORDER = { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' };
+
+function listInput(where: unknown, orderBy?: string | null, page?: number | null, page_size?: number | null): ListInput {
+  return { where, orderBy, page, page_size };
+}
+
+/** The conversation operations (spec §4.3); the service checks access, so /graphql gets the same rules. */
+@Resolver(() => AiConversation)
+export class ConversationResolver {
+  @Query(() => AiConversationPage, { description: 'Conversations visible to the caller (GET /ai/conversations).' })
+  aiConversations(
+    @Ctx() ctx: RequestContext,
+    @Arg('where', () => GraphQLJSON, WHERE) where?: unknown,
+    @Arg('orderBy', () => String, ORDER) orderBy?: string | null,
+    @Arg('page', () => Int, { nullable: true }) page?: number | null,
+    @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
+  ): Promise<AiConversationPage> {
+    return ctx.services.conversations.list(ctx, listInput(where, orderBy, page, page_size));
+  }
+
+  @Query(() => AiConversation, { description: 'One conversation (GET /ai/conversations/{conversation_id}).' })
+  aiConversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number): Promise<AiConversation> {
+    return ctx.services.conversations.get(ctx, id);
+  }
+
+  @Query(() => AiMessagePage, { description: 'Every message of a conversation (GET /ai/conversations/{conversation_id}/messages).' })
+  aiConversationMessages(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('where', () => GraphQLJSON, WHERE) where?: unknown,
+    @Arg('orderBy', () => String, ORDER) orderBy?: string | null,
+    @Arg('page', () => Int, { nullable: true }) page?: number | null,
+    @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
+  ): Promise<AiMessagePage> {
+    return ctx.services.conversations.messages(ctx, conversationId, listInput(where, orderBy, page, page_size));
+  }
+
+  @Query(() => AiConversation, {
+    description: 'The caller\'s active conversation with the agent, created when none is active (GET .../conversations/current).',
+  })
+  aiCurrentConversation(
+    @Ctx() ctx: RequestContext,
+    @Arg('provider_external_id', () => String) providerExternalId: string,
+  ): Promise<AiConversation> {
+    return ctx.services.conversations.current(ctx, providerExternalId);
+  }
+
+  @Query(() => [AiMessage], { description: 'Public messages of the caller\'s active conversation, oldest first; creates nothing.' })
+  aiCurrentConversationMessages(
+    @Ctx() ctx: RequestContext,
+    @Arg('provider_external_id', () => String) providerExternalId: string,
+  ): Promise<AiMessage[]> {
+    return ctx.services.conversations.currentMessages(ctx, providerExternalId);
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'All messages of the conversation, counted in SQL for the whole page.' })
+  async messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | null> {
+    return (await ctx.services.conversations.messagesCount(ctx, conversation.id)) ?? 0;
+  }
+
+  @FieldResolver(() => AiAgent, { nullable: true, description: 'The conversation\'s agent, loaded once per page.' })
+  async agent(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<AiAgent | null> {
+    return (await ctx.services.conversations.agent(ctx, conversation.agent_id)) ?? null;
+  }
+}

@@ -1,0 +1,160 @@
+import { AiAgent } from '../entities/ai-agent.js';
+import { AiConversation } from '../entities/ai-conversation.js';
+import { AiMessage } from '../entities/ai-message.js';
+import { appError, notFound404 } from '../errors/codes.js';
+import { loaderFor } from '../graph/batch.js';
+import type { RequestContext } from '../graph/context.js';
+import { translate } from '../i18n/messages.js';
+import type { Pagination } from '../rest/route-spec.js';
+import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from './access.js';
+import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput } from './list-query.js';
+
+/** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
+export const CONVERSATION_ATTRIBUTES: Attributes = {
+  id: 'int',
+  agent_id: 'int',
+  user_id: 'int',
+  business_id: 'int',
+  status: 'string',
+  status_reason: 'string',
+  created_at: 'timestamp',
+  closed_at: 'timestamp',
+};
+
+export const MESSAGE_ATTRIBUTES: Attributes = {
+  id: 'int',
+  role: 'string',
+  public: 'boolean',
+  created_at: 'timestamp',
+};
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+const INT_MAX = 2_147_483_647;
+
+/** The five conversation operations of spec §4.3 (CONTRACT §6.2). */
+export class ConversationService {
+  /** `GET /ai/conversations`: levels 0 and 2 and server keys; a level-2 user sees their businesses' only. */
+  async list(ctx: RequestContext, input: ListInput): Promise<Page<AiConversation>> {
+    assertAiAdmin(ctx);
+    const q = parseListQuery(input, CONVERSATION_ATTRIBUTES);
+    const scope = await visibleBusinessIds(ctx);
+    if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
+    const filters = [toFilter(q.where), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
+    const [items, total] = await ctx.em.findAndCount(AiConversation, (filters.length ? { $and: filters } : {}) as never, {
+      orderBy: toOrderBy(q.orderBy) as never,
+      limit: q.page_size,
+      offset: (q.page - 1) * q.page_size,
+    });
+    return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+  }
+
+  /** `GET /ai/conversations/{id}`: one visible conversation, else 400 ERROR_AI_CONVERSATION_NOT_FOUND. */
+  async get(ctx: RequestContext, id: number): Promise<AiConversation> {
+    assertAiAdmin(ctx);
+    return this.visible(ctx, id);
+  }
+
+  /** `GET /ai/conversations/{id}/messages`: every message, public or not, paginated. */
+  async messages(ctx: RequestContext, conversationId: number, input: ListInput): Promise<Page<AiMessage>> {
+    assertAiAdmin(ctx);
+    const q = parseListQuery(input, MESSAGE_ATTRIBUTES);
+    const conversation = await this.visible(ctx, conversationId);
+    const where = toFilter(q.where);
+    const filter = Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id };
+    const [items, total] = await ctx.em.findAndCount(AiMessage, filter as never, {
+      orderBy: toOrderBy(q.orderBy) as never,
+      limit: q.page_size,
+      offset: (q.page - 1) * q.page_size,
+    });
+    return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+  }
+
+  /**
+   * `GET /ai/agents/{provider_external_id}/conversations/current`: the caller's active conversation
+   * with the agent, created when there is none. The partial unique index
+   * ai_conversations_active_uq decides races: the insert does nothing when another request won,
+   * and the winner's row is read back.
+   */
+  async current(ctx: RequestContext, providerExternalId: string): Promise<AiConversation> {
+    const agent = await this.currentAgent(ctx, providerExternalId);
+    const userId = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await this.active(ctx, agent.id, userId);
+      if (existing) return existing;
+      await ctx.em.getConnection().execute(
+        `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+         values (?, ?, ?, ?, 'active', '{}')
+         on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' do nothing`,
+        [ctx.project.id, agent.id, userId, agent.business_id ?? null],
+        'run',
+      );
+    }
+    // Only reachable if the winner's conversation is closed between every insert and read.
+    throw appError('ERROR_INTERNAL');
+  }
+
+  /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */
+  async currentMessages(ctx: RequestContext, providerExternalId: string): Promise<AiMessage[]> {
+    const agent = await this.currentAgent(ctx, providerExternalId);
+    const conversation = await this.active(ctx, agent.id, ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
+    if (!conversation) throw notFound404('ERROR_AI_CONVERSATION_NOT_FOUND');
+    return ctx.em.find(AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  }
+
+  /** messages_count for a page of conversations: one grouped count, never the messages themselves. */
+  messagesCount(ctx: RequestContext, conversationId: number): Promise<number | undefined> {
+    return loaderFor<number, number>(ctx.em, 'conversation.messages_count', async (ids) => {
+      const rows: { conversation_id: number; n: number }[] = await ctx.em.getConnection().execute(
+        `select conversation_id, count(*)::int as n from ai_messages
+          where project_id = ? and conversation_id in (${ids.map(() => '?').join(', ')})
+          group by conversation_id`,
+        [ctx.project.id, ...ids],
+      );
+      const counts = new Map<number, number>(ids.map((id) => [id, 0]));
+      for (const r of rows) counts.set(Number(r.conversation_id), Number(r.n));
+      return counts;
+    }).load(conversationId);
+  }
+
+  /** The `agent` relation for a page of conversations: one query. */
+  agent(ctx: RequestContext, agentId: number): Promise<AiAgent | undefined> {
+    return loaderFor<number, AiAgent>(ctx.em, 'conversation.agent', async (ids) => {
+      const agents = await ctx.em.find(AiAgent, { id: { $in: [...ids] } });
+      return new Map(agents.map((a) => [a.id, a]));
+    }).load(agentId);
+  }
+
+  private async visible(ctx: RequestContext, id: number): Promise<AiConversation> {
+    if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+    const conversation = await ctx.em.findOne(AiConversation, { id });
+    const scope = conversation ? await visibleBusinessIds(ctx) : null;
+    if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) {
+      throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+    }
+    return conversation;
+  }
+
+  /** The agent of the current-conversation pair: any authenticated caller; 404 unknown, 409 disabled. */
+  private async currentAgent(ctx: RequestContext, providerExternalId: string): Promise<AiAgent> {
+    assertAccess(ctx, ACCESS.AUTHENTICATED);
+    assertAiModule(ctx);
+    const wellFormed = typeof providerExternalId === 'string' && /^[a-zA-Z0-9_-]{1,128}$/.test(providerExternalId);
+    const agent = wellFormed ? await ctx.em.findOne(AiAgent, { provider_external_id: providerExternalId }) : null;
+    if (!agent) throw notFound404('ERROR_AI_AGENT_NOT_FOUND');
+    if (!agent.enabled) {
+      const message = { key: 'ERROR_AI_AGENT_DISABLED' };
+      throw appError('ERROR_AI_CONVERSATION_CONFLICT', [message], {
+        result: { message: translate(ctx.lang, message), agent_id: agent.id, reason: 'AGENT_DISABLED' },
+      });
+    }
+    return agent;
+  }
+
+  private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
+    return ctx.em.findOne(AiConversation, { agent_id: agentId, user_id: userId, status: 'active' }, { refresh: true });
+  }
+}
