@@ -6,6 +6,7 @@ import { LimitsResolver } from './limits.resolver.js';
 import { SystemResolver } from './system.resolver.js';
 import { TemplateResolver } from './template.resolver.js';
 import { TranslationResolver } from './translation.resolver.js';
+import { MetricsResolver } from './metrics.resolver.js';
 
 /** Every resolver of the one schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver];

@@ -12,6 +12,7 @@ import { TenancyService } from './tenancy.service.js';
 import { createProviders } from '../providers/registry.js';
 import { TemplateService } from './template.service.js';
 import { TranslationService } from './translation.service.js';
+import { MetricsService } from './metrics.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -33,6 +34,7 @@ export function createServices(deps: Deps) {
     templates: new TemplateService(createProviders(deps.config), deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
+    metrics: new MetricsService(),
   };
 }
 

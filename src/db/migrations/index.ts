@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000_foundation } from './Migration20261121000000_foundation.js';
 import { Migration20261121000100_rate_limits } from './Migration20261121000100_rate_limits.js';
 import { Migration20261121000200_conversations } from './Migration20261121000200_conversations.js';
+import { Migration20261121000400_metrics } from './Migration20261121000400_metrics.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000000_foundation', class: Migration20261121000000_foundation },
   { name: 'Migration20261121000100_rate_limits', class: Migration20261121000100_rate_limits },
   { name: 'Migration20261121000200_conversations', class: Migration20261121000200_conversations },
+  { name: 'Migration20261121000400_metrics', class: Migration20261121000400_metrics },
 ];

@@ -2,6 +2,7 @@ import type { RouteSpec } from '../route-spec.js';
 import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
 import { conversationRoutes } from './conversation.routes.js';
+import { metricsRoutes } from './metrics.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...conversationRoutes];
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...conversationRoutes, ...metricsRoutes];
