@@ -29,6 +29,8 @@ export interface BuildOptions {
   /** An ORM made by the caller (tests, the server); otherwise one is made from databaseUrl and closed with the app. */
   orm?: MikroORM;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests capture them); takes precedence over `logger: false`. */
+  logStream?: { write(line: string): void };
   recaptcha?: RecaptchaVerifier;
 }
 
@@ -56,9 +58,10 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
 
   const app = Fastify({
-    logger: opts.logger === false ? false : {
+    logger: opts.logger === false && !opts.logStream ? false : {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -2,7 +2,9 @@ import type { RouteSpec } from '../route-spec.js';
 import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
 import { conversationRoutes } from './conversation.routes.js';
+import { templateRoutes } from './template.routes.js';
+import { translationRoutes } from './translation.routes.js';
 import { metricsRoutes } from './metrics.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...conversationRoutes, ...metricsRoutes];
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes];
