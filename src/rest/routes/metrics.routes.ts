@@ -1,0 +1,34 @@
+import { ACCESS } from '../../services/access.js';
+import type { RouteSpec } from '../route-spec.js';
+
+/** The common query parameters of every metrics operation (spec §4.4, §8). */
+const METRICS_QUERY = {
+  type: 'object',
+  properties: {
+    business_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    franchise_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM; without it, the current day' },
+    timezone: { type: 'string', maxLength: 64, description: 'IANA zone name; wins over timezone_offset' },
+    timezone_offset: { type: 'integer', minimum: -12, maximum: 14, description: 'hours from UTC' },
+  },
+};
+
+const metric = (name: string, operation: string, summary: string): RouteSpec => ({
+  method: 'GET',
+  path: `/ai/metrics/${name}`,
+  operation,
+  summary,
+  tags: ['ai-metrics'],
+  access: ACCESS.AI_ADMIN,
+  ai: true,
+  schema: { querystring: METRICS_QUERY },
+});
+
+export const metricsRoutes: RouteSpec[] = [
+  metric('agents', 'MetricsAgents', 'AI orders by agent (provider + provider_type) in the period'),
+  metric('chats', 'MetricsChats', 'Conversation counts and success rate, with comparison'),
+  metric('orders', 'MetricsOrders', 'AI orders and revenue by status group, with comparison'),
+  metric('overview', 'MetricsOverview', 'AI orders, revenue and conversations by provider type, with comparison'),
+  metric('performance', 'MetricsPerformance', 'Cost, response time, minutes saved, ROI and conversion, with comparison'),
+  metric('products', 'MetricsProducts', 'Top 10 products of AI orders in the period'),
+];
