@@ -48,7 +48,8 @@ export class AiConversation extends TenantEntity {
   created_at: Opt<Date> = new Date();
 
   @Field(() => Date, { nullable: true })
-  @Property({ nullable: true })
+  // The explicit type: the reflected type of `Date | null` is Object, which would hydrate a string.
+  @Property({ type: 'datetime', nullable: true })
   closed_at?: Date | null;
 
   @Field(() => Date)
