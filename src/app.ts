@@ -125,4 +125,6 @@ function useStrictBodies(app: FastifyInstance): void {
   const bodies = new Ajv({ ...common, coerceTypes: false });
   const strings = new Ajv({ ...common, coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : strings).compile(schema));
+  // Bodies are JSON only: text/plain gets the same 415 as every other non-JSON type.
+  app.removeContentTypeParser('text/plain');
 }

@@ -91,8 +91,8 @@ beforeAll(async () => {
   verifierUrl = `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/recaptcha/api/siteverify`;
 });
 afterAll(async () => {
-  await new Promise((resolve) => verifier.close(resolve));
-  await db.orm.close();
+  if (verifier) await new Promise((resolve) => verifier.close(resolve));
+  await db?.orm.close();
 });
 
 describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)', (engine, e) => {
