@@ -325,10 +325,31 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       expect(again.json().result).toEqual([]);
     });
 
-    it('validates delete_removed strictly', async () => {
-      const res = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body: { delete_removed: 'yes' } });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('ERROR_VALIDATION');
+    it('validates delete_removed strictly, and the body as an object', async () => {
+      for (const body of [{ delete_removed: 'yes' }, { delete_removed: 1 }, [true]]) {
+        const res = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body });
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json().code).toBe('ERROR_VALIDATION');
+      }
+    });
+
+    it('changes nothing when the provider fails during a sync', async () => {
+      const before = await storedNames();
+      fake.fail('list', { status: 500 }, { page: 2 });
+      const res = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body: { delete_removed: true } });
+      expect(res.statusCode).toBe(502);
+      expect(await storedNames()).toEqual(before);
+    });
+
+    it('serialises concurrent syncs of one agent: each change is reported once', async () => {
+      const account = fake.account(`waba${SYNC}`)!;
+      account.templates.push({ id: `s${SYNC}-late`, name: 'late', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [] });
+      const results = await Promise.all(
+        [0, 1, 2].map(() => call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server })),
+      );
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect(results.flatMap((r) => r.json().result)).toEqual(['created:late:en']);
+      expect(await storedNames()).toEqual(['keep:APPROVED', 'late:APPROVED', 'new:PENDING', 'upd:APPROVED']);
     });
   });
 
