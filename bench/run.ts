@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { build } from '../src/app.js';
-import { loadConfig, type GraphEngineName } from '../src/config.js';
+import { loadConfig, type AppConfig, type GraphEngineName } from '../src/config.js';
 import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
@@ -120,12 +120,12 @@ async function main(): Promise<void> {
     const scenarios = (await prepareAll(orm, cipher)).filter((s) => !filter || s.name.includes(filter));
     if (!scenarios.length) throw new Error(filter ? `no scenario matches "${filter}"` : 'no scenarios in bench/scenarios');
 
-    for (const engine of ENGINES) {
-      const { app } = await build({ orm, logger: false, config: { ...config, graphqlEngine: engine, databaseUrl: db.url } });
+    for (const [engine, overrides, group] of runs(scenarios)) {
+      const { app } = await build({ orm, logger: false, config: { ...config, graphqlEngine: engine, databaseUrl: db.url, ...overrides } });
       try {
         await app.listen({ port: 0, host: '127.0.0.1' });
         const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-        for (const s of scenarios) {
+        for (const s of group) {
           await fire(origin, s, WARMUP_SECONDS);
           const r = await fire(origin, s, duration);
           const row: Row = {
@@ -160,6 +160,21 @@ async function main(): Promise<void> {
   const out = path.resolve('bench', 'results');
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine: machine(), duration, rows }, null, 2));
+}
+
+/**
+ * The apps to build, in order: per engine, one app for the scenarios without `config` and one per
+ * distinct `config` (e.g. the limits scenarios' `redisUrl`), so one run can compare stores.
+ */
+function runs(scenarios: BenchScenario[]): [GraphEngineName, Partial<AppConfig>, BenchScenario[]][] {
+  const groups = new Map<string, { config: Partial<AppConfig>; list: BenchScenario[] }>();
+  for (const s of scenarios) {
+    const key = JSON.stringify(s.config ?? {}, (_k, v) => (v === undefined ? null : v));
+    const group = groups.get(key) ?? { config: s.config ?? {}, list: [] };
+    group.list.push(s);
+    groups.set(key, group);
+  }
+  return ENGINES.flatMap((engine) => [...groups.values()].map((g): [GraphEngineName, Partial<AppConfig>, BenchScenario[]] => [engine, g.config, g.list]));
 }
 
 main().catch((err) => {

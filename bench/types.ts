@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../src/config.js';
 import type { FixtureFile } from '../src/fixtures/types.js';
 
 /** One HTTP request autocannon repeats. `path` is the full path (`/v400/en/bench/configs`). */
@@ -8,6 +9,8 @@ export interface BenchScenario {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Overrides of the app's configuration for this scenario (e.g. `redisUrl`); the runner builds one app per distinct value. */
+  config?: Partial<AppConfig>;
 }
 
 export interface BenchPrepareContext {
