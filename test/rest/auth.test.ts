@@ -12,7 +12,7 @@ import { baseFixture, PASSWORD, USERS } from '../support/fixtures.js';
  * user per engine: `id(base, e)` is base + engine index.
  */
 const id = (base: number, e: number) => base + e;
-const OTP = { single: 20, cell: 22, expired: 24, tries: 26 };
+const OTP = { single: 20, cell: 22, expired: 24, tries: 26, race: 28 };
 const LOCK_USER = 30;
 const LINK = { guest: 40, user: 42 };
 const GUEST_TOKENS = [randomUUID(), randomUUID()];
@@ -31,6 +31,7 @@ function extraUsers() {
       { id: id(OTP.cell, e), name: 'Otc', cellphone: `555000000${e}`, country_phone_code: '52', password: PASSWORD, level: 3 },
       { id: id(OTP.expired, e), name: 'Ote', email: `otp-expired-${e}@acme.test`, password: PASSWORD, level: 3 },
       { id: id(OTP.tries, e), name: 'Ott', email: `otp-tries-${e}@acme.test`, password: PASSWORD, level: 3 },
+      { id: id(OTP.race, e), name: 'Otr', email: `otp-race-${e}@acme.test`, level: 3 },
       { id: id(LOCK_USER, e), name: 'Lock', email: `lock-${e}@acme.test`, password: PASSWORD, level: 3 },
       { id: id(LINK.guest, e), name: null, level: 3, guest: true, guest_token: GUEST_TOKENS[e] },
       { id: id(LINK.user, e), name: 'Link', email: `link-${e}@acme.test`, password: PASSWORD, level: 3 },
@@ -40,6 +41,7 @@ function extraUsers() {
       { user_id: id(OTP.cell, e), code: '135790', expires_at: minutesFromNow(10) },
       { user_id: id(OTP.expired, e), code: '112233', expires_at: minutesFromNow(-1) },
       { user_id: id(OTP.tries, e), code: '445566', expires_at: minutesFromNow(10) },
+      { user_id: id(OTP.race, e), code: '778899', expires_at: minutesFromNow(10) },
     );
   }
   return { users, otps };
@@ -257,6 +259,14 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       expect(otp.attempts).toBe(5);
     });
 
+    it('stays single-use when the right code arrives several times at once', async () => {
+      const body = { email: `otp-race-${e}@acme.test`, one_time_password: '778899' };
+      const results = await Promise.all(Array.from({ length: 4 }, () => auth(body)));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401]);
+      const sessions = await db.sql<{ n: number }>('select count(*)::int as n from sessions where user_id = ?', [id(OTP.race, e)]);
+      expect(sessions).toEqual([{ n: 1 }]);
+    });
+
     it('does not take a password as a one-time password for a user without one', async () => {
       const res = await auth({ email: 'admin@acme.test', one_time_password: '123456' });
       expect(res.statusCode).toBe(401);
@@ -277,6 +287,14 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       expect(again.json().result.session.access_token).not.toBe(user.session.access_token);
       const rows = await db.sql('select id, level, guest from users where guest_token = ?', [token]);
       expect(rows).toEqual([{ id: user.id, level: 3, guest: true }]);
+    });
+
+    it('creates one guest when the first calls with a token arrive at once', async () => {
+      const token = randomUUID();
+      const results = await Promise.all(Array.from({ length: 4 }, () => auth({ guest_token: token })));
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+      expect(new Set(results.map((r) => r.json().result.id)).size).toBe(1);
+      expect(await db.sql('select count(*)::int as n from users where guest_token = ?', [token])).toEqual([{ n: 1 }]);
     });
 
     it('links the guest\'s conversations and orders to the user who signs in with it', async () => {
