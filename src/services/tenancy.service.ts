@@ -57,19 +57,21 @@ export class TenancyService {
    */
   async identifyAnyProject(creds: Credentials): Promise<{ project: Project; caller: Identified } | null> {
     const em = this.orm.em.fork();
-    const hash = sha256(creds.apiKey ?? creds.bearer ?? '');
-    const owner = creds.apiKey !== undefined
-      ? await em.findOne(ApiKey, { key_hash: hash }, { filters: false, fields: ['project'] })
-      : await em.findOne(Session, { token_hash: hash }, { filters: false, fields: ['project'] });
-    if (!owner) return null;
-    const project = await em.findOne(Project, { id: owner.project.id });
-    if (!project) return null;
-    return { project, caller: await this.identify(this.scopedEm(project), creds) };
+    const unscoped = { filters: false, populate: ['project', 'user'] } as const;
+    if (creds.apiKey !== undefined) {
+      const key = await em.findOne(ApiKey, { key_hash: sha256(creds.apiKey) }, unscoped);
+      return key ? { project: key.project.getEntity(), caller: this.fromKey(key) } : null;
+    }
+    const session = await em.findOne(Session, { token_hash: sha256(creds.bearer ?? ''), expires_at: { $gt: new Date() } }, unscoped);
+    return session ? { project: session.project.getEntity(), caller: this.asUser(session.user.getEntity(), 'session') } : null;
   }
 
   private async byApiKey(em: EntityManager, key: string): Promise<Identified> {
     const row = await em.findOne(ApiKey, { key_hash: sha256(key) }, { populate: ['user'] });
-    if (!row) return { kind: 'invalid' };
+    return row ? this.fromKey(row) : { kind: 'invalid' };
+  }
+
+  private fromKey(row: ApiKey): Identified {
     if (row.server) return { kind: 'server', apiKeyId: row.id };
     const user = row.user?.getEntity();
     return user ? this.asUser(user, 'api_key') : { kind: 'invalid' };

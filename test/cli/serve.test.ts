@@ -20,7 +20,7 @@ describe('ordergraph serve (embedded database, demo project)', () => {
     fs.chmodSync(dataDir, 0o755);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -44,10 +44,10 @@ describe('ordergraph serve (embedded database, demo project)', () => {
       body: JSON.stringify({ email: 'admin@demo.test', password }),
     });
     expect(auth.status).toBe(200);
-    const token = (await auth.json()).result.session.access_token;
+    const token = ((await auth.json()) as any).result.session.access_token;
     const configs = await fetch(`${base}/v400/en/demo/configs`, { headers: { authorization: `Bearer ${token}` } });
     expect(configs.status).toBe(200);
-    const body = await configs.json();
+    const body = (await configs.json()) as any;
     expect(body.result.map((e: { key: string }) => e.key)).toContain('project_code');
   });
 
@@ -55,7 +55,7 @@ describe('ordergraph serve (embedded database, demo project)', () => {
     const key = /server API key\s+(\S+)/.exec(output)?.[1];
     const res = await fetch(`${base}/v400/en/demo/configs?mode=dictionary`, { headers: { 'x-api-key': key! } });
     expect(res.status).toBe(200);
-    expect((await res.json()).result.project_code.value).toBe('demo');
+    expect(((await res.json()) as any).result.project_code.value).toBe('demo');
   });
 
   it('finishes an in-flight request on SIGTERM, then stops the embedded database and exits 0', async () => {
@@ -70,7 +70,7 @@ describe('ordergraph serve (embedded database, demo project)', () => {
   }, 60_000);
 
   it('loads a fixture file twice (idempotent) and migrates, on the same embedded database', async () => {
-    const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
     delete env.DATABASE_URL;
     const file = path.join(dataDir, 'fixture.json');
     fs.writeFileSync(file, JSON.stringify({ projects: [{ code: 'cli-proj', name: 'CLI', businesses: [{ id: 5001, name: 'B' }], users: [{ id: 5001, email: 'u@cli.test', password: 'pw-123456', level: 0 }] }] }));

@@ -27,7 +27,7 @@ export interface ApiRequest {
 export async function startApp(engine: GraphEngineName, db: TestDatabase, opts: BuildOptions = {}): Promise<TestApp> {
   const built = await build({
     ...opts,
-    orm: db.orm,
+    orm: opts.orm ?? db.orm,
     logger: false,
     config: { graphqlEngine: engine, databaseUrl: db.url, credentialsKey: TEST_CREDENTIALS_KEY, redisUrl: undefined, ...opts.config },
   });
