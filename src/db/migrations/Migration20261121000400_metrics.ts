@@ -103,7 +103,8 @@ create function metrics_order_current(ids int[]) returns table (
 $$;
 
 -- Brings the rollups in line with the current rows of the given orders.
-create function metrics_refresh_orders(ids int[]) returns void language plpgsql as $$
+-- gone: the orders are being deleted (their rows still exist): take everything out.
+create function metrics_refresh_orders(ids int[], gone boolean default false) returns void language plpgsql as $$
 declare
   moved int[];
 begin
@@ -113,7 +114,7 @@ begin
   -- their lines move in the product rollup.
   select array_agg(coalesce(s.order_id, n.order_id)) into moved
   from (select * from metrics_order_state where order_id = any(ids)) s
-  full join metrics_order_current(ids) n on n.order_id = s.order_id
+  full join (select * from metrics_order_current(ids) where not gone) n on n.order_id = s.order_id
   where s.order_id is null or n.order_id is null or s.project_id <> n.project_id
      or s.business_id <> n.business_id or s.created_at <> n.created_at;
 
@@ -126,7 +127,7 @@ begin
       from (
         select s.project_id, s.business_id, s.created_at, s.order_id, -1 sign from metrics_order_state s where s.order_id = any(moved)
         union all
-        select n.project_id, n.business_id, n.created_at, n.order_id, 1 from metrics_order_current(moved) n
+        select n.project_id, n.business_id, n.created_at, n.order_id, 1 from metrics_order_current(moved) n where not gone
       ) k join order_products op on op.order_id = k.order_id
       group by 1, 2, 3, 4, 5, 6, 7
     ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at))) g(grain, bucket)
@@ -142,7 +143,7 @@ begin
   from (
     select s.project_id, s.business_id, s.created_at, s.agent_id, s.status_group, s.total, -1 sign from metrics_order_state s where s.order_id = any(ids)
     union all
-    select n.project_id, n.business_id, n.created_at, n.agent_id, n.status_group, n.total, 1 from metrics_order_current(ids) n
+    select n.project_id, n.business_id, n.created_at, n.agent_id, n.status_group, n.total, 1 from metrics_order_current(ids) n where not gone
   ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at))) g(grain, bucket)
   group by project_id, g.grain, g.bucket, business_id, agent_id, status_group
   having sum(sign) <> 0 or sum(sign * total) <> 0
@@ -151,7 +152,9 @@ begin
     set orders = r.orders + excluded.orders, revenue = r.revenue + excluded.revenue;
 
   delete from metrics_order_state where order_id = any(ids);
-  insert into metrics_order_state select * from metrics_order_current(ids);
+  if not gone then
+    insert into metrics_order_state select * from metrics_order_current(ids);
+  end if;
 end $$;
 
 create function metrics_orders_trg() returns trigger language plpgsql as $$
@@ -160,18 +163,25 @@ begin
     perform metrics_refresh_orders(array(select id from metrics_new));
   elsif tg_op = 'UPDATE' then
     perform metrics_refresh_orders(array(select id from metrics_new union select id from metrics_old));
-  else
-    perform metrics_refresh_orders(array(select id from metrics_old));
   end if;
   return null;
+end $$;
+
+-- Deletes are handled row by row BEFORE the row goes: its lines are still there (the FK's
+-- cascade runs later, and its own trigger then finds no state and skips them), so the order
+-- and its lines are taken out together whatever order PostgreSQL fires the cascade in.
+create function metrics_orders_del_trg() returns trigger language plpgsql as $$
+begin
+  perform metrics_refresh_orders(array[old.id], true);
+  return old;
 end $$;
 
 create trigger metrics_orders_ins after insert on orders referencing new table as metrics_new
   for each statement execute function metrics_orders_trg();
 create trigger metrics_orders_upd after update on orders referencing old table as metrics_old new table as metrics_new
   for each statement execute function metrics_orders_trg();
-create trigger metrics_orders_del after delete on orders referencing old table as metrics_old
-  for each statement execute function metrics_orders_trg();
+create trigger metrics_orders_del before delete on orders
+  for each row execute function metrics_orders_del_trg();
 
 -- Order lines: added (sign 1) or removed (sign -1), attributed through the order's state. An
 -- order counts once per (product, name): "orders" moves only when the first line of that pair

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../src/graph/context.js';
+import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { baseFixture } from '../support/fixtures.js';
+
+/**
+ * Property: on random data, the rollup (fast) path of every metric equals the raw-scan
+ * reference exactly, for several zones and periods; and it still does after random plain-SQL
+ * inserts, updates and deletes of orders, order lines and conversations.
+ */
+
+function prng(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rnd = prng(5);
+const int = (n: number) => Math.floor(rnd() * n);
+const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
+
+const NOW = Date.now();
+const DAY = 86_400_000;
+const AGENTS = [
+  { id: 1, business_id: 1, name: 'a', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'a1', enabled: true },
+  { id: 2, business_id: 2, name: 'b', provider: 'whatsapp', provider_type: 'voice', provider_external_id: 'a2', enabled: true },
+  { id: 3, business_id: 3, name: 'c', provider: 'instagram', provider_type: 'chat', provider_external_id: 'a3', enabled: true },
+  { id: 4, business_id: null, name: 'd', provider: 'web', provider_type: 'chat', provider_external_id: 'a4', enabled: true },
+  { id: 5, business_id: 1, name: 'e', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'a5', enabled: true },
+];
+const BUSINESSES = [1, 2, 3, null];
+const STATUSES = [0, 1, 2, 3, 4, 5, 6, 11, 15, 16, 20];
+const REASONS = ['completed', 'abandoned', 'failed', null];
+
+let db: TestDatabase;
+let projectId: number;
+const service = new MetricsService();
+
+function ctx(): RequestContext {
+  return {
+    requestId: 'property',
+    project: { id: projectId, ai_enabled: true },
+    caller: { kind: 'server', apiKeyId: 0 },
+    em: db.orm.em.fork(),
+    lang: 'en',
+    ip: '127.0.0.1',
+  } as unknown as RequestContext;
+}
+
+const ts = () => new Date(NOW - int(95 * DAY)).toISOString();
+const sqlStr = (s: string | null) => (s === null ? 'null' : `'${s}'`);
+const bizSql = () => String(pick(BUSINESSES));
+const json = (o: unknown) => `'${JSON.stringify(o)}'::jsonb`;
+
+function usage() {
+  const u: Record<string, unknown> = {};
+  if (rnd() < 0.85) u.cost = int(500) / 100;
+  if (rnd() < 0.7) u.response_time_ms = rnd() < 0.1 ? String(100 + int(900)) : 100 + int(4000);
+  if (rnd() < 0.05) u.cost = 'n/a';
+  return u;
+}
+
+function summary() {
+  const r = rnd();
+  if (r < 0.05) return {};
+  if (r < 0.08) return { total: 'not a number' };
+  if (r < 0.12) return { total: String(int(100000) / 100) };
+  return { total: int(100000) / 100 };
+}
+
+async function insertConversations(n: number): Promise<void> {
+  const rows = Array.from({ length: n }, () => {
+    const a = pick(AGENTS);
+    const reason = pick(REASONS);
+    return `(${projectId}, ${a.id}, null, ${rnd() < 0.8 ? String(a.business_id) : bizSql()}, 'closed', ${sqlStr(reason)}, ${json(usage())}, '${ts()}')`;
+  });
+  await db.sql(`insert into ai_conversations (project_id, agent_id, user_id, business_id, status, status_reason, usage, created_at) values ${rows.join(', ')}`);
+}
+
+async function conversationIds(): Promise<number[]> {
+  return (await db.sql<{ id: number }>('select id from ai_conversations where project_id = ?', [projectId])).map((r) => r.id);
+}
+
+async function insertOrders(n: number): Promise<void> {
+  const convIds = await conversationIds();
+  const rows = Array.from({ length: n }, () => {
+    const conv = rnd() < 0.8 && convIds.length ? String(pick(convIds)) : 'null';
+    return `(${projectId}, ${bizSql()}, ${conv}, ${pick(STATUSES)}, ${json(summary())}, '${ts()}')`;
+  });
+  const ids = await db.sql<{ id: number }>(
+    `insert into orders (project_id, business_id, conversation_id, status, summary, created_at) values ${rows.join(', ')} returning id`,
+  );
+  const lines: string[] = [];
+  for (const { id } of ids) {
+    const k = 1 + int(4);
+    for (let i = 0; i < k; i++) {
+      const p = int(25);
+      const pid = p === 0 ? 'null' : String(p);
+      const name = rnd() < 0.05 ? `Renamed ${p}` : `Product ${p}`;
+      lines.push(`(${projectId}, ${id}, ${pid}, '${name}', ${1 + int(5)}, ${(100 + int(2000)) / 100})`);
+      if (rnd() < 0.1) lines.push(`(${projectId}, ${id}, ${pid}, '${name}', ${1 + int(3)}, ${(100 + int(2000)) / 100})`); // same product twice
+    }
+  }
+  await db.sql(`insert into order_products (project_id, order_id, product_id, name, quantity, price) values ${lines.join(', ')}`);
+}
+
+async function orderIds(): Promise<number[]> {
+  return (await db.sql<{ id: number }>('select id from orders where project_id = ?', [projectId])).map((r) => r.id);
+}
+
+const some = (ids: number[], n: number) => [...new Set(Array.from({ length: n }, () => pick(ids)))].join(', ');
+
+/** Random plain-SQL changes, as other parts of the platform might make them. */
+async function mutate(): Promise<void> {
+  const oids = await orderIds();
+  const cids = await conversationIds();
+  const steps: (() => Promise<unknown>)[] = [
+    () => db.sql(`update orders set status = ${pick(STATUSES)} where id in (${some(oids, 25)})`),
+    () => db.sql(`update orders set status = (status + 1) % 17 where id in (${some(oids, 25)})`),
+    () => db.sql(`update orders set created_at = created_at + interval '${int(48 * 60) - 24 * 60} minutes' where id in (${some(oids, 20)})`),
+    () => db.sql(`update orders set business_id = ${bizSql()} where id in (${some(oids, 15)})`),
+    () => db.sql(`update orders set conversation_id = null where id in (${some(oids, 10)})`),
+    () => db.sql(`update orders set conversation_id = ${pick(cids)} where id in (${some(oids, 10)})`),
+    () => db.sql(`update orders set summary = ${json(summary())} where id in (${some(oids, 10)})`),
+    () => db.sql(`delete from orders where id in (${some(oids, 10)})`),
+    () => insertOrders(20),
+    () => insertConversations(10),
+    () => db.sql(`update ai_conversations set status_reason = ${sqlStr(pick(REASONS))} where id in (${some(cids, 20)})`),
+    () => db.sql(`update ai_conversations set usage = ${json(usage())} where id in (${some(cids, 10)})`),
+    () => db.sql(`update ai_conversations set created_at = created_at - interval '${int(3000)} minutes' where id in (${some(cids, 15)})`),
+    () => db.sql(`update ai_conversations set agent_id = ${pick(AGENTS).id} where id in (${some(cids, 8)})`),
+    () => db.sql(`update ai_conversations set business_id = ${bizSql()} where id in (${some(cids, 8)})`),
+    () => db.sql(`delete from ai_conversations where id in (${some(cids, 6)})`),
+    () => db.sql(`update order_products set quantity = quantity + 1 where order_id in (${some(oids, 15)})`),
+    () => db.sql(`update order_products set name = 'Product 1', product_id = 1 where id in (select id from order_products where project_id = ${projectId} order by random() limit 10)`),
+    () => db.sql(`delete from order_products where id in (select id from order_products where project_id = ${projectId} order by random() limit 15)`),
+    () => db.sql(`update order_products set order_id = ${pick(oids)} where id in (select id from order_products where project_id = ${projectId} order by random() limit 3)`),
+  ];
+  for (let i = 0; i < 40; i++) {
+    const k = int(steps.length);
+    await steps[k]();
+    if (process.env.METRICS_DEBUG) {
+      try {
+        await totalsAgree();
+      } catch (e) {
+        throw new Error(`step ${k} broke the totals: ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
+const ZONES: Omit<MetricsArgs, 'month'>[] = [
+  {},
+  { timezone: 'Asia/Kolkata' },
+  { timezone: 'Asia/Kathmandu' },
+  { timezone: 'America/New_York' },
+  { timezone: 'Australia/Adelaide' },
+  { timezone_offset: -12 },
+  { timezone_offset: 14 },
+];
+const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+const MONTHS = [...new Set([monthOf(NOW - 62 * DAY), monthOf(NOW - 31 * DAY), monthOf(NOW)]), undefined];
+const FILTERS: MetricsArgs[] = [{}, { business_id: 1 }, { franchise_id: 1 }];
+const ENDPOINTS = ['agents', 'chats', 'orders', 'overview', 'performance', 'products'] as const;
+
+async function compareAll(): Promise<number> {
+  let compared = 0;
+  for (const zone of ZONES)
+    for (const month of MONTHS)
+      for (const filter of FILTERS) {
+        const args: MetricsArgs = { ...zone, ...filter, month };
+        for (const endpoint of ENDPOINTS) {
+          const run = (mode: MetricsMode) => (service[endpoint] as (c: RequestContext, a: MetricsArgs, m: MetricsMode) => Promise<unknown>)(ctx(), args, mode);
+          const [fast, raw] = await Promise.all([run('rollup'), run('raw')]);
+          expect(fast, `${endpoint} ${JSON.stringify(args)}`).toEqual(raw);
+          compared++;
+        }
+      }
+  return compared;
+}
+
+/** Whole-table invariants: the rollups' totals equal the raw tables' totals. */
+async function totalsAgree(): Promise<void> {
+  const [o] = await db.sql<any>(
+    `select (select coalesce(sum(orders), 0)::text from metrics_order_rollup where project_id = ? and grain = 0) r0,
+            (select coalesce(sum(orders), 0)::text from metrics_order_rollup where project_id = ? and grain = 1) r1,
+            (select count(*)::text from orders o join ai_conversations c on c.id = o.conversation_id where o.project_id = ?) raw,
+            (select coalesce(sum(times_sold), 0)::text from metrics_product_rollup where project_id = ? and grain = 1) p1,
+            (select coalesce(sum(op.quantity), 0)::text from order_products op join orders o on o.id = op.order_id
+               join ai_conversations c on c.id = o.conversation_id where o.project_id = ?) praw,
+            (select coalesce(sum(conversations), 0)::text from metrics_conversation_rollup where project_id = ? and grain = 0) c0,
+            (select count(*)::text from ai_conversations where project_id = ?) craw`,
+    Array(7).fill(projectId),
+  );
+  expect(o.r0).toBe(o.raw);
+  expect(o.r1).toBe(o.raw);
+  expect(o.p1).toBe(o.praw);
+  expect(o.c0).toBe(o.craw);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.load(baseFixture({ agents: AGENTS }));
+  [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'acme'");
+  await insertConversations(300);
+  await insertOrders(600);
+}, 120_000);
+afterAll(() => db.orm.close());
+
+describe('metrics rollups equal the raw-scan reference', () => {
+  it('on random data, for every endpoint, zone, period and filter', async () => {
+    await totalsAgree();
+    expect(await compareAll()).toBe(ZONES.length * MONTHS.length * FILTERS.length * ENDPOINTS.length);
+    const [{ n }] = await db.sql<{ n: string }>('select count(*)::text n from metrics_order_state');
+    expect(Number(n)).toBeGreaterThan(300);
+  }, 120_000);
+
+  for (let round = 1; round <= 3; round++) {
+    it(`after random plain-SQL inserts, updates and deletes (round ${round})`, async () => {
+      await mutate();
+      await totalsAgree();
+      await compareAll();
+    }, 120_000);
+  }
+
+  it('after a provider_type change of an agent (resolved at query time)', async () => {
+    await db.sql("update ai_agents set provider_type = 'voice' where id = 5");
+    await compareAll();
+  }, 120_000);
+
+  it('after a bulk multi-statement transaction', async () => {
+    await db.orm.em.getConnection().transactional(async (tx) => {
+      const conn = db.orm.em.getConnection();
+      await conn.execute(`update orders set status = 1 where project_id = ? and id % 3 = 0`, [projectId], 'run', tx);
+      await conn.execute(`delete from orders where project_id = ? and id % 7 = 0`, [projectId], 'run', tx);
+      await conn.execute(`update ai_conversations set status_reason = 'failed' where project_id = ? and id % 5 = 0`, [projectId], 'run', tx);
+    });
+    await totalsAgree();
+    await compareAll();
+  }, 120_000);
+});
