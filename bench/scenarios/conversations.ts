@@ -1,0 +1,69 @@
+import { loadOperations } from '../../src/graph/operations.js';
+import { getSchema } from '../../src/graph/schema.js';
+import type { BenchScenario, PrepareScenarios } from '../types.js';
+
+const PROJECT = 'bench-ai';
+const SERVER_KEY = 'bench-ai-server-key-0123456789';
+/** High ids so this project's rows never meet another scenario's fixture ids. */
+const AGENT_BASE = 930_000;
+const CONVERSATION_BASE = 930_000;
+const CONVERSATIONS = 60;
+const MESSAGES_PER_CONVERSATION = 40;
+
+/**
+ * Project `bench-ai`: 3 agents, 60 conversations with 40 messages each. Measures
+ * GET /ai/conversations?page_size=50 (50 conversations with messages_count, one grouped count)
+ * against the same named operation over POST /graphql, with a server key.
+ */
+export const prepare: PrepareScenarios = async ({ load, orm }) => {
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 12, minute)).toISOString();
+  await load({
+    projects: [
+      {
+        code: PROJECT,
+        name: 'Bench AI',
+        ai_enabled: true,
+        businesses: [{ id: AGENT_BASE, name: 'Bench AI shop' }],
+        api_keys: [{ key: SERVER_KEY, server: true }],
+        agents: [0, 1, 2].map((i) => ({
+          id: AGENT_BASE + i, business_id: AGENT_BASE, name: `Bench agent ${i}`, provider: 'whatsapp',
+          provider_type: i === 2 ? 'voice' : 'chat', provider_external_id: `bench-agent-${i}`, enabled: true,
+        })),
+        conversations: Array.from({ length: CONVERSATIONS }, (_, i) => ({
+          id: CONVERSATION_BASE + i, agent_id: AGENT_BASE + (i % 3), business_id: AGENT_BASE,
+          status: 'closed', status_reason: ['completed', 'abandoned', 'failed'][i % 3],
+          usage: { cost: 0.01 * i, response_time_ms: 200 + i, input_tokens: 100, output_tokens: 50 },
+          created_at: at(i), closed_at: at(i + 30),
+        })),
+      },
+    ],
+  });
+  // Messages in bulk (idempotent: the conversations' messages are replaced).
+  const conn = orm.em.getConnection();
+  const ids = Array.from({ length: CONVERSATIONS }, (_, i) => CONVERSATION_BASE + i);
+  await conn.execute(`delete from ai_messages where conversation_id in (${ids.map(() => '?').join(', ')})`, ids);
+  await conn.execute(
+    `insert into ai_messages (project_id, conversation_id, role, content, public, created_at)
+     select p.id, c.id, case when g % 2 = 0 then 'user' else 'assistant' end, 'bench message ' || g, true, c.created_at + g * interval '1 second'
+       from projects p
+       join ai_conversations c on c.project_id = p.id
+       cross join generate_series(1, ?) g
+      where p.code = ?`,
+    [MESSAGES_PER_CONVERSATION, PROJECT],
+  );
+
+  const op = loadOperations(await getSchema()).get('AiConversations');
+  if (!op) throw new Error('operation AiConversations not found');
+  const headers = { 'x-api-key': SERVER_KEY };
+  const scenarios: BenchScenario[] = [
+    { name: 'GET /ai/conversations?page_size=50', method: 'GET', path: `/v400/en/${PROJECT}/ai/conversations?page_size=50`, headers },
+    {
+      name: 'POST /graphql conversations (AiConversations, page_size 50)',
+      method: 'POST',
+      path: '/graphql',
+      headers,
+      body: JSON.stringify({ query: op.source, operationName: op.name, variables: { page_size: 50 } }),
+    },
+  ];
+  return scenarios;
+};
