@@ -14,6 +14,7 @@ import { baseFixture, PASSWORD, USERS } from '../support/fixtures.js';
 const id = (base: number, e: number) => base + e;
 const OTP = { single: 20, cell: 22, expired: 24, tries: 26, race: 28 };
 const LOCK_USER = 30;
+const LOCK_PHONE_USER = 32;
 const LINK = { guest: 40, user: 42 };
 const GUEST_TOKENS = [randomUUID(), randomUUID()];
 const RECAPTCHA_SECRET = 'test-recaptcha-secret';
@@ -33,6 +34,7 @@ function extraUsers() {
       { id: id(OTP.tries, e), name: 'Ott', email: `otp-tries-${e}@acme.test`, password: PASSWORD, level: 3 },
       { id: id(OTP.race, e), name: 'Otr', email: `otp-race-${e}@acme.test`, level: 3 },
       { id: id(LOCK_USER, e), name: 'Lock', email: `lock-${e}@acme.test`, password: PASSWORD, level: 3 },
+      { id: id(LOCK_PHONE_USER, e), name: 'Lockp', cellphone: `555100000${e}`, country_phone_code: '52', password: PASSWORD, level: 3 },
       { id: id(LINK.guest, e), name: null, level: 3, guest: true, guest_token: GUEST_TOKENS[e] },
       { id: id(LINK.user, e), name: 'Link', email: `link-${e}@acme.test`, password: PASSWORD, level: 3 },
     );
@@ -191,6 +193,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       expect(unknown.statusCode).toBe(401);
       expect(wrong.json()).toMatchObject({ error: true, code: 'ERROR_INVALID_CREDENTIALS' });
       expect(unknown.body).toBe(wrong.body);
+    });
+
+    it('refuses a password for a user who has none', async () => {
+      const res = await auth({ email: `otp-race-${e}@acme.test`, password: PASSWORD });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('ERROR_INVALID_CREDENTIALS');
     });
 
     it('refuses a disabled user with the same 401', async () => {
@@ -402,6 +410,21 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       expect((await auth({ email: email.toUpperCase(), password: PASSWORD })).statusCode).toBe(429);
       const other = await auth({ email: 'admin@acme.test', password: PASSWORD });
       expect(other.statusCode).toBe(200);
+    });
+
+    it('locks a cellphone identifier (country code + cellphone), however the code is written', async () => {
+      const cellphone = `555100000${e}`;
+      for (let i = 0; i < 10; i++) {
+        const res = await auth({ cellphone, country_phone_code: i % 2 ? '+52' : '52', password: `wrong-${i}` });
+        expect(res.statusCode).toBe(401);
+      }
+      const locked = await auth({ cellphone, country_phone_code: '52', password: PASSWORD });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().code).toBe('ERROR_RATE_LIMIT');
+      expect(locked.headers['x-ratelimit-scope']).toBe('auth');
+      expect(locked.headers['x-ratelimit-key']).toBe(`+52${cellphone}`);
+      const otherPhone = await auth({ cellphone: '5512345678', country_phone_code: '52', password: PASSWORD });
+      expect(otherPhone.statusCode).toBe(200);
     });
   });
 });
