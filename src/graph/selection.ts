@@ -62,9 +62,9 @@ export async function documentWithSelection(req: SelectionRequest): Promise<stri
   const schema = await getSchema();
   const doc = parse(base, { noLocation: true });
   const op = doc.definitions[0] as OperationDefinitionNode;
-  const targetType = typeAt(schema, op, req.target);
-  const tree = parseTree(value, parameter, req.relations);
-  const selection = selectionFor(schema, targetType, tree, parameter, req.relations, req.always ?? [], '', 1);
+  const targetType = typeAt(schema, req.target);
+  const tree = parseTree(value, req.relations);
+  const selection = selectionFor(targetType, tree, req.relations, req.always ?? [], '', 1);
   const built: DocumentNode = { ...doc, definitions: [{ ...op, selectionSet: replaceAt(op.selectionSet, req.target, selection) }] };
   if (validate(schema, built).length > 0) throw validationError([{ field: parameter }]);
   const source = print(built);
@@ -78,7 +78,7 @@ export function selectionCacheSize(): number {
   return cache.size;
 }
 
-function parseTree(value: string, parameter: string, relations: boolean): Tree {
+function parseTree(value: string, relations: boolean): Tree {
   const tree: Tree = new Map();
   for (const raw of value.split(',')) {
     const token = raw.trim();
@@ -92,7 +92,6 @@ function parseTree(value: string, parameter: string, relations: boolean): Tree {
       node = next;
     }
   }
-  void parameter;
   return tree;
 }
 
@@ -101,10 +100,8 @@ function unknown(field: string) {
 }
 
 function selectionFor(
-  schema: GraphQLSchema,
   type: GraphQLObjectType,
   tree: Tree,
-  parameter: string,
   relations: boolean,
   always: readonly string[],
   prefix: string,
@@ -124,7 +121,7 @@ function selectionFor(
       names.set(name, undefined);
     } else if (isObjectType(named) && relations && depth < MAX_DEPTH) {
       const sub = children.size > 0 ? children : defaultProjection(named);
-      names.set(name, selectionFor(schema, named, sub, parameter, relations, [], `${path}.`, depth + 1));
+      names.set(name, selectionFor(named, sub, relations, [], `${path}.`, depth + 1));
     } else {
       throw unknown(path);
     }
@@ -148,7 +145,7 @@ function defaultProjection(type: GraphQLObjectType): Tree {
   return tree;
 }
 
-function typeAt(schema: GraphQLSchema, op: OperationDefinitionNode, target: readonly string[]): GraphQLObjectType {
+function typeAt(schema: GraphQLSchema, target: readonly string[]): GraphQLObjectType {
   let type: GraphQLObjectType | null | undefined = schema.getQueryType();
   for (const name of target) {
     const field = type?.getFields()[name];
@@ -157,7 +154,6 @@ function typeAt(schema: GraphQLSchema, op: OperationDefinitionNode, target: read
     type = named;
   }
   if (!type) throw new Error('no query type');
-  void op;
   return type;
 }
 

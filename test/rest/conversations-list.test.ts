@@ -147,6 +147,8 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         );
         expect(ids((await where({ user_id: null })).json())).toEqual(sortIds(ALL.filter((c) => c.user_id === null)));
         expect(ids((await where({})).json())).toHaveLength(25);
+        expect((await where({ id: [] })).json()).toMatchObject({ result: [], pagination: { total: 0 } });
+        expect(ids((await where([{ conditions: [], conector: 'OR' }])).json())).toHaveLength(25);
       });
 
       const cases: [string, unknown, (c: Conv) => boolean][] = [
