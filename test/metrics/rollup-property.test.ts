@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/graph/context.js';
+import { ensureBenchData, rebuildMetricsRollups } from '../../src/bench-data/seed.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
@@ -167,11 +168,11 @@ const MONTHS = [...new Set([monthOf(NOW - 62 * DAY), monthOf(NOW - 31 * DAY), mo
 const FILTERS: MetricsArgs[] = [{}, { business_id: 1 }, { franchise_id: 1 }];
 const ENDPOINTS = ['agents', 'chats', 'orders', 'overview', 'performance', 'products'] as const;
 
-async function compareAll(): Promise<number> {
+async function compareAll(only?: { zones: typeof ZONES; filters: MetricsArgs[] }): Promise<number> {
   let compared = 0;
-  for (const zone of ZONES)
+  for (const zone of only?.zones ?? ZONES)
     for (const month of MONTHS)
-      for (const filter of FILTERS) {
+      for (const filter of only?.filters ?? FILTERS) {
         const args: MetricsArgs = { ...zone, ...filter, month };
         for (const endpoint of ENDPOINTS) {
           const run = (mode: MetricsMode) => (service[endpoint] as (c: RequestContext, a: MetricsArgs, m: MetricsMode) => Promise<unknown>)(ctx(), args, mode);
@@ -241,5 +242,51 @@ describe('metrics rollups equal the raw-scan reference', () => {
     });
     await totalsAgree();
     await compareAll();
+  }, 120_000);
+
+  it('the set-based rebuild (used after bulk loads) produces exactly what the triggers keep', async () => {
+    const snapshot = async () => {
+      const rows = await db.sql<any>(
+        `select 'o' t, grain, bucket::text, business_id, agent_id::text k, status_group::text s, orders::text a, revenue::text b, '' c, '' d
+           from metrics_order_rollup where project_id = ? and (orders <> 0 or revenue <> 0)
+         union all
+         select 'p', grain, bucket::text, business_id, product_id::text, name, times_sold::text, orders::text, revenue::text, ''
+           from metrics_product_rollup where project_id = ? and (times_sold <> 0 or orders <> 0 or revenue <> 0)
+         union all
+         select 'c', grain, bucket::text, business_id, agent_id::text, state::text, conversations::text, cost::text, rt_sum::text, rt_count::text
+           from metrics_conversation_rollup where project_id = ? and (conversations <> 0 or cost <> 0 or rt_sum <> 0 or rt_count <> 0)
+         union all
+         select 's', 0, created_at::text, business_id, order_id::text, status_group::text, agent_id::text, total::text, '', ''
+           from metrics_order_state where project_id = ?`,
+        Array(4).fill(projectId),
+      );
+      const norm = (v: string) => (/^-?[0-9]+\.[0-9]+$/.test(v) ? String(Number(v)) : v);
+      return rows.map((r: any) => Object.values(r).map((v) => norm(String(v))).join('|')).sort();
+    };
+    const byTriggers = await snapshot();
+    await rebuildMetricsRollups(db.orm, projectId);
+    expect(await snapshot()).toEqual(byTriggers);
+  }, 120_000);
+
+  it('seed-bench: deterministic, resumable, rollups equal to the reference', async () => {
+    const first = await ensureBenchData(db.orm, 1500);
+    expect(first).toMatchObject({ orders: 1500, inserted: 1500, rebuilt: true });
+    const again = await ensureBenchData(db.orm, 1500);
+    expect(again).toMatchObject({ orders: 1500, inserted: 0, rebuilt: false });
+    const more = await ensureBenchData(db.orm, 2500);
+    expect(more).toMatchObject({ orders: 2500, inserted: 1000 });
+    const [{ lines }] = await db.sql<any>(
+      "select count(*)::int lines from order_products op join orders o on o.id = op.order_id join projects p on p.id = o.project_id where p.code = 'bench-metrics'",
+    );
+    expect(lines).toBeGreaterThanOrEqual(2500 * 2);
+    expect(lines).toBeLessThanOrEqual(2500 * 4);
+    const saved = projectId;
+    [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'bench-metrics'");
+    try {
+      await totalsAgree();
+      await compareAll({ zones: [{}, { timezone: 'Asia/Kolkata' }], filters: [{}, { franchise_id: 900001 }] });
+    } finally {
+      projectId = saved;
+    }
   }, 120_000);
 });

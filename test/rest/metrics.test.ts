@@ -303,7 +303,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const fixture = baseFixture({
     agents: AGENTS.map((a) => ({ ...a, enabled: true })),
-    conversations: convs,
+    conversations: convs as any[],
     orders: orders.map(({ cents, products, ...o }) => ({ ...o, products: products.map(({ cents: _c, ...l }) => l) })),
   });
   // The other project's AI orders must never show up in acme's metrics.
