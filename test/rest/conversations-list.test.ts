@@ -361,6 +361,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       expect(Object.keys(res.json().result).sort()).toEqual(DEFAULT_FIELDS);
       expect(res.json().result).toMatchObject({ id: 1, messages_count: 4 });
       expect((await one('25')).json().result.messages_count).toBe(BIG_COUNT);
+      expect((await one('0000000000000000000002')).json().result).toMatchObject({ id: 2, messages_count: 1 });
     });
 
     it('takes params', async () => {

@@ -29,7 +29,10 @@ const listQuery = (selection: 'params' | 'fields'): JSONSchema => ({
 
 const INT_MAX = 2_147_483_647;
 /** A well-formed id too large to exist is simply not found (0 never exists). */
-const idOf = (s: string) => (s.length <= 10 && Number(s) <= INT_MAX ? Number(s) : 0);
+const idOf = (raw: string) => {
+  const s = raw.replace(/^0+(?=\d)/, '');
+  return s.length <= 10 && Number(s) <= INT_MAX ? Number(s) : 0;
+};
 
 const listVariables = ({ query }: RouteInput) => ({
   where: query.where ?? null,
