@@ -217,3 +217,19 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     });
   });
 });
+
+describe('the database enforces one active conversation per (agent, user)', () => {
+  it('refuses a second active row for a user and for no user, and allows closed ones', async () => {
+    const insert = (userId: number | null, status = 'active') =>
+      db.sql(
+        `insert into ai_conversations (project_id, agent_id, user_id, status, status_reason)
+         select id, 1, ?, ?, ? from projects where code = 'acme'`,
+        [userId, status, status === 'closed' ? 'completed' : null],
+      );
+    await expect(insert(USERS.customer)).rejects.toThrow(/ai_conversations_active_uq/);
+    await insert(null);
+    await expect(insert(null)).rejects.toThrow(/ai_conversations_active_uq/);
+    await insert(USERS.customer, 'closed');
+    await db.sql('delete from ai_conversations where agent_id = 1 and id > 2');
+  });
+});
