@@ -97,7 +97,7 @@ async function sharedCount(a: Server, b: Server): Promise<void> {
   expect(over.headers.get('x-ratelimit-scope')).toBe('project');
   expect(over.headers.get('x-ratelimit-key')).toBe('acme');
   expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(30); // the 60 s window
-  expect((await over.json()).code).toBe('ERROR_RATE_LIMIT');
+  expect(((await over.json()) as { code: string }).code).toBe('ERROR_RATE_LIMIT');
 
   // the second excess, on the other server, reaches ban_after: both now answer with the 30 s ban
   const banned = await configs(servers[(POINTS + 1) % 2]);
