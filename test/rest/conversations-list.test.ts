@@ -491,6 +491,12 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       expect(bad.errors[0].extensions.code).toBe('ERROR_VALIDATION');
       const foreign = (await gql('{ aiConversation(id: 101) { id } }')).json();
       expect(foreign.errors[0].extensions.code).toBe('ERROR_AI_CONVERSATION_NOT_FOUND');
+      const credentials = await gql('{ aiConversations { items { agent { credentials } } } }');
+      expect(credentials.statusCode).toBe(400);
+      expect(credentials.body).not.toContain('SECRET-TOKEN');
+      const stored = await db.sql<{ credentials: string }>('select credentials from ai_agents where id = 1');
+      expect(stored[0].credentials).toBeTruthy();
+      expect(stored[0].credentials).not.toContain('SECRET-TOKEN');
       const messages = (await gql('{ aiConversationMessages(conversation_id: 1, page_size: 2) { items { id public } pagination { total_pages } } }')).json();
       expect(messages.data.aiConversationMessages).toEqual({ items: [{ id: 1, public: true }, { id: 2, public: false }], pagination: { total_pages: 2 } });
     });
