@@ -42,6 +42,11 @@ function namespaceOf(databaseUrl: string): string {
 function postgresStore(databaseUrl: string): LimiterStore {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, connectionTimeoutMillis: 2000 });
   pool.on('error', () => undefined); // a dropped idle connection is retried by the next query
+  // One sweep per process (not one per limiter): rows expired over an hour ago, every 5 minutes.
+  const sweep = setInterval(() => {
+    pool.query('delete from rate_limits where expire < $1', [Date.now() - 3_600_000]).catch(() => undefined);
+  }, 5 * 60_000);
+  sweep.unref();
   return {
     kind: 'postgres',
     create: (o) => bounded(
@@ -53,7 +58,10 @@ function postgresStore(databaseUrl: string): LimiterStore {
         clearExpiredByTimeout: false,
         ...o,
       })),
-    close: () => pool.end(),
+    close: () => {
+      clearInterval(sweep);
+      return pool.end();
+    },
   };
 }
 
