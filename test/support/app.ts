@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { build, type Built, type BuildOptions } from '../../src/app.js';
 import type { GraphEngineName } from '../../src/config.js';
 import { TEST_CREDENTIALS_KEY, type TestDatabase } from './db.js';
@@ -8,7 +8,7 @@ export const ENGINES: GraphEngineName[] = ['mercurius', 'apollo'];
 
 export interface TestApp extends Built {
   /** `app.inject` under /v400/{lang}/{project}. */
-  api(opts: ApiRequest): ReturnType<FastifyInstance['inject']>;
+  api(opts: ApiRequest): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
