@@ -276,11 +276,11 @@ export class MetricsService {
     const p = (v: unknown) => (params.push(v), '?');
     let sql: string;
     if (useRollup(s)) {
-      const label = `case when bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end`;
       sql = `select x.p, a.provider, a.provider_type, x.status_group, sum(x.orders)::bigint orders, sum(x.revenue) revenue
-        from (select ${label} p, agent_id, status_group, sum(orders) orders, sum(revenue) revenue
-              from metrics_order_rollup
-              where project_id = ${p(ctx.project.id)} and (${rollupRanges(s.period, p)})${businessFilter('business_id', s.businessIds, p)}
+        from (select v.p, r.agent_id, r.status_group, sum(v.sign * r.orders) orders, sum(v.sign * r.revenue) revenue
+              from ${rollupCover(s.period, p)}
+              join metrics_order_rollup r on r.project_id = ${p(ctx.project.id)} and r.grain = v.grain and r.bucket >= v.s and r.bucket < v.e
+                ${businessFilter('r.business_id', s.businessIds, p)}
               group by 1, 2, 3) x
         join ai_agents a on a.id = x.agent_id
         group by 1, 2, 3, 4
@@ -305,12 +305,13 @@ export class MetricsService {
     const p = (v: unknown) => (params.push(v), '?');
     let sql: string;
     if (useRollup(s)) {
-      const label = `case when bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end`;
       sql = `select x.p, a.provider_type, x.state, sum(x.conversations)::bigint conversations, sum(x.cost) cost,
                     sum(x.rt_sum) rt_sum, sum(x.rt_count)::bigint rt_count
-        from (select ${label} p, agent_id, state, sum(conversations) conversations, sum(cost) cost, sum(rt_sum) rt_sum, sum(rt_count) rt_count
-              from metrics_conversation_rollup
-              where project_id = ${p(ctx.project.id)} and (${rollupRanges(s.period, p)})${businessFilter('business_id', s.businessIds, p)}
+        from (select v.p, r.agent_id, r.state, sum(v.sign * r.conversations) conversations, sum(v.sign * r.cost) cost,
+                     sum(v.sign * r.rt_sum) rt_sum, sum(v.sign * r.rt_count) rt_count
+              from ${rollupCover(s.period, p)}
+              join metrics_conversation_rollup r on r.project_id = ${p(ctx.project.id)} and r.grain = v.grain and r.bucket >= v.s and r.bucket < v.e
+                ${businessFilter('r.business_id', s.businessIds, p)}
               group by 1, 2, 3) x
         join ai_agents a on a.id = x.agent_id
         group by 1, 2, 3
@@ -336,11 +337,13 @@ export class MetricsService {
     const p = (v: unknown) => (params.push(v), '?');
     let sql: string;
     if (useRollup(s)) {
-      sql = `select product_id, name, sum(times_sold)::bigint times_sold, sum(orders)::bigint orders, sum(revenue) revenue
-        from metrics_product_rollup
-        where project_id = ${p(ctx.project.id)} and (${rollupRanges(s.period, p, true)})${businessFilter('business_id', s.businessIds, p)}
-        group by product_id, name
-        having sum(orders) > 0
+      sql = `select r.product_id, r.name, sum(v.sign * r.times_sold)::bigint times_sold, sum(v.sign * r.orders)::bigint orders,
+                    sum(v.sign * r.revenue) revenue
+        from ${rollupCover(s.period, p, true)}
+        join metrics_product_rollup r on r.project_id = ${p(ctx.project.id)} and r.grain = v.grain and r.bucket >= v.s and r.bucket < v.e
+          ${businessFilter('r.business_id', s.businessIds, p)}
+        group by r.product_id, r.name
+        having sum(v.sign * r.orders) > 0
         order by 3 desc, 5 desc, 1, 2
         limit ${TOP_PRODUCTS}`;
     } else {
@@ -428,24 +431,84 @@ function useRollup(s: Scope): boolean {
   return [current.start, current.end, previous.start].every((t) => t % BUCKET_MS === 0);
 }
 
-/** The UTC days wholly inside [start, end), plus 15-minute buckets for the edges. */
-export function coverRange(r: Range): { grain: 0 | 1; start: number; end: number }[] {
-  const d1 = Math.ceil(r.start / DAY_MS) * DAY_MS;
-  const d2 = Math.floor(r.end / DAY_MS) * DAY_MS;
-  if (d1 >= d2) return [{ grain: 0, start: r.start, end: r.end }];
-  const parts: { grain: 0 | 1; start: number; end: number }[] = [];
-  if (r.start < d1) parts.push({ grain: 0, start: r.start, end: d1 });
-  parts.push({ grain: 1, start: d1, end: d2 });
-  if (d2 < r.end) parts.push({ grain: 0, start: d2, end: r.end });
-  return parts;
+export interface CoverPart {
+  /** 0: 15-minute buckets, 1: UTC days, 2: UTC months. */
+  grain: 0 | 1 | 2;
+  start: number;
+  end: number;
+  /** +1: add these buckets; -1: take them away (an outer bucket's overhang). */
+  sign: 1 | -1;
 }
 
-function rollupRanges(period: MetricsPeriod, p: Bind, currentOnly = false): string {
-  const ranges = currentOnly ? [period.current] : [period.previous, period.current];
-  return ranges
-    .flatMap(coverRange)
-    .map((c) => `(grain = ${c.grain} and bucket >= ${p(iso(c.start))}::timestamptz and bucket < ${p(iso(c.end))}::timestamptz)`)
-    .join(' or ');
+/** Rough rows read per bucket of each grain, relative to a 15-minute bucket. */
+const GRAIN_COST = [1, 6, 6];
+
+const monthFloor = (t: number) => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+const monthCeil = (t: number) => {
+  const f = monthFloor(t);
+  if (f === t) return t;
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};
+const dayFloor = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
+const dayCeil = (t: number) => Math.ceil(t / DAY_MS) * DAY_MS;
+
+function countMonths(a: number, b: number): number {
+  const x = new Date(a);
+  const y = new Date(b);
+  return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
+}
+
+function negate(parts: CoverPart[]): CoverPart[] {
+  return parts.map((p) => ({ ...p, sign: (p.sign === 1 ? -1 : 1) as 1 | -1 }));
+}
+
+/**
+ * A 15-minute-aligned range [start, end) as signed sums of rollup buckets, the cheapest found:
+ * whole UTC months and days inside it, or an outer month/day minus its overhang, down to
+ * 15-minute buckets at the edges. Every aggregate is a sum, so subtracting is exact.
+ */
+export function coverSigned(start: number, end: number, level: 0 | 1 | 2 = 2): { cost: number; parts: CoverPart[] } {
+  if (start >= end) return { cost: 0, parts: [] };
+  if (level === 0) return { cost: (end - start) / BUCKET_MS, parts: [{ grain: 0, start, end, sign: 1 }] };
+  const lower = (level - 1) as 0 | 1;
+  const [floor, ceil] = level === 2 ? [monthFloor, monthCeil] : [dayFloor, dayCeil];
+  let best = coverSigned(start, end, lower);
+  for (const innerStart of [true, false])
+    for (const innerEnd of [true, false]) {
+      const a = innerStart ? ceil(start) : floor(start);
+      const b = innerEnd ? floor(end) : ceil(end);
+      if (a >= b) continue;
+      const head = innerStart ? coverSigned(start, a, lower) : { ...coverSigned(a, start, lower) };
+      const tail = innerEnd ? coverSigned(b, end, lower) : { ...coverSigned(end, b, lower) };
+      const units = level === 2 ? countMonths(a, b) : (b - a) / DAY_MS;
+      const cost = head.cost + tail.cost + units * GRAIN_COST[level];
+      if (cost < best.cost) {
+        best = {
+          cost,
+          parts: [
+            { grain: level, start: a, end: b, sign: 1 },
+            ...(innerStart ? head.parts : negate(head.parts)),
+            ...(innerEnd ? tail.parts : negate(tail.parts)),
+          ],
+        };
+      }
+    }
+  return best;
+}
+
+/** `(values …) v(grain, s, e, sign, p)`: the signed bucket ranges of both periods (p 1 = current). */
+function rollupCover(period: MetricsPeriod, p: Bind, currentOnly = false): string {
+  const ranges: [Range, number][] = currentOnly ? [[period.current, 1]] : [[period.previous, 0], [period.current, 1]];
+  const rows = ranges.flatMap(([r, label]) =>
+    coverSigned(r.start, r.end).parts.map(
+      (c) => `(${p(c.grain)}::smallint, ${p(iso(c.start))}::timestamptz, ${p(iso(c.end))}::timestamptz, ${p(c.sign)}::int, ${p(label)}::int)`,
+    ),
+  );
+  return `(values ${rows.join(', ')}) v(grain, s, e, sign, p)`;
 }
 
 function orderTotals(rows: OrderAgg[]): [OrderTotals, OrderTotals] {

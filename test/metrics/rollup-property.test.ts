@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/graph/context.js';
 import { ensureBenchData, rebuildMetricsRollups } from '../../src/bench-data/seed.js';
-import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
+import { coverSigned, MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
 
@@ -213,6 +213,18 @@ beforeAll(async () => {
 afterAll(() => db.orm.close());
 
 describe('metrics rollups equal the raw-scan reference', () => {
+  it('covers a half-hour-zone month with one month bucket minus and plus 15-minute edges', () => {
+    const { parts } = coverSigned(Date.parse('2026-09-30T18:30:00Z'), Date.parse('2026-10-31T18:30:00Z'));
+    expect(parts.filter((p) => p.grain === 2)).toEqual([{ grain: 2, start: Date.parse('2026-10-01T00:00:00Z'), end: Date.parse('2026-11-01T00:00:00Z'), sign: 1 }]);
+    expect(parts.some((p) => p.sign === -1)).toBe(true);
+    // The signed parts add up to exactly the range, bucket by bucket.
+    const weight = new Map<number, number>();
+    for (const p of parts) {
+      for (let t = p.start; t < p.end; t += 900_000) weight.set(t, (weight.get(t) ?? 0) + p.sign);
+    }
+    for (const [t, w] of weight) expect(w, new Date(t).toISOString()).toBe(t >= Date.parse('2026-09-30T18:30:00Z') && t < Date.parse('2026-10-31T18:30:00Z') ? 1 : 0);
+  });
+
   it('on random data, for every endpoint, zone, period and filter', async () => {
     await totalsAgree();
     expect(await compareAll()).toBe(ZONES.length * MONTHS.length * FILTERS.length * ENDPOINTS.length);
