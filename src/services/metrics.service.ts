@@ -279,8 +279,11 @@ export class MetricsService {
       sql = `select x.p, a.provider, a.provider_type, x.status_group, sum(x.orders)::bigint orders, sum(x.revenue) revenue
         from (select v.p, r.agent_id, r.status_group, sum(v.sign * r.orders) orders, sum(v.sign * r.revenue) revenue
               from ${rollupCover(s.period, p)}
-              join metrics_order_rollup r on r.project_id = ${p(ctx.project.id)} and r.grain = v.grain and r.bucket >= v.s and r.bucket < v.e
-                ${businessFilter('r.business_id', s.businessIds, p)}
+              cross join lateral (
+                select agent_id, status_group, orders, revenue from metrics_order_rollup
+                where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
+                  ${businessFilter('business_id', s.businessIds, p)}
+                offset 0) r
               group by 1, 2, 3) x
         join ai_agents a on a.id = x.agent_id
         group by 1, 2, 3, 4
@@ -310,8 +313,11 @@ export class MetricsService {
         from (select v.p, r.agent_id, r.state, sum(v.sign * r.conversations) conversations, sum(v.sign * r.cost) cost,
                      sum(v.sign * r.rt_sum) rt_sum, sum(v.sign * r.rt_count) rt_count
               from ${rollupCover(s.period, p)}
-              join metrics_conversation_rollup r on r.project_id = ${p(ctx.project.id)} and r.grain = v.grain and r.bucket >= v.s and r.bucket < v.e
-                ${businessFilter('r.business_id', s.businessIds, p)}
+              cross join lateral (
+                select agent_id, state, conversations, cost, rt_sum, rt_count from metrics_conversation_rollup
+                where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
+                  ${businessFilter('business_id', s.businessIds, p)}
+                offset 0) r
               group by 1, 2, 3) x
         join ai_agents a on a.id = x.agent_id
         group by 1, 2, 3
@@ -340,8 +346,11 @@ export class MetricsService {
       sql = `select r.product_id, r.name, sum(v.sign * r.times_sold)::bigint times_sold, sum(v.sign * r.orders)::bigint orders,
                     sum(v.sign * r.revenue) revenue
         from ${rollupCover(s.period, p, true)}
-        join metrics_product_rollup r on r.project_id = ${p(ctx.project.id)} and r.grain = v.grain and r.bucket >= v.s and r.bucket < v.e
-          ${businessFilter('r.business_id', s.businessIds, p)}
+        cross join lateral (
+          select product_id, name, times_sold, orders, revenue from metrics_product_rollup
+          where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
+            ${businessFilter('business_id', s.businessIds, p)}
+          offset 0) r
         group by r.product_id, r.name
         having sum(v.sign * r.orders) > 0
         order by 3 desc, 5 desc, 1, 2
@@ -500,7 +509,11 @@ export function coverSigned(start: number, end: number, level: 0 | 1 | 2 = 2): {
   return best;
 }
 
-/** `(values …) v(grain, s, e, sign, p)`: the signed bucket ranges of both periods (p 1 = current). */
+/**
+ * `(values …) v(grain, s, e, sign, p)`: the signed bucket ranges of both periods (p 1 = current).
+ * Each range is read by its own index range scan (`cross join lateral (… offset 0)`: without
+ * the fence the planner hash-joins the few ranges against a scan of the whole rollup).
+ */
 function rollupCover(period: MetricsPeriod, p: Bind, currentOnly = false): string {
   const ranges: [Range, number][] = currentOnly ? [[period.current, 1]] : [[period.previous, 0], [period.current, 1]];
   const rows = ranges.flatMap(([r, label]) =>
