@@ -196,7 +196,7 @@ export class MetricsService {
 
   async performance(ctx: RequestContext, args: MetricsArgs, mode: MetricsMode = 'rollup'): Promise<PerformanceMetrics> {
     const scope = await this.scope(ctx, args, mode);
-    const [orderRows, convRows] = await Promise.all([this.orderAgg(ctx, scope), this.convAgg(ctx, scope)]);
+    const [orderRows, convRows] = await this.bothAgg(ctx, scope);
     const [oc, op] = orderTotals(orderRows);
     const [cc, cp] = convTotals(convRows);
     return {
@@ -222,7 +222,7 @@ export class MetricsService {
 
   async overview(ctx: RequestContext, args: MetricsArgs, mode: MetricsMode = 'rollup'): Promise<OverviewMetrics> {
     const scope = await this.scope(ctx, args, mode);
-    const [orderRows, convRows] = await Promise.all([this.orderAgg(ctx, scope), this.convAgg(ctx, scope)]);
+    const [orderRows, convRows] = await this.bothAgg(ctx, scope);
     const [oc, op] = orderTotals(orderRows);
     const [cc, cp] = convTotals(convRows);
     const types = new Map<string, [number, number]>();
@@ -273,7 +273,30 @@ export class MetricsService {
 
   private async orderAgg(ctx: RequestContext, s: Scope): Promise<OrderAgg[]> {
     const params: unknown[] = [];
-    const p = (v: unknown) => (params.push(v), '?');
+    const sql = this.orderSql(ctx, s, (v) => (params.push(v), '?'));
+    return (await ctx.em.getConnection().execute(sql, params, 'all')).map(orderRow);
+  }
+
+  private async convAgg(ctx: RequestContext, s: Scope): Promise<ConvAgg[]> {
+    const params: unknown[] = [];
+    const sql = this.convSql(ctx, s, (v) => (params.push(v), '?'));
+    return (await ctx.em.getConnection().execute(sql, params, 'all')).map(convRow);
+  }
+
+  /** Both aggregates in one round trip (overview, performance). */
+  private async bothAgg(ctx: RequestContext, s: Scope): Promise<[OrderAgg[], ConvAgg[]]> {
+    const params: unknown[] = [];
+    const p: Bind = (v) => (params.push(v), '?');
+    const orders = this.orderSql(ctx, s, p);
+    const convs = this.convSql(ctx, s, p);
+    const sql = `select (select coalesce(json_agg(o), '[]'::json) from (${orders}) o) o,
+                        (select coalesce(json_agg(c), '[]'::json) from (${convs}) c) c`;
+    const [row] = await ctx.em.getConnection().execute(sql, params, 'all');
+    const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as unknown[];
+    return [parse(row.o).map(orderRow), parse(row.c).map(convRow)];
+  }
+
+  private orderSql(ctx: RequestContext, s: Scope, p: Bind): string {
     let sql: string;
     if (useRollup(s)) {
       sql = `select x.p, a.provider, a.provider_type, x.status_group, sum(x.orders)::bigint orders, sum(x.revenue) revenue
@@ -292,20 +315,10 @@ export class MetricsService {
     } else {
       sql = ORDERS_REFERENCE_SQL(s, p, ctx.project.id);
     }
-    const rows = await ctx.em.getConnection().execute(sql, params, 'all');
-    return rows.map((r: any) => ({
-      p: Number(r.p),
-      provider: r.provider,
-      provider_type: r.provider_type,
-      status_group: Number(r.status_group),
-      orders: Number(r.orders),
-      revenue: Number(r.revenue),
-    }));
+    return sql;
   }
 
-  private async convAgg(ctx: RequestContext, s: Scope): Promise<ConvAgg[]> {
-    const params: unknown[] = [];
-    const p = (v: unknown) => (params.push(v), '?');
+  private convSql(ctx: RequestContext, s: Scope, p: Bind): string {
     let sql: string;
     if (useRollup(s)) {
       sql = `select x.p, a.provider_type, x.state, sum(x.conversations)::bigint conversations, sum(x.cost) cost,
@@ -326,16 +339,7 @@ export class MetricsService {
     } else {
       sql = CONVERSATIONS_REFERENCE_SQL(s, p, ctx.project.id);
     }
-    const rows = await ctx.em.getConnection().execute(sql, params, 'all');
-    return rows.map((r: any) => ({
-      p: Number(r.p),
-      provider_type: r.provider_type,
-      state: Number(r.state),
-      conversations: Number(r.conversations),
-      cost: Number(r.cost),
-      rt_sum: Number(r.rt_sum),
-      rt_count: Number(r.rt_count),
-    }));
+    return sql;
   }
 
   private async productAgg(ctx: RequestContext, s: Scope) {
@@ -418,6 +422,29 @@ function PRODUCTS_REFERENCE_SQL(s: Scope, p: Bind, projectId: number): string {
 }
 
 // ---- helpers ------------------------------------------------------------------------------
+
+function orderRow(r: any): OrderAgg {
+  return {
+    p: Number(r.p),
+    provider: r.provider,
+    provider_type: r.provider_type,
+    status_group: Number(r.status_group),
+    orders: Number(r.orders),
+    revenue: Number(r.revenue),
+  };
+}
+
+function convRow(r: any): ConvAgg {
+  return {
+    p: Number(r.p),
+    provider_type: r.provider_type,
+    state: Number(r.state),
+    conversations: Number(r.conversations),
+    cost: Number(r.cost),
+    rt_sum: Number(r.rt_sum),
+    rt_count: Number(r.rt_count),
+  };
+}
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
