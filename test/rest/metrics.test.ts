@@ -312,6 +312,7 @@ beforeAll(async () => {
   fixture.projects[1].orders = [
     { id: 901, business_id: 101, conversation_id: 901, status: 1, summary: { total: 999 }, created_at: '2026-10-10T10:00:00Z', products: [{ product_id: 1, name: 'Product 1', quantity: 50, price: 9 }] },
   ];
+  fixture.projects.push({ code: 'noai', name: 'No AI', ai_enabled: false, api_keys: [{ key: 'noai-metrics-key-0123456789', server: true }] });
   await db.load(fixture);
 }, 60_000);
 afterAll(() => db.orm.close());
@@ -440,6 +441,12 @@ describe.each(ENGINES)('GET /ai/metrics/* (%s)', (engine) => {
     it('401 for a customer', async () => {
       const res = await get('overview', {}, KEYS.customer);
       expect(res.statusCode).toBe(401);
+    });
+
+    it.each(ENDPOINTS)('403 ERROR_AI_MODULE_DISABLED for %s when the project has no AI module', async (endpoint) => {
+      const res = await t.api({ path: `/ai/metrics/${endpoint}`, project: 'noai', key: 'noai-metrics-key-0123456789' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: true, code: 'ERROR_AI_MODULE_DISABLED' });
     });
 
     it('401 without credentials', async () => {
