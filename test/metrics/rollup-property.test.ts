@@ -301,4 +301,15 @@ describe('metrics rollups equal the raw-scan reference', () => {
       projectId = saved;
     }
   }, 120_000);
+
+  it('after TRUNCATE of the source tables (last: it empties every project)', async () => {
+    await db.sql('truncate order_products');
+    await totalsAgree();
+    await compareAll({ zones: [{}, { timezone: 'Asia/Kolkata' }], filters: [{}] });
+    await db.sql('truncate ai_conversations cascade');
+    await totalsAgree();
+    await compareAll({ zones: [{}, { timezone: 'Asia/Kolkata' }], filters: [{}] });
+    const [{ n }] = await db.sql<{ n: string }>('select (select count(*) from metrics_order_rollup) + (select count(*) from metrics_conversation_rollup) n');
+    expect(Number(n)).toBe(0);
+  }, 120_000);
 });
