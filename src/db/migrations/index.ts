@@ -5,6 +5,7 @@ import { Migration20261121000200_conversations } from './Migration20261121000200
 import { Migration20261121000400_metrics } from './Migration20261121000400_metrics.js';
 import { Migration20261121000410_metrics_month_grain } from './Migration20261121000410_metrics_month_grain.js';
 import { Migration20261121000420_metrics_truncate } from './Migration20261121000420_metrics_truncate.js';
+import { Migration20261121000430_metrics_normalize } from './Migration20261121000430_metrics_normalize.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000400_metrics', class: Migration20261121000400_metrics },
   { name: 'Migration20261121000410_metrics_month_grain', class: Migration20261121000410_metrics_month_grain },
   { name: 'Migration20261121000420_metrics_truncate', class: Migration20261121000420_metrics_truncate },
+  { name: 'Migration20261121000430_metrics_normalize', class: Migration20261121000430_metrics_normalize },
 ];
