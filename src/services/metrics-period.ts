@@ -107,7 +107,8 @@ export function resolvePeriod(input: PeriodInput, now: number = Date.now()): Met
   let monthParts: [number, number] | null = null;
   if (month !== undefined && month !== null) {
     const m = typeof month === 'string' ? MONTH.exec(month) : null;
-    if (!m) problems.push({ field: 'month' });
+    // Years 1000–9998 only: every boundary (and the previous month's) stays a 4-digit year.
+    if (!m || Number(m[1]) < 1000 || Number(m[1]) > 9998) problems.push({ field: 'month' });
     else monthParts = [Number(m[1]), Number(m[2])];
   }
   if (problems.length) throw validationError(problems);

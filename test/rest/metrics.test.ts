@@ -422,6 +422,8 @@ describe.each(ENGINES)('GET /ai/metrics/* (%s)', (engine) => {
       ['month', { month: '2026-13' }],
       ['month', { month: 'October' }],
       ['month', { month: '2026-1' }],
+      ['month', { month: '9999-12' }],
+      ['month', { month: '0001-01' }],
       ['timezone', { timezone: 'Mars/Olympus_Mons' }],
       ['timezone', { timezone: '+05:30' }],
       ['timezone_offset', { timezone_offset: '15' }],
