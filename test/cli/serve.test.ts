@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt } from '../support/dist.js';
+import { freePort } from '../support/net.js';
 
 /** The newcomer's path: `ordergraph serve` on an empty data folder, with the embedded database. */
 describe('ordergraph serve (embedded database, demo project)', () => {
@@ -90,15 +90,4 @@ async function waitFor(check: () => boolean, ms: number, detail: () => string): 
     if (Date.now() > until) throw new Error(`timed out; output:\n${detail()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }

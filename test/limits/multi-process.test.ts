@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { CLI, ensureBuilt } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
+import { freePort } from '../support/net.js';
 
 /**
  * Two real `ordergraph serve` processes on one database (and two on one Redis): requests
@@ -148,14 +148,3 @@ describe.skipIf(!REDIS_URL)('two server processes on one Redis', () => {
     expect(await db.sql('select key from rate_limits')).toEqual([]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}

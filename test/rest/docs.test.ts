@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import net from 'node:net';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type Built } from '../../src/app.js';
@@ -9,6 +8,7 @@ import { ROUTES } from '../../src/rest/routes/index.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
+import { freePort } from '../support/net.js';
 
 /** `/ai/agents/:agent_id` (Fastify) → `/v400/{lang}/{project}/ai/agents/{agent_id}` (OpenAPI). */
 function openApiPath(path: string): string {
@@ -91,7 +91,7 @@ describe.each(ENGINES)('API documentation and health (%s)', (engine) => {
   });
 
   it('/health/ready answers 503 while the database is unreachable, and /health/live still 200', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const unreachable = `postgres://postgres:postgres@127.0.0.1:${port}/nowhere`;
     let orm: MikroORM | undefined;
     let down: Built | undefined;
@@ -131,16 +131,4 @@ async function fetchFollowing(t: TestApp, path: string): Promise<{ status: numbe
     return { status: res.statusCode, type: String(res.headers['content-type']), body: res.body, url };
   }
   throw new Error(`too many redirects from ${path}`);
-}
-
-/** A port nothing listens on: bound, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }

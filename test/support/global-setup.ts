@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres, withDatabase, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { initORM, migrate } from '../../src/db/orm.js';
+import { freePort } from './net.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -53,15 +53,4 @@ async function dropDatabases(serverUrl: string, pattern: string): Promise<void> 
   } finally {
     await client.end();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
