@@ -127,7 +127,7 @@ cross join lateral (
 
 /**
  * The project's rollups from scratch, set-based: the same rows the triggers maintain (see
- * Migration20261121000400_metrics and …0410_metrics_month_grain). Used after a bulk load with the triggers off.
+ * Migration20261121000400_metrics). Used after a bulk load with the triggers off.
  */
 export const REBUILD_SQL = [
   'delete from metrics_order_rollup where project_id = :project',

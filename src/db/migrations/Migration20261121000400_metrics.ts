@@ -3,24 +3,35 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * AI metrics rollups, kept exact by PostgreSQL itself (issue 5).
  *
- * Every rollup has two grains: 0 = 15-minute UTC buckets (every whole-, half- and
- * quarter-hour zone offset falls on one), 1 = UTC days. A period [start, end) is covered by
- * the whole UTC days inside it plus the 15-minute buckets of its two ragged edges.
+ * Every rollup has three grains: 0 = 15-minute UTC buckets (every whole-, half- and
+ * quarter-hour zone offset falls on one), 1 = UTC days, 2 = UTC calendar months. Every stored
+ * value is a sum, so a period [start, end) is read as a signed cover (see coverSigned in
+ * metrics.service.ts): whole months or days inside it, or an outer month or day minus its
+ * overhang, down to 15-minute buckets at the ragged edges. A month-long period thus reads one
+ * month row per key plus a few signed 15-minute edge buckets instead of about 30 day rows.
  *
  * Statement-level triggers with transition tables on `orders`, `order_products` and
  * `ai_conversations` turn every insert, update and delete (ORM, plain SQL, cascades) into one
  * set-based `insert … on conflict do update` of deltas. `metrics_order_state` remembers what
  * each AI order last contributed (key, agent, status group, total), so an update or delete is
- * subtracted exactly even when the conversation it pointed to is gone.
+ * subtracted exactly even when the conversation it pointed to is gone. Order deletes are the
+ * exception: a row-level BEFORE DELETE trigger (see metrics_orders_del_trg). TRUNCATE, which
+ * fires none of these, has its own triggers that empty the rollups built from the table.
  */
 export class Migration20261121000400_metrics extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
+-- Bucket functions. The 15-minute and day bins are aligned on the Unix epoch and floor towards
+-- the past; date_bin is immutable (unlike extract(epoch …) on timestamptz), so PostgreSQL can
+-- inline these in the trigger statements instead of calling a SQL function per row and grain.
 create function metrics_b15(t timestamptz) returns timestamptz language sql immutable parallel safe as
-$$ select to_timestamp(floor(extract(epoch from t) / 900) * 900) $$;
+$$ select date_bin('15 minutes', t, timestamptz '1970-01-01 00:00:00+00') $$;
 
 create function metrics_bday(t timestamptz) returns timestamptz language sql immutable parallel safe as
-$$ select to_timestamp(floor(extract(epoch from t) / 86400) * 86400) $$;
+$$ select date_bin('1 day', t, timestamptz '1970-01-01 00:00:00+00') $$;
+
+create function metrics_bmonth(t timestamptz) returns timestamptz language sql immutable parallel safe as
+$$ select date_trunc('month', t at time zone 'UTC') at time zone 'UTC' $$;
 
 -- A JSON number (or numeric string) as numeric; anything else is null. Never raises, so a
 -- malformed summary or usage can never make another part of the platform fail to write.
@@ -39,6 +50,7 @@ create function metrics_conv_state(status text, reason text) returns smallint la
 $$ select (case when status = 'active' then 0 when reason = 'completed' then 1 when reason = 'abandoned' then 2
   when reason = 'failed' then 3 else 4 end)::smallint $$;
 
+-- What each AI order last contributed to the rollups.
 create table metrics_order_state (
   order_id int primary key,
   project_id int not null,
@@ -49,6 +61,7 @@ create table metrics_order_state (
   total numeric not null
 );
 
+-- The rollups: one row per (project, grain, bucket, key); every value is a sum of deltas.
 create table metrics_order_rollup (
   project_id int not null,
   grain smallint not null,
@@ -104,17 +117,27 @@ $$;
 
 -- Brings the rollups in line with the current rows of the given orders.
 -- gone: the orders are being deleted (their rows still exist): take everything out.
+-- The orders' previous contributions (state) and current ones are read once into arrays, and
+-- orders that neither were nor are AI orders return at once (no rollup statement at all).
 create function metrics_refresh_orders(ids int[], gone boolean default false) returns void language plpgsql as $$
 declare
+  olds metrics_order_state[];
+  news metrics_order_state[];
   moved int[];
 begin
   if ids is null or cardinality(ids) = 0 then return; end if;
+  select array_agg(s) into olds from metrics_order_state s where s.order_id = any(ids);
+  if not gone then
+    select array_agg(row(n.*)::metrics_order_state) into news from metrics_order_current(ids) n;
+  end if;
+  if olds is null and news is null then return; end if;
+  olds := coalesce(olds, '{}');
+  news := coalesce(news, '{}');
 
   -- Orders whose (project, business, time) changed, or that became / stopped being AI orders:
   -- their lines move in the product rollup.
   select array_agg(coalesce(s.order_id, n.order_id)) into moved
-  from (select * from metrics_order_state where order_id = any(ids)) s
-  full join (select * from metrics_order_current(ids) where not gone) n on n.order_id = s.order_id
+  from unnest(olds) s full join unnest(news) n on n.order_id = s.order_id
   where s.order_id is null or n.order_id is null or s.project_id <> n.project_id
      or s.business_id <> n.business_id or s.created_at <> n.created_at;
 
@@ -125,12 +148,13 @@ begin
       select k.project_id, k.business_id, k.created_at, k.order_id, coalesce(op.product_id, 0) pid, op.name, k.sign,
              k.sign * sum(op.quantity) q, k.sign * sum(op.quantity * op.price) rev
       from (
-        select s.project_id, s.business_id, s.created_at, s.order_id, -1 sign from metrics_order_state s where s.order_id = any(moved)
+        select s.project_id, s.business_id, s.created_at, s.order_id, -1 sign from unnest(olds) s where s.order_id = any(moved)
         union all
-        select n.project_id, n.business_id, n.created_at, n.order_id, 1 from metrics_order_current(moved) n where not gone
+        select n.project_id, n.business_id, n.created_at, n.order_id, 1 from unnest(news) n where n.order_id = any(moved)
       ) k join order_products op on op.order_id = k.order_id
       group by 1, 2, 3, 4, 5, 6, 7
-    ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at))) g(grain, bucket)
+    ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at)),
+                                   (2::smallint, metrics_bmonth(x.created_at))) g(grain, bucket)
     group by project_id, g.grain, g.bucket, business_id, pid, name
     having sum(q) <> 0 or sum(sign) <> 0 or sum(rev) <> 0
     order by 1, 2, 3, 4, 5, 6
@@ -141,19 +165,22 @@ begin
   insert into metrics_order_rollup as r (project_id, grain, bucket, business_id, agent_id, status_group, orders, revenue)
   select project_id, g.grain, g.bucket, business_id, agent_id, status_group, sum(sign), sum(sign * total)
   from (
-    select s.project_id, s.business_id, s.created_at, s.agent_id, s.status_group, s.total, -1 sign from metrics_order_state s where s.order_id = any(ids)
+    select s.project_id, s.business_id, s.created_at, s.agent_id, s.status_group, s.total, -1 sign from unnest(olds) s
     union all
-    select n.project_id, n.business_id, n.created_at, n.agent_id, n.status_group, n.total, 1 from metrics_order_current(ids) n where not gone
-  ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at))) g(grain, bucket)
+    select n.project_id, n.business_id, n.created_at, n.agent_id, n.status_group, n.total, 1 from unnest(news) n
+  ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at)),
+                                 (2::smallint, metrics_bmonth(x.created_at))) g(grain, bucket)
   group by project_id, g.grain, g.bucket, business_id, agent_id, status_group
   having sum(sign) <> 0 or sum(sign * total) <> 0
   order by 1, 2, 3, 4, 5, 6
   on conflict (project_id, grain, bucket, business_id, agent_id, status_group) do update
     set orders = r.orders + excluded.orders, revenue = r.revenue + excluded.revenue;
 
-  delete from metrics_order_state where order_id = any(ids);
-  if not gone then
-    insert into metrics_order_state select * from metrics_order_current(ids);
+  if cardinality(olds) > 0 then
+    delete from metrics_order_state where order_id = any(ids);
+  end if;
+  if cardinality(news) > 0 then
+    insert into metrics_order_state select * from unnest(news);
   end if;
 end $$;
 
@@ -203,7 +230,7 @@ create function metrics_apply_lines(olds order_products[], news order_products[]
       select count(*) after_c from order_products op
       where op.order_id = c.order_id and coalesce(op.product_id, 0) = c.pid and op.name = c.name
     ) a
-  ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at))) g(grain, bucket)
+  ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at)), (2::smallint, metrics_bmonth(x.created_at))) g(grain, bucket)
   group by project_id, g.grain, g.bucket, business_id, pid, name
   having sum(q) <> 0 or sum(dorders) <> 0 or sum(rev) <> 0
   order by 1, 2, 3, 4, 5, 6
@@ -238,7 +265,7 @@ create function metrics_apply_conversations(olds ai_conversations[], news ai_con
     select u.project_id, coalesce(u.business_id, 0) business_id, u.created_at, u.agent_id, metrics_conv_state(u.status, u.status_reason) state,
            coalesce(metrics_num(u.usage -> 'cost'), 0) cost, metrics_num(u.usage -> 'response_time_ms') rt, u.sign
     from (select l.*, -1 sign from unnest(olds) l union all select l.*, 1 from unnest(news) l) u
-  ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at))) g(grain, bucket)
+  ) x cross join lateral (values (0::smallint, metrics_b15(x.created_at)), (1::smallint, metrics_bday(x.created_at)), (2::smallint, metrics_bmonth(x.created_at))) g(grain, bucket)
   group by project_id, g.grain, g.bucket, business_id, agent_id, state
   having sum(sign) <> 0 or sum(sign * cost) <> 0 or sum(sign * coalesce(rt, 0)) <> 0 or sum(case when rt is null then 0 else sign end) <> 0
   order by 1, 2, 3, 4, 5, 6
@@ -269,6 +296,25 @@ create trigger metrics_conversations_upd after update on ai_conversations refere
   for each statement execute function metrics_conversations_trg();
 create trigger metrics_conversations_del after delete on ai_conversations referencing old table as metrics_old
   for each statement execute function metrics_conversations_trg();
+
+-- TRUNCATE fires no row or statement triggers of the insert/update/delete kind, so the rollups
+-- get their own: truncating a source table empties what was built from it (for every project,
+-- as TRUNCATE does).
+create function metrics_truncate_trg() returns trigger language plpgsql as $$
+begin
+  if tg_table_name = 'orders' then
+    truncate metrics_order_state, metrics_order_rollup, metrics_product_rollup;
+  elsif tg_table_name = 'order_products' then
+    truncate metrics_product_rollup;
+  elsif tg_table_name = 'ai_conversations' then
+    truncate metrics_conversation_rollup;
+  end if;
+  return null;
+end $$;
+
+create trigger metrics_orders_truncate after truncate on orders for each statement execute function metrics_truncate_trg();
+create trigger metrics_lines_truncate after truncate on order_products for each statement execute function metrics_truncate_trg();
+create trigger metrics_conversations_truncate after truncate on ai_conversations for each statement execute function metrics_truncate_trg();
 `);
   }
 }
