@@ -6,7 +6,6 @@ import {
   parse,
   print,
   validate,
-  type DocumentNode,
   type FieldNode,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -14,6 +13,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { validationError } from '../errors/codes.js';
+import { fragmentsOf, withFragments } from './operations.js';
 import { getSchema } from './schema.js';
 
 /**
@@ -65,7 +65,8 @@ export async function documentWithSelection(req: SelectionRequest): Promise<stri
   const targetType = typeAt(schema, req.target);
   const tree = parseTree(value, req.relations);
   const selection = selectionFor(targetType, tree, req.relations, req.always ?? [], '', 1);
-  const built: DocumentNode = { ...doc, definitions: [{ ...op, selectionSet: replaceAt(op.selectionSet, req.target, selection) }] };
+  // Fragments the replaced selection no longer spreads are left out (an unused fragment is invalid).
+  const built = withFragments({ ...op, selectionSet: replaceAt(op.selectionSet, req.target, selection) }, fragmentsOf(doc));
   if (validate(schema, built).length > 0) throw validationError([{ field: parameter }]);
   const source = print(built);
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);

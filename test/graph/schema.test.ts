@@ -4,7 +4,7 @@ import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { Kind, lexicographicSortSchema, parse, printSchema, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadOperations } from '../../src/graph/operations.js';
+import { fragmentsOf, loadOperations, withFragments } from '../../src/graph/operations.js';
 import { getSchema, printSdl } from '../../src/graph/schema.js';
 import { ROUTES } from '../../src/rest/routes/index.js';
 
@@ -19,13 +19,19 @@ function readOperations(file: string): DocumentNode {
   return parse(fs.readFileSync(path.join(OPS_DIR, file), 'utf8'));
 }
 
-/** Validation errors of each operation of a file, checked one at a time as the gateway runs them. */
+/** The fragments of every operation file: an operation may spread one defined in another file. */
+function allFragments() {
+  return fragmentsOf({ kind: Kind.DOCUMENT, definitions: OPERATION_FILES.flatMap((f) => readOperations(f).definitions) });
+}
+
+/** Validation errors of each operation of a file, checked one at a time (with its fragments) as the gateway runs them. */
 function operationErrors(schema: GraphQLSchema, doc: DocumentNode): string[] {
   const errors: string[] = [];
+  const fragments = allFragments();
   for (const def of doc.definitions) {
     if (def.kind !== Kind.OPERATION_DEFINITION) continue;
     const name = def.name?.value ?? '(anonymous)';
-    for (const e of validate(schema, { kind: Kind.DOCUMENT, definitions: [def] })) errors.push(`${name}: ${e.message}`);
+    for (const e of validate(schema, withFragments(def, fragments))) errors.push(`${name}: ${e.message}`);
   }
   return errors;
 }
@@ -63,11 +69,11 @@ describe('named operations', () => {
     expect(OPERATION_FILES.length).toBeGreaterThan(0);
   });
 
-  it.each(OPERATION_FILES)('%s holds only named operations that validate against the schema', (file) => {
+  it.each(OPERATION_FILES)('%s holds only named operations (and fragments) that validate against the schema', (file) => {
     const doc = readOperations(file);
-    expect(doc.definitions.length).toBeGreaterThan(0);
+    expect(doc.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION), `${file}: no operation`).toBe(true);
     for (const def of doc.definitions) {
-      expect(def.kind, `${file}: only operations belong in schema/operations`).toBe(Kind.OPERATION_DEFINITION);
+      expect([Kind.OPERATION_DEFINITION, Kind.FRAGMENT_DEFINITION], `${file}: only operations and fragments belong in schema/operations`).toContain(def.kind);
       if (def.kind === Kind.OPERATION_DEFINITION) expect(def.name?.value, `${file}: an operation has no name`).toBeTruthy();
     }
     expect(operationErrors(schema, doc)).toEqual([]);
