@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/graph/context.js';
 import { ensureBenchData, rebuildMetricsRollups } from '../../src/bench-data/seed.js';
-import { coverSigned, MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
+import { coverSigned } from '../../src/services/metrics-cover.js';
+import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
 
