@@ -5,6 +5,7 @@ import { coverSigned } from '../../src/services/metrics-cover.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
+import { prng } from '../support/random.js';
 
 /**
  * Property: on random data, the rollup (fast) path of every metric equals the raw-scan
@@ -12,15 +13,6 @@ import { baseFixture } from '../support/fixtures.js';
  * inserts, updates and deletes of orders, order lines and conversations.
  */
 
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = prng(5);
 const int = (n: number) => Math.floor(rnd() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
