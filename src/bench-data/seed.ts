@@ -246,8 +246,10 @@ export async function ensureBenchData(orm: MikroORM, n: number, log: (line: stri
     const t1 = Date.now();
     await rebuildMetricsRollups(orm, projectId);
     log(`rollups rebuilt in ${((Date.now() - t1) / 1000).toFixed(1)}s`);
-    await knex.raw('analyze metrics_order_rollup, metrics_product_rollup, metrics_conversation_rollup, metrics_order_state, orders, order_products, ai_conversations');
+    await knex.raw('analyze metrics_order_state, orders, order_products, ai_conversations');
   }
+  // Index-only reads of the rollups need a current visibility map (autovacuum keeps it so later).
+  await knex.raw('vacuum (analyze) metrics_order_rollup, metrics_product_rollup, metrics_conversation_rollup');
   const { rows: total } = await knex.raw('select count(*) n from orders where project_id = ?', [projectId]);
   return { projectId, orders: Number(total[0].n), inserted, seconds: (Date.now() - started) / 1000, rebuilt };
 }

@@ -3,6 +3,7 @@ import { Migration20261121000000_foundation } from './Migration20261121000000_fo
 import { Migration20261121000100_rate_limits } from './Migration20261121000100_rate_limits.js';
 import { Migration20261121000200_conversations } from './Migration20261121000200_conversations.js';
 import { Migration20261121000400_metrics } from './Migration20261121000400_metrics.js';
+import { Migration20261121000410_metrics_covering_keys } from './Migration20261121000410_metrics_covering_keys.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000100_rate_limits', class: Migration20261121000100_rate_limits },
   { name: 'Migration20261121000200_conversations', class: Migration20261121000200_conversations },
   { name: 'Migration20261121000400_metrics', class: Migration20261121000400_metrics },
+  { name: 'Migration20261121000410_metrics_covering_keys', class: Migration20261121000410_metrics_covering_keys },
 ];
