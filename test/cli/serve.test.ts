@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,11 +60,30 @@ describe('ordergraph serve (embedded database, demo project)', () => {
   });
 
   it('finishes an in-flight request on SIGTERM, then stops the embedded database and exits 0', async () => {
-    const key = /server API key\s+(\S+)/.exec(output)?.[1];
-    const inFlight = fetch(`${base}/v400/en/demo/configs`, { headers: { 'x-api-key': key! } });
-    await new Promise((r) => setTimeout(r, 5));
+    const password = /administrator\s+admin@demo\.test \/ (\S+)/.exec(output)![1];
+    const body = JSON.stringify({ email: 'admin@demo.test', password });
+    const half = Math.floor(body.length / 2);
+    // The request is surely in flight: its headers and half its body are on the server when SIGTERM arrives.
+    const req = http.request(`${base}/v400/en/demo/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+    });
+    req.write(body.slice(0, half));
+    await new Promise((r) => setTimeout(r, 500));
     child.kill('SIGTERM');
-    expect((await inFlight).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    req.end(body.slice(half));
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).result.session.access_token).toBeTruthy();
     expect(await exit).toBe(0);
     // The embedded server is gone: its pid file is removed on a clean shutdown.
     expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
