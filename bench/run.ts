@@ -11,8 +11,8 @@ import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
 import { loadFixtures } from '../src/fixtures/load.js';
-import { DEV_CREDENTIALS_KEY } from '../src/platform/dev-key.js';
-import { CredentialCipher } from '../src/platform/secrets.js';
+import { credentialCipher } from '../src/platform/dev-key.js';
+import type { CredentialCipher } from '../src/platform/secrets.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
 
 /**
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   const duration = Number(process.env.BENCH_DURATION ?? 5);
   if (!Number.isFinite(duration) || duration <= 0) throw new Error('BENCH_DURATION must be a positive number of seconds');
   const config = loadConfig();
-  const cipher = new CredentialCipher(config.credentialsKey || DEV_CREDENTIALS_KEY);
+  const cipher = credentialCipher(config.credentialsKey);
 
   const db = await openBenchDatabase();
   const orm = await initORM({ clientUrl: db.url, poolMax: CONNECTIONS + 5 });

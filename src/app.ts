@@ -12,8 +12,7 @@ import { loadOperations } from './graph/operations.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
-import { DEV_CREDENTIALS_KEY } from './platform/dev-key.js';
-import { CredentialCipher } from './platform/secrets.js';
+import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
 import { frameworkErrors, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
@@ -54,7 +53,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     orm,
     limiter,
     recaptcha: opts.recaptcha ?? createRecaptchaVerifier({ url: config.recaptchaVerifyUrl, secret: config.recaptchaSecret }),
-    cipher: new CredentialCipher(config.credentialsKey || DEV_CREDENTIALS_KEY),
+    cipher: credentialCipher(config.credentialsKey),
   });
 
   const app = Fastify({

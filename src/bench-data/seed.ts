@@ -2,8 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadFixtures } from '../fixtures/load.js';
 import type { FixtureFile } from '../fixtures/types.js';
 import { loadConfig } from '../config.js';
-import { DEV_CREDENTIALS_KEY } from '../platform/dev-key.js';
-import { CredentialCipher } from '../platform/secrets.js';
+import { credentialCipher } from '../platform/dev-key.js';
 
 /**
  * `ordergraph seed-bench [N]`: the `bench-metrics` project with N AI orders (2–4 lines each)
@@ -198,7 +197,7 @@ export interface BenchSeedResult {
 export async function ensureBenchData(orm: MikroORM, n: number, log: (line: string) => void = () => undefined): Promise<BenchSeedResult> {
   const started = Date.now();
   const config = loadConfig();
-  await loadFixtures(orm, benchFixture(), new CredentialCipher(config.credentialsKey || DEV_CREDENTIALS_KEY));
+  await loadFixtures(orm, benchFixture(), credentialCipher(config.credentialsKey));
   const knex = orm.em.getConnection().getKnex();
   const [{ id: projectId }] = (await knex.raw('select id from projects where code = ?', [BENCH_PROJECT])).rows;
   const { rows: seqRows } = await knex.raw(

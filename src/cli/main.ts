@@ -6,8 +6,7 @@ import { openDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { loadFixtures } from '../fixtures/load.js';
 import { getSchema, printSdl } from '../graph/schema.js';
-import { DEV_CREDENTIALS_KEY } from '../platform/dev-key.js';
-import { CredentialCipher } from '../platform/secrets.js';
+import { credentialCipher } from '../platform/dev-key.js';
 import { serve } from '../server.js';
 
 const USAGE = `usage: ordergraph <command>
@@ -43,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
       if (rest[0] !== 'load' || !rest[1]) throw new Error(USAGE);
       const file = JSON.parse(fs.readFileSync(rest[1], 'utf8'));
       const config = loadConfig();
-      const cipher = new CredentialCipher(config.credentialsKey || DEV_CREDENTIALS_KEY);
+      const cipher = credentialCipher(config.credentialsKey);
       const { projects } = await withDatabase((orm) => loadFixtures(orm, file, cipher));
       console.log(`loaded ${projects.length} project(s): ${projects.join(', ')}`);
       return;

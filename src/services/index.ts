@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import type { LimiterStore } from '../limits/store.js';
-import { CredentialCipher } from '../platform/secrets.js';
+import type { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { AuthService } from './auth.service.js';
 import { ConfigService } from './config.service.js';
