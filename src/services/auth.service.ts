@@ -116,9 +116,9 @@ export class AuthService {
 
   /** The user the credentials prove, or null. Unknown users cost one password verification too. */
   private async verify(ctx: RequestContext, branch: Exclude<Branch, { kind: 'guest' }>): Promise<User | null> {
-    const user = await findByIdentifier(ctx.em, branch.identifier);
+    const user = await findByIdentifier(ctx.em, branch.identifier, branch.kind !== 'otp');
     if (branch.kind === 'otp') return user?.enabled ? this.consumeOtp(ctx, user, branch.code) : null;
-    const hash = user ? await passwordHashOf(ctx.em, user) : null;
+    const hash = user?.password_hash ?? null;
     const ok = await verifyPassword(hash ?? (await decoyHash()), branch.password);
     return ok && hash && user?.enabled ? user : null;
   }
@@ -232,17 +232,14 @@ export function chooseBranch(input: AuthInput): Branch {
   throw fail();
 }
 
-async function findByIdentifier(em: EntityManager, id: Identifier): Promise<User | null> {
+/** The user of an identifier; `withPassword` loads the (lazy) password hash in the same query. */
+async function findByIdentifier(em: EntityManager, id: Identifier, withPassword: boolean): Promise<User | null> {
+  const options = withPassword ? { populate: ['password_hash'] as never } : {};
   if (id.by === 'email') {
     // Emails match case-insensitively, as the unique index on lower(email) does.
-    return em.findOne(User, { email: { $ilike: id.email.replace(/[\\%_]/g, (c) => `\\${c}`) } });
+    return em.findOne(User, { email: { $ilike: id.email.replace(/[\\%_]/g, (c) => `\\${c}`) } }, options);
   }
-  return em.findOne(User, { cellphone: id.cellphone, country_phone_code: { $in: [id.code, `+${id.code}`] } });
-}
-
-async function passwordHashOf(em: EntityManager, user: User): Promise<string | null> {
-  const row = await em.findOne(User, { id: user.id }, { fields: ['password_hash'] as never });
-  return row?.password_hash ?? null;
+  return em.findOne(User, { cellphone: id.cellphone, country_phone_code: { $in: [id.code, `+${id.code}`] } }, options);
 }
 
 async function registerDevice(ctx: RequestContext, user: User, input: AuthInput): Promise<void> {
