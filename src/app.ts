@@ -16,6 +16,7 @@ import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
 import { frameworkErrors, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
+import { registerCors } from './rest/cors.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
@@ -82,6 +83,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
   useStrictBodies(app);
   registerErrorHandling(app);
+  await registerCors(app, config.corsOrigins);
 
   const schema = await getSchema();
   const operations = loadOperations(schema);
