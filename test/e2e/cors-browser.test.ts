@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
       const base = `${api}/v400/en/acme`;
       const common = { 'Content-Type': 'application/json', 'X-APP-X': 'dashboard', 'X-Socket-Id-X': 'sock-1', 'X-Country-Code-X': 'MX' };
       const auth = await fetch(`${base}/auth`, { method: 'POST', headers: common, body: JSON.stringify({ email, password }) });
-      const authBody = await auth.json();
+      const authBody: any = await auth.json();
       const token = authBody.result.session.access_token as string;
       const headers = { ...common, Authorization: `Bearer ${token}` };
       const configs = await fetch(`${base}/configs?mode=dictionary`, { headers });
@@ -86,8 +86,8 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
         auth: auth.status,
         level: authBody.result.level,
         requestId: auth.headers.get('X-Request-Id'),
-        configs: { status: configs.status, body: await configs.json() },
-        conversations: { status: conversations.status, body: await conversations.json() },
+        configs: { status: configs.status, body: (await configs.json()) as any },
+        conversations: { status: conversations.status, body: (await conversations.json()) as any },
         limited,
       };
     }, { api, email: 'admin@acme.test', password: PASSWORD });
