@@ -17,6 +17,7 @@ import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/rec
 import { frameworkErrors, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
+import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
@@ -120,12 +121,15 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
 /**
  * JSON bodies are validated strictly, without type coercion; query strings and path
  * parameters are coerced to their documented types (CONTRACT §3). Unknown body fields are dropped.
+ * Nested JSON text and empty JSON bodies: rest/json-bodies.ts.
  */
 function useStrictBodies(app: FastifyInstance): void {
   const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false } as const;
   const bodies = new Ajv({ ...common, coerceTypes: false });
   const strings = new Ajv({ ...common, coerceTypes: 'array' });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : strings).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? decodingJsonText(schema, bodies.compile(schema)) : strings.compile(schema));
   // Bodies are JSON only: text/plain gets the same 415 as every other non-JSON type.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonBodies(app);
 }

@@ -40,7 +40,7 @@ type Branch =
 
 type Identifier =
   | { by: 'email'; email: string; key: string }
-  | { by: 'cellphone'; cellphone: string; code: string; key: string };
+  | { by: 'cellphone'; cellphone: string; code: string | null; key: string };
 
 export const LOCKOUT = { failures: 10, windowS: 15 * 60, blockS: 15 * 60 };
 export const MAX_OTP_ATTEMPTS = 5;
@@ -85,9 +85,9 @@ export class AuthService {
   private async checkRecaptcha(ctx: RequestContext, input: AuthInput): Promise<void> {
     const flag = await ctx.em.findOne(Config, { key: RECAPTCHA_CONFIG });
     if (flag?.value !== '1') return;
-    const type = input.recaptcha_type;
-    if (!input.verification_code || (type !== 'v2' && type !== 'v3')) throw appError('ERROR_RECAPTCHA');
-    const ok = await this.recaptcha.verify({ token: input.verification_code, type, remoteIp: ctx.ip });
+    const { token, type } = recaptchaAnswer(input);
+    if (!token || (type !== 'v2' && type !== 'v3')) throw appError('ERROR_RECAPTCHA');
+    const ok = await this.recaptcha.verify({ token, type, remoteIp: ctx.ip });
     if (!ok) throw appError('ERROR_RECAPTCHA');
   }
 
@@ -184,6 +184,25 @@ export class AuthService {
   }
 }
 
+/**
+ * The reCAPTCHA answer: `verification_code` with `recaptcha_type`, or (as the SDK's sign-up flow
+ * sends it) a `verification_code` that is JSON text `{"code": …, "version": "v2"|"v3"}` without it.
+ */
+function recaptchaAnswer(input: AuthInput): { token?: string | null; type?: string | null } {
+  const code = input.verification_code;
+  if (input.recaptcha_type != null || !code?.trimStart().startsWith('{')) return { token: code, type: input.recaptcha_type };
+  try {
+    const decoded = JSON.parse(code) as unknown;
+    if (typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded)) {
+      const { code: token, version } = decoded as Record<string, unknown>;
+      if (typeof token === 'string' && typeof version === 'string') return { token, type: version };
+    }
+  } catch {
+    /* not JSON text: an answer without a type */
+  }
+  return { token: code, type: null };
+}
+
 /** Which branch a body takes, with its fields checked (400 naming each bad field). */
 export function chooseBranch(input: AuthInput): Branch {
   const problems: { field: string; key?: string }[] = [];
@@ -197,11 +216,12 @@ export function chooseBranch(input: AuthInput): Branch {
       return { by: 'email', email, key: email };
     }
     if (input.cellphone != null) {
-      const code = (input.country_phone_code ?? '').replace(/^\+/, '');
       if (!CELLPHONE.test(input.cellphone)) bad('cellphone');
-      if (input.country_phone_code == null) bad('country_phone_code', 'required_field');
-      else if (!COUNTRY_CODE.test(input.country_phone_code)) bad('country_phone_code');
+      if (input.country_phone_code != null && !COUNTRY_CODE.test(input.country_phone_code)) bad('country_phone_code');
       if (problems.length) return null;
+      // Without a country code (the customer apps send the national number only): the cellphone alone.
+      if (input.country_phone_code == null) return { by: 'cellphone', cellphone: input.cellphone, code: null, key: input.cellphone };
+      const code = input.country_phone_code.replace(/^\+/, '');
       return { by: 'cellphone', cellphone: input.cellphone, code, key: `+${code}${input.cellphone}` };
     }
     bad('email', 'required_field');
@@ -238,6 +258,11 @@ async function findByIdentifier(em: EntityManager, id: Identifier, withPassword:
   if (id.by === 'email') {
     // Emails match case-insensitively, as the unique index on lower(email) does.
     return em.findOne(User, { email: { $ilike: id.email.replace(/[\\%_]/g, (c) => `\\${c}`) } }, options);
+  }
+  if (id.code === null) {
+    // The cellphone alone identifies a user only when exactly one of the project has it.
+    const found = await em.find(User, { cellphone: id.cellphone }, { ...options, limit: 2 });
+    return found.length === 1 ? found[0] : null;
   }
   return em.findOne(User, { cellphone: id.cellphone, country_phone_code: { $in: [id.code, `+${id.code}`] } }, options);
 }

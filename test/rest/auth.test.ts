@@ -333,7 +333,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
     it('rejects a body with no credentials', () => rejects({}, 'email'));
     it('rejects an email with no password', () => rejects({ email: 'admin@acme.test' }, 'password'));
     it('rejects a malformed guest token', () => rejects({ guest_token: 'not-a-uuid' }, 'guest_token'));
-    it('rejects a cellphone with no country code', () => rejects({ cellphone: '5512345678', password: PASSWORD }, 'country_phone_code'));
+    it('rejects a malformed country code', () => rejects({ cellphone: '5512345678', country_phone_code: '52a', password: PASSWORD }, 'country_phone_code'));
 
     it('names the field in the request\'s language', async () => {
       const res = await auth({ email: 'nope', password: PASSWORD }, { lang: 'es' });

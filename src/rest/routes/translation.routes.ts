@@ -7,7 +7,7 @@ import { optionalObject } from './template.routes.js';
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai translations'], access: ACCESS.AI_ADMIN, ai: true };
 /** `{LOCALE: object | null}`; the service checks the locales and values (also for /graphql). */
-const translationsBody = optionalObject({ translations: {} });
+const translationsBody = optionalObject({ translations: { type: ['object', 'null'] } });
 const write = ({ params, body }: { params: Record<string, any>; body: any }) => ({
   agent_id: Number(params.agent_id),
   translations: body?.translations ?? null,
