@@ -7,7 +7,8 @@ import type { RequestContext } from '../graph/context.js';
 import { translate } from '../i18n/messages.js';
 import type { Pagination } from '../rest/route-spec.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from './access.js';
-import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput } from './list-query.js';
+import { raw } from '@mikro-orm/postgresql';
+import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type RelationFilters, type Relations } from './list-query.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
@@ -19,6 +20,11 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   status_reason: 'string',
   created_at: 'timestamp',
   closed_at: 'timestamp',
+};
+
+/** Relation groups of the conversation list: `{"attribute": "agent", "conditions": [...]}`. */
+export const CONVERSATION_RELATIONS: Relations = {
+  agent: { id: 'int', name: 'string', provider: 'string', provider_type: 'string', provider_external_id: 'string', enabled: 'boolean', business_id: 'int' },
 };
 
 export const MESSAGE_ATTRIBUTES: Attributes = {
@@ -40,10 +46,10 @@ export class ConversationService {
   /** `GET /ai/conversations`: levels 0 and 2 and server keys; a level-2 user sees their businesses' only. */
   async list(ctx: RequestContext, input: ListInput): Promise<Page<AiConversation>> {
     assertAiAdmin(ctx);
-    const q = parseListQuery(input, CONVERSATION_ATTRIBUTES);
+    const q = parseListQuery(input, CONVERSATION_ATTRIBUTES, CONVERSATION_RELATIONS);
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    const filters = [toFilter(q.where), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
+    const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
     const [items, total] = await ctx.em.findAndCount(AiConversation, (filters.length ? { $and: filters } : {}) as never, {
       orderBy: toOrderBy(q.orderBy) as never,
       limit: q.page_size,
@@ -157,4 +163,14 @@ export class ConversationService {
   private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
     return ctx.em.findOne(AiConversation, { agent_id: agentId, user_id: userId, status: 'active' }, { refresh: true });
   }
+}
+
+/** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
+function conversationRelations(ctx: RequestContext): RelationFilters {
+  return {
+    agent: (filter) => {
+      const agents = ctx.em.createQueryBuilder(AiAgent, 'ag').select('ag.id').where({ $and: [{ project: ctx.project.id }, filter] });
+      return { agent_id: { $in: raw(agents) } };
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import { validationError } from '../errors/codes.js';
 import type { Pagination } from '../rest/route-spec.js';
 
@@ -6,18 +7,26 @@ import type { Pagination } from '../rest/route-spec.js';
  * Input is parsed into a small tree over allow-listed attributes with typed, checked values;
  * the tree becomes a MikroORM filter (every value a bound parameter, every column from the
  * allow-list). Anything else is a 400 naming the parameter, attribute or operator.
+ * A group may name a relation (`{"attribute": "agent", "conditions": [...]}`): its conditions
+ * are over that relation's own allow-list, one level deep; the caller turns it into a subquery.
  */
 
 export type AttributeType = 'int' | 'string' | 'boolean' | 'timestamp';
 export type Attributes = Readonly<Record<string, AttributeType>>;
+/** Relations a group may name, with their attributes. */
+export type Relations = Readonly<Record<string, Attributes>>;
 
 export const OPERATORS = ['=', '!=', '<', '<=', '>', '>=', 'ilike', 'in', 'null', 'not_null'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 type Scalar = number | string | boolean | Date | null;
-export type Condition = { attribute: string; op: Operator; value?: Scalar | Scalar[] };
+/** `asText`: `ilike` on an integer attribute compares its decimal text. */
+export type Condition = { attribute: string; op: Operator; value?: Scalar | Scalar[]; asText?: boolean };
 export type Group = { conector: 'AND' | 'OR'; items: Node[] };
-export type Node = Condition | Group;
+export type RelationGroup = { relation: string; where: Group };
+export type Node = Condition | Group | RelationGroup;
+/** Per relation: the filter on the list's entity that keeps rows whose related row matches `filter`. */
+export type RelationFilters = Readonly<Record<string, (filter: Record<string, unknown>) => Record<string, unknown>>>;
 
 export interface OrderKey {
   attribute: string;
@@ -48,12 +57,12 @@ const MAX_DEPTH = 5;
 const MAX_IN_VALUES = 1_000;
 const MAX_STRING = 1_000;
 const INT_MAX = 2_147_483_647;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /** Parses and checks every list parameter; throws one 400 naming the first bad one. */
-export function parseListQuery(input: ListInput, attributes: Attributes): ListQuery {
+export function parseListQuery(input: ListInput, attributes: Attributes, relations: Relations = {}): ListQuery {
   return {
-    where: parseWhere(input.where, attributes),
+    where: parseWhere(input.where, attributes, relations),
     orderBy: parseOrderBy(input.orderBy, attributes),
     page: parseInteger('page', input.page, 1, 1, MAX_PAGE),
     page_size: parseInteger('page_size', input.page_size, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
@@ -70,47 +79,66 @@ const whereError = () => validationError([{ field: 'where' }]);
 const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}…` : s);
 
 /** `where`: JSON text (REST) or an already parsed value (the graph's JSON scalar). */
-export function parseWhere(raw: unknown, attributes: Attributes): Group {
-  if (raw === undefined || raw === null || raw === '') return { conector: 'AND', items: [] };
-  let value = raw;
-  if (typeof raw === 'string') {
-    if (raw.length > MAX_WHERE_LENGTH) throw whereError();
+export function parseWhere(text: unknown, attributes: Attributes, relations: Relations = {}): Group {
+  if (text === undefined || text === null || text === '') return { conector: 'AND', items: [] };
+  let value = text;
+  if (typeof text === 'string') {
+    if (text.length > MAX_WHERE_LENGTH) throw whereError();
     try {
-      value = JSON.parse(raw);
+      value = JSON.parse(text);
     } catch {
       throw validationError([{ field: 'where', key: 'malformed_json' }]);
     }
   }
-  const budget = { conditions: 0 };
-  if (Array.isArray(value)) return { conector: 'AND', items: value.map((item) => parseElement(item, attributes, budget, 1)) };
+  const scope: Scope = { attributes, relations, budget: { conditions: 0 } };
+  if (Array.isArray(value)) return { conector: 'AND', items: value.map((item) => parseElement(item, scope, 1)) };
   if (isObject(value)) {
-    if ('conditions' in value) return parseGroup(value, attributes, budget, 1);
-    return { conector: 'AND', items: Object.entries(value).map(([attribute, v]) => literal(attribute, v, attributes, budget)) };
+    if ('conditions' in value) return parseGroup(value, scope, 1);
+    return { conector: 'AND', items: Object.entries(value).map(([attribute, v]) => literal(attribute, v, scope)) };
   }
   throw whereError();
 }
 
-function parseElement(item: unknown, attributes: Attributes, budget: { conditions: number }, depth: number): Node {
+/** What a level of the tree may name; relation groups get their relation's attributes and no relations. */
+interface Scope {
+  attributes: Attributes;
+  relations: Relations;
+  budget: { conditions: number };
+}
+
+function parseElement(item: unknown, scope: Scope, depth: number): Node {
   if (!isObject(item)) throw whereError();
-  if ('conditions' in item) return parseGroup(item, attributes, budget, depth);
+  if ('conditions' in item) return 'attribute' in item ? parseRelationGroup(item, scope, depth) : parseGroup(item, scope, depth);
   const keys = Object.keys(item);
   if (!('attribute' in item) || typeof item.attribute !== 'string' || keys.some((k) => k !== 'attribute' && k !== 'value')) {
     throw whereError();
   }
   if (!('value' in item)) throw whereError();
   const v = item.value;
-  if (isObject(v)) return operation(item.attribute, v, attributes, budget);
-  return literal(item.attribute, v, attributes, budget);
+  if (isObject(v)) return operation(item.attribute, v, scope);
+  return literal(item.attribute, v, scope);
 }
 
-function parseGroup(group: Record<string, unknown>, attributes: Attributes, budget: { conditions: number }, depth: number): Group {
+function parseGroup(group: Record<string, unknown>, scope: Scope, depth: number): Group {
   if (depth > MAX_DEPTH) throw whereError();
   if (Object.keys(group).some((k) => k !== 'conditions' && k !== 'conector')) throw whereError();
   const { conditions, conector = 'AND' } = group;
   if (!Array.isArray(conditions) || typeof conector !== 'string') throw whereError();
   const upper = conector.toUpperCase();
   if (upper !== 'AND' && upper !== 'OR') throw whereError();
-  return { conector: upper, items: conditions.map((c) => parseElement(c, attributes, budget, depth + 1)) };
+  return { conector: upper, items: conditions.map((c) => parseElement(c, scope, depth + 1)) };
+}
+
+/** `{"attribute": "agent", "conditions": [...], "conector"?}`: conditions on the relation's attributes. */
+function parseRelationGroup(group: Record<string, unknown>, scope: Scope, depth: number): RelationGroup {
+  const { attribute, ...rest } = group;
+  if (typeof attribute !== 'string') throw whereError();
+  if (!Object.prototype.hasOwnProperty.call(scope.relations, attribute)) {
+    attributeType(attribute, scope.attributes); // an unknown name is unknown; a known one is not a relation
+    throw validationError([{ field: attribute, key: 'not_a_relation' }]);
+  }
+  const inner: Scope = { attributes: scope.relations[attribute], relations: {}, budget: scope.budget };
+  return { relation: attribute, where: parseGroup(rest, inner, depth) };
 }
 
 function attributeType(attribute: string, attributes: Attributes): AttributeType {
@@ -125,7 +153,7 @@ function count(budget: { conditions: number }): void {
 }
 
 /** A literal: an exact match; an array means "any of"; null means "is null". */
-function literal(attribute: string, v: unknown, attributes: Attributes, budget: { conditions: number }): Condition {
+function literal(attribute: string, v: unknown, { attributes, budget }: Scope): Condition {
   const type = attributeType(attribute, attributes);
   count(budget);
   if (v === null) return { attribute, op: 'null' };
@@ -133,7 +161,7 @@ function literal(attribute: string, v: unknown, attributes: Attributes, budget: 
   return { attribute, op: '=', value: scalar(type, v) };
 }
 
-function operation(attribute: string, spec: Record<string, unknown>, attributes: Attributes, budget: { conditions: number }): Condition {
+function operation(attribute: string, spec: Record<string, unknown>, { attributes, budget }: Scope): Condition {
   const type = attributeType(attribute, attributes);
   count(budget);
   if (Object.keys(spec).some((k) => k !== 'condition' && k !== 'value')) throw whereError();
@@ -149,8 +177,10 @@ function operation(attribute: string, spec: Record<string, unknown>, attributes:
       if (!Array.isArray(spec.value)) throw whereError();
       return { attribute, op: 'in', value: list(type, spec.value) };
     case 'ilike':
-      if (type !== 'string' || typeof spec.value !== 'string') throw whereError();
-      return { attribute, op: 'ilike', value: scalar(type, spec.value) };
+      // Strings, and integers as their decimal text (a search box: `id ilike '%42%'`).
+      if (type !== 'string' && type !== 'int') throw validationError([{ field: clip(attribute), key: 'ilike_not_supported' }]);
+      if (typeof spec.value !== 'string') throw whereError();
+      return { attribute, op: 'ilike', value: scalar('string', spec.value), asText: type === 'int' };
     default:
       if (!('value' in spec) || spec.value === null || typeof spec.value === 'object') throw whereError();
       return { attribute, op: op as Operator, value: scalar(type, spec.value) };
@@ -175,14 +205,26 @@ function scalar(type: AttributeType, v: unknown): Scalar {
     case 'string':
       if (typeof v === 'string' && v.length <= MAX_STRING && !v.includes('\u0000')) return v;
       break;
-    case 'timestamp':
-      if (typeof v === 'string' && ISO_DATE.test(v)) {
-        const d = new Date(v.includes(' ') ? v.replace(' ', 'T') : v);
-        if (!Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999) return d;
-      }
+    case 'timestamp': {
+      const d = typeof v === 'string' ? timestamp(v) : null;
+      if (d && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999) return d;
       break;
+    }
   }
   throw whereError();
+}
+
+/**
+ * ISO 8601 or `YYYY-MM-DD HH:mm:ss`; UTC when no zone is given, whatever the server's own zone
+ * (JavaScript would read a zoneless date-time as local time).
+ */
+function timestamp(v: string): Date | null {
+  const m = ISO_DATE.exec(v);
+  if (!m) return null;
+  const [, date, time, zone] = m;
+  if (!time) return new Date(`${date}T00:00:00Z`);
+  const offset = !zone || zone === 'Z' ? 'Z' : /^[+-]\d{2}$/.test(zone) ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return new Date(`${date}T${time}${offset}`);
 }
 
 /** `orderBy=-created_at,id`: allow-listed attributes, `-` for descending; `id` ends every order. */
@@ -208,15 +250,26 @@ const MIKRO_OPS: Partial<Record<Operator, string>> = {
   '=': '$eq', '!=': '$ne', '<': '$lt', '<=': '$lte', '>': '$gt', '>=': '$gte', ilike: '$ilike', in: '$in',
 };
 
-/** The parsed tree as a MikroORM filter: the ORM binds every value as a parameter. */
-export function toFilter(node: Node): Record<string, unknown> {
+/**
+ * The parsed tree as a MikroORM filter: the ORM binds every value as a parameter. A relation
+ * group becomes what `relations` makes of its inner filter (a subquery on the related table).
+ */
+export function toFilter(node: Node, relations: RelationFilters = {}): Record<string, unknown> {
+  if ('relation' in node) {
+    const inner = toFilter(node.where);
+    const make = relations[node.relation];
+    if (!make) throw new Error(`no filter for the relation ${node.relation}`);
+    return Object.keys(inner).length ? make(inner) : {};
+  }
   if ('items' in node) {
     // An empty group constrains nothing, at any depth.
-    const parts = node.items.map(toFilter).filter((f) => Object.keys(f).length > 0);
+    const parts = node.items.map((item) => toFilter(item, relations)).filter((f) => Object.keys(f).length > 0);
     if (parts.length === 0) return {};
     return { [node.conector === 'AND' ? '$and' : '$or']: parts };
   }
   const { attribute, op, value } = node;
+  // The column is an allow-listed attribute name (never caller text); the pattern is a parameter.
+  if (node.asText) return { [raw((alias: string) => `${alias}.${attribute}::text`)]: { $ilike: value } };
   if (op === 'null') return { [attribute]: null };
   if (op === 'not_null') return { [attribute]: { $ne: null } };
   if (value === null && op === '=') return { [attribute]: null };

@@ -223,7 +223,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         const bad: unknown[] = [
           [{ attribute: 'id', value: { condition: '=' } }],
           [{ attribute: 'id', value: { condition: 'in', value: 3 } }],
-          [{ attribute: 'id', value: { condition: 'ilike', value: '1%' } }],
+          [{ attribute: 'created_at', value: { condition: 'ilike', value: '2026%' } }],
           [{ attribute: 'status', value: { condition: 'null', value: 'x' } }],
           [{ attribute: 'id' }],
           [{ value: 1 }],

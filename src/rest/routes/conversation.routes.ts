@@ -2,6 +2,7 @@ import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/access.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
 import type { JSONSchema } from '../json-schema.js';
+import { rawWhere } from '../raw-where.js';
 import type { RouteInput, RouteSpec } from '../route-spec.js';
 
 /** Spec §4: integer ids match ^[0-9]+$; provider_external_id ^[a-zA-Z0-9-_]+$. Anything else: 400. */
@@ -35,7 +36,7 @@ const idOf = (raw: string) => {
 };
 
 const listVariables = ({ query }: RouteInput) => ({
-  where: query.where ?? null,
+  where: rawWhere(query.where) ?? null,
   orderBy: query.orderBy ?? null,
   page: query.page ?? null,
   page_size: query.page_size ?? null,
