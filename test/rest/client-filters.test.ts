@@ -26,7 +26,7 @@ const agentOf = (c: Conv) => AGENTS.find((a) => a.id === c.agent_id)!;
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
-  const fixture = baseFixture({ agents: AGENTS, conversations: CONVS });
+  const fixture = baseFixture({ agents: AGENTS, conversations: CONVS.map((c) => ({ ...c })) });
   // Another project's agent matches every agent condition used below: it must never count.
   fixture.projects[1].agents = [{ id: 101, business_id: 101, name: 'Ventas', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'ventas', enabled: true }];
   fixture.projects[1].conversations = [{ id: 1042, agent_id: 101, business_id: 101, status: 'active', created_at: at(9, 0) }];
