@@ -26,7 +26,15 @@ const agentOf = (c: Conv) => AGENTS.find((a) => a.id === c.agent_id)!;
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
-  const fixture = baseFixture({ agents: AGENTS, conversations: CONVS.map((c) => ({ ...c })) });
+  const fixture = baseFixture({
+    agents: AGENTS,
+    conversations: CONVS.map((c) => ({ ...c })),
+    messages: [
+      { id: 1, conversation_id: 4, role: 'user', content: 'hola', public: true, created_at: at(9, 0) },
+      { id: 2, conversation_id: 4, role: 'assistant', content: 'hola, ¿qué tal?', public: true, created_at: at(9, 1) },
+      { id: 3, conversation_id: 4, role: 'system', content: 'prompt', public: false, created_at: at(9, 2) },
+    ],
+  });
   // Another project's agent matches every agent condition used below: it must never count.
   fixture.projects[1].agents = [{ id: 101, business_id: 101, name: 'Ventas', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'ventas', enabled: true }];
   fixture.projects[1].conversations = [{ id: 1042, agent_id: 101, business_id: 101, status: 'active', created_at: at(9, 0) }];
@@ -197,6 +205,37 @@ describe.each(ENGINES)('filters the clients write (%s)', (engine) => {
           expect(res.body, `${how} ${text}`).toEqual(encoded.body);
         }
       }
+    });
+  });
+
+  describe('params on the messages list', () => {
+    const messages = (query: Record<string, string>) => t.api({ path: '/ai/conversations/4/messages', key: KEYS.server, query });
+
+    it('means what fields means; fields wins when both are sent', async () => {
+      const byParams = await messages({ params: 'role,content' });
+      const byFields = await messages({ fields: 'role,content' });
+      expect(byParams.statusCode).toBe(200);
+      expect(byParams.json()).toEqual(byFields.json());
+      expect(byParams.json().result).toEqual([
+        { id: 1, role: 'user', content: 'hola' },
+        { id: 2, role: 'assistant', content: 'hola, ¿qué tal?' },
+        { id: 3, role: 'system', content: 'prompt' },
+      ]);
+      const both = await messages({ fields: 'public', params: 'role,content' });
+      expect(both.json().result).toEqual([{ id: 1, public: true }, { id: 2, public: true }, { id: 3, public: false }]);
+      const withWhere = await messages({ params: 'role', where: JSON.stringify({ public: false }) });
+      expect(withWhere.json().result).toEqual([{ id: 3, role: 'system' }]);
+    });
+
+    it('an unknown field or a relation in params is a 400 naming it, as with fields', async () => {
+      for (const params of ['nope', 'conversation.agent', 'agent']) {
+        const res = await messages({ params });
+        expectBad(res, params.split('.')[0]);
+        expect(res.json()).toEqual((await messages({ fields: params })).json());
+      }
+      expectBad(await messages({ params: 'role', fields: 'nope' }), 'nope');
+      // A bad params is ignored when fields decides.
+      expect((await messages({ params: 'nope', fields: 'role' })).statusCode).toBe(200);
     });
   });
 

@@ -17,10 +17,10 @@ const agentParams: JSONSchema = {
   required: ['provider_external_id'],
 };
 
-const listQuery = (selection: 'params' | 'fields'): JSONSchema => ({
+const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => ({
   type: 'object',
   properties: {
-    [selection]: { type: 'string', maxLength: 2000 },
+    ...Object.fromEntries(selection.map((name) => [name, { type: 'string', maxLength: 2000 }])),
     where: { type: 'string', maxLength: 10000 },
     orderBy: { type: 'string', maxLength: 500 },
     page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
@@ -100,10 +100,17 @@ export const conversationRoutes: RouteSpec[] = [
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
-    schema: { params: conversationIdParams, querystring: listQuery('fields') },
+    // The SDK always selects with `params`: here it means what `fields` means, and `fields` wins.
+    schema: { params: conversationIdParams, querystring: listQuery('fields', 'params') },
     variables: (input) => ({ conversation_id: idOf(input.params.conversation_id), ...listVariables(input) }),
     document: ({ query }, base) =>
-      documentWithSelection({ parameter: 'fields', value: query.fields, base, target: ['aiConversationMessages', 'items'], relations: false }),
+      documentWithSelection({
+        parameter: query.fields !== undefined ? 'fields' : 'params',
+        value: query.fields ?? query.params,
+        base,
+        target: ['aiConversationMessages', 'items'],
+        relations: false,
+      }),
     respond: page('aiConversationMessages'),
   },
 ];
