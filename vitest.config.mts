@@ -20,5 +20,7 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    // ordering-api-sdk ships ESM with extensionless imports and no "type": "module": Vite resolves it.
+    server: { deps: { inline: ['ordering-api-sdk'] } },
   },
 });
