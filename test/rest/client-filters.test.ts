@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as legacyParse } from 'node:url';
+import { RawQueryFragment } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -80,6 +81,7 @@ describe.each(ENGINES)('filters the clients write (%s)', (engine) => {
       ] }], (c) => c.id === 4 || agentOf(c).provider_external_id === 'web'],
       ['an empty relation group constrains nothing', [{ attribute: 'agent', conditions: [] }], () => true],
       ['agent id operators', [{ attribute: 'agent', conditions: [{ attribute: 'id', value: { condition: '>=', value: 2 } }] }], (c) => c.agent_id >= 2],
+      ['ilike on an agent integer', [{ attribute: 'agent', conditions: [{ attribute: 'business_id', value: { condition: 'ilike', value: '%3' } }] }], (c) => agentOf(c).business_id === 3],
     ];
     it.each(cases)('%s', async (_name, w, keep) => {
       const res = await where(w);
@@ -129,6 +131,14 @@ describe.each(ENGINES)('filters the clients write (%s)', (engine) => {
       ] }]);
       expect(ids(search)).toEqual(idsOf(CONVS.filter((c) => String(c.id).includes('12') || c.agent_id === 2)));
       expect(ids(await where([{ attribute: 'agent_id', value: { condition: 'ilike', value: '3' } }]))).toEqual(idsOf(CONVS.filter((c) => c.agent_id === 3)));
+    });
+
+    it('leaves no raw SQL fragments behind in the ORM (they are registered per request)', async () => {
+      const w = [{ attribute: 'id', value: { condition: 'ilike', value: '%4%' } }];
+      await where(w);
+      const before = RawQueryFragment.checkCacheSize();
+      for (let i = 0; i < 20; i++) await where(i % 2 ? w : [{ attribute: 'agent', conditions: w }]);
+      expect(RawQueryFragment.checkCacheSize()).toBe(before);
     });
 
     it('ilike on a boolean or a timestamp is a 400 naming the attribute', async () => {
