@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
 import { initORM } from './db/orm.js';
 import { createEngine, type GraphEngine } from './graph/engines.js';
-import { loadOperations } from './graph/operations.js';
+import { loadOperations, namedSources } from './graph/operations.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
@@ -85,7 +85,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
 
   const schema = await getSchema();
   const operations = loadOperations(schema);
-  const engine = await createEngine(config.graphqlEngine, app, schema);
+  const engine = await createEngine(config.graphqlEngine, app, schema, namedSources(operations));
   const clientIp = makeClientIp(config.trustProxy);
 
   await app.register(swagger, {
