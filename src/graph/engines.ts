@@ -81,12 +81,13 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
 }
 
 async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknown>): Promise<Graphql> {
-  let graphql: Graphql | undefined;
+  let instance: FastifyInstance | undefined;
   await app.register(async (scope) => {
     await scope.register(mercurius, opts);
-    graphql = scope.graphql;
+    instance = scope;
   });
-  return ((...args: Parameters<Graphql>) => graphql!(...args)) as Graphql;
+  // called as a method: mercurius reads its instance from `this`
+  return ((...args: Parameters<Graphql>) => instance!.graphql(...args)) as Graphql;
 }
 
 /**
