@@ -18,6 +18,12 @@ export interface AppConfig {
   /** Timeout of one provider HTTP call (WhatsApp Cloud API), in milliseconds. */
   providerTimeoutMs: number;
   dataDir: string;
+  /** Server-side bound of one SQL statement of the serving pool, in milliseconds (0: none). */
+  dbStatementTimeoutMs: number;
+  /** How long a request may wait for a pooled connection (and a new connection to open), in milliseconds. */
+  dbAcquireTimeoutMs: number;
+  /** After SIGTERM/SIGINT, how long in-flight requests may take before they are cut and the process exits. */
+  shutdownTimeoutMs: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -48,5 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     whatsappApiUrl: (env.WHATSAPP_API_URL ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
     providerTimeoutMs: int(env.PROVIDER_TIMEOUT_MS, 10_000),
     dataDir: env.DATA_DIR ?? '.data',
+    dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 10_000),
+    dbAcquireTimeoutMs: int(env.DB_ACQUIRE_TIMEOUT_MS, 5_000),
+    shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 15_000),
   };
 }

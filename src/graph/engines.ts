@@ -1,9 +1,10 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import mercurius from 'mercurius';
 import type { GraphEngineName } from '../config.js';
+import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { RequestContext } from './context.js';
 import { ByteBoundedCache } from './document-cache.js';
 import { documentRules, PARSE_OPTIONS } from './limits.js';
@@ -47,7 +48,14 @@ export async function createEngine(
   schema: GraphQLSchema,
   named: ReadonlySet<string>,
 ): Promise<GraphEngine> {
-  return name === 'apollo' ? apolloEngine(schema, named) : mercuriusEngine(app, schema, named);
+  return name === 'apollo' ? apolloEngine(app, schema, named) : mercuriusEngine(app, schema, named);
+}
+
+/** A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage). */
+function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
+  app.outage.failed(err);
+  const { extensions } = serviceUnavailable();
+  return { message: extensions.messages[0].key, path: e.path, locations: e.locations, extensions: { ...extensions } };
 }
 
 type Graphql = FastifyInstance['graphql'];
@@ -68,7 +76,9 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
     async execute({ query, variables, operationName }, ctx) {
       const graphql = named.has(query) ? compiled : interpreted;
       try {
-        return (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
+        const res = (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
+        if (!res.errors?.some(isDatabaseUnavailable)) return res;
+        return { ...res, errors: res.errors.map((e) => (isDatabaseUnavailable(e) ? unavailable(app, e, e) : e)) };
       } catch (err) {
         // mercurius throws parse/validation failures (MER_ERR_GQL_VALIDATION) with details in `errors`.
         const errors = (err as { errors?: GraphErrorLike[] }).errors;
@@ -94,10 +104,12 @@ async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknow
  * Apollo keeps parsed, validated documents in its store. Two servers: one whose store holds only
  * the named operations (bounded in entries and bytes), one with no store for any other document.
  */
-async function apolloEngine(schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
+async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
   const namedBytes = [...named].reduce((n, s) => n + Buffer.byteLength(s), 0);
-  const storing = await apolloServer(schema, new ByteBoundedCache(Math.max(named.size, 1), 64 * namedBytes + 1024 * 1024));
-  const plain = await apolloServer(schema, null);
+  const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
+    isDatabaseUnavailable(error) ? (unavailable(app, error, formatted) as GraphQLFormattedError) : formatted;
+  const storing = await apolloServer(schema, formatError, new ByteBoundedCache(Math.max(named.size, 1), 64 * namedBytes + 1024 * 1024));
+  const plain = await apolloServer(schema, formatError, null);
   return {
     name: 'apollo',
     async execute(request, ctx) {
@@ -121,9 +133,14 @@ async function apolloEngine(schema: GraphQLSchema, named: ReadonlySet<string>): 
   };
 }
 
-async function apolloServer(schema: GraphQLSchema, documentStore: ByteBoundedCache | null): Promise<ApolloServer<RequestContext>> {
+async function apolloServer(
+  schema: GraphQLSchema,
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
+  documentStore: ByteBoundedCache | null,
+): Promise<ApolloServer<RequestContext>> {
   const server = new ApolloServer<RequestContext>({
     schema,
+    formatError,
     validationRules: documentRules(),
     parseOptions: PARSE_OPTIONS,
     documentStore,

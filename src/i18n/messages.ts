@@ -39,6 +39,7 @@ const en: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: 'The project could not be loaded.',
   ERROR_MAINTENANCE: 'The service is under maintenance.',
   ERROR_RATE_LIMIT_UNAVAILABLE: 'Usage limits cannot be checked right now. Try again shortly.',
+  ERROR_SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again shortly.',
 };
 
 const es: Catalogue = {
@@ -75,6 +76,7 @@ const es: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: 'No se pudo cargar el proyecto.',
   ERROR_MAINTENANCE: 'El servicio está en mantenimiento.',
   ERROR_RATE_LIMIT_UNAVAILABLE: 'No se pueden comprobar los límites de uso ahora. Inténtelo en breve.',
+  ERROR_SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente. Inténtelo en breve.',
 };
 
 const fr: Catalogue = {
@@ -111,6 +113,7 @@ const fr: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: "Le projet n'a pas pu être chargé.",
   ERROR_MAINTENANCE: 'Le service est en maintenance.',
   ERROR_RATE_LIMIT_UNAVAILABLE: "Les limites d'utilisation ne peuvent pas être vérifiées. Réessayez bientôt.",
+  ERROR_SERVICE_UNAVAILABLE: 'Le service est temporairement indisponible. Réessayez bientôt.',
 };
 
 const ar: Catalogue = {
@@ -147,6 +150,7 @@ const ar: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: 'تعذر تحميل المشروع.',
   ERROR_MAINTENANCE: 'الخدمة قيد الصيانة.',
   ERROR_RATE_LIMIT_UNAVAILABLE: 'لا يمكن التحقق من حدود الاستخدام الآن. حاول بعد قليل.',
+  ERROR_SERVICE_UNAVAILABLE: 'الخدمة غير متاحة مؤقتًا. حاول بعد قليل.',
 };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, es, fr, ar };

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import { resolveLang } from '../i18n/messages.js';
@@ -12,8 +13,13 @@ interface AjvError {
 
 /** Every failure becomes an envelope here; nothing internal reaches a response. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  app.decorate('outage', new OutageLog(app.log));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = req.lang ?? resolveLang(segments(req.url)[2]);
+    if (isDatabaseUnavailable(err)) {
+      app.outage.failed(err);
+      return sendError(reply, serviceUnavailable(), lang);
+    }
     const mapped = toAppError(err);
     if (mapped.status >= 500) req.log.error({ err: (mapped as { cause?: unknown }).cause ?? err }, 'request failed');
     return sendError(reply, mapped, lang);
@@ -24,6 +30,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const seg = segments(req.url);
     if (seg[1] !== 'v400') return reply.code(404).send();
     return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
+  });
+}
+
+/**
+ * While the server closes (SIGTERM), a request that still arrives gets 503 ERROR_SERVICE_UNAVAILABLE
+ * with Retry-After and `connection: close`; requests already in flight finish.
+ */
+export function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return sendError(reply, serviceUnavailable(), resolveLang(segments(req.url)[2]));
   });
 }
 

@@ -3,6 +3,7 @@ import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
 import type { RequestContext } from '../graph/context.js';
 import type { GraphEngine, GraphErrorLike, GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { translate } from '../i18n/messages.js';
 import { ACCESS, isAllowed } from '../services/access.js';
 import type { Services } from '../services/index.js';
@@ -110,7 +111,9 @@ function isMutation(document: DocumentNode, operationName: unknown): boolean {
 function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): FastifyReply {
   const errors = res.errors?.map((e) => formatError(req, e));
   const rejected = res.data == null && res.errors?.some((e) => e.documentError);
-  return reply.code(rejected ? 400 : 200).send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
+  const unavailable = res.data == null && res.errors?.some((e) => e.extensions?.code === 'ERROR_SERVICE_UNAVAILABLE');
+  if (unavailable) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  return reply.code(rejected ? 400 : unavailable ? 503 : 200).send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */

@@ -92,7 +92,7 @@ describe.each(ENGINES)('/graphql refuses unbounded documents before running them
           headers: { 'content-type': 'application/json', 'x-api-key': KEYS.server },
           body: JSON.stringify({ query }),
         });
-        const body = await res.json();
+        const body = (await res.json()) as { errors: { message: string }[] };
         const elapsed = performance.now() - started;
         expect(res.status).toBe(400);
         expect(body.errors[0].message).toMatch(limit);
