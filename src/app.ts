@@ -14,7 +14,7 @@ import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
-import { frameworkErrors, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
+import { clientErrors, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
@@ -72,6 +72,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     // URLs the router cannot decode get our answers, not Fastify's own body.
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
     forceCloseConnections: 'idle',
     // requests arriving while closing get the envelope (rest/errors.ts), not Fastify's own 503 body
     return503OnClosing: false,
@@ -84,6 +85,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   useStrictBodies(app);
   registerErrorHandling(app);
   refuseWhileClosing(app);
+  limitBodyDepth(app);
 
   const schema = await getSchema();
   const operations = loadOperations(schema);
