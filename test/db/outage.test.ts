@@ -77,7 +77,7 @@ afterAll(async () => {
 
 /** The postmaster and every process it forked (backends, background workers). */
 function serverPids(): number[] {
-  const postmaster = Number(fs.readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = Number(fs.readFileSync(path.join(pg?.dataDir ?? path.join(dir, 'pg'), 'postmaster.pid'), 'utf8').split('\n')[0]);
   const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
     .split('\n')
     .map((s) => Number(s.trim()))
