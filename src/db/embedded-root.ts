@@ -52,7 +52,7 @@ export function reachableBinaries(user: PostgresUser): string {
   const target = path.join(ROOT_BASE, `ordergraph-pg-${os.platform()}-${os.arch()}-${version}`);
   if (!fs.existsSync(path.join(target, '.complete'))) {
     const partial = `${target}.${process.pid}.${randomBytes(3).toString('hex')}`;
-    fs.cpSync(source, partial, { recursive: true });
+    fs.cpSync(source, partial, { recursive: true, verbatimSymlinks: true }); // the library links are relative
     fs.chmodSync(partial, 0o755);
     fs.writeFileSync(path.join(partial, '.complete'), '');
     try {
