@@ -6,15 +6,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
-import { initORM } from './db/orm.js';
+import { boundsOf, initORM } from './db/orm.js';
 import { createEngine, type GraphEngine } from './graph/engines.js';
-import { loadOperations } from './graph/operations.js';
+import { loadOperations, namedSources } from './graph/operations.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
-import { frameworkErrors, registerErrorHandling } from './rest/errors.js';
+import { clientErrors, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
@@ -48,7 +48,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
-  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl! }));
+  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config) }));
   const limiter: LimiterStore = createLimiterStore({ databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(), redisUrl: config.redisUrl });
   const services = createServices({
     config,
@@ -74,8 +74,10 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     // URLs the router cannot decode get our answers, not Fastify's own body.
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // requests arriving while closing get the envelope (rest/errors.ts), not Fastify's own 503 body
+    return503OnClosing: false,
   });
   app.decorateRequest('ctx', null);
   app.decorateRequest('lang', null);
@@ -85,10 +87,12 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   useStrictBodies(app);
   registerErrorHandling(app);
   await registerCors(app, config.corsOrigins);
+  refuseWhileClosing(app);
+  limitBodyDepth(app);
 
   const schema = await getSchema();
   const operations = loadOperations(schema);
-  const engine = await createEngine(config.graphqlEngine, app, schema);
+  const engine = await createEngine(config.graphqlEngine, app, schema, namedSources(operations));
   const clientIp = makeClientIp(config.trustProxy);
 
   await app.register(swagger, {

@@ -20,6 +20,12 @@ export interface AppConfig {
   dataDir: string;
   /** Origins browsers may call from (CORS_ORIGINS, comma list); `*` allows any. */
   corsOrigins: string[];
+  /** Server-side bound of one SQL statement of the serving pool, in milliseconds (0: none). */
+  dbStatementTimeoutMs: number;
+  /** How long a request may wait for a pooled connection (and a new connection to open), in milliseconds. */
+  dbAcquireTimeoutMs: number;
+  /** After SIGTERM/SIGINT, how long in-flight requests may take before they are cut and the process exits. */
+  shutdownTimeoutMs: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -51,5 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     providerTimeoutMs: int(env.PROVIDER_TIMEOUT_MS, 10_000),
     dataDir: env.DATA_DIR ?? '.data',
     corsOrigins: (env.CORS_ORIGINS ?? '*').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean),
+    dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 10_000),
+    dbAcquireTimeoutMs: int(env.DB_ACQUIRE_TIMEOUT_MS, 5_000),
+    shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 15_000),
   };
 }

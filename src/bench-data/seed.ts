@@ -169,6 +169,8 @@ export const REBUILD_SQL = [
 export async function rebuildMetricsRollups(orm: MikroORM, projectId: number): Promise<void> {
   const knex = orm.em.getConnection().getKnex();
   await knex.transaction(async (trx) => {
+    // a set-based rebuild of a large project outlasts any request's statement timeout: lift it for this transaction only
+    await trx.raw('set local statement_timeout = 0');
     await trx.raw('lock table orders, order_products, ai_conversations in share mode');
     for (const sql of REBUILD_SQL) await trx.raw(...named(sql, { project: projectId }));
   });

@@ -9,6 +9,42 @@ export interface OrmOptions {
   poolMax?: number;
   /** Receives every SQL statement (tests use it to prove what a request runs). */
   onQuery?: (sql: string) => void;
+  /** Bounds of the serving pool; without them (migrations, the CLI, tests' own ORMs) nothing is bounded. */
+  bounds?: DatabaseBounds;
+}
+
+export interface DatabaseBounds {
+  /** PostgreSQL's statement_timeout, sent as a connection parameter (no session SET), in ms; 0: none. */
+  statementTimeoutMs: number;
+  /** Waiting for a pooled connection, and opening one, in ms. */
+  acquireTimeoutMs: number;
+}
+
+/** The serving pool's bounds from the configuration. */
+export function boundsOf(config: { dbStatementTimeoutMs: number; dbAcquireTimeoutMs: number }): DatabaseBounds {
+  return { statementTimeoutMs: config.dbStatementTimeoutMs, acquireTimeoutMs: config.dbAcquireTimeoutMs };
+}
+
+/** How long past the statement timeout the client stops waiting for a server that cannot enforce it (frozen). */
+export const CLIENT_READ_MARGIN_MS = 1000;
+
+/**
+ * The statement timeout travels in the connection's startup parameters, so every pooled connection
+ * has it without a session-level SET (which a transaction-mode pooler would not keep). A frozen
+ * server enforces nothing, so the client stops reading a little after it (pg's query_timeout).
+ * A transaction that needs longer raises its own with `SET LOCAL statement_timeout`, on an ORM
+ * without the client-side bound (migrations and the CLI use one).
+ */
+function boundOptions(bounds: DatabaseBounds | undefined): Partial<Options> {
+  if (!bounds) return {};
+  const connection: Record<string, number> = { connectionTimeoutMillis: bounds.acquireTimeoutMs };
+  if (bounds.statementTimeoutMs > 0) {
+    connection.statement_timeout = bounds.statementTimeoutMs;
+    connection.query_timeout = bounds.statementTimeoutMs + CLIENT_READ_MARGIN_MS;
+  }
+  return {
+    driverOptions: { acquireConnectionTimeout: bounds.acquireTimeoutMs, connection },
+  };
 }
 
 export function ormConfig(opts: OrmOptions): Options {
@@ -20,11 +56,12 @@ export function ormConfig(opts: OrmOptions): Options {
     discovery: { disableDynamicFileAccess: true },
     extensions: [Migrator],
     subscribers: [new TenantGuard()],
-    pool: { min: 0, max: opts.poolMax ?? 10 },
+    pool: { min: 0, max: opts.poolMax ?? 10, ...(opts.bounds ? { acquireTimeoutMillis: opts.bounds.acquireTimeoutMs, createTimeoutMillis: opts.bounds.acquireTimeoutMs } : {}) },
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
     debug: opts.onQuery ? ['query'] : false,
     logger: opts.onQuery ?? (() => undefined),
     colors: false,
+    ...boundOptions(opts.bounds),
   };
 }
 

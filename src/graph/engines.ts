@@ -1,10 +1,13 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import mercurius from 'mercurius';
 import type { GraphEngineName } from '../config.js';
+import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { RequestContext } from './context.js';
+import { ByteBoundedCache } from './document-cache.js';
+import { documentRules, PARSE_OPTIONS } from './limits.js';
 
 export interface GraphRequest {
   query: string;
@@ -34,18 +37,48 @@ export interface GraphEngine {
   close(): Promise<void>;
 }
 
-export async function createEngine(name: GraphEngineName, app: FastifyInstance, schema: GraphQLSchema): Promise<GraphEngine> {
-  return name === 'apollo' ? apolloEngine(schema) : mercuriusEngine(app, schema);
+/**
+ * `named`: the sources the REST routes send for the operations of schema/operations/ (a fixed set,
+ * known at start-up). Only these are kept parsed and compiled; any other document is parsed,
+ * validated against the limits and interpreted on each request.
+ */
+export async function createEngine(
+  name: GraphEngineName,
+  app: FastifyInstance,
+  schema: GraphQLSchema,
+  named: ReadonlySet<string>,
+): Promise<GraphEngine> {
+  return name === 'apollo' ? apolloEngine(app, schema, named) : mercuriusEngine(app, schema, named);
 }
 
-async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema): Promise<GraphEngine> {
-  // routes: false: /graphql is served by rest/graphql-route.ts for both engines, with one auth path.
-  await app.register(mercurius, { schema, jit: 1, routes: false, graphiql: false, cache: 1024 });
+/** A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage). */
+function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
+  app.outage.failed(err);
+  const { extensions } = serviceUnavailable();
+  return { message: extensions.messages[0].key, path: e.path, locations: e.locations, extensions: { ...extensions } };
+}
+
+type Graphql = FastifyInstance['graphql'];
+
+/**
+ * Two mercurius instances, each in a plugin scope of its own: one compiles (graphql-jit, on the
+ * second run) and caches only the named operations, the other neither caches nor compiles, so an
+ * outside document can never occupy the cache or reach the compiler, whose time grows
+ * exponentially with fragment fan-out. routes: false: /graphql is rest/graphql-route.ts, for both
+ * engines, with one auth path.
+ */
+async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
+  const common = { schema, routes: false, graphiql: false, validationRules: documentRules(), graphql: { parseOptions: PARSE_OPTIONS } };
+  const compiled = await scopedMercurius(app, { ...common, jit: 1, cache: Math.max(named.size, 1) });
+  const interpreted = await scopedMercurius(app, { ...common, cache: false });
   return {
     name: 'mercurius',
     async execute({ query, variables, operationName }, ctx) {
+      const graphql = named.has(query) ? compiled : interpreted;
       try {
-        return (await app.graphql(query, ctx as never, variables, operationName)) as GraphResult;
+        const res = (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
+        if (!res.errors?.some(isDatabaseUnavailable)) return res;
+        return { ...res, errors: res.errors.map((e) => (isDatabaseUnavailable(e) ? unavailable(app, e, e) : e)) };
       } catch (err) {
         // mercurius throws parse/validation failures (MER_ERR_GQL_VALIDATION) with details in `errors`.
         const errors = (err as { errors?: GraphErrorLike[] }).errors;
@@ -57,18 +90,30 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema): Pro
   };
 }
 
-async function apolloEngine(schema: GraphQLSchema): Promise<GraphEngine> {
-  const server = new ApolloServer<RequestContext>({
-    schema,
-    // The cache-control plugin would wrap every resolver of the shared schema: keep it off.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
-    includeStacktraceInErrorResponses: false,
-    introspection: true,
+async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknown>): Promise<Graphql> {
+  let instance: FastifyInstance | undefined;
+  await app.register(async (scope) => {
+    await scope.register(mercurius, opts);
+    instance = scope;
   });
-  await server.start();
+  // called as a method: mercurius reads its instance from `this`
+  return ((...args: Parameters<Graphql>) => instance!.graphql(...args)) as Graphql;
+}
+
+/**
+ * Apollo keeps parsed, validated documents in its store. Two servers: one whose store holds only
+ * the named operations (bounded in entries and bytes), one with no store for any other document.
+ */
+async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
+  const namedBytes = [...named].reduce((n, s) => n + Buffer.byteLength(s), 0);
+  const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
+    isDatabaseUnavailable(error) ? (unavailable(app, error, formatted) as GraphQLFormattedError) : formatted;
+  const storing = await apolloServer(schema, formatError, new ByteBoundedCache(Math.max(named.size, 1), 64 * namedBytes + 1024 * 1024));
+  const plain = await apolloServer(schema, formatError, null);
   return {
     name: 'apollo',
     async execute(request, ctx) {
+      const server = named.has(request.query) ? storing : plain;
       const res = await server.executeOperation(request, { contextValue: ctx });
       if (res.body.kind !== 'single') throw new Error('incremental delivery is not used');
       const { data, errors } = res.body.singleResult;
@@ -82,6 +127,28 @@ async function apolloEngine(schema: GraphQLSchema): Promise<GraphEngine> {
         })),
       };
     },
-    close: () => server.stop(),
+    close: async () => {
+      await Promise.all([storing.stop(), plain.stop()]);
+    },
   };
+}
+
+async function apolloServer(
+  schema: GraphQLSchema,
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
+  documentStore: ByteBoundedCache | null,
+): Promise<ApolloServer<RequestContext>> {
+  const server = new ApolloServer<RequestContext>({
+    schema,
+    formatError,
+    validationRules: documentRules(),
+    parseOptions: PARSE_OPTIONS,
+    documentStore,
+    // The cache-control plugin would wrap every resolver of the shared schema: keep it off.
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    includeStacktraceInErrorResponses: false,
+    introspection: true,
+  });
+  await server.start();
+  return server;
 }

@@ -80,3 +80,8 @@ export function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNo
 export function operationOf(op: NamedOperation): OperationDefinitionNode {
   return op.document.definitions[0] as OperationDefinitionNode;
 }
+
+/** The exact sources the REST routes send for the named operations: the documents engines may cache and compile. */
+export function namedSources(ops: ReadonlyMap<string, NamedOperation>): Set<string> {
+  return new Set([...ops.values()].map((op) => op.source));
+}

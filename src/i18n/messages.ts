@@ -41,6 +41,9 @@ const en: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: 'The project could not be loaded.',
   ERROR_MAINTENANCE: 'The service is under maintenance.',
   ERROR_RATE_LIMIT_UNAVAILABLE: 'Usage limits cannot be checked right now. Try again shortly.',
+  ERROR_SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again shortly.',
+  ERROR_REQUEST_TIMEOUT: 'The request took too long to arrive.',
+  ERROR_REQUEST_HEADERS_TOO_LARGE: 'The request line or headers are too large.',
 };
 
 const es: Catalogue = {
@@ -79,6 +82,9 @@ const es: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: 'No se pudo cargar el proyecto.',
   ERROR_MAINTENANCE: 'El servicio está en mantenimiento.',
   ERROR_RATE_LIMIT_UNAVAILABLE: 'No se pueden comprobar los límites de uso ahora. Inténtelo en breve.',
+  ERROR_SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente. Inténtelo en breve.',
+  ERROR_REQUEST_TIMEOUT: 'La solicitud tardó demasiado en llegar.',
+  ERROR_REQUEST_HEADERS_TOO_LARGE: 'La línea de solicitud o los encabezados son demasiado grandes.',
 };
 
 const fr: Catalogue = {
@@ -117,6 +123,9 @@ const fr: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: "Le projet n'a pas pu être chargé.",
   ERROR_MAINTENANCE: 'Le service est en maintenance.',
   ERROR_RATE_LIMIT_UNAVAILABLE: "Les limites d'utilisation ne peuvent pas être vérifiées. Réessayez bientôt.",
+  ERROR_SERVICE_UNAVAILABLE: 'Le service est temporairement indisponible. Réessayez bientôt.',
+  ERROR_REQUEST_TIMEOUT: 'La requête a mis trop de temps à arriver.',
+  ERROR_REQUEST_HEADERS_TOO_LARGE: 'La ligne de requête ou les en-têtes sont trop volumineux.',
 };
 
 const ar: Catalogue = {
@@ -155,6 +164,9 @@ const ar: Catalogue = {
   ERROR_PROJECT_LOOKUP_FAILED: 'تعذر تحميل المشروع.',
   ERROR_MAINTENANCE: 'الخدمة قيد الصيانة.',
   ERROR_RATE_LIMIT_UNAVAILABLE: 'لا يمكن التحقق من حدود الاستخدام الآن. حاول بعد قليل.',
+  ERROR_SERVICE_UNAVAILABLE: 'الخدمة غير متاحة مؤقتًا. حاول بعد قليل.',
+  ERROR_REQUEST_TIMEOUT: 'استغرق وصول الطلب وقتًا طويلاً.',
+  ERROR_REQUEST_HEADERS_TOO_LARGE: 'سطر الطلب أو الترويسات كبيرة جدًا.',
 };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, es, fr, ar };

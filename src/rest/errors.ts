@@ -1,7 +1,9 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
-import { resolveLang } from '../i18n/messages.js';
+import { resolveLang, translate } from '../i18n/messages.js';
 import { sendError } from './envelope.js';
 
 interface AjvError {
@@ -12,8 +14,13 @@ interface AjvError {
 
 /** Every failure becomes an envelope here; nothing internal reaches a response. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  app.decorate('outage', new OutageLog(app.log));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = req.lang ?? resolveLang(segments(req.url)[2]);
+    if (isDatabaseUnavailable(err)) {
+      app.outage.failed(err);
+      return sendError(reply, serviceUnavailable(), lang);
+    }
     const mapped = toAppError(err);
     if (mapped.status >= 500) req.log.error({ err: (mapped as { cause?: unknown }).cause ?? err }, 'request failed');
     return sendError(reply, mapped, lang);
@@ -28,6 +35,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 /**
+ * While the server closes (SIGTERM), a request that still arrives gets 503 ERROR_SERVICE_UNAVAILABLE
+ * with Retry-After and `connection: close`; requests already in flight finish.
+ */
+export function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return sendError(reply, serviceUnavailable(), resolveLang(segments(req.url)[2]));
+  });
+}
+
+/**
  * Failures of Fastify's router before any route runs (a URL that does not decode, an over-long
  * segment): an empty 404 outside v400, the not-found envelope under it; never Fastify's own body.
  */
@@ -36,6 +59,54 @@ export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: 
   reply.header('x-request-id', req.id); // the app's onSend hook does not run for these
   if (seg[1] !== 'v400') return reply.code(404).send();
   return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (an over-long request line or
+ * headers, a malformed request, a request that took too long to arrive): the envelope in English
+ * (the path, hence the language, is unknown), then the connection closes.
+ */
+export function clientErrors(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const mapped =
+    err.code === 'HPE_HEADER_OVERFLOW' ? appError('ERROR_REQUEST_HEADERS_TOO_LARGE')
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? appError('ERROR_REQUEST_TIMEOUT')
+    : validationError([{ field: 'request', key: 'invalid_field' }]);
+  const { code, status, messages } = mapped.extensions;
+  const body = JSON.stringify({ error: true, code, result: messages.map((m) => translate('en', m)) });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** Deeper JSON bodies are refused before validation: no body of the API needs more, and recursion over them would overflow. */
+export const MAX_BODY_DEPTH = 64;
+
+/** 400 naming `body` for a JSON body nested deeper than MAX_BODY_DEPTH (checked without recursion). */
+export function limitBodyDepth(app: FastifyInstance): void {
+  app.addHook('preValidation', async (req) => {
+    if (req.body !== null && typeof req.body === 'object' && depthExceeds(req.body, MAX_BODY_DEPTH)) {
+      throw validationError([{ field: 'body', key: 'invalid_field' }]);
+    }
+  });
+}
+
+function depthExceeds(value: object, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Object.values(v as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function toAppError(err: FastifyError): AppError {

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, parse } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
 import type { RequestContext } from '../graph/context.js';
 import type { GraphEngine, GraphErrorLike, GraphResult } from '../graph/engines.js';
+import { parseBounded } from '../graph/limits.js';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { translate } from '../i18n/messages.js';
 import { ACCESS, isAllowed } from '../services/access.js';
 import type { Services } from '../services/index.js';
@@ -36,7 +38,12 @@ export function registerGraphqlRoute(app: FastifyInstance, services: Services, e
       if (body.variables != null && (typeof body.variables !== 'object' || Array.isArray(body.variables))) {
         return reply.code(400).send(errorsOnly('ERROR_VALIDATION', '`variables` must be an object.'));
       }
-      if (req.method === 'GET' && isMutation(body.query, body.operationName)) {
+      // Parsed here first with the token bound, so an oversized document costs no more than its first tokens.
+      const document = parseOrReport(body.query);
+      if (document instanceof GraphQLError) {
+        return send(reply, req, { errors: [{ message: document.message, locations: document.locations, documentError: true }] });
+      }
+      if (req.method === 'GET' && isMutation(document, body.operationName)) {
         return reply.code(405).header('allow', 'POST').send(errorsOnly('ERROR_VALIDATION', 'Mutations need POST.'));
       }
       const res = await engine.execute(
@@ -88,19 +95,25 @@ function readRequest(req: FastifyRequest): GraphBody {
   return { query: q.query, variables, operationName: q.operationName };
 }
 
-function isMutation(query: string, operationName: unknown): boolean {
+function parseOrReport(query: string): DocumentNode | GraphQLError {
   try {
-    const op = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined);
-    return op?.operation === 'mutation';
-  } catch {
-    return false; // the engine reports the syntax error
+    return parseBounded(query);
+  } catch (err) {
+    if (err instanceof GraphQLError) return err;
+    throw err;
   }
+}
+
+function isMutation(document: DocumentNode, operationName: unknown): boolean {
+  return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined)?.operation === 'mutation';
 }
 
 function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): FastifyReply {
   const errors = res.errors?.map((e) => formatError(req, e));
   const rejected = res.data == null && res.errors?.some((e) => e.documentError);
-  return reply.code(rejected ? 400 : 200).send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
+  const unavailable = res.data == null && res.errors?.some((e) => e.extensions?.code === 'ERROR_SERVICE_UNAVAILABLE');
+  if (unavailable) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  return reply.code(rejected ? 400 : unavailable ? 503 : 200).send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */

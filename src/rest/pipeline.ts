@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../graph/context.js';
@@ -60,6 +61,7 @@ async function lookup(req: FastifyRequest, services: Services, code: string) {
   try {
     return await services.tenancy.findProject(code);
   } catch (err) {
+    if (isDatabaseUnavailable(err)) throw err; // a 503 (rest/errors.ts), logged once per outage
     req.log.error({ err }, 'project lookup failed');
     throw appError('ERROR_PROJECT_LOOKUP_FAILED');
   }

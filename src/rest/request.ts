@@ -1,4 +1,5 @@
 import type { RequestContext } from '../graph/context.js';
+import type { OutageLog } from '../db/unavailable.js';
 import type { Lang } from '../i18n/messages.js';
 
 declare module 'fastify' {
@@ -7,6 +8,10 @@ declare module 'fastify' {
     ctx: RequestContext | null;
     /** The response language, known once the path is read. */
     lang: Lang | null;
+  }
+  interface FastifyInstance {
+    /** Logs database outages once, then as periodic summaries (db/unavailable.ts). */
+    outage: OutageLog;
   }
 }
 
