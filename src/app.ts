@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
 import { initORM } from './db/orm.js';
+import { ReplicaRouter } from './db/replicas.js';
 import { createEngine, type GraphEngine } from './graph/engines.js';
 import { loadOperations } from './graph/operations.js';
 import { getSchema } from './graph/schema.js';
@@ -46,7 +47,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
-  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl! }));
+  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, replicaUrls: config.replicaUrls }));
+  const replicas = orm.config.get('replicas')?.length ? new ReplicaRouter(orm).start() : undefined;
   const limiter: LimiterStore = createLimiterStore({ databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(), redisUrl: config.redisUrl });
   const services = createServices({
     config,
@@ -109,6 +111,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   app.addHook('onClose', async () => {
     await engine.close();
     await limiter.close();
+    replicas?.stop();
     if (!opts.orm) await orm.close();
   });
   await app.ready();

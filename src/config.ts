@@ -5,6 +5,10 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** A session of its own (migrations, seeders, LISTEN): DATABASE_DIRECT_URL, else DATABASE_URL. */
+  databaseDirectUrl?: string;
+  /** Read replicas (DATABASE_REPLICA_URLS, comma list): list and metrics reads. */
+  replicaUrls: string[];
   redisUrl?: string;
   graphqlEngine: GraphEngineName;
   logLevel: string;
@@ -36,6 +40,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: int(env.PORT, 3000),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    replicaUrls: (env.DATABASE_REPLICA_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     redisUrl: env.REDIS_URL || undefined,
     graphqlEngine: engine,
     logLevel: env.LOG_LEVEL ?? 'info',

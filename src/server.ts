@@ -1,5 +1,5 @@
 import { build, type Built } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
@@ -12,9 +12,8 @@ import { seedDemo } from './fixtures/demo.js';
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const orm = await initORM({ clientUrl: db.url, poolMax: 20 });
-  await migrate(orm);
-  const demo = await seedDemo(orm, config);
+  const demo = await prepareDatabase(db.directUrl, config);
+  const orm = await initORM({ clientUrl: db.url, poolMax: 20, replicaUrls: config.replicaUrls });
   let built: Built;
   try {
     built = await build({ config: { ...config, databaseUrl: db.url }, orm });
@@ -44,6 +43,17 @@ export async function serve(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.removeAllListeners(signal);
     process.on(signal, () => void stop(signal));
+  }
+}
+
+/** Migrations and the demo seed run on a session of their own (DATABASE_DIRECT_URL: never through a transaction pooler). */
+async function prepareDatabase(directUrl: string, config: AppConfig) {
+  const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
+  try {
+    await migrate(orm);
+    return await seedDemo(orm, config);
+  } finally {
+    await orm.close();
   }
 }
 
