@@ -20,6 +20,7 @@ import { registerGateway } from './rest/gateway.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
+import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -89,6 +90,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const operations = loadOperations(schema);
   const engine = await createEngine(config.graphqlEngine, app, schema);
   const clientIp = makeClientIp(config.trustProxy);
+  await registerMetrics(app, { orm, limiter, token: config.metricsToken, clientIp });
 
   await app.register(swagger, {
     openapi: {

@@ -22,6 +22,8 @@ export interface AppConfig {
   /** Timeout of one provider HTTP call (WhatsApp Cloud API), in milliseconds. */
   providerTimeoutMs: number;
   dataDir: string;
+  /** Bearer token that may read /metrics from anywhere (without it: loopback and private networks only). */
+  metricsToken?: string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -54,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     whatsappApiUrl: (env.WHATSAPP_API_URL ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
     providerTimeoutMs: int(env.PROVIDER_TIMEOUT_MS, 10_000),
     dataDir: env.DATA_DIR ?? '.data',
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }
