@@ -79,11 +79,11 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     env = { ...process.env, CLUSTER_DIR: path.join(dir, 'c'), CLUSTER_PORT_BASE: String(base), NODES: '2', LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
-    const { stdout } = await run(SCRIPT, ['up'], { env, timeout: 110_000 });
+    const { stdout } = await run(SCRIPT, ['up'], { env, timeout: 170_000 });
     key = /server API key\s+(\S+)/.exec(stdout)?.[1] ?? '';
     expect(key, stdout).not.toBe('');
     expect(stdout).toContain('postgres replica running');
-  }, 120_000);
+  }, 180_000); // about 20 s on a quiet machine; the bound is for a loaded CI machine
 
   afterAll(async () => {
     for (const c of extra) if (c.exitCode === null) c.kill('SIGKILL');
