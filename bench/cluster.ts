@@ -30,6 +30,54 @@ interface Row {
   p99: number;
   requests: number;
   non2xx: number;
+  /** CPU milliseconds per request: the OrderGraph processes, PostgreSQL (primary's processes), PgBouncer + HAProxy. */
+  cpuNode: number;
+  cpuPg: number;
+  cpuProxies: number;
+}
+
+const TICK = 100; // USER_HZ on Linux
+
+/** utime + stime of a process, in ms (0 when it is gone). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICK;
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(ppid: number): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === ppid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function pidFile(file: string): number {
+  try {
+    return Number(fs.readFileSync(file, 'utf8').split('\n')[0].trim());
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU used so far by the cluster's processes, grouped. */
+function cpuSnapshot(nodePids: number[]): { node: number; pg: number; proxies: number } {
+  const postmaster = pidFile(path.join(DIR, 'pg-primary', 'postmaster.pid'));
+  const pg = [postmaster, ...childrenOf(postmaster)];
+  const proxies = [pidFile(path.join(DIR, 'run', 'pgbouncer.pid')), pidFile(path.join(DIR, 'run', 'haproxy.pid'))];
+  const sum = (pids: number[]) => pids.reduce((t, p) => t + (p ? cpuMs(p) : 0), 0);
+  return { node: sum(nodePids), pg: sum(pg), proxies: sum(proxies) };
 }
 
 const env: NodeJS.ProcessEnv = { ...process.env, CLUSTER_DIR: DIR, CLUSTER_PORT_BASE: String(BASE), NODES: '2', LOG_LEVEL: 'warn' };
@@ -40,11 +88,18 @@ function cluster(...args: string[]): string {
   return execFileSync(SCRIPT, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
-async function measure(setup: string, origin: string, key: string): Promise<Row> {
+async function measure(setup: string, origin: string, key: string, nodePids: number[]): Promise<Row> {
   const opts = { url: `${origin}/v400/en/demo/configs`, headers: { 'x-api-key': key }, connections: CONNECTIONS, timeout: 10 };
   await autocannon({ ...opts, duration: 1 });
+  const before = cpuSnapshot(nodePids);
   const r = await autocannon({ ...opts, duration: DURATION });
+  const after = cpuSnapshot(nodePids);
+  const n = Math.max(1, r['2xx'] + r.non2xx);
+  const per = (k: 'node' | 'pg' | 'proxies') => Math.round(((after[k] - before[k]) / n) * 100) / 100;
   return {
+    cpuNode: per('node'),
+    cpuPg: per('pg'),
+    cpuProxies: per('proxies'),
     setup,
     target: origin,
     reqPerSec: Math.round(r.requests.average),
@@ -84,9 +139,10 @@ async function main(): Promise<void> {
     await waitReady(`http://127.0.0.1:${DIRECT_PORT}`);
     const rows: Row[] = [];
     const node1 = `http://127.0.0.1:${BASE + 11}`;
-    rows.push(await measure('1 node, directly (DATABASE_URL = PgBouncer)', node1, key));
-    rows.push(await measure('2 nodes behind HAProxy (DATABASE_URL = PgBouncer)', `http://127.0.0.1:${BASE + 10}`, key));
-    rows.push(await measure('1 node, DATABASE_URL = the primary directly (no PgBouncer)', `http://127.0.0.1:${DIRECT_PORT}`, key));
+    const nodes = [1, 2].map((i) => pidFile(path.join(DIR, 'run', `node-${i}.pid`)));
+    rows.push(await measure('1 node, directly (DATABASE_URL = PgBouncer)', node1, key, nodes));
+    rows.push(await measure('2 nodes behind HAProxy (DATABASE_URL = PgBouncer)', `http://127.0.0.1:${BASE + 10}`, key, nodes));
+    rows.push(await measure('1 node, DATABASE_URL = the primary directly (no PgBouncer)', `http://127.0.0.1:${DIRECT_PORT}`, key, [direct.pid ?? 0]));
     print(rows);
     const out = path.join(ROOT, 'bench', 'results');
     fs.mkdirSync(out, { recursive: true });
@@ -104,9 +160,11 @@ function machine(): string {
 
 function print(rows: Row[]): void {
   console.log(`\n${machine()}; GET /configs (demo, server key), ${CONNECTIONS} connections, ${DURATION} s after 1 s warm-up\n`);
-  console.log('| setup | req/s | p50 ms | p99 ms | requests | non-2xx |');
-  console.log('|---|--:|--:|--:|--:|--:|');
-  for (const r of rows) console.log(`| ${r.setup} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.non2xx} |`);
+  console.log('| setup | req/s | p50 ms | p99 ms | requests | non-2xx | CPU ms/req: nodes | PostgreSQL | PgBouncer + HAProxy |');
+  console.log('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+  for (const r of rows) {
+    console.log(`| ${r.setup} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.non2xx} | ${r.cpuNode} | ${r.cpuPg} | ${r.cpuProxies} |`);
+  }
 }
 
 main().catch((err) => {
