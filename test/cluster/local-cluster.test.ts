@@ -1,5 +1,6 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,6 +151,24 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     for (const c of extra) c.kill('SIGTERM');
     await setRules([]);
   }, 90_000);
+
+  it('counts ip limits by the client address HAProxy forwards, whatever X-Forwarded-For the client sends', async () => {
+    await setRules([{ scope: 'ip', points: 3, duration_s: 300 }]);
+    // Clients on other loopback addresses than the balancer's own 127.0.0.1.
+    const from = (localAddress: string, forged: string) => new Promise<{ status: number; key?: string }>((resolve, reject) => {
+      const req = http.get(`${lb()}/v400/en/demo/configs`, { localAddress, headers: { 'x-api-key': key, 'x-forwarded-for': forged } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, key: res.headers['x-ratelimit-key'] as string | undefined }));
+      });
+      req.on('error', reject);
+    });
+    for (let i = 1; i <= 3; i++) expect((await from('127.0.0.2', `198.51.100.${i}`)).status).toBe(200);
+    const over = await from('127.0.0.2', '198.51.100.99');
+    expect(over.status).toBe(429);
+    expect(over.key).toContain('127.0.0.2');
+    expect((await from('127.0.0.3', '198.51.100.1')).status).toBe(200);
+    await setRules([]);
+  });
 
   it('goes on reading from the primary while the replica is stopped, and uses it again when it is back', async () => {
     await run(SCRIPT, ['replica', 'stop'], { env, timeout: 40_000 });
