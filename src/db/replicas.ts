@@ -37,6 +37,11 @@ export class ReplicaRouter {
     return this.replicas.length;
   }
 
+  /** Each replica's name and whether reads may use it now. */
+  health(): { name: string; healthy: boolean }[] {
+    return this.replicas.map((r) => ({ name: r.name, healthy: r.healthy }));
+  }
+
   healthyCount(): number {
     return this.replicas.filter((r) => r.healthy).length;
   }
@@ -95,6 +100,11 @@ export class ReplicaRouter {
 }
 
 const ROUTERS = new WeakMap<object, ReplicaRouter>();
+
+/** The replicas of this ORM and whether reads use them now (for /metrics); empty without replicas. */
+export function replicaHealth(orm: MikroORM): { name: string; healthy: boolean }[] {
+  return ROUTERS.get(orm.em.getDriver())?.health() ?? [];
+}
 
 /**
  * Runs a read on a replica when one is healthy and the request is not inside a transaction,

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import client from '@platformatic/prom-client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMetrics from 'fastify-metrics';
+import { replicaHealth } from '../db/replicas.js';
 import type { LimiterStore } from '../limits/store.js';
 
 export interface MetricsOptions {
@@ -26,8 +27,8 @@ LOCAL.addSubnet('fe80::', 10, 'ipv6');
 
 /**
  * `GET /metrics` (Prometheus text) for this process: request counts and latency histograms per
- * route template and status (fastify-metrics), the database pools (in use, waiting, idle) and
- * limiter store failures. Outside the tenant tree, so never limited; readable from loopback and
+ * route template and status (fastify-metrics), the database pools (in use, waiting, idle), which
+ * replicas reads may use, and limiter store failures. Outside the tenant tree, so never limited; readable from loopback and
  * private networks (the client address as the limits see it: behind a trusted proxy, the
  * forwarded one), or from anywhere with `Authorization: Bearer METRICS_TOKEN`.
  * Each app has a registry of its own (tests build several apps in one process).
@@ -61,6 +62,15 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
         this.set({ pool: name, state: 'idle' }, pool.numFree());
         this.set({ pool: name, state: 'waiting' }, pool.numPendingAcquires());
       }
+    },
+  });
+  new client.Gauge({
+    name: 'ordergraph_db_replica_healthy',
+    help: '1 while reads may use the replica (it answers and has caught up), else 0',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      for (const r of replicaHealth(opts.orm)) this.set({ replica: r.name }, r.healthy ? 1 : 0);
     },
   });
   let counted = 0;

@@ -110,9 +110,12 @@ describe.each(ENGINES)('read replicas (%s)', (engine) => {
       const failed = await traced(list); // the replica read fails, the primary answers: no 5xx
       expect(failed.some((l) => /from "ai_conversations"/.test(l) && !l.includes('via read'))).toBe(true);
       for (let i = 0; i < 3; i++) expect(viaReplica(await traced(list)), JSON.stringify(failed)).toEqual([]);
+      const scrape = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(scrape).toContain('ordergraph_db_replica_healthy{replica="replica-1"} 0');
     } finally {
       await replica.open();
     }
     await untilReplicaUsed();
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).body).toContain('ordergraph_db_replica_healthy{replica="replica-1"} 1');
   });
 });
