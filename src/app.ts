@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
 import { boundsOf, initORM } from './db/orm.js';
+import { ReplicaRouter } from './db/replicas.js';
 import { createEngine, type GraphEngine } from './graph/engines.js';
 import { loadOperations, namedSources } from './graph/operations.js';
 import { getSchema } from './graph/schema.js';
@@ -21,6 +22,7 @@ import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
+import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -48,7 +50,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
-  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config) }));
+  const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
+  const replicas = orm.config.get('replicas')?.length ? new ReplicaRouter(orm).start() : undefined;
   const limiter: LimiterStore = createLimiterStore({ databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(), redisUrl: config.redisUrl });
   const services = createServices({
     config,
@@ -94,6 +97,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const operations = loadOperations(schema);
   const engine = await createEngine(config.graphqlEngine, app, schema, namedSources(operations));
   const clientIp = makeClientIp(config.trustProxy);
+  await registerMetrics(app, { orm, limiter, token: config.metricsToken, clientIp });
 
   await app.register(swagger, {
     openapi: {
@@ -116,6 +120,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   app.addHook('onClose', async () => {
     await engine.close();
     await limiter.close();
+    replicas?.stop();
     if (!opts.orm) await orm.close();
   });
   await app.ready();

@@ -5,6 +5,10 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** A session of its own (migrations, seeders, LISTEN): DATABASE_DIRECT_URL, else DATABASE_URL. */
+  databaseDirectUrl?: string;
+  /** Read replicas (DATABASE_REPLICA_URLS, comma list): list and metrics reads. */
+  replicaUrls: string[];
   redisUrl?: string;
   graphqlEngine: GraphEngineName;
   logLevel: string;
@@ -26,6 +30,8 @@ export interface AppConfig {
   dbAcquireTimeoutMs: number;
   /** After SIGTERM/SIGINT, how long in-flight requests may take before they are cut and the process exits. */
   shutdownTimeoutMs: number;
+  /** Bearer token that may read /metrics from anywhere (without it: loopback and private networks only). */
+  metricsToken?: string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -44,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: int(env.PORT, 3000),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    replicaUrls: (env.DATABASE_REPLICA_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     redisUrl: env.REDIS_URL || undefined,
     graphqlEngine: engine,
     logLevel: env.LOG_LEVEL ?? 'info',
@@ -60,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 10_000),
     dbAcquireTimeoutMs: int(env.DB_ACQUIRE_TIMEOUT_MS, 5_000),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 15_000),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { build, type Built } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
@@ -14,15 +14,8 @@ import { seedDemo } from './fixtures/demo.js';
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  // Migrations run on a connection of their own, without the serving pool's bounds.
-  const migrator = await initORM({ clientUrl: db.url, poolMax: 1 });
-  try {
-    await migrate(migrator);
-  } finally {
-    await migrator.close();
-  }
-  const orm = await initORM({ clientUrl: db.url, poolMax: 20, bounds: boundsOf(config) });
-  const demo = await seedDemo(orm, config);
+  const demo = await prepareDatabase(db.directUrl, config);
+  const orm = await initORM({ clientUrl: db.url, poolMax: 20, bounds: boundsOf(config), replicaUrls: config.replicaUrls });
   let built: Built;
   try {
     built = await build({ config: { ...config, databaseUrl: db.url }, orm });
@@ -57,6 +50,17 @@ export async function serve(): Promise<void> {
       app.log.info('stopped');
     },
   );
+}
+
+/** Migrations and the demo seed run on a session of their own (DATABASE_DIRECT_URL: never through a transaction pooler). */
+async function prepareDatabase(directUrl: string, config: AppConfig) {
+  const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
+  try {
+    await migrate(orm);
+    return await seedDemo(orm, config);
+  } finally {
+    await orm.close();
+  }
 }
 
 function printDemo(address: string, demo: { email: string; password: string; serverKey: string }): void {

@@ -16,11 +16,11 @@ const USAGE = `usage: ordergraph <command>
   seed-bench [N]        generate a benchmark project with N AI orders and conversations
   schema:write          write schema/schema.graphql from the code`;
 
-/** Runs fn with a migrated database, then closes everything. */
+/** Runs fn with a migrated database (DATABASE_DIRECT_URL when set: a session of its own), then closes everything. */
 async function withDatabase<T>(fn: (orm: Awaited<ReturnType<typeof initORM>>) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const orm = await initORM({ clientUrl: db.url });
+  const orm = await initORM({ clientUrl: db.directUrl });
   try {
     await migrate(orm);
     return await fn(orm);

@@ -5,6 +5,8 @@ import { startEmbeddedPostgres, withDatabase } from './embedded.js';
 
 export interface OpenDatabase {
   url: string;
+  /** For what needs a session of its own (migrations, seeders): DATABASE_DIRECT_URL, else `url`. */
+  directUrl: string;
   embedded: boolean;
   stop(): Promise<void>;
 }
@@ -14,11 +16,14 @@ const EMBEDDED_DB = 'ordergraph';
 
 /** DATABASE_URL when set; otherwise an embedded PostgreSQL kept under DATA_DIR (default .data/). */
 export async function openDatabase(config: AppConfig, log: (line: string) => void = () => undefined): Promise<OpenDatabase> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
+  if (config.databaseUrl) {
+    return { url: config.databaseUrl, directUrl: config.databaseDirectUrl ?? config.databaseUrl, embedded: false, stop: async () => undefined };
+  }
   const port = Number(process.env.EMBEDDED_PG_PORT ?? EMBEDDED_PORT);
   const server = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), port, log });
   await ensureDatabase(server.url, EMBEDDED_DB);
-  return { url: withDatabase(server.url, EMBEDDED_DB), embedded: true, stop: server.stop };
+  const url = withDatabase(server.url, EMBEDDED_DB);
+  return { url, directUrl: url, embedded: true, stop: server.stop };
 }
 
 /** Creates a database when it does not exist yet. */

@@ -7,6 +7,8 @@ import { TenantGuard } from './tenant-guard.js';
 export interface OrmOptions {
   clientUrl: string;
   poolMax?: number;
+  /** Read replicas (DATABASE_REPLICA_URLS): used only where a read asks for one (db/replicas.ts). */
+  replicaUrls?: string[];
   /** Receives every SQL statement (tests use it to prove what a request runs). */
   onQuery?: (sql: string) => void;
   /** Bounds of the serving pool; without them (migrations, the CLI, tests' own ORMs) nothing is bounded. */
@@ -57,11 +59,24 @@ export function ormConfig(opts: OrmOptions): Options {
     extensions: [Migrator],
     subscribers: [new TenantGuard()],
     pool: { min: 0, max: opts.poolMax ?? 10, ...(opts.bounds ? { acquireTimeoutMillis: opts.bounds.acquireTimeoutMs, createTimeoutMillis: opts.bounds.acquireTimeoutMs } : {}) },
+    ...replicaOptions(opts.replicaUrls ?? [], opts.poolMax ?? 10),
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
     debug: opts.onQuery ? ['query'] : false,
     logger: opts.onQuery ?? (() => undefined),
     colors: false,
     ...boundOptions(opts.bounds),
+  };
+}
+
+/**
+ * Replicas serve only reads that ask for them (`connectionType: 'read'`, through db/replicas.ts);
+ * everything else stays on the primary. Their pools give up on a dead server within 2 s.
+ */
+function replicaOptions(urls: string[], poolMax: number): Partial<Options> {
+  if (!urls.length) return {};
+  return {
+    preferReadReplicas: false,
+    replicas: urls.map((clientUrl, i) => ({ name: `replica-${i + 1}`, clientUrl, pool: { min: 0, max: poolMax, acquireTimeoutMillis: 2000 } })),
   };
 }
 

@@ -1,12 +1,31 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRedis, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** Every store call is bounded: a dead or locked store fails the call instead of hanging the request. */
 export const STORE_TIMEOUT_MS = 1000;
 
-function bounded(limiter: RateLimiterAbstract): RateLimiterAbstract {
-  return new RLWrapperTimeouts({ limiter, timeoutMs: STORE_TIMEOUT_MS });
+function bounded(limiter: RateLimiterAbstract, failures: { count: number }): RateLimiterAbstract {
+  return counted(new RLWrapperTimeouts({ limiter, timeoutMs: STORE_TIMEOUT_MS }), failures);
+}
+
+/** Counts store calls that failed (a rejection that is not a RateLimiterRes "over the limit"); the caller still sees the rejection. */
+function counted(limiter: RateLimiterAbstract, failures: { count: number }): RateLimiterAbstract {
+  return new Proxy(limiter, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result = value.apply(target, args);
+        if (result && typeof result.then === 'function') {
+          result.then(undefined, (err: unknown) => {
+            if (!(err instanceof RateLimiterRes)) failures.count++;
+          });
+        }
+        return result;
+      };
+    },
+  });
 }
 
 export interface LimiterOptions {
@@ -22,6 +41,8 @@ export interface LimiterOptions {
  */
 export interface LimiterStore {
   kind: 'postgres' | 'redis';
+  /** Store calls that failed (timeout, connection, error) since the process started. */
+  failures: { count: number };
   create(opts: LimiterOptions): RateLimiterAbstract;
   close(): Promise<void>;
 }
@@ -47,17 +68,23 @@ function postgresStore(databaseUrl: string): LimiterStore {
     pool.query('delete from rate_limits where expire < $1', [Date.now() - 3_600_000]).catch(() => undefined);
   }, 5 * 60_000);
   sweep.unref();
+  // rate-limiter-flexible names its statements (server-side prepared statements, kept per
+  // connection); behind a transaction-mode PgBouncer the next transaction may run on a server
+  // connection that never saw them. Sent unnamed, every statement is parsed where it runs.
+  const unnamed = { query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, values: q.values }) };
+  const failures = { count: 0 };
   return {
     kind: 'postgres',
+    failures,
     create: (o) => bounded(
       new RateLimiterPostgres({
-        storeClient: pool,
+        storeClient: unnamed,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true,
         clearExpiredByTimeout: false,
         ...o,
-      })),
+      }), failures),
     close: () => {
       clearInterval(sweep);
       return pool.end();
@@ -73,9 +100,11 @@ function redisStore(url: string, namespace: string): LimiterStore {
     lazyConnect: false,
   });
   client.on('error', () => undefined); // ioredis reconnects by itself; a failed command rejects
+  const failures = { count: 0 };
   return {
     kind: 'redis',
-    create: (o) => bounded(new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` })),
+    failures,
+    create: (o) => bounded(new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` }), failures),
     close: async () => {
       client.disconnect();
     },

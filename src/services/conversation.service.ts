@@ -1,3 +1,4 @@
+import { readOnReplica } from '../db/replicas.js';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
@@ -50,11 +51,12 @@ export class ConversationService {
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
-    const [items, total] = await ctx.em.findAndCount(AiConversation, (filters.length ? { $and: filters } : {}) as never, {
+    const [items, total] = await readOnReplica(ctx.em, (connectionType) => ctx.em.findAndCount(AiConversation, (filters.length ? { $and: filters } : {}) as never, {
       orderBy: toOrderBy(q.orderBy) as never,
       limit: q.page_size,
       offset: (q.page - 1) * q.page_size,
-    });
+      connectionType,
+    }));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
 
@@ -71,11 +73,12 @@ export class ConversationService {
     const conversation = await this.visible(ctx, conversationId);
     const where = toFilter(q.where);
     const filter = Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id };
-    const [items, total] = await ctx.em.findAndCount(AiMessage, filter as never, {
+    const [items, total] = await readOnReplica(ctx.em, (connectionType) => ctx.em.findAndCount(AiMessage, filter as never, {
       orderBy: toOrderBy(q.orderBy) as never,
       limit: q.page_size,
       offset: (q.page - 1) * q.page_size,
-    });
+      connectionType,
+    }));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
 
@@ -114,12 +117,12 @@ export class ConversationService {
   /** messages_count for a page of conversations: one grouped count, never the messages themselves. */
   messagesCount(ctx: RequestContext, conversationId: number): Promise<number | undefined> {
     return loaderFor<number, number>(ctx.em, 'conversation.messages_count', async (ids) => {
-      const rows: { conversation_id: number; n: number }[] = await ctx.em.getConnection().execute(
+      const rows: { conversation_id: number; n: number }[] = await readOnReplica(ctx.em, (type) => ctx.em.getConnection(type).execute(
         `select conversation_id, count(*)::int as n from ai_messages
           where project_id = ? and conversation_id in (${ids.map(() => '?').join(', ')})
           group by conversation_id`,
         [ctx.project.id, ...ids],
-      );
+      ));
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
       for (const r of rows) counts.set(Number(r.conversation_id), Number(r.n));
       return counts;

@@ -39,7 +39,7 @@ afterAll(() => db.orm.close());
 
 async function startServer(redisUrl?: string): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, DATABASE_DIRECT_URL: db.directUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   delete env.REDIS_URL;
   delete env.MAINTENANCE_MODE;
   delete env.TRUST_PROXY;

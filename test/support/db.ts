@@ -12,7 +12,10 @@ export const TEST_CREDENTIALS_KEY = 'test-credentials-key';
 export const testCipher = new CredentialCipher(TEST_CREDENTIALS_KEY);
 
 export interface TestDatabase {
+  /** What the application uses (DATABASE_URL): through PgBouncer under TEST_PGBOUNCER=1. */
   url: string;
+  /** The same database without a pooler (DATABASE_DIRECT_URL): migrations and sessions. */
+  directUrl: string;
   orm: MikroORM;
   /** Every SQL statement run through this ORM, newest last (cleared by tests as they need). */
   queries: string[];
@@ -25,11 +28,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const server = inject('dbServerUrl');
   const name = `og_t_${process.pid}_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(server, name, inject('templateDb'));
-  const url = withDatabase(server, name);
+  const url = withDatabase(inject('dbPooledUrl'), name);
+  const directUrl = withDatabase(server, name);
   const queries: string[] = [];
   const orm = await initORM({ clientUrl: url, onQuery: (line) => queries.push(line) });
   return {
     url,
+    directUrl,
     orm,
     queries,
     load: async (fixture) => {

@@ -7,10 +7,14 @@ import { ensureDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres, withDatabase, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { initORM, migrate } from '../../src/db/orm.js';
 import { freePort } from './net.js';
+import { startPgBouncer, type PgBouncer } from './pgbouncer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The server for creating and dropping databases (a session of its own): never a pooler. */
     dbServerUrl: string;
+    /** The server the application's connections use: DATABASE_URL, or a PgBouncer when TEST_PGBOUNCER=1. */
+    dbPooledUrl: string;
     templateDb: string;
   }
 }
@@ -18,16 +22,26 @@ declare module 'vitest' {
 /**
  * One PostgreSQL for the run: DATABASE_URL's server when set, otherwise an embedded one in a
  * temporary folder. A migrated template database is made once; each test file clones it.
+ * Databases are created, migrated and dropped through DATABASE_DIRECT_URL when set (DATABASE_URL
+ * may be a transaction pooler); TEST_PGBOUNCER=1 puts a PgBouncer (pool_mode = transaction) in
+ * front of the server and every application connection goes through it.
  */
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedDatabase | undefined;
   let tmp: string | undefined;
-  let serverUrl = process.env.DATABASE_URL;
+  let bouncer: PgBouncer | undefined;
+  let serverUrl = process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL;
+  let pooledUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ordergraph-test-'));
     fs.chmodSync(tmp, 0o755);
     embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort(), fast: true });
     serverUrl = embedded.url;
+  }
+  if (process.env.TEST_PGBOUNCER === '1') {
+    bouncer = await startPgBouncer(serverUrl);
+    pooledUrl = bouncer.url;
+    console.log(`TEST_PGBOUNCER=1: application connections go through PgBouncer (pool_mode = transaction) at ${bouncer.url.replace(/:[^:@/]*@/, ':***@')}`);
   }
   const templateDb = `og_template_${process.pid}`;
   await ensureDatabase(serverUrl, templateDb);
@@ -35,9 +49,11 @@ export default async function setup(project: TestProject) {
   await migrate(orm);
   await orm.close();
   project.provide('dbServerUrl', serverUrl);
+  project.provide('dbPooledUrl', pooledUrl || serverUrl);
   project.provide('templateDb', templateDb);
 
   return async () => {
+    await bouncer?.stop();
     await dropDatabases(serverUrl!, `og_%_${process.pid}%`);
     await embedded?.stop();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
