@@ -1,18 +1,15 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from '../src/app.js';
 import { BENCH_PROJECT, BENCH_SERVER_KEY, DEFAULT_BENCH_ORDERS, ensureBenchData } from '../src/bench-data/seed.js';
 import { loadConfig } from '../src/config.js';
-import { ensureDatabase } from '../src/db/database.js';
-import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
 import type { RequestContext } from '../src/graph/context.js';
+import { openBenchDatabase } from './database.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/services/metrics.service.js';
 
 /**
@@ -25,33 +22,8 @@ import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/servi
  * run, default 5), BENCH_CONNECTIONS (comma-separated, default `1,10`), GRAPHQL_ENGINE (default
  * mercurius).
  */
-const BENCH_PG_PORT = 54339;
-const BENCH_DB = 'ordergraph_bench';
 const ENDPOINTS = ['agents', 'chats', 'orders', 'overview', 'performance', 'products'] as const;
 const ZONE = 'Asia/Kolkata';
-
-function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ port, host: '127.0.0.1' });
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-}
-
-async function openBenchDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
-  let serverUrl = `postgres://postgres:postgres@127.0.0.1:${BENCH_PG_PORT}/postgres`;
-  let stop: () => Promise<void> = async () => undefined;
-  if (!(await portInUse(BENCH_PG_PORT))) {
-    const server = await startEmbeddedPostgres({ dir: path.resolve('.data', 'bench-pg'), port: BENCH_PG_PORT });
-    serverUrl = server.url;
-    stop = server.stop;
-  } else {
-    console.log(`(reusing the PostgreSQL already listening on ${BENCH_PG_PORT})`);
-  }
-  await ensureDatabase(serverUrl, BENCH_DB);
-  return { url: withDatabase(serverUrl, BENCH_DB), stop };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
