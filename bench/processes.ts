@@ -9,6 +9,8 @@ export interface BenchServer {
   child: ChildProcess;
   /** Resident set size in MB (Linux /proc), NaN elsewhere. */
   rssMb(): number;
+  /** CPU time used so far (user + system), in ms (Linux /proc), NaN elsewhere. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,14 @@ export async function startServer(script: string, args: string[], env: NodeJS.Pr
       try {
         const line = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
         return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
+      } catch {
+        return NaN;
+      }
+    },
+    cpuMs: () => {
+      try {
+        const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
       } catch {
         return NaN;
       }

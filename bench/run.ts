@@ -29,6 +29,8 @@ const BASELINE = path.join(__dirname, 'baseline.js');
 
 interface Run {
   rps: number;
+  /** The server's CPU time per answered request (ms): less sensitive to other load on the machine than req/s. */
+  cpuMsPerReq: number;
   p50: number;
   p99: number;
   requests: number;
@@ -43,6 +45,8 @@ interface Row {
   p99: number;
   baselineRps?: number;
   baselineP99?: number;
+  cpuMsPerReq: number;
+  baselineCpuMsPerReq?: number;
   ratio?: number;
   ratios?: number[];
   rssMb: number;
@@ -75,9 +79,10 @@ async function prepareAll(orm: MikroORM, cipher: CredentialCipher): Promise<Benc
   return all;
 }
 
-async function fire(origin: string, s: BenchScenario, duration: number): Promise<Run & { codes: string }> {
+async function fire(server: BenchServer, s: BenchScenario, duration: number): Promise<Run & { codes: string }> {
+  const cpu0 = server.cpuMs();
   const r = await autocannon({
-    url: origin + s.path,
+    url: server.origin + s.path,
     method: s.method,
     headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
     body: s.body,
@@ -85,7 +90,9 @@ async function fire(origin: string, s: BenchScenario, duration: number): Promise
     duration,
     timeout: 10,
   });
+  const answered = r['2xx'] + r.non2xx;
   return {
+    cpuMsPerReq: answered ? (server.cpuMs() - cpu0) / answered : NaN,
     rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'] + r.non2xx,
     bad: r.non2xx + r.errors + r.timeouts,
     codes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
@@ -122,10 +129,11 @@ function machine(): string {
 }
 
 function table(rows: Row[]): string {
-  const head = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'serve RSS MB', 'non-2xx'];
+  const head = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'CPU ms/req', 'baseline CPU ms/req', 'serve RSS MB', 'non-2xx'];
   const f = (n: number | undefined, digits = 0) => (n === undefined ? '–' : n.toFixed(digits));
   const body = rows.map((r) => [
     r.scenario, r.engine, f(r.rps), String(r.p50), String(r.p99), f(r.baselineRps), f(r.baselineP99), f(r.ratio, 2),
+    f(r.cpuMsPerReq, 2), f(r.baselineCpuMsPerReq, 2),
     `${r.rssMb.toFixed(0)} (${r.loadSeconds} s)`, String(r.bad),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
@@ -178,18 +186,18 @@ async function main(): Promise<void> {
       try {
         for (const s of group) {
           if (s.baseline) await sameAnswer(serve.origin, baseline!.origin, s);
-          await fire(serve.origin, s, WARMUP_SECONDS);
-          if (s.baseline) await fire(baseline!.origin, s, WARMUP_SECONDS);
+          await fire(serve, s, WARMUP_SECONDS);
+          if (s.baseline) await fire(baseline!, s, WARMUP_SECONDS);
           const a: Run[] = [];
           const b: Run[] = [];
           for (let i = 0; i < (s.baseline ? pairs : 1); i++) {
-            const ra = await fire(serve.origin, s, duration);
+            const ra = await fire(serve, s, duration);
             a.push(ra);
-            let line = `${engine.padEnd(9)} ${s.name}: ${ra.rps.toFixed(0)} req/s, p99 ${ra.p99} ms [${ra.codes}]`;
+            let line = `${engine.padEnd(9)} ${s.name}: ${ra.rps.toFixed(0)} req/s, p99 ${ra.p99} ms, cpu ${ra.cpuMsPerReq.toFixed(2)} ms/req [${ra.codes}]`;
             if (s.baseline) {
-              const rb = await fire(baseline!.origin, s, duration);
+              const rb = await fire(baseline!, s, duration);
               b.push(rb);
-              line += ` | baseline ${rb.rps.toFixed(0)} req/s, p99 ${rb.p99} ms [${rb.codes}] | ratio ${(ra.rps / rb.rps).toFixed(2)}`;
+              line += ` | baseline ${rb.rps.toFixed(0)} req/s, p99 ${rb.p99} ms, cpu ${rb.cpuMsPerReq.toFixed(2)} ms/req [${rb.codes}] | ratio ${(ra.rps / rb.rps).toFixed(2)}`;
             }
             console.log(line);
           }
@@ -199,6 +207,8 @@ async function main(): Promise<void> {
             scenario: s.name, engine, rps: median(a.map((r) => r.rps)), p50: median(a.map((r) => r.p50)), p99: median(a.map((r) => r.p99)),
             baselineRps: b.length ? median(b.map((r) => r.rps)) : undefined,
             baselineP99: b.length ? median(b.map((r) => r.p99)) : undefined,
+            cpuMsPerReq: median(a.map((r) => r.cpuMsPerReq)),
+            baselineCpuMsPerReq: b.length ? median(b.map((r) => r.cpuMsPerReq)) : undefined,
             ratio: ratios && median(ratios), ratios,
             rssMb: serve.rssMb(), loadSeconds,
             requests: a.reduce((n, r) => n + r.requests, 0),
