@@ -33,8 +33,31 @@ function scoped<T extends TenantEntity>(em: EntityManager, entity: EntityName<T>
   if (!meta.properties.project) throw new Error(`${meta.className} is not a tenant entity`);
   const projectId = tenantOf(em);
   const condition = where && Object.keys(where).length ? { $and: [{ project: projectId }, where] } : { project: projectId };
-  return em.createQueryBuilder(entity, 'e').where(condition as never);
+  return { meta, condition, qb: () => em.createQueryBuilder(entity, 'e').where(condition as never) };
 }
+
+/**
+ * Building a query through the QueryBuilder costs more CPU than running it (≈0.4 ms against
+ * ≈0.2 ms), so the SQL text is kept per query *shape*: the filter with its values replaced by
+ * their types (arrays by their length), the fields, the order and whether there is a limit and an
+ * offset. The values are collected in the same walk; the text is reused only when the
+ * QueryBuilder's own bindings for the first query of that shape were exactly those values in that
+ * order (otherwise that shape is always built afresh).
+ */
+const compiled = new Map<string, string | null>();
+const MAX_SHAPES = 1000;
+
+function shapeOf(v: unknown, values: unknown[]): string {
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return `[${v.map((x) => shapeOf(x, values)).join(',')}]`;
+  if (v instanceof Date) return values.push(v), 'D';
+  if (typeof v === 'object') return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${shapeOf((v as Record<string, unknown>)[k], values)}`).join(',')}}`;
+  values.push(v);
+  return (typeof v)[0];
+}
+
+const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === (b[i] as Date).getTime()));
 
 /** Rows of the request's project matching `where`. */
 export async function readRows<T extends TenantEntity>(
@@ -43,12 +66,31 @@ export async function readRows<T extends TenantEntity>(
   where: FilterQuery<T>,
   opts: ReadOptions<T> = {},
 ): Promise<T[]> {
-  const qb = scoped(em, entity, where);
-  if (opts.fields) qb.select(opts.fields as never);
-  if (opts.orderBy) qb.orderBy(opts.orderBy as never);
-  if (opts.limit !== undefined) qb.limit(opts.limit);
-  if (opts.offset) qb.offset(opts.offset);
-  return (await qb.execute('all')) as T[];
+  const { meta, condition, qb: newQb } = scoped(em, entity, where);
+  const values: unknown[] = [];
+  const key = `${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}|${shapeOf(condition, values)}`;
+  if (opts.limit !== undefined) values.push(opts.limit);
+  if (opts.offset) values.push(opts.offset);
+  let sql = compiled.get(key);
+  const conn = em.getConnection();
+  let rows: Record<string, unknown>[];
+  if (sql) {
+    rows = await conn.execute(sql, values, 'all', em.getTransactionContext());
+  } else {
+    const qb = newQb();
+    if (opts.fields) qb.select(opts.fields as never);
+    if (opts.orderBy) qb.orderBy(opts.orderBy as never);
+    if (opts.limit !== undefined) qb.limit(opts.limit);
+    if (opts.offset) qb.offset(opts.offset);
+    const query = qb.getKnexQuery().toSQL();
+    if (sql === undefined) {
+      if (compiled.size >= MAX_SHAPES) compiled.delete(compiled.keys().next().value as string);
+      compiled.set(key, sameValues(query.bindings, values) ? query.sql : null);
+    }
+    rows = await conn.execute(query.sql, query.bindings as unknown[], 'all', em.getTransactionContext());
+  }
+  const driver = em.getDriver();
+  return rows.map((r) => driver.mapResult(r as never, meta) as T);
 }
 
 /** The first row of the request's project matching `where`, or null. */
@@ -64,6 +106,6 @@ export async function readOne<T extends TenantEntity>(
 
 /** How many rows of the request's project match `where`. */
 export async function countRows<T extends TenantEntity>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>): Promise<number> {
-  const row = (await scoped(em, entity, where).count().execute('get')) as { count: number | string };
+  const row = (await scoped(em, entity, where).qb().count().execute('get')) as { count: number | string };
   return Number(row.count);
 }
