@@ -9,8 +9,9 @@ import { TENANT_FILTER, type TenantEntity } from '../entities/tenant.js';
  * the request's EntityManager (the tenant filter's parameter) and AND-ed in front of every query,
  * and an EntityManager without one is refused, so a read through here cannot leave its project.
  * Only entities extending TenantEntity are accepted (by type, and checked at run time).
- * The rows are typed as the entity for the graph's sake, but they are plain objects: the
- * `project` relation is the bare id, lazy properties are absent unless `fields` names them.
+ * The rows have the entity's prototype (so the graph takes them as the type they are) but are not
+ * managed entities: never persist or `wrap` them. The `project` relation is the bare id; lazy
+ * properties are absent unless `fields` names them.
  */
 
 export interface ReadOptions<T> {
@@ -90,7 +91,9 @@ export async function readRows<T extends TenantEntity>(
     rows = await conn.execute(query.sql, query.bindings as unknown[], 'all', em.getTransactionContext());
   }
   const driver = em.getDriver();
-  return rows.map((r) => driver.mapResult(r as never, meta) as T);
+  // The entity's prototype, not its constructor: TypeGraphQL passes instances of the class through
+  // as they are but would build a new entity (defaults, ORM setters) for every field resolver call.
+  return rows.map((r) => Object.setPrototypeOf(driver.mapResult(r as never, meta), meta.prototype) as T);
 }
 
 /** The first row of the request's project matching `where`, or null. */
