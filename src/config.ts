@@ -18,6 +18,8 @@ export interface AppConfig {
   /** Timeout of one provider HTTP call (WhatsApp Cloud API), in milliseconds. */
   providerTimeoutMs: number;
   dataDir: string;
+  /** Connections of `serve`'s database pool. */
+  databasePoolMax: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -48,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     whatsappApiUrl: (env.WHATSAPP_API_URL ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
     providerTimeoutMs: int(env.PROVIDER_TIMEOUT_MS, 10_000),
     dataDir: env.DATA_DIR ?? '.data',
+    databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
   };
 }

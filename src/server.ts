@@ -12,7 +12,7 @@ import { seedDemo } from './fixtures/demo.js';
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const orm = await initORM({ clientUrl: db.url, poolMax: 20 });
+  const orm = await initORM({ clientUrl: db.url, poolMax: config.databasePoolMax });
   await migrate(orm);
   const demo = await seedDemo(orm, config);
   let built: Built;
