@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { verify as argonVerify } from '@node-rs/argon2';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
@@ -258,6 +259,59 @@ app.post('/v400/:lang/:project/auth', async (req) => {
   return {
     error: false,
     result: { id, name, lastname, email: user.email, cellphone, country_phone_code, level, guest, enabled, session: { access_token: token, token_type: 'bearer', expires_in: SESSION_TTL_S } },
+  };
+});
+
+/**
+ * `GET /ai/metrics/overview`: the one statement the service runs, with its parameters, as
+ * bench/metrics.ts captured it at the ORM connection for the bench's month (BASELINE_OVERVIEW_SQL
+ * names the JSON file), whatever the query string; the shaping written out again.
+ */
+const overviewSql = process.env.BASELINE_OVERVIEW_SQL
+  ? (JSON.parse(fs.readFileSync(process.env.BASELINE_OVERVIEW_SQL, 'utf8')) as { sql: string; params: unknown[] })
+  : null;
+const round2 = (x: number) => {
+  if (!Number.isFinite(x)) return 0;
+  return Number(`${Math.sign(x) * Math.round(Number(`${Math.abs(x)}e2`))}e-2`) + 0;
+};
+const compare = (current: number, previous: number, roundValues: boolean) => ({
+  current: roundValues ? round2(current) : current,
+  previous: roundValues ? round2(previous) : previous,
+  change_percentage: round2(previous === 0 ? (current > 0 ? 100 : 0) : ((current - previous) / previous) * 100),
+});
+app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
+  if (!overviewSql) throw new Refused(404);
+  await aiServer(req);
+  const row = (await pool.query(overviewSql.sql, overviewSql.params)).rows[0] as { o: any[]; c: any[] };
+  const orders = [{ n: 0, revenue: 0 }, { n: 0, revenue: 0 }];
+  for (const r of row.o) {
+    const x = orders[Number(r.p) === 1 ? 0 : 1];
+    x.n += Number(r.orders);
+    x.revenue += Number(r.revenue);
+  }
+  const convs = [0, 0];
+  const types = new Map<string, [number, number]>();
+  for (const r of row.c) {
+    const i = Number(r.p) === 1 ? 0 : 1;
+    convs[i] += Number(r.conversations);
+    const t = types.get(r.provider_type) ?? [0, 0];
+    t[i] += Number(r.conversations);
+    types.set(r.provider_type, t);
+  }
+  const avg = (x: { n: number; revenue: number }) => (x.n === 0 ? 0 : x.revenue / x.n);
+  return {
+    error: false,
+    result: {
+      orders: compare(orders[0].n, orders[1].n, false),
+      revenue: { total: compare(orders[0].revenue, orders[1].revenue, true), average: compare(avg(orders[0]), avg(orders[1]), true) },
+      conversations: {
+        total: compare(convs[0], convs[1], false),
+        by_provider_type: [...types.entries()]
+          .filter(([, [c, p]]) => c !== 0 || p !== 0)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([provider_type, [c, p]]) => ({ provider_type, ...compare(c, p, false) })),
+      },
+    },
   };
 });
 
