@@ -1,18 +1,15 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import { build } from '../src/app.js';
 import { BENCH_PROJECT, BENCH_SERVER_KEY, DEFAULT_BENCH_ORDERS, ensureBenchData } from '../src/bench-data/seed.js';
 import { loadConfig } from '../src/config.js';
-import { ensureDatabase } from '../src/db/database.js';
-import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
 import type { RequestContext } from '../src/graph/context.js';
+import { openBenchDatabase } from './database.js';
+import { startServer, type BenchServer } from './processes.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/services/metrics.service.js';
 
 /**
@@ -25,33 +22,8 @@ import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/servi
  * run, default 5), BENCH_CONNECTIONS (comma-separated, default `1,10`), GRAPHQL_ENGINE (default
  * mercurius).
  */
-const BENCH_PG_PORT = 54339;
-const BENCH_DB = 'ordergraph_bench';
 const ENDPOINTS = ['agents', 'chats', 'orders', 'overview', 'performance', 'products'] as const;
 const ZONE = 'Asia/Kolkata';
-
-function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ port, host: '127.0.0.1' });
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-}
-
-async function openBenchDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
-  let serverUrl = `postgres://postgres:postgres@127.0.0.1:${BENCH_PG_PORT}/postgres`;
-  let stop: () => Promise<void> = async () => undefined;
-  if (!(await portInUse(BENCH_PG_PORT))) {
-    const server = await startEmbeddedPostgres({ dir: path.resolve('.data', 'bench-pg'), port: BENCH_PG_PORT });
-    serverUrl = server.url;
-    stop = server.stop;
-  } else {
-    console.log(`(reusing the PostgreSQL already listening on ${BENCH_PG_PORT})`);
-  }
-  await ensureDatabase(serverUrl, BENCH_DB);
-  return { url: withDatabase(serverUrl, BENCH_DB), stop };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -72,6 +44,8 @@ async function main(): Promise<void> {
   const orm = await initORM({ clientUrl: db.url, poolMax: connections + 5 });
   try {
     await migrate(orm);
+    // `serve` seeds the demo project (fixed ids) when none exists; the seed-bench rows may hold those ids.
+    await orm.em.getConnection().execute(`insert into projects (code, name) values ('demo', 'Demo') on conflict (code) do nothing`);
     const seed = await ensureBenchData(orm, n, (line) => process.stderr.write(`${line}\n`));
     console.log(`${BENCH_PROJECT}: ${seed.orders} AI orders (${seed.inserted} inserted this run${seed.rebuilt ? ', rollups rebuilt' : ''}), seed step ${seed.seconds.toFixed(1)}s`);
 
@@ -107,30 +81,77 @@ async function main(): Promise<void> {
         console.log(`direct ${e} ${p.label}: raw ${raw.ms.toFixed(1)} ms, rollup ${rollup.ms.toFixed(1)} ms, equal ${isDeepStrictEqual(raw.result, rollup.result)}`);
       }
 
-    const engine = config.graphqlEngine;
-    const { app } = await build({ orm, logger: false, config: { ...config, databaseUrl: db.url } });
-    const rows: string[][] = [];
+    // The overview of the month as the service runs it (one statement and its parameters, taken at
+    // the ORM connection), for the baseline to replay with `pg`.
+    const captured: { sql: string; params: unknown[] }[] = [];
+    const logOrm = await initORM({ clientUrl: db.url, poolMax: 1 });
     try {
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const conn = logOrm.em.getConnection();
+      const execute = conn.execute.bind(conn);
+      conn.execute = ((sql: string, params: unknown[] = [], ...rest: unknown[]) => {
+        captured.push({ sql, params });
+        return (execute as (...a: unknown[]) => Promise<unknown>)(sql, params, ...rest);
+      }) as typeof conn.execute;
+      await service.overview({ ...ctx(), em: logOrm.em.fork() } as RequestContext, periods[1].args, 'rollup');
+    } finally {
+      await logOrm.close();
+    }
+    const overview = captured.filter((q) => q.sql.includes('json_agg'));
+    if (overview.length !== 1 || captured.length !== 1) throw new Error(`expected the overview to run one statement, captured ${captured.length}`);
+    let placeholder = 0;
+    const statement = { sql: overview[0].sql.replace(/\?/g, () => `$${++placeholder}`), params: overview[0].params };
+    const resultsDir = path.resolve('bench', 'results');
+    fs.mkdirSync(resultsDir, { recursive: true });
+    const sqlFile = path.join(resultsDir, 'overview-month.json');
+    fs.writeFileSync(sqlFile, JSON.stringify(statement));
+
+    const engine = config.graphqlEngine;
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, GRAPHQL_ENGINE: engine, LOG_LEVEL: 'warn' };
+    for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const serve = await startServer(path.join(__dirname, '..', 'src', 'cli', 'main.js'), ['serve'], env, '/health/live', nodeArgs);
+    const baseline = await startServer(path.join(__dirname, 'baseline.js'), [], { ...process.env, DATABASE_URL: db.url, BASELINE_OVERVIEW_SQL: sqlFile }, '/health');
+    const rows: string[][] = [];
+    const fire = async (server: BenchServer, url: string, c: number, seconds: number) => {
+      const cpu0 = server.cpuMs();
+      const r = await autocannon({ url: server.origin + url, connections: c, headers: { 'x-api-key': BENCH_SERVER_KEY }, timeout: 10, duration: seconds });
+      return { r, cpu: (server.cpuMs() - cpu0) / Math.max(1, r['2xx'] + r.non2xx) };
+    };
+    try {
       for (const c of connectionSets)
       for (const p of periods)
         for (const e of ENDPOINTS) {
-          const url = `${origin}/v400/en/${BENCH_PROJECT}/ai/metrics/${e}?${p.query}`;
-          const opts = { url, connections: c, headers: { 'x-api-key': BENCH_SERVER_KEY }, timeout: 10 };
-          await autocannon({ ...opts, duration: 1 });
-          const r = await autocannon({ ...opts, duration });
+          const url = `/v400/en/${BENCH_PROJECT}/ai/metrics/${e}?${p.query}`;
+          // the overview of the month also runs against the baseline, alternating (A B, 3 pairs)
+          const paired = e === 'overview' && p === periods[1];
+          if (paired) {
+            const [a, b] = await Promise.all([fetch(serve.origin + url, { headers: { 'x-api-key': BENCH_SERVER_KEY } }), fetch(baseline.origin + url, { headers: { 'x-api-key': BENCH_SERVER_KEY } })]);
+            const [ta, tb] = [await a.text(), await b.text()];
+            if (ta !== tb) throw new Error(`overview: the baseline answers differently\n  serve:    ${ta}\n  baseline: ${tb}`);
+          }
+          await fire(serve, url, c, 1);
+          if (paired) await fire(baseline, url, c, 1);
+          type Fired = Awaited<ReturnType<typeof fire>>;
+          const runs: (Fired & { base?: Fired })[] = [];
+          for (let i = 0; i < (paired ? 3 : 1); i++) {
+            const a = await fire(serve, url, c, duration);
+            runs.push({ ...a, base: paired ? await fire(baseline, url, c, duration) : undefined });
+          }
+          const med = (f: (x: (typeof runs)[number]) => number) => median(runs.map(f));
           const d = direct.get(`${e}|${p.label}`)!;
-          const bad = r.non2xx + r.errors + r.timeouts;
+          const bad = runs.reduce((n, x) => n + x.r.non2xx + x.r.errors + x.r.timeouts, 0);
+          const ratio = paired ? med((x) => x.r.requests.average / x.base!.r.requests.average).toFixed(2) : '–';
           rows.push([
-            e, p.label, String(c), r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99),
+            e, p.label, String(c), med((x) => x.r.requests.average).toFixed(0), String(med((x) => x.r.latency.p50)), String(med((x) => x.r.latency.p99)),
+            med((x) => x.cpu).toFixed(2), paired ? String(med((x) => x.base!.r.latency.p99)) : '–', ratio,
             d.rollup.toFixed(1), d.raw.toFixed(1), d.equal ? 'yes' : 'NO', String(bad),
           ]);
-          console.log(`${engine} c=${c} ${e} ${p.label}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${bad ? `, ${bad} bad` : ''}`);
+          console.log(`${engine} c=${c} ${e} ${p.label}: ${rows[rows.length - 1].slice(3, 9).join(' / ')}${bad ? `, ${bad} bad` : ''}`);
         }
+      console.log(`serve RSS at the end: ${serve.rssMb().toFixed(0)} MB`);
     } finally {
-      await new Promise((r) => setTimeout(r, 500));
-      await app.close();
+      await serve.stop();
+      await baseline.stop();
     }
     let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     try {
@@ -141,7 +162,7 @@ async function main(): Promise<void> {
     }
     console.log(`\n${seed.orders} AI orders, ${engine}, ${duration}s per run after 1 s warm-up; ${cpu}, nproc ${os.availableParallelism()}, Node ${process.version}`);
     console.log(
-      table(['endpoint', 'period', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'rollup ms (direct)', 'raw scan ms (direct)', 'equal', 'non-2xx'], rows),
+      table(['endpoint', 'period', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'baseline p99 ms', 'ratio', 'rollup ms (direct)', 'raw scan ms (direct)', 'equal', 'non-2xx'], rows),
     );
   } finally {
     await orm.close();

@@ -2,29 +2,40 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { build } from '../src/app.js';
 import { loadConfig, type AppConfig, type GraphEngineName } from '../src/config.js';
-import { ensureDatabase } from '../src/db/database.js';
-import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
 import { loadFixtures } from '../src/fixtures/load.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import type { CredentialCipher } from '../src/platform/secrets.js';
+import { openBenchDatabase } from './database.js';
+import { startServer, type BenchServer } from './processes.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
 
 /**
- * `npm run bench [filter]`: every scenario of bench/scenarios under each engine, with autocannon.
- * DATABASE_URL when set, otherwise an embedded PostgreSQL kept under .data/bench-pg.
- * BENCH_DURATION (seconds, default 5) sets the length of each measured run.
+ * `npm run bench [filter]` (`ratio`: the scenarios with a baseline; else a substring of names): every scenario of bench/scenarios against a real `ordergraph serve`
+ * process per engine, with autocannon in this process. A scenario marked `baseline` is also sent
+ * to bench/baseline.ts (hand-written Fastify + pg routes running the same SQL), alternating
+ * OrderGraph and baseline runs (A B A B …, BENCH_PAIRS pairs, default 3); the ratio printed is the
+ * median of the pairs' req/s ratios. DATABASE_URL when set, otherwise an embedded PostgreSQL kept
+ * under .data/bench-pg. BENCH_DURATION (seconds, default 5) sets the length of each measured run,
+ * BENCH_ENGINES (default `mercurius,apollo`) the engines.
  */
-const ENGINES: GraphEngineName[] = ['mercurius', 'apollo'];
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
-const BENCH_PG_PORT = 54339;
-const BENCH_DB = 'ordergraph_bench';
+const SERVE = path.join(__dirname, '..', 'src', 'cli', 'main.js');
+const BASELINE = path.join(__dirname, 'baseline.js');
+
+interface Run {
+  rps: number;
+  /** The server's CPU time per answered request (ms): less sensitive to other load on the machine than req/s. */
+  cpuMsPerReq: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  bad: number;
+}
 
 interface Row {
   scenario: string;
@@ -32,21 +43,16 @@ interface Row {
   rps: number;
   p50: number;
   p99: number;
+  baselineRps?: number;
+  baselineP99?: number;
+  cpuMsPerReq: number;
+  baselineCpuMsPerReq?: number;
+  ratio?: number;
+  ratios?: number[];
+  rssMb: number;
+  loadSeconds: number;
   requests: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function openBenchDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
-  const server = await startEmbeddedPostgres({ dir: path.resolve('.data', 'bench-pg'), port: BENCH_PG_PORT });
-  try {
-    await ensureDatabase(server.url, BENCH_DB);
-  } catch (err) {
-    await server.stop();
-    throw err;
-  }
-  return { url: withDatabase(server.url, BENCH_DB), stop: server.stop };
+  bad: number;
 }
 
 /** Every compiled scenario file (dist/bench/scenarios/*.js), in name order. */
@@ -73,9 +79,10 @@ async function prepareAll(orm: MikroORM, cipher: CredentialCipher): Promise<Benc
   return all;
 }
 
-function fire(origin: string, s: BenchScenario, duration: number) {
-  return autocannon({
-    url: origin + s.path,
+async function fire(server: BenchServer, s: BenchScenario, duration: number): Promise<Run & { codes: string }> {
+  const cpu0 = server.cpuMs();
+  const r = await autocannon({
+    url: server.origin + s.path,
     method: s.method,
     headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
     body: s.body,
@@ -83,7 +90,32 @@ function fire(origin: string, s: BenchScenario, duration: number) {
     duration,
     timeout: 10,
   });
+  const answered = r['2xx'] + r.non2xx;
+  return {
+    cpuMsPerReq: answered ? (server.cpuMs() - cpu0) / answered : NaN,
+    rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'] + r.non2xx,
+    bad: r.non2xx + r.errors + r.timeouts,
+    codes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
+  };
 }
+
+/** The baseline must answer what the service answers (session tokens aside): checked once per scenario and engine. */
+async function sameAnswer(a: string, b: string, s: BenchScenario): Promise<void> {
+  const get = async (origin: string) => {
+    const res = await fetch(origin + s.path, {
+      method: s.method, body: s.body,
+      headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
+    });
+    return `${res.status} ${(await res.text()).replace(/"ogs_[A-Za-z0-9_-]+"/g, '"<token>"')}`;
+  };
+  const [x, y] = [await get(a), await get(b)];
+  if (x !== y) throw new Error(`${s.name}: the baseline answers differently\n  serve:    ${x.slice(0, 2000)}\n  baseline: ${y.slice(0, 2000)}`);
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 function machine(): string {
   let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -97,76 +129,118 @@ function machine(): string {
 }
 
 function table(rows: Row[]): string {
-  const head = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'];
-  const body = rows.map((r) => [r.scenario, r.engine, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.requests), String(r.non2xx + r.errors)]);
+  const head = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'CPU ms/req', 'baseline CPU ms/req', 'serve RSS MB', 'non-2xx'];
+  const f = (n: number | undefined, digits = 0) => (n === undefined ? '–' : n.toFixed(digits));
+  const body = rows.map((r) => [
+    r.scenario, r.engine, f(r.rps), String(r.p50), String(r.p99), f(r.baselineRps), f(r.baselineP99), f(r.ratio, 2),
+    f(r.cpuMsPerReq, 2), f(r.baselineCpuMsPerReq, 2),
+    `${r.rssMb.toFixed(0)} (${r.loadSeconds} s)`, String(r.bad),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(head), rule, ...body.map(line)].join('\n');
 }
 
+/** The environment of one `serve`: the bench database, the engine, and a scenario group's overrides. */
+function serveEnv(url: string, engine: GraphEngineName, config: Partial<AppConfig>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, GRAPHQL_ENGINE: engine, LOG_LEVEL: 'warn' };
+  for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
+  if (config.redisUrl) env.REDIS_URL = config.redisUrl;
+  return env;
+}
+
 async function main(): Promise<void> {
   const filter = process.argv[2];
   const duration = Number(process.env.BENCH_DURATION ?? 5);
+  const pairs = Number(process.env.BENCH_PAIRS ?? 3);
+  const engines = (process.env.BENCH_ENGINES ?? 'mercurius,apollo').split(',') as GraphEngineName[];
   if (!Number.isFinite(duration) || duration <= 0) throw new Error('BENCH_DURATION must be a positive number of seconds');
+  if (!Number.isInteger(pairs) || pairs < 1) throw new Error('BENCH_PAIRS must be a positive integer');
   const config = loadConfig();
   const cipher = credentialCipher(config.credentialsKey);
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
   const db = await openBenchDatabase();
-  const orm = await initORM({ clientUrl: db.url, poolMax: CONNECTIONS + 5 });
   const rows: Row[] = [];
+  let baseline: BenchServer | undefined;
   try {
-    await migrate(orm);
-    const scenarios = (await prepareAll(orm, cipher)).filter((s) => !filter || s.name.includes(filter));
+    const orm = await initORM({ clientUrl: db.url, poolMax: 5 });
+    let scenarios: BenchScenario[];
+    try {
+      await migrate(orm);
+      // `serve` seeds the demo project (fixed ids) when none exists; the seed-bench rows may hold those ids.
+      await orm.em.getConnection().execute(`insert into projects (code, name) values ('demo', 'Demo') on conflict (code) do nothing`);
+      scenarios = (await prepareAll(orm, cipher)).filter((s) => !filter || (filter === 'ratio' ? s.baseline : s.name.includes(filter)));
+    } finally {
+      await orm.close();
+    }
     if (!scenarios.length) throw new Error(filter ? `no scenario matches "${filter}"` : 'no scenarios in bench/scenarios');
+    if (scenarios.some((s) => s.baseline)) {
+      baseline = await startServer(BASELINE, [], { ...process.env, DATABASE_URL: db.url }, '/health');
+    }
 
-    for (const [engine, overrides, group] of runs(scenarios)) {
-      const { app } = await build({ orm, logger: false, config: { ...config, graphqlEngine: engine, databaseUrl: db.url, ...overrides } });
+    for (const [engine, overrides, group] of runs(scenarios, engines)) {
+      const serve = await startServer(SERVE, ['serve'], serveEnv(db.url, engine, overrides), '/health/live', nodeArgs);
+      let loadSeconds = 0;
       try {
-        await app.listen({ port: 0, host: '127.0.0.1' });
-        const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
         for (const s of group) {
-          await fire(origin, s, WARMUP_SECONDS);
-          const r = await fire(origin, s, duration);
-          const row: Row = {
-            scenario: s.name, engine, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99,
-            requests: r['2xx'] + r.non2xx, non2xx: r.non2xx, errors: r.errors + r.timeouts,
-          };
-          rows.push(row);
-          const bad = row.non2xx + row.errors;
-          const codes = Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' ');
-          console.log(`${engine.padEnd(9)} ${s.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms [${codes}]` +
-            (bad ? `  !! ${row.non2xx} non-2xx, ${row.errors} errors/timeouts` : ''));
+          if (s.baseline) await sameAnswer(serve.origin, baseline!.origin, s);
+          await fire(serve, s, WARMUP_SECONDS);
+          if (s.baseline) await fire(baseline!, s, WARMUP_SECONDS);
+          const a: Run[] = [];
+          const b: Run[] = [];
+          for (let i = 0; i < (s.baseline ? pairs : 1); i++) {
+            const ra = await fire(serve, s, duration);
+            a.push(ra);
+            let line = `${engine.padEnd(9)} ${s.name}: ${ra.rps.toFixed(0)} req/s, p99 ${ra.p99} ms, cpu ${ra.cpuMsPerReq.toFixed(2)} ms/req [${ra.codes}]`;
+            if (s.baseline) {
+              const rb = await fire(baseline!, s, duration);
+              b.push(rb);
+              line += ` | baseline ${rb.rps.toFixed(0)} req/s, p99 ${rb.p99} ms, cpu ${rb.cpuMsPerReq.toFixed(2)} ms/req [${rb.codes}] | ratio ${(ra.rps / rb.rps).toFixed(2)}`;
+            }
+            console.log(line);
+          }
+          loadSeconds += WARMUP_SECONDS + a.length * duration;
+          const ratios = b.length ? a.map((r, i) => r.rps / b[i].rps) : undefined;
+          rows.push({
+            scenario: s.name, engine, rps: median(a.map((r) => r.rps)), p50: median(a.map((r) => r.p50)), p99: median(a.map((r) => r.p99)),
+            baselineRps: b.length ? median(b.map((r) => r.rps)) : undefined,
+            baselineP99: b.length ? median(b.map((r) => r.p99)) : undefined,
+            cpuMsPerReq: median(a.map((r) => r.cpuMsPerReq)),
+            baselineCpuMsPerReq: b.length ? median(b.map((r) => r.cpuMsPerReq)) : undefined,
+            ratio: ratios && median(ratios), ratios,
+            rssMb: serve.rssMb(), loadSeconds,
+            requests: a.reduce((n, r) => n + r.requests, 0),
+            bad: [...a, ...b].reduce((n, r) => n + r.bad, 0),
+          });
         }
       } finally {
-        // autocannon drops its sockets mid-request when a run ends: let those requests finish
-        // before the engine stops (Apollo warns about operations received during shutdown).
-        await new Promise((r) => setTimeout(r, 1000));
-        await app.close();
+        await serve.stop();
       }
     }
   } finally {
-    await orm.close();
+    await baseline?.stop();
     await db.stop();
   }
 
-  console.log(`\nMachine: ${machine()}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections.\n`);
+  console.log(`\nMachine: ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; RSS after (s) of load.\n`);
   console.log(table(rows));
-  const failing = rows.filter((r) => r.non2xx + r.errors > 0);
+  const failing = rows.filter((r) => r.bad > 0);
   if (failing.length) {
-    console.error(`\n${failing.length} run(s) had non-2xx answers or errors: ${failing.map((r) => `${r.scenario} (${r.engine})`).join(', ')}`);
+    console.error(`\n${failing.length} scenario(s) had non-2xx answers or errors: ${failing.map((r) => `${r.scenario} (${r.engine})`).join(', ')}`);
     process.exitCode = 1;
   }
   const out = path.resolve('bench', 'results');
   fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine: machine(), duration, rows }, null, 2));
+  fs.writeFileSync(path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine: machine(), duration, pairs, rows }, null, 2));
 }
 
 /**
- * The apps to build, in order: per engine, one app for the scenarios without `config` and one per
- * distinct `config` (e.g. the limits scenarios' `redisUrl`), so one run can compare stores.
+ * The servers to start, in order: per engine, one `serve` for the scenarios without `config` and
+ * one per distinct `config` (e.g. the limits scenarios' `redisUrl`), so one run can compare stores.
  */
-function runs(scenarios: BenchScenario[]): [GraphEngineName, Partial<AppConfig>, BenchScenario[]][] {
+function runs(scenarios: BenchScenario[], engines: GraphEngineName[]): [GraphEngineName, Partial<AppConfig>, BenchScenario[]][] {
   const groups = new Map<string, { config: Partial<AppConfig>; list: BenchScenario[] }>();
   for (const s of scenarios) {
     const key = JSON.stringify(s.config ?? {}, (_k, v) => (v === undefined ? null : v));
@@ -174,7 +248,7 @@ function runs(scenarios: BenchScenario[]): [GraphEngineName, Partial<AppConfig>,
     group.list.push(s);
     groups.set(key, group);
   }
-  return ENGINES.flatMap((engine) => [...groups.values()].map((g): [GraphEngineName, Partial<AppConfig>, BenchScenario[]] => [engine, g.config, g.list]));
+  return engines.flatMap((engine) => [...groups.values()].map((g): [GraphEngineName, Partial<AppConfig>, BenchScenario[]] => [engine, g.config, g.list]));
 }
 
 main().catch((err) => {

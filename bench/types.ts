@@ -9,8 +9,10 @@ export interface BenchScenario {
   path: string;
   headers?: Record<string, string>;
   body?: string;
-  /** Overrides of the app's configuration for this scenario (e.g. `redisUrl`); the runner builds one app per distinct value. */
+  /** Overrides of the app's configuration for this scenario (e.g. `redisUrl`); the runner starts one `serve` per distinct value. */
   config?: Partial<AppConfig>;
+  /** The hand-written route of bench/baseline.ts answers this request too: the runner alternates the two and prints their ratio. */
+  baseline?: boolean;
 }
 
 export interface BenchPrepareContext {
@@ -21,6 +23,7 @@ export interface BenchPrepareContext {
 /**
  * A file under bench/scenarios/ exports `prepare`: it loads the data it needs (once per run,
  * into the bench database) and returns the requests to measure. bench/run.ts runs every
- * scenario under each engine and prints req/s and latency percentiles.
+ * scenario under each engine (and, with `baseline`, alternates it with the hand-written route)
+ * and prints req/s, latency percentiles and the ratio.
  */
 export type PrepareScenarios = (ctx: BenchPrepareContext) => Promise<BenchScenario[]>;

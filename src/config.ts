@@ -32,6 +32,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Bearer token that may read /metrics from anywhere (without it: loopback and private networks only). */
   metricsToken?: string;
+  /** Connections of `serve`'s database pool. */
+  databasePoolMax: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -69,5 +71,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbAcquireTimeoutMs: int(env.DB_ACQUIRE_TIMEOUT_MS, 5_000),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 15_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
   };
 }

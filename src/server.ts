@@ -15,7 +15,7 @@ export async function serve(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
   const demo = await prepareDatabase(db.directUrl, config);
-  const orm = await initORM({ clientUrl: db.url, poolMax: 20, bounds: boundsOf(config), replicaUrls: config.replicaUrls });
+  const orm = await initORM({ clientUrl: db.url, poolMax: config.databasePoolMax, bounds: boundsOf(config), replicaUrls: config.replicaUrls });
   let built: Built;
   try {
     built = await build({ config: { ...config, databaseUrl: db.url }, orm });

@@ -31,7 +31,7 @@ export const prepare: PrepareScenarios = async ({ load }) => {
   if (!op) throw new Error('operation Configs not found');
   const headers = { 'x-api-key': SERVER_KEY };
   const scenarios: BenchScenario[] = [
-    { name: 'GET /configs', method: 'GET', path: `/v400/en/${PROJECT}/configs`, headers },
+    { name: 'GET /configs', method: 'GET', path: `/v400/en/${PROJECT}/configs`, headers, baseline: true },
     {
       name: 'POST /graphql configs',
       method: 'POST',

@@ -1,3 +1,4 @@
+import { readRows } from '../db/tenant-read.js';
 import { Config } from '../entities/config.js';
 import { LEVEL } from '../entities/user.js';
 import { validationError } from '../errors/codes.js';
@@ -30,7 +31,7 @@ export class ConfigService {
       throw validationError([{ field: 'mode' }]);
     }
     const dictionary = mode === 'dictionary';
-    const stored = await ctx.em.find(Config, dictionary ? { v2_only: false } : {}, { orderBy: { key: 'asc' } });
+    const stored = await readRows(ctx.em, Config, dictionary ? { v2_only: false } : {}, { orderBy: { key: 'asc' } });
     const builtIn = builtInEntries(ctx);
     const builtInKeys = new Set(builtIn.map((e) => e.key));
     const entries = [

@@ -1,4 +1,5 @@
 import { readOnReplica } from '../db/replicas.js';
+import { countRows, readOne, readRows } from '../db/tenant-read.js';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
@@ -41,6 +42,8 @@ export interface Page<T> {
 }
 
 const INT_MAX = 2_147_483_647;
+/** Every agent column but the encrypted credentials. */
+const AGENT_FIELDS = ['id', 'business_id', 'name', 'provider', 'provider_type', 'provider_external_id', 'enabled', 'created_at', 'updated_at'] as const;
 
 /** The five conversation operations of spec §4.3 (CONTRACT §6.2). */
 export class ConversationService {
@@ -51,12 +54,11 @@ export class ConversationService {
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
-    const [items, total] = await readOnReplica(ctx.em, (connectionType) => ctx.em.findAndCount(AiConversation, (filters.length ? { $and: filters } : {}) as never, {
-      orderBy: toOrderBy(q.orderBy) as never,
-      limit: q.page_size,
-      offset: (q.page - 1) * q.page_size,
-      connectionType,
-    }));
+    const where = (filters.length ? { $and: filters } : {}) as never;
+    const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
+      readRows(ctx.em, AiConversation, where, { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
+      countRows(ctx.em, AiConversation, where, connectionType),
+    ]));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
 
@@ -73,12 +75,10 @@ export class ConversationService {
     const conversation = await this.visible(ctx, conversationId);
     const where = toFilter(q.where);
     const filter = Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id };
-    const [items, total] = await readOnReplica(ctx.em, (connectionType) => ctx.em.findAndCount(AiMessage, filter as never, {
-      orderBy: toOrderBy(q.orderBy) as never,
-      limit: q.page_size,
-      offset: (q.page - 1) * q.page_size,
-      connectionType,
-    }));
+    const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
+      readRows(ctx.em, AiMessage, filter as never, { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
+      countRows(ctx.em, AiMessage, filter as never, connectionType),
+    ]));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
 
@@ -111,7 +111,7 @@ export class ConversationService {
     const agent = await this.currentAgent(ctx, providerExternalId);
     const conversation = await this.active(ctx, agent.id, ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
     if (!conversation) throw notFound404('ERROR_AI_CONVERSATION_NOT_FOUND');
-    return ctx.em.find(AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+    return readRows(ctx.em, AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
   }
 
   /** messages_count for a page of conversations: one grouped count, never the messages themselves. */
@@ -132,14 +132,14 @@ export class ConversationService {
   /** The `agent` relation for a page of conversations: one query. */
   agent(ctx: RequestContext, agentId: number): Promise<AiAgent | undefined> {
     return loaderFor<number, AiAgent>(ctx.em, 'conversation.agent', async (ids) => {
-      const agents = await ctx.em.find(AiAgent, { id: { $in: [...ids] } });
+      const agents = await readRows(ctx.em, AiAgent, { id: { $in: [...ids] } }, { fields: AGENT_FIELDS });
       return new Map(agents.map((a) => [a.id, a]));
     }).load(agentId);
   }
 
   private async visible(ctx: RequestContext, id: number): Promise<AiConversation> {
     if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
-    const conversation = await ctx.em.findOne(AiConversation, { id });
+    const conversation = await readOne(ctx.em, AiConversation, { id });
     const scope = conversation ? await visibleBusinessIds(ctx) : null;
     if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) {
       throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
@@ -152,7 +152,7 @@ export class ConversationService {
     assertAccess(ctx, ACCESS.AUTHENTICATED);
     assertAiModule(ctx);
     const wellFormed = typeof providerExternalId === 'string' && /^[a-zA-Z0-9_-]{1,128}$/.test(providerExternalId);
-    const agent = wellFormed ? await ctx.em.findOne(AiAgent, { provider_external_id: providerExternalId }) : null;
+    const agent = wellFormed ? await readOne(ctx.em, AiAgent, { provider_external_id: providerExternalId }, { fields: AGENT_FIELDS }) : null;
     if (!agent) throw notFound404('ERROR_AI_AGENT_NOT_FOUND');
     if (!agent.enabled) {
       const message = { key: 'ERROR_AI_AGENT_DISABLED' };
@@ -164,7 +164,7 @@ export class ConversationService {
   }
 
   private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
-    return ctx.em.findOne(AiConversation, { agent_id: agentId, user_id: userId, status: 'active' }, { refresh: true });
+    return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, status: 'active' });
   }
 }
 

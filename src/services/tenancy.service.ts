@@ -12,6 +12,12 @@ import { TtlCache } from '../platform/ttl-cache.js';
 const PROJECT_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Changes to a project (maintenance, subscription, limits) reach every process within this. */
 export const PROJECT_CACHE_MS = 2000;
+/**
+ * A valid API key or session is remembered per process this long (from the start of its lookup),
+ * so a revoked key, a deleted session or a disabled user is refused everywhere within it; a
+ * session's expiry is checked on every hit. Unknown credentials are never remembered.
+ */
+export const CALLER_CACHE_MS = 1000;
 
 export interface Credentials {
   bearer?: string;
@@ -24,6 +30,7 @@ export type Identified = Caller | { kind: 'invalid' };
 /** Projects and callers: resolved before any request context exists. */
 export class TenancyService {
   private readonly projects = new TtlCache<string, Project | null>(PROJECT_CACHE_MS, 10_000);
+  private readonly callers = new TtlCache<string, { caller: Identified; expiresAt?: Date }>(CALLER_CACHE_MS, 10_000);
 
   constructor(private readonly orm: MikroORM) {}
 
@@ -46,9 +53,30 @@ export class TenancyService {
 
   /** Who is calling, within a project. When both are sent, the API key decides. */
   async identify(em: EntityManager, creds: Credentials): Promise<Identified> {
-    if (creds.apiKey !== undefined) return this.byApiKey(em, creds.apiKey);
-    if (creds.bearer !== undefined) return this.bySession(em, creds.bearer);
+    const { projectId } = em.getFilterParams<{ projectId: number }>(TENANT_FILTER);
+    if (creds.apiKey !== undefined) {
+      const key = creds.apiKey;
+      return this.remembered(`${projectId}:k:${sha256(key)}`, async () => ({ caller: await this.byApiKey(em, key) }));
+    }
+    if (creds.bearer !== undefined) {
+      const token = creds.bearer;
+      return this.remembered(`${projectId}:s:${sha256(token)}`, () => this.bySession(em, token));
+    }
     return { kind: 'anonymous' };
+  }
+
+  /** A caller from the short per-process cache; only valid callers stay in it. */
+  private async remembered(key: string, load: () => Promise<{ caller: Identified; expiresAt?: Date }>): Promise<Identified> {
+    const hit = await this.callers.getOrLoad(key, load);
+    if (hit.caller.kind === 'invalid') {
+      this.callers.delete(key);
+      return hit.caller;
+    }
+    if (hit.expiresAt && hit.expiresAt.getTime() <= Date.now()) {
+      this.callers.delete(key);
+      return { kind: 'invalid' };
+    }
+    return hit.caller;
   }
 
   /**
@@ -77,13 +105,13 @@ export class TenancyService {
     return user ? this.asUser(user, 'api_key') : { kind: 'invalid' };
   }
 
-  private async bySession(em: EntityManager, token: string): Promise<Identified> {
+  private async bySession(em: EntityManager, token: string): Promise<{ caller: Identified; expiresAt?: Date }> {
     const row = await em.findOne(
       Session,
       { token_hash: sha256(token), expires_at: { $gt: new Date() } },
       { populate: ['user'] },
     );
-    return row ? this.asUser(row.user.getEntity(), 'session') : { kind: 'invalid' };
+    return row ? { caller: this.asUser(row.user.getEntity(), 'session'), expiresAt: row.expires_at } : { caller: { kind: 'invalid' } };
   }
 
   private asUser(user: User, via: 'session' | 'api_key'): Identified {

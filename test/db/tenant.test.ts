@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRows, readOne, readRows } from '../../src/db/tenant-read.js';
+import { AppSetting } from '../../src/entities/app-setting.js';
 import { Config } from '../../src/entities/config.js';
 import { Project } from '../../src/entities/project.js';
 import { TENANT_FILTER } from '../../src/entities/tenant.js';
@@ -52,5 +54,24 @@ describe('tenant isolation by construction', () => {
     const em = db.orm.em.fork();
     em.create(Config, { project: acme, key: 'unscoped', value: 'x' });
     await expect(em.flush()).rejects.toThrow(/without a project scope/);
+  });
+});
+
+describe('entity-free reads (db/tenant-read.ts)', () => {
+  it('refuse an EntityManager without a project scope, and entities that are not tenant-owned', async () => {
+    await expect(readRows(db.orm.em.fork(), Config, {})).rejects.toThrow(/without a project scope/);
+    await expect(countRows(db.orm.em.fork(), Config, {})).rejects.toThrow(/without a project scope/);
+    await expect(readRows(scoped(acme), AppSetting as never, {})).rejects.toThrow(/not a tenant entity/);
+  });
+
+  it('see only the scope\'s project, whatever the filter names', async () => {
+    const foreign = await scoped(other).findOneOrFail(Config, { key: 'shared_key' });
+    expect((await readRows(scoped(acme), Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
+    expect(await readOne(scoped(acme), Config, { id: foreign.id })).toBeNull();
+    expect(await readOne(scoped(acme), Config, { $or: [{ id: foreign.id }, { project: other.id }] } as never)).toBeNull();
+    expect(await readOne(scoped(acme), User, { id: 101 })).toBeNull();
+    expect(await countRows(scoped(acme), Config, { id: foreign.id })).toBe(0);
+    // the same shape with another project's scope reuses the kept SQL text with that project's id
+    expect((await readOne(scoped(other), Config, { id: foreign.id }))?.value).toBe('other-value');
   });
 });

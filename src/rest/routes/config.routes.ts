@@ -19,10 +19,14 @@ export const configRoutes: RouteSpec[] = [
     access: ACCESS.AUTHENTICATED,
     schema: { querystring: { type: 'object', properties: { mode: { type: 'string', enum: [...CONFIG_MODES] } } } },
     respond: (data, { query }) => {
-      const entries = (data.configs as Entry[]).map(({ description, ...rest }) =>
-        // Only model-backed entries (with an id) carry a description, and never in dictionary mode.
-        rest.id !== null && query.mode !== 'dictionary' ? { ...rest, description } : rest,
-      );
+      const entries = (data.configs as Entry[]).map((entry) => {
+        // Only model-backed entries (with an id) carry a description (last), and never in dictionary mode.
+        // A loop, not `{ description, ...rest }`: the rest copy was the costliest line of this route.
+        const out: Entry = {} as Entry;
+        for (const k in entry) if (k !== 'description') out[k] = entry[k];
+        if (entry.id !== null && query.mode !== 'dictionary') out.description = entry.description;
+        return out;
+      });
       if (query.mode !== 'dictionary') return { result: entries };
       return { result: Object.fromEntries(entries.map((e) => [e.key, e])) };
     },

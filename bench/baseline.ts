@@ -1,0 +1,324 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { verify as argonVerify } from '@node-rs/argon2';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import pg from 'pg';
+
+/**
+ * The benchmark's baseline: hand-written Fastify + `pg` routes that run exactly the SQL
+ * statements `serve` runs for each bench request (taken from PostgreSQL's statement log of one
+ * request, `alter database … set log_statement = 'all'`; see the README) and answer the same JSON.
+ * Like the service it caches the project row and the application maintenance flag for 2 s and a
+ * valid API key's caller for 1 s (the baseline caches any answer: the bench sends valid keys); it
+ * handles only the success paths the scenarios exercise (anything else: a bare 4xx).
+ * Runs as its own process: `node dist/bench/baseline.js` with DATABASE_URL and PORT.
+ */
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_MAX ?? 10) });
+pool.on('error', () => undefined);
+const app = Fastify({ logger: false });
+
+interface Project {
+  id: number;
+  code: string;
+  subscription_active: boolean;
+  maintenance: boolean;
+  ai_enabled: boolean;
+  plugins: string[];
+}
+type Caller = { kind: 'server' } | { kind: 'user'; level: number; enabled: boolean; id: number };
+
+const cached = new Map<string, { at: number; value: Promise<unknown> }>();
+function cache<T>(key: string, load: () => Promise<T>, ttlMs = 2000): Promise<T> {
+  const hit = cached.get(key);
+  if (hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>;
+  const value = load();
+  cached.set(key, { at: Date.now(), value });
+  return value;
+}
+
+const one = async <T>(sql: string, values: unknown[]): Promise<T | undefined> => (await pool.query(sql, values)).rows[0] as T | undefined;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+class Refused extends Error {
+  constructor(readonly status: number) {
+    super(String(status));
+  }
+}
+
+/** Maintenance, project, API key: the statements of the service's pipeline. */
+async function scope(req: FastifyRequest): Promise<{ project: Project; caller: Caller | null }> {
+  const { project: code } = req.params as { project: string };
+  const maintenance = await cache('maintenance', () =>
+    one<{ value: unknown }>(`select "a0".* from "app_settings" as "a0" where "a0"."key" = $1 limit 1`, ['maintenance']));
+  if (maintenance?.value === true) throw new Refused(503);
+  const project = await cache(`project:${code}`, () =>
+    one<Project>(`select "p0".* from "projects" as "p0" where "p0"."code" = $1 limit 1`, [code]));
+  if (!project || !project.subscription_active || project.maintenance) throw new Refused(401);
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string') return { project, caller: null };
+  // The service remembers a valid key for 1 s (CALLER_CACHE_MS); so does the baseline.
+  const row = await cache(`key:${project.id}:${key}`, () => one<{ server: boolean; u1__id: number | null; u1__level: number; u1__enabled: boolean }>(
+    `select "a0".*, "u1"."id" as "u1__id", "u1"."project_id" as "u1__project_id", "u1"."name" as "u1__name", "u1"."lastname" as "u1__lastname", "u1"."email" as "u1__email", "u1"."cellphone" as "u1__cellphone", "u1"."country_phone_code" as "u1__country_phone_code", "u1"."level" as "u1__level", "u1"."guest" as "u1__guest", "u1"."guest_token" as "u1__guest_token", "u1"."enabled" as "u1__enabled", "u1"."created_at" as "u1__created_at", "u1"."updated_at" as "u1__updated_at" from "api_keys" as "a0" left join "users" as "u1" on "a0"."user_id" = "u1"."id" and "u1"."project_id" = $1 where "a0"."project_id" = $2 and "a0"."key_hash" = $3 limit 1`,
+    [project.id, project.id, sha256(key)],
+  ), 1000);
+  if (!row) throw new Refused(401);
+  if (row.server) return { project, caller: { kind: 'server' } };
+  if (row.u1__id === null || !row.u1__enabled) throw new Refused(401);
+  return { project, caller: { kind: 'user', id: row.u1__id, level: row.u1__level, enabled: row.u1__enabled } };
+}
+
+/** Server keys only (the bench's callers): the AI routes' level check and module check. */
+async function aiServer(req: FastifyRequest): Promise<Project> {
+  const { project, caller } = await scope(req);
+  if (caller?.kind !== 'server') throw new Refused(401);
+  if (!project.ai_enabled) throw new Refused(403);
+  return project;
+}
+
+app.setErrorHandler((err, _req, reply: FastifyReply) => {
+  if (err instanceof Refused) return reply.code(err.status).send({ error: true });
+  return reply.code(500).send({ error: true });
+});
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+interface ConfigRow {
+  id: number;
+  key: string;
+  value: string;
+  type: number;
+  public: boolean;
+  hidden: boolean;
+  protected: boolean;
+  description: string | null;
+  plugin: string | null;
+}
+
+app.get('/v400/:lang/:project/configs', async (req) => {
+  const { project, caller } = await scope(req);
+  if (caller?.kind !== 'server') throw new Refused(401);
+  const { rows } = await pool.query<ConfigRow>(`select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 order by "c0"."key" asc`, [project.id]);
+  const builtIn = [['ai_module_enabled', project.ai_enabled ? '1' : '0'], ['api_version', '400'], ['project_code', project.code]].map(
+    ([key, value]) => ({ id: null as number | null, key, value, type: 1, public: true, hidden: false, protected: false, plugin: null as string | null }),
+  );
+  const builtInKeys = new Set(builtIn.map((e) => e.key));
+  const stored = rows
+    .filter((c) => !builtInKeys.has(c.key))
+    .map((c) => ({ id: c.id, key: c.key, value: c.value, type: c.type, public: c.public, hidden: c.hidden, protected: c.protected, plugin: c.plugin, description: c.description }));
+  const result = [...stored, ...builtIn].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { error: false, result };
+});
+
+interface ConversationRow {
+  id: number;
+  agent_id: number;
+  user_id: number | null;
+  business_id: number | null;
+  status: string;
+  status_reason: string | null;
+  usage: unknown;
+  created_at: Date;
+  closed_at: Date | null;
+  updated_at: Date;
+}
+
+async function messageCounts(projectId: number, ids: number[]): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ conversation_id: number; n: number }>(
+    `select conversation_id, count(*)::int as n from ai_messages
+          where project_id = $1 and conversation_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')})
+          group by conversation_id`,
+    [projectId, ...ids],
+  );
+  const counts = new Map<number, number>(ids.map((id) => [id, 0]));
+  for (const r of rows) counts.set(Number(r.conversation_id), Number(r.n));
+  return counts;
+}
+
+const findConversation = (projectId: number, id: number) =>
+  one<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."id" = $2 limit 1`, [projectId, id]);
+
+const conversationFields = (c: ConversationRow) => ({
+  id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason,
+});
+
+app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) => {
+  const project = await aiServer(req);
+  const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
+  if (!c) throw new Refused(400);
+  const counts = await messageCounts(project.id, [c.id]);
+  return {
+    error: false,
+    result: { ...conversationFields(c), usage: c.usage, created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, messages_count: counts.get(c.id) },
+  };
+});
+
+const pagination = (page: number, pageSize: number, total: number, returned: number) => ({
+  current_page: page, page_size: pageSize, total_pages: Math.ceil(total / pageSize), total,
+  from: returned > 0 ? (page - 1) * pageSize + 1 : null, to: returned > 0 ? (page - 1) * pageSize + returned : null,
+});
+
+/** `?page_size=50&params=id,status,agent.name` only: the bench's list request. */
+app.get('/v400/:lang/:project/ai/conversations', async (req) => {
+  const project = await aiServer(req);
+  const pageSize = Number((req.query as { page_size?: string }).page_size ?? 10);
+  const [page, total] = await Promise.all([
+    pool.query<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 order by "a0"."id" asc limit $2`, [project.id, pageSize]),
+    one<{ count: string }>(`select count(*) as "count" from "ai_conversations" as "a0" where "a0"."project_id" = $1`, [project.id]),
+  ]);
+  const ids = page.rows.map((c) => c.id);
+  const agentIds = [...new Set(page.rows.map((c) => c.agent_id))];
+  const [counts, agents] = await Promise.all([
+    messageCounts(project.id, ids),
+    pool.query<{ id: number; name: string }>(
+      `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."id" in (${agentIds.map((_, i) => `$${i + 2}`).join(', ')})`,
+      [project.id, ...agentIds],
+    ),
+  ]);
+  const byId = new Map(agents.rows.map((a) => [a.id, a]));
+  const result = page.rows.map((c) => {
+    const a = byId.get(c.agent_id);
+    return { id: c.id, messages_count: counts.get(c.id), status: c.status, agent: a ? { id: a.id, name: a.name } : null };
+  });
+  return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
+});
+
+app.get('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/current', async (req) => {
+  const { project, caller } = await scope(req);
+  if (!caller) throw new Refused(401);
+  if (!project.ai_enabled) throw new Refused(403);
+  const agent = await one<{ id: number; enabled: boolean }>(
+    `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."provider_external_id" = $2 limit 1`,
+    [project.id, (req.params as { provider_external_id: string }).provider_external_id],
+  );
+  if (!agent) throw new Refused(404);
+  if (!agent.enabled) throw new Refused(409);
+  const c = await one<ConversationRow>(
+    `select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."agent_id" = $2 and "a0"."user_id" is null and "a0"."status" = 'active' limit 1`,
+    [project.id, agent.id],
+  );
+  if (!c) throw new Refused(500); // the bench measures the existing conversation only
+  return { error: false, result: { ...conversationFields(c), created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at } };
+});
+
+/** `?page_size=50` only: the bench's messages request. */
+app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async (req) => {
+  const project = await aiServer(req);
+  const pageSize = Number((req.query as { page_size?: string }).page_size ?? 10);
+  const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
+  if (!c) throw new Refused(400);
+  const [page, total] = await Promise.all([
+    pool.query<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date }>(
+      `select "a0".* from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2 order by "a0"."id" asc limit $3`,
+      [project.id, c.id, pageSize],
+    ),
+    one<{ count: string }>(`select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`, [project.id, c.id]),
+  ]);
+  const result = page.rows.map((m) => ({ id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at }));
+  return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
+});
+
+const LOCKOUT_KEY = (projectId: number, email: string) => `auth-lockout:${projectId}:${email.toLowerCase()}`;
+const SESSION_TTL_S = 2_592_000;
+
+/** Email branch only. */
+app.post('/v400/:lang/:project/auth', async (req) => {
+  const { project } = await scope(req);
+  const { email, password } = req.body as { email: string; password: string };
+  const recaptcha = await one<{ value: string }>(
+    `select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 and "c0"."key" = $2 limit 1`, [project.id, 'security_recaptcha_auth']);
+  if (recaptcha?.value === '1') throw new Refused(400);
+  const lockKey = LOCKOUT_KEY(project.id, email);
+  const lock = await pool.query({
+    name: 'rlflx-get',
+    text: `
+            SELECT points, expire FROM "rate_limits" WHERE key = $1 AND (expire > $2 OR expire IS NULL);`,
+    values: [lockKey, Date.now()],
+  });
+  if (lock.rows[0] && Number(lock.rows[0].points) >= 10) throw new Refused(429);
+  const user = await one<Record<string, any>>(
+    `select "u0".* from "users" as "u0" where "u0"."project_id" = $1 and "u0"."email" ilike $2 limit 1`, [project.id, email]);
+  if (!user?.password_hash || !user.enabled || !(await argonVerify(user.password_hash, password))) throw new Refused(401);
+  await pool.query({ name: 'rlflx-delete', text: 'DELETE FROM "rate_limits" WHERE key = $1', values: [lockKey] });
+  const token = `ogs_${randomBytes(32).toString('base64url')}`;
+  const now = new Date();
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `insert into "sessions" ("project_id", "user_id", "token_hash", "expires_at", "device_code", "platform", "ip", "forwarded_for", "user_agent", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "id"`,
+      [project.id, user.id, sha256(token), new Date(now.getTime() + SESSION_TTL_S * 1000), null, null, req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'] ?? null, req.headers['user-agent'] ?? null, now],
+    );
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+  const { id, name, lastname, cellphone, country_phone_code, level, guest, enabled } = user;
+  return {
+    error: false,
+    result: { id, name, lastname, email: user.email, cellphone, country_phone_code, level, guest, enabled, session: { access_token: token, token_type: 'bearer', expires_in: SESSION_TTL_S } },
+  };
+});
+
+/**
+ * `GET /ai/metrics/overview`: the one statement the service runs, with its parameters, as
+ * bench/metrics.ts captured it at the ORM connection for the bench's month (BASELINE_OVERVIEW_SQL
+ * names the JSON file), whatever the query string; the shaping written out again.
+ */
+const overviewSql = process.env.BASELINE_OVERVIEW_SQL
+  ? (JSON.parse(fs.readFileSync(process.env.BASELINE_OVERVIEW_SQL, 'utf8')) as { sql: string; params: unknown[] })
+  : null;
+const round2 = (x: number) => {
+  if (!Number.isFinite(x)) return 0;
+  return Number(`${Math.sign(x) * Math.round(Number(`${Math.abs(x)}e2`))}e-2`) + 0;
+};
+const compare = (current: number, previous: number, roundValues: boolean) => ({
+  current: roundValues ? round2(current) : current,
+  previous: roundValues ? round2(previous) : previous,
+  change_percentage: round2(previous === 0 ? (current > 0 ? 100 : 0) : ((current - previous) / previous) * 100),
+});
+app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
+  if (!overviewSql) throw new Refused(404);
+  await aiServer(req);
+  const row = (await pool.query(overviewSql.sql, overviewSql.params)).rows[0] as { o: any[]; c: any[] };
+  const orders = [{ n: 0, revenue: 0 }, { n: 0, revenue: 0 }];
+  for (const r of row.o) {
+    const x = orders[Number(r.p) === 1 ? 0 : 1];
+    x.n += Number(r.orders);
+    x.revenue += Number(r.revenue);
+  }
+  const convs = [0, 0];
+  const types = new Map<string, [number, number]>();
+  for (const r of row.c) {
+    const i = Number(r.p) === 1 ? 0 : 1;
+    convs[i] += Number(r.conversations);
+    const t = types.get(r.provider_type) ?? [0, 0];
+    t[i] += Number(r.conversations);
+    types.set(r.provider_type, t);
+  }
+  const avg = (x: { n: number; revenue: number }) => (x.n === 0 ? 0 : x.revenue / x.n);
+  return {
+    error: false,
+    result: {
+      orders: compare(orders[0].n, orders[1].n, false),
+      revenue: { total: compare(orders[0].revenue, orders[1].revenue, true), average: compare(avg(orders[0]), avg(orders[1]), true) },
+      conversations: {
+        total: compare(convs[0], convs[1], false),
+        by_provider_type: [...types.entries()]
+          .filter(([, [c, p]]) => c !== 0 || p !== 0)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([provider_type, [c, p]]) => ({ provider_type, ...compare(c, p, false) })),
+      },
+    },
+  };
+});
+
+app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST ?? '127.0.0.1' }).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+}

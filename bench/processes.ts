@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** A server the benchmark started: `ordergraph serve` or the hand-written baseline. */
+export interface BenchServer {
+  origin: string;
+  child: ChildProcess;
+  /** Resident set size in MB (Linux /proc), NaN elsewhere. */
+  rssMb(): number;
+  /** CPU time used so far (user + system), in ms (Linux /proc), NaN elsewhere. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `node script args` with `env` (plus PORT and HOST) and waits until `readyPath` answers.
+ * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=bench/results/prof`) goes to `serve` only.
+ */
+export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string, nodeArgs: string[] = []): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  const origin = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${path.basename(script)} exited ${child.exitCode}: ${out}`);
+    try {
+      if ((await fetch(origin + readyPath)).status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 60_000) throw new Error(`${path.basename(script)} did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    origin,
+    child,
+    rssMb: () => {
+      try {
+        const line = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+        return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
+      } catch {
+        return NaN;
+      }
+    },
+    cpuMs: () => {
+      try {
+        const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+      } catch {
+        return NaN;
+      }
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => (clearTimeout(kill), resolve()));
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,123 @@
+import type { EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TENANT_FILTER, type TenantEntity } from '../entities/tenant.js';
+
+/**
+ * Tenant-scoped reads without entities: plain objects (property names, JS values) straight from
+ * MikroORM's QueryBuilder, with no entity instances, identity map or unit of work, for read paths
+ * that change nothing. The project scope is not a condition the caller writes: it is taken from
+ * the request's EntityManager (the tenant filter's parameter) and AND-ed in front of every query,
+ * and an EntityManager without one is refused, so a read through here cannot leave its project.
+ * Only entities extending TenantEntity are accepted (by type, and checked at run time).
+ * The rows have the entity's prototype (so the graph takes them as the type they are) but are not
+ * managed entities: never persist or `wrap` them. The `project` relation is the bare id; lazy
+ * properties are absent unless `fields` names them.
+ */
+
+export interface ReadOptions<T> {
+  /** Properties to select (default: every column). */
+  fields?: readonly (keyof T & string)[];
+  orderBy?: QueryOrderMap<T> | QueryOrderMap<T>[];
+  limit?: number;
+  offset?: number;
+  /** 'read' for a replica when the caller routes through `readOnReplica` (db/replicas.ts); default the primary. */
+  connectionType?: ConnectionType;
+}
+
+type ConnectionType = 'read' | 'write';
+
+/** The project of a request-scoped EntityManager; throws when it has none. */
+export function tenantOf(em: EntityManager): number {
+  const projectId = em.getFilterParams<{ projectId?: number }>(TENANT_FILTER)?.projectId;
+  if (!Number.isInteger(projectId)) throw new Error('tenant read without a project scope');
+  return projectId as number;
+}
+
+function scoped<T extends TenantEntity>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>, type?: ConnectionType) {
+  const meta = em.getMetadata().get(typeof entity === 'string' ? entity : (entity as { name: string }).name);
+  if (!meta.properties.project) throw new Error(`${meta.className} is not a tenant entity`);
+  const projectId = tenantOf(em);
+  const condition = where && Object.keys(where).length ? { $and: [{ project: projectId }, where] } : { project: projectId };
+  return { meta, condition, qb: () => em.createQueryBuilder(entity, 'e', type).where(condition as never) };
+}
+
+/**
+ * Building a query through the QueryBuilder costs more CPU than running it (≈0.4 ms against
+ * ≈0.2 ms), so the SQL text is kept per query *shape*: the filter with its values replaced by
+ * their types (arrays by their length), the fields, the order and whether there is a limit and an
+ * offset. The values are collected in the same walk; the text is reused only when the
+ * QueryBuilder's own bindings for the first query of that shape were exactly those values in that
+ * order (otherwise that shape is always built afresh).
+ */
+const compiled = new Map<string, string | null>();
+const MAX_SHAPES = 1000;
+
+function shapeOf(v: unknown, values: unknown[]): string {
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return `[${v.map((x) => shapeOf(x, values)).join(',')}]`;
+  if (v instanceof Date) return values.push(v), 'D';
+  if (typeof v === 'object') return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${shapeOf((v as Record<string, unknown>)[k], values)}`).join(',')}}`;
+  values.push(v);
+  return (typeof v)[0];
+}
+
+const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === (b[i] as Date).getTime()));
+
+/** Rows of the request's project matching `where`. */
+export async function readRows<T extends TenantEntity>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  opts: ReadOptions<T> = {},
+): Promise<T[]> {
+  const { meta, condition, qb: newQb } = scoped(em, entity, where, opts.connectionType);
+  const values: unknown[] = [];
+  const key = `${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}|${shapeOf(condition, values)}`;
+  if (opts.limit !== undefined) values.push(opts.limit);
+  if (opts.offset) values.push(opts.offset);
+  let sql = compiled.get(key);
+  const conn = em.getConnection(opts.connectionType);
+  let rows: Record<string, unknown>[];
+  if (sql) {
+    rows = await conn.execute(sql, values, 'all', em.getTransactionContext());
+  } else {
+    const qb = newQb();
+    if (opts.fields) qb.select(opts.fields as never);
+    if (opts.orderBy) qb.orderBy(opts.orderBy as never);
+    if (opts.limit !== undefined) qb.limit(opts.limit);
+    if (opts.offset) qb.offset(opts.offset);
+    const query = qb.getKnexQuery().toSQL();
+    if (sql === undefined) {
+      if (compiled.size >= MAX_SHAPES) compiled.delete(compiled.keys().next().value as string);
+      compiled.set(key, sameValues(query.bindings, values) ? query.sql : null);
+    }
+    rows = await conn.execute(query.sql, query.bindings as unknown[], 'all', em.getTransactionContext());
+  }
+  const driver = em.getDriver();
+  // The entity's prototype, not its constructor: TypeGraphQL passes instances of the class through
+  // as they are but would build a new entity (defaults, ORM setters) for every field resolver call.
+  return rows.map((r) => Object.setPrototypeOf(driver.mapResult(r as never, meta), meta.prototype) as T);
+}
+
+/** The first row of the request's project matching `where`, or null. */
+export async function readOne<T extends TenantEntity>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  opts: Omit<ReadOptions<T>, 'limit' | 'offset'> = {},
+): Promise<T | null> {
+  const [row] = await readRows(em, entity, where, { ...opts, limit: 1 });
+  return row ?? null;
+}
+
+/** How many rows of the request's project match `where`. */
+export async function countRows<T extends TenantEntity>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  connectionType?: ConnectionType,
+): Promise<number> {
+  const row = (await scoped(em, entity, where, connectionType).qb().count().execute('get')) as { count: number | string };
+  return Number(row.count);
+}
