@@ -1,4 +1,4 @@
-import type { EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import { RawQueryFragment, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER, type TenantEntity } from '../entities/tenant.js';
 
@@ -52,13 +52,32 @@ function scoped<T extends TenantEntity>(em: EntityManager, entity: EntityName<T>
 const compiled = new Map<string, string | null>();
 const MAX_SHAPES = 1000;
 
+/** Raw SQL fragments (as keys or values) keep a query out of the kept shapes: their text is not in the shape. */
+const RAW = Symbol('raw');
+
 function shapeOf(v: unknown, values: unknown[]): string {
   if (v === null || v === undefined) return String(v);
+  if (v instanceof RawQueryFragment) throw RAW;
   if (Array.isArray(v)) return `[${v.map((x) => shapeOf(x, values)).join(',')}]`;
   if (v instanceof Date) return values.push(v), 'D';
-  if (typeof v === 'object') return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${shapeOf((v as Record<string, unknown>)[k], values)}`).join(',')}}`;
+  if (typeof v === 'object') {
+    return `{${Object.keys(v).map((k) => {
+      if (RawQueryFragment.isKnownFragment(k)) throw RAW;
+      return `${JSON.stringify(k)}:${shapeOf((v as Record<string, unknown>)[k], values)}`;
+    }).join(',')}}`;
+  }
   values.push(v);
   return (typeof v)[0];
+}
+
+/** The shape's key, or null when the condition holds raw SQL (such a query is always built afresh). */
+function shapeKey(prefix: string, condition: unknown, values: unknown[]): string | null {
+  try {
+    return `${prefix}|${shapeOf(condition, values)}`;
+  } catch (err) {
+    if (err === RAW) return null;
+    throw err;
+  }
 }
 
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
@@ -73,10 +92,10 @@ export async function readRows<T extends TenantEntity>(
 ): Promise<T[]> {
   const { meta, condition, qb: newQb } = scoped(em, entity, where, opts.connectionType);
   const values: unknown[] = [];
-  const key = `${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}|${shapeOf(condition, values)}`;
+  const key = shapeKey(`${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}`, condition, values);
   if (opts.limit !== undefined) values.push(opts.limit);
   if (opts.offset) values.push(opts.offset);
-  let sql = compiled.get(key);
+  let sql = key === null ? null : compiled.get(key);
   const conn = em.getConnection(opts.connectionType);
   let rows: Record<string, unknown>[];
   if (sql) {
@@ -88,7 +107,7 @@ export async function readRows<T extends TenantEntity>(
     if (opts.limit !== undefined) qb.limit(opts.limit);
     if (opts.offset) qb.offset(opts.offset);
     const query = qb.getKnexQuery().toSQL();
-    if (sql === undefined) {
+    if (sql === undefined && key !== null) {
       if (compiled.size >= MAX_SHAPES) compiled.delete(compiled.keys().next().value as string);
       compiled.set(key, sameValues(query.bindings, values) ? query.sql : null);
     }

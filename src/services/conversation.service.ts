@@ -53,11 +53,14 @@ export class ConversationService {
     const q = parseListQuery(input, CONVERSATION_ATTRIBUTES, CONVERSATION_RELATIONS);
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
-    const where = (filters.length ? { $and: filters } : {}) as never;
+    // Raw fragments (ilike on integers, relation groups) are spent by the query that uses them: each query builds its own filter.
+    const where = () => {
+      const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
+      return (filters.length ? { $and: filters } : {}) as never;
+    };
     const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
-      readRows(ctx.em, AiConversation, where, { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
-      countRows(ctx.em, AiConversation, where, connectionType),
+      readRows(ctx.em, AiConversation, where(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
+      countRows(ctx.em, AiConversation, where(), connectionType),
     ]));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
@@ -73,11 +76,13 @@ export class ConversationService {
     assertAiAdmin(ctx);
     const q = parseListQuery(input, MESSAGE_ATTRIBUTES);
     const conversation = await this.visible(ctx, conversationId);
-    const where = toFilter(q.where);
-    const filter = Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id };
+    const filter = () => {
+      const where = toFilter(q.where);
+      return (Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id }) as never;
+    };
     const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
-      readRows(ctx.em, AiMessage, filter as never, { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
-      countRows(ctx.em, AiMessage, filter as never, connectionType),
+      readRows(ctx.em, AiMessage, filter(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
+      countRows(ctx.em, AiMessage, filter(), connectionType),
     ]));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
