@@ -1,8 +1,8 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import mercurius from 'mercurius';
+import type { ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import mercurius, { type MercuriusContext } from 'mercurius';
 import type { GraphEngineName } from '../config.js';
 import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { RequestContext } from './context.js';
@@ -68,7 +68,14 @@ type Graphql = FastifyInstance['graphql'];
  * engines, with one auth path.
  */
 async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
-  const common = { schema, routes: false, graphiql: false, validationRules: documentRules(), graphql: { parseOptions: PARSE_OPTIONS } };
+  const common = {
+    schema,
+    routes: false,
+    graphiql: false,
+    validationRules: documentRules(),
+    graphql: { parseOptions: PARSE_OPTIONS },
+    errorFormatter: outageAwareFormatter(app),
+  };
   const compiled = await scopedMercurius(app, { ...common, jit: 1, cache: Math.max(named.size, 1) });
   const interpreted = await scopedMercurius(app, { ...common, cache: false });
   return {
@@ -76,9 +83,7 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
     async execute({ query, variables, operationName }, ctx) {
       const graphql = named.has(query) ? compiled : interpreted;
       try {
-        const res = (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
-        if (!res.errors?.some(isDatabaseUnavailable)) return res;
-        return { ...res, errors: res.errors.map((e) => (isDatabaseUnavailable(e) ? unavailable(app, e, e) : e)) };
+        return (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
       } catch (err) {
         // mercurius throws parse/validation failures (MER_ERR_GQL_VALIDATION) with details in `errors`.
         const errors = (err as { errors?: GraphErrorLike[] }).errors;
@@ -87,6 +92,24 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
       }
     },
     close: async () => undefined,
+  };
+}
+
+/**
+ * mercurius formats errors (dropping `originalError`) and logs each one with its stack before
+ * `app.graphql` returns, so a resolver's database failure is recognised here, while the original
+ * error is at hand, and is neither logged per request nor formatted as an internal error.
+ */
+function outageAwareFormatter(app: FastifyInstance) {
+  return (execution: ExecutionResult & Required<Pick<ExecutionResult, 'errors'>>, ctx: MercuriusContext) => {
+    const outage = execution.errors.filter(isDatabaseUnavailable);
+    if (!outage.length) return mercurius.defaultErrorFormatter(execution, ctx);
+    const others = execution.errors.filter((e) => !isDatabaseUnavailable(e));
+    const formatted = others.length ? mercurius.defaultErrorFormatter({ ...execution, errors: others }, ctx).response.errors ?? [] : [];
+    return {
+      statusCode: 200,
+      response: { data: execution.data ?? null, errors: [...outage.map((e) => unavailable(app, e, e)), ...formatted] as never },
+    };
   };
 }
 

@@ -12,6 +12,9 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
+/** 5xx answers that are states, not faults: maintenance, and a database outage (the outage log counts those). */
+const ANSWERS_NOT_FAILURES = new Set(['ERROR_MAINTENANCE', 'ERROR_SERVICE_UNAVAILABLE']);
+
 /** Every failure becomes an envelope here; nothing internal reaches a response. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.decorate('outage', new OutageLog(app.log));
@@ -22,7 +25,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, serviceUnavailable(), lang);
     }
     const mapped = toAppError(err);
-    if (mapped.status >= 500) req.log.error({ err: (mapped as { cause?: unknown }).cause ?? err }, 'request failed');
+    if (mapped.status >= 500 && !ANSWERS_NOT_FAILURES.has(mapped.extensions.code)) {
+      req.log.error({ err: (mapped as { cause?: unknown }).cause ?? err }, 'request failed');
+    }
     return sendError(reply, mapped, lang);
   });
 
