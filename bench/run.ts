@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -152,6 +153,7 @@ function serveEnv(url: string, engine: GraphEngineName, config: Partial<AppConfi
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
+  if (filter === 'cluster') return clusterBench();
   const duration = Number(process.env.BENCH_DURATION ?? 5);
   const pairs = Number(process.env.BENCH_PAIRS ?? 3);
   const engines = (process.env.BENCH_ENGINES ?? 'mercurius,apollo').split(',') as GraphEngineName[];
@@ -234,6 +236,14 @@ async function main(): Promise<void> {
   const out = path.resolve('bench', 'results');
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine: machine(), duration, pairs, rows }, null, 2));
+  if (!filter) clusterBench();
+}
+
+/** 1 node against 2 behind HAProxy, and PgBouncer against a direct connection: bench/cluster.ts (deploy/local-cluster). */
+function clusterBench(): void {
+  console.log('\nCluster (bench/cluster.ts):');
+  const run = spawnSync(process.execPath, [path.join(__dirname, 'cluster.js')], { stdio: 'inherit' });
+  if (run.status !== 0) process.exitCode = 1;
 }
 
 /**
