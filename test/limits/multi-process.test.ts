@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { CLI, ensureBuilt } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
-import { freePort } from '../support/net.js';
+import { startServe, stopServe, type ServeProcess } from '../support/serve-process.js';
 
 /**
  * Two real `ordergraph serve` processes on one database (and two on one Redis): requests
@@ -14,12 +13,6 @@ import { freePort } from '../support/net.js';
  */
 const POINTS = 4;
 const RULES = [{ scope: 'project', points: POINTS, duration_s: 60, ban_after: 2, ban_s: 30, on_error: 'closed' }];
-
-interface Server {
-  base: string;
-  child: ChildProcess;
-  output: () => string;
-}
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -37,53 +30,14 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => db.orm.close());
 
-async function startServer(redisUrl?: string): Promise<Server> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, DATABASE_DIRECT_URL: db.directUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  delete env.REDIS_URL;
-  delete env.MAINTENANCE_MODE;
-  delete env.TRUST_PROXY;
-  if (redisUrl) env.REDIS_URL = redisUrl;
-  const child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const base = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${out}`);
-    try {
-      if ((await fetch(`${base}/health/live`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() - started > 60_000) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { base, child, output: () => out };
+function startServer(redisUrl?: string): Promise<ServeProcess> {
+  return startServe(db.url, { DATABASE_DIRECT_URL: db.directUrl, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) });
 }
 
-async function stop(servers: Server[]): Promise<void> {
-  await Promise.all(
-    servers.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          if (s.child.exitCode !== null) return resolve();
-          const kill = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
-          s.child.once('exit', () => {
-            clearTimeout(kill);
-            resolve();
-          });
-          s.child.kill('SIGTERM');
-        }),
-    ),
-  );
-}
-
-const configs = (s: Server) => fetch(`${s.base}/v400/en/acme/configs`, { headers: { 'x-api-key': KEYS.server } });
+const configs = (s: ServeProcess) => fetch(`${s.base}/v400/en/acme/configs`, { headers: { 'x-api-key': KEYS.server } });
 
 /** Alternates requests between the two servers and checks the one shared count and ban. */
-async function sharedCount(a: Server, b: Server): Promise<void> {
+async function sharedCount(a: ServeProcess, b: ServeProcess): Promise<void> {
   const servers = [a, b];
   for (let i = 0; i < POINTS; i++) {
     const res = await configs(servers[i % 2]);
@@ -112,11 +66,11 @@ async function sharedCount(a: Server, b: Server): Promise<void> {
 }
 
 describe('two server processes on one PostgreSQL database', () => {
-  let servers: Server[] = [];
+  let servers: ServeProcess[] = [];
   beforeAll(async () => {
     servers = await Promise.all([startServer(), startServer()]);
   }, 120_000);
-  afterAll(() => stop(servers), 30_000);
+  afterAll(() => stopServe(servers), 30_000);
 
   it('share one count and one ban', async () => {
     await sharedCount(servers[0], servers[1]);
@@ -129,14 +83,14 @@ const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.log('[multi-process.test] Redis case skipped: REDIS_URL is not set');
 
 describe.skipIf(!REDIS_URL)('two server processes on one Redis', () => {
-  let servers: Server[] = [];
+  let servers: ServeProcess[] = [];
   beforeAll(async () => {
     // a fresh count: the PostgreSQL case above counted in the table, this one counts in Redis
     await db.sql('delete from rate_limits');
     servers = await Promise.all([startServer(REDIS_URL), startServer(REDIS_URL)]);
   }, 120_000);
   afterAll(async () => {
-    await stop(servers);
+    await stopServe(servers);
     const redis = new Redis(REDIS_URL!);
     const keys = await redis.keys(`${new URL(db.url).pathname.slice(1)}:*`);
     if (keys.length) await redis.del(...keys);
