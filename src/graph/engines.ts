@@ -8,11 +8,18 @@ import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js'
 import type { RequestContext } from './context.js';
 import { ByteBoundedCache } from './document-cache.js';
 import { documentRules, PARSE_OPTIONS } from './limits.js';
+import { SELECTION_CACHE_LIMIT } from './selection.js';
 
 export interface GraphRequest {
   query: string;
   variables?: Record<string, unknown>;
   operationName?: string;
+  /**
+   * Set by the REST gateway only: a named operation, or its `params`/`fields` rewrite by the
+   * selection builder (validated, depth- and length-bounded, at most SELECTION_CACHE_LIMIT of them).
+   * Such documents may be cached and compiled; anything else is parsed and interpreted each time.
+   */
+  trusted?: boolean;
 }
 
 /** An error as either engine reports it; `extensions` carries AppError's code and status. */
@@ -39,8 +46,8 @@ export interface GraphEngine {
 
 /**
  * `named`: the sources the REST routes send for the operations of schema/operations/ (a fixed set,
- * known at start-up). Only these are kept parsed and compiled; any other document is parsed,
- * validated against the limits and interpreted on each request.
+ * known at start-up). Only these and the REST gateway's `trusted` rewrites of them are kept parsed
+ * and compiled; any other document is parsed, validated against the limits and interpreted on each request.
  */
 export async function createEngine(
   name: GraphEngineName,
@@ -62,7 +69,7 @@ type Graphql = FastifyInstance['graphql'];
 
 /**
  * Two mercurius instances, each in a plugin scope of its own: one compiles (graphql-jit, on the
- * second run) and caches only the named operations, the other neither caches nor compiles, so an
+ * second run) and caches only the named operations and the gateway's trusted rewrites of them, the other neither caches nor compiles, so an
  * outside document can never occupy the cache or reach the compiler, whose time grows
  * exponentially with fragment fan-out. routes: false: /graphql is rest/graphql-route.ts, for both
  * engines, with one auth path.
@@ -76,12 +83,12 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
     graphql: { parseOptions: PARSE_OPTIONS },
     errorFormatter: outageAwareFormatter(app),
   };
-  const compiled = await scopedMercurius(app, { ...common, jit: 1, cache: Math.max(named.size, 1) });
+  const compiled = await scopedMercurius(app, { ...common, jit: 1, cache: named.size + SELECTION_CACHE_LIMIT });
   const interpreted = await scopedMercurius(app, { ...common, cache: false });
   return {
     name: 'mercurius',
-    async execute({ query, variables, operationName }, ctx) {
-      const graphql = named.has(query) ? compiled : interpreted;
+    async execute({ query, variables, operationName, trusted }, ctx) {
+      const graphql = trusted || named.has(query) ? compiled : interpreted;
       try {
         return (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
       } catch (err) {
@@ -125,19 +132,20 @@ async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknow
 
 /**
  * Apollo keeps parsed, validated documents in its store. Two servers: one whose store holds only
- * the named operations (bounded in entries and bytes), one with no store for any other document.
+ * the named operations and the gateway's trusted rewrites (bounded in entries and bytes), one with no store for any other document.
  */
 async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
   const namedBytes = [...named].reduce((n, s) => n + Buffer.byteLength(s), 0);
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
     isDatabaseUnavailable(error) ? (unavailable(app, error, formatted) as GraphQLFormattedError) : formatted;
-  const storing = await apolloServer(schema, formatError, new ByteBoundedCache(Math.max(named.size, 1), 64 * namedBytes + 1024 * 1024));
+  const storing = await apolloServer(schema, formatError, new ByteBoundedCache(named.size + SELECTION_CACHE_LIMIT, 64 * namedBytes + 16 * 1024 * 1024));
   const plain = await apolloServer(schema, formatError, null);
   return {
     name: 'apollo',
     async execute(request, ctx) {
-      const server = named.has(request.query) ? storing : plain;
-      const res = await server.executeOperation(request, { contextValue: ctx });
+      const { trusted, ...operation } = request;
+      const server = trusted || named.has(operation.query) ? storing : plain;
+      const res = await server.executeOperation(operation, { contextValue: ctx });
       if (res.body.kind !== 'single') throw new Error('incremental delivery is not used');
       const { data, errors } = res.body.singleResult;
       return {

@@ -42,7 +42,8 @@ export interface SelectionRequest {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_VALUE_LENGTH = 2_000;
 const MAX_DEPTH = 3;
-const CACHE_LIMIT = 500;
+/** Built documents kept (the engines keep as many compiled, beside the named operations). */
+export const SELECTION_CACHE_LIMIT = 500;
 const cache = new Map<string, string>();
 
 type Tree = Map<string, Tree>;
@@ -69,7 +70,7 @@ export async function documentWithSelection(req: SelectionRequest): Promise<stri
   const built = withFragments({ ...op, selectionSet: replaceAt(op.selectionSet, req.target, selection) }, fragmentsOf(doc));
   if (validate(schema, built).length > 0) throw validationError([{ field: parameter }]);
   const source = print(built);
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  if (cache.size >= SELECTION_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, source);
   return source;
 }
