@@ -3,14 +3,16 @@ import { countRows, readOne, readRows } from '../db/tenant-read.js';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
+import type { TenantEntity } from '../entities/tenant.js';
 import { appError, notFound404 } from '../errors/codes.js';
 import { loaderFor } from '../graph/batch.js';
 import type { RequestContext } from '../graph/context.js';
 import { translate } from '../i18n/messages.js';
 import type { Pagination } from '../rest/route-spec.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from './access.js';
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { raw } from '@mikro-orm/postgresql';
-import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type RelationFilters, type Relations } from './list-query.js';
+import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from './list-query.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
@@ -53,16 +55,10 @@ export class ConversationService {
     const q = parseListQuery(input, CONVERSATION_ATTRIBUTES, CONVERSATION_RELATIONS);
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    // Raw fragments (ilike on integers, relation groups) are spent by the query that uses them: each query builds its own filter.
-    const where = () => {
+    return readPage(ctx, AiConversation, q, () => {
       const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
       return (filters.length ? { $and: filters } : {}) as never;
-    };
-    const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
-      readRows(ctx.em, AiConversation, where(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
-      countRows(ctx.em, AiConversation, where(), connectionType),
-    ]));
-    return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+    });
   }
 
   /** `GET /ai/conversations/{id}`: one visible conversation, else 400 ERROR_AI_CONVERSATION_NOT_FOUND. */
@@ -76,15 +72,10 @@ export class ConversationService {
     assertAiAdmin(ctx);
     const q = parseListQuery(input, MESSAGE_ATTRIBUTES);
     const conversation = await this.visible(ctx, conversationId);
-    const filter = () => {
+    return readPage(ctx, AiMessage, q, () => {
       const where = toFilter(q.where);
       return (Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id }) as never;
-    };
-    const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
-      readRows(ctx.em, AiMessage, filter(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
-      countRows(ctx.em, AiMessage, filter(), connectionType),
-    ]));
-    return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+    });
   }
 
   /**
@@ -171,6 +162,18 @@ export class ConversationService {
   private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
     return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, status: 'active' });
   }
+}
+
+/**
+ * One page of a list and its total, on a healthy replica when there is one. `where` builds the filter
+ * afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the query that uses them.
+ */
+async function readPage<T extends TenantEntity>(ctx: RequestContext, entity: EntityName<T>, q: ListQuery, where: () => FilterQuery<T>): Promise<Page<T>> {
+  const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
+    readRows(ctx.em, entity, where(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
+    countRows(ctx.em, entity, where(), connectionType),
+  ]));
+  return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
