@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { TEST_CREDENTIALS_KEY, testCipher } from '../support/db.js';
 import { CLI, ensureBuilt } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 import { freePort } from '../support/net.js';
+import { startServe, type ServeProcess } from '../support/serve-process.js';
 
 /**
  * A real `ordergraph serve` on a PostgreSQL of this test's own, which the test freezes (SIGSTOP
@@ -29,7 +30,9 @@ let pgPort: number;
 let pg: EmbeddedDatabase | undefined;
 let url: string;
 let child: ChildProcess | undefined;
-let output = '';
+let server: ServeProcess | undefined;
+/** Everything the server printed so far. */
+const output = () => server?.output() ?? '';
 let base: string;
 let frozen: number[] = [];
 
@@ -47,24 +50,15 @@ beforeAll(async () => {
   await loadFixtures(orm, { projects: [{ code: 'demo', name: 'Demo' }] }, testCipher);
   await orm.close();
 
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
+  server = await startServe(url, {
     LOG_LEVEL: 'info',
     CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
     DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
     DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS),
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS),
-  };
-  delete env.REDIS_URL;
-  delete env.MAINTENANCE_MODE;
-  child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  });
+  child = server.child;
+  base = server.base;
   await until(async () => (await fetch(`${base}/health/ready`).catch(() => null))?.status === 200, 60_000);
 }, 180_000);
 
@@ -105,7 +99,7 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<number>
   const started = Date.now();
   for (;;) {
     if (await check()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms:\n${output.slice(-3000)}`);
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms:\n${output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -129,7 +123,7 @@ function expectUnavailable(r: Awaited<ReturnType<typeof timed>>): void {
 }
 
 function logLines(): { level: number; msg: string; [k: string]: unknown }[] {
-  return output
+  return output()
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l));
@@ -171,7 +165,7 @@ describe('a frozen, then stopped, database', () => {
     expect(summaries.length).toBeGreaterThanOrEqual(1);
     expect(summaries.length).toBeLessThanOrEqual(4);
     expect(summaries.every((l) => Number(l.failedRequests) > 0)).toBe(true);
-    expect(output).not.toMatch(/\n\s+at /); // no stack
+    expect(output()).not.toMatch(/\n\s+at /); // no stack
     expect(lines.filter((l) => l.level >= 50)).toHaveLength(1); // the one error line
   });
 
