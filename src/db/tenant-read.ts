@@ -1,6 +1,7 @@
 import { RawQueryFragment, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER, type TenantEntity } from '../entities/tenant.js';
+import { selectRows, type ConnectionType } from './direct-read.js';
 
 /**
  * Tenant-scoped reads without entities: plain objects (property names, JS values) straight from
@@ -24,7 +25,6 @@ export interface ReadOptions<T> {
   connectionType?: ConnectionType;
 }
 
-type ConnectionType = 'read' | 'write';
 
 /** The project of a request-scoped EntityManager; throws when it has none. */
 export function tenantOf(em: EntityManager): number {
@@ -83,6 +83,21 @@ function shapeKey(prefix: string, condition: unknown, values: unknown[]): string
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === (b[i] as Date).getTime()));
 
+/**
+ * The SQL text of a query: kept per shape when the shape has one (see `compiled`), otherwise built.
+ * `build` makes the QueryBuilder query; `values` are the shape's values in walk order.
+ */
+function sqlOf(key: string | null, values: readonly unknown[], build: () => { sql: string; bindings: readonly unknown[] }): { sql: string; bindings: readonly unknown[] } {
+  const kept = key === null ? null : compiled.get(key);
+  if (kept) return { sql: kept, bindings: values };
+  const query = build();
+  if (kept === undefined && key !== null) {
+    if (compiled.size >= MAX_SHAPES) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(key, sameValues(query.bindings, values) ? query.sql : null);
+  }
+  return query;
+}
+
 /** Rows of the request's project matching `where`. */
 export async function readRows<T extends TenantEntity>(
   em: EntityManager,
@@ -95,24 +110,15 @@ export async function readRows<T extends TenantEntity>(
   const key = shapeKey(`${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}`, condition, values);
   if (opts.limit !== undefined) values.push(opts.limit);
   if (opts.offset) values.push(opts.offset);
-  let sql = key === null ? null : compiled.get(key);
-  const conn = em.getConnection(opts.connectionType);
-  let rows: Record<string, unknown>[];
-  if (sql) {
-    rows = await conn.execute(sql, values, 'all', em.getTransactionContext());
-  } else {
+  const { sql, bindings } = sqlOf(key, values, () => {
     const qb = newQb();
     if (opts.fields) qb.select(opts.fields as never);
     if (opts.orderBy) qb.orderBy(opts.orderBy as never);
     if (opts.limit !== undefined) qb.limit(opts.limit);
     if (opts.offset) qb.offset(opts.offset);
-    const query = qb.getKnexQuery().toSQL();
-    if (sql === undefined && key !== null) {
-      if (compiled.size >= MAX_SHAPES) compiled.delete(compiled.keys().next().value as string);
-      compiled.set(key, sameValues(query.bindings, values) ? query.sql : null);
-    }
-    rows = await conn.execute(query.sql, query.bindings as unknown[], 'all', em.getTransactionContext());
-  }
+    return qb.getKnexQuery().toSQL();
+  });
+  const rows = await selectRows(em, sql, bindings, opts.connectionType);
   const driver = em.getDriver();
   // The entity's prototype, not its constructor: TypeGraphQL passes instances of the class through
   // as they are but would build a new entity (defaults, ORM setters) for every field resolver call.
@@ -137,6 +143,10 @@ export async function countRows<T extends TenantEntity>(
   where: FilterQuery<T>,
   connectionType?: ConnectionType,
 ): Promise<number> {
-  const row = (await scoped(em, entity, where, connectionType).qb().count().execute('get')) as { count: number | string };
+  const { meta, condition, qb } = scoped(em, entity, where, connectionType);
+  const values: unknown[] = [];
+  const key = shapeKey(`${meta.className}|count`, condition, values);
+  const { sql, bindings } = sqlOf(key, values, () => qb().count().getKnexQuery().toSQL());
+  const [row] = await selectRows<{ count: number | string }>(em, sql, bindings, connectionType);
   return Number(row.count);
 }

@@ -6,7 +6,7 @@ import { TenantEntity } from './tenant.js';
  * An AI agent. `credentials` holds the provider credentials encrypted (platform/crypto.ts);
  * it is never a graph field and is hidden from serialisation.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'ai_agents' })
 @Unique({ properties: ['project', 'provider_external_id'] })
 export class AiAgent extends TenantEntity {

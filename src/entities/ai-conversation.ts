@@ -11,7 +11,7 @@ export interface ConversationUsage {
 }
 
 /** A conversation between an AI agent and a user (or a server key: no user). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'ai_conversations' })
 @Index({ properties: ['project', 'id'] })
 export class AiConversation extends TenantEntity {

@@ -6,7 +6,7 @@ import { TenantEntity } from './tenant.js';
 export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
 
 /** A provider message template stored per agent; `external_id` is the provider's template id. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'ai_templates' })
 @Unique({ properties: ['agent_id', 'external_id'] })
 export class AiTemplate extends TenantEntity {

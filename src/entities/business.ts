@@ -2,7 +2,7 @@ import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'businesses' })
 export class Business extends TenantEntity {
   @Field(() => Int)

@@ -12,7 +12,7 @@ export interface RateLimitRule {
   on_error?: 'open' | 'closed';
 }
 
-@ObjectType({ description: 'A tenant of the platform.' })
+@ObjectType({ simpleResolvers: true, description: 'A tenant of the platform.' })
 @Entity({ tableName: 'projects' })
 export class Project {
   @Field(() => Int)

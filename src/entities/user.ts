@@ -13,7 +13,7 @@ export const LEVEL = {
   CALL_CENTER: 9,
 } as const;
 
-@ObjectType({ description: 'A user of a project. The password hash is never part of the graph.' })
+@ObjectType({ simpleResolvers: true, description: 'A user of a project. The password hash is never part of the graph.' })
 @Entity({ tableName: 'users' })
 export class User extends TenantEntity {
   @Field(() => Int)

@@ -20,14 +20,14 @@ export class AuthInput implements AuthInputShape {
   @Field(() => String, { nullable: true }) verification_code?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class SessionToken {
   @Field(() => String) access_token!: string;
   @Field(() => String) token_type!: string;
   @Field(() => Int, { description: 'Seconds until the token expires.' }) expires_in!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AuthResult {
   @Field(() => User) user!: User;
   @Field(() => SessionToken) session!: SessionToken;

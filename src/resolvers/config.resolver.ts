@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql'
 import type { RequestContext } from '../graph/context.js';
 import type { ConfigEntry as ConfigEntryShape } from '../services/config.service.js';
 
-@ObjectType({ description: 'A configuration entry; built-in entries have a null id and no description.' })
+@ObjectType({ simpleResolvers: true, description: 'A configuration entry; built-in entries have a null id and no description.' })
 export class ConfigEntry implements ConfigEntryShape {
   @Field(() => Int, { nullable: true }) id!: number | null;
   @Field(() => String) key!: string;

@@ -7,7 +7,7 @@ import type { RequestContext } from '../graph/context.js';
 import type { Page } from '../services/conversation.service.js';
 import type { ListInput } from '../services/list-query.js';
 
-@ObjectType({ description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.' })
+@ObjectType({ simpleResolvers: true, description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.' })
 export class Pagination {
   @Field(() => Int) current_page!: number;
   @Field(() => Int) page_size!: number;
@@ -17,13 +17,13 @@ export class Pagination {
   @Field(() => Int, { nullable: true }) to!: number | null;
 }
 
-@ObjectType({ description: 'One page of conversations.' })
+@ObjectType({ simpleResolvers: true, description: 'One page of conversations.' })
 export class AiConversationPage implements Page<AiConversation> {
   @Field(() => [AiConversation]) items!: AiConversation[];
   @Field(() => Pagination) pagination!: Pagination;
 }
 
-@ObjectType({ description: 'One page of a conversation\'s messages.' })
+@ObjectType({ simpleResolvers: true, description: 'One page of a conversation\'s messages.' })
 export class AiMessagePage implements Page<AiMessage> {
   @Field(() => [AiMessage]) items!: AiMessage[];
   @Field(() => Pagination) pagination!: Pagination;

@@ -11,26 +11,26 @@ export class MetricsQueryArgs implements M.MetricsArgs {
   @Field(() => Int, { nullable: true, description: 'Hours from UTC, -12..14.' }) timezone_offset?: number | null;
 }
 
-@ObjectType({ description: 'A count in the period and the comparison period.' })
+@ObjectType({ simpleResolvers: true, description: 'A count in the period and the comparison period.' })
 export class CountComparison implements M.Comparison {
   @Field(() => Int) current!: number;
   @Field(() => Int) previous!: number;
   @Field(() => Float) change_percentage!: number;
 }
 
-@ObjectType({ description: 'An amount, average or percentage in the period and the comparison period.' })
+@ObjectType({ simpleResolvers: true, description: 'An amount, average or percentage in the period and the comparison period.' })
 export class ValueComparison implements M.Comparison {
   @Field(() => Float) current!: number;
   @Field(() => Float) previous!: number;
   @Field(() => Float) change_percentage!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CurrentCount {
   @Field(() => Int) current!: number;
 }
 
-@ObjectType({ description: 'AI orders of one agent kind (provider + provider_type).' })
+@ObjectType({ simpleResolvers: true, description: 'AI orders of one agent kind (provider + provider_type).' })
 export class AgentMetric implements M.AgentMetric {
   @Field(() => String) provider!: string;
   @Field(() => String) provider_type!: string;
@@ -39,7 +39,7 @@ export class AgentMetric implements M.AgentMetric {
   @Field(() => Float) participation_percentage!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ChatMetrics implements M.ChatMetrics {
   @Field(() => CurrentCount) active_chats!: CurrentCount;
   @Field(() => CountComparison) total_chats!: CountComparison;
@@ -49,7 +49,7 @@ export class ChatMetrics implements M.ChatMetrics {
   @Field(() => ValueComparison) success_rate!: ValueComparison;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class OrderMetrics implements M.OrderMetrics {
   @Field(() => CountComparison) total_orders!: CountComparison;
   @Field(() => ValueComparison) total_revenue!: ValueComparison;
@@ -59,7 +59,7 @@ export class OrderMetrics implements M.OrderMetrics {
   @Field(() => CountComparison) active_orders!: CountComparison;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PerformanceMetrics implements M.PerformanceMetrics {
   @Field(() => ValueComparison) average_cost!: ValueComparison;
   @Field(() => ValueComparison) average_response_time_ms!: ValueComparison;
@@ -68,7 +68,7 @@ export class PerformanceMetrics implements M.PerformanceMetrics {
   @Field(() => ValueComparison) conversion_rate!: ValueComparison;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ProductMetric implements M.ProductMetric {
   @Field(() => Int, { nullable: true }) product_id!: number | null;
   @Field(() => String, { description: 'As on the order line.' }) name!: string;
@@ -77,7 +77,7 @@ export class ProductMetric implements M.ProductMetric {
   @Field(() => Float, { description: 'Sum of quantity × price.' }) revenue!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ProviderTypeComparison implements M.ProviderTypeComparison {
   @Field(() => String) provider_type!: string;
   @Field(() => Int) current!: number;
@@ -85,19 +85,19 @@ export class ProviderTypeComparison implements M.ProviderTypeComparison {
   @Field(() => Float) change_percentage!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class OverviewRevenue {
   @Field(() => ValueComparison) total!: ValueComparison;
   @Field(() => ValueComparison) average!: ValueComparison;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class OverviewConversations {
   @Field(() => CountComparison) total!: CountComparison;
   @Field(() => [ProviderTypeComparison]) by_provider_type!: ProviderTypeComparison[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class OverviewMetrics implements M.OverviewMetrics {
   @Field(() => CountComparison) orders!: CountComparison;
   @Field(() => OverviewRevenue) revenue!: OverviewRevenue;

@@ -3,7 +3,7 @@ import { AiTemplate } from '../entities/ai-template.js';
 import type { RequestContext } from '../graph/context.js';
 import type { TemplateSendResult as SendResultShape } from '../services/template.service.js';
 
-@ObjectType({ description: 'The provider accepted a template message.' })
+@ObjectType({ simpleResolvers: true, description: 'The provider accepted a template message.' })
 export class AiTemplateSendResult implements SendResultShape {
   @Field(() => String, { description: "The provider's message id." }) message_id!: string;
   @Field(() => String, { description: 'The recipient as sent to the provider (no leading +).' }) to!: string;

@@ -3,7 +3,7 @@ import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'typ
 import type { RequestContext } from '../graph/context.js';
 import type { TranslationMap, TranslationsResult as ResultShape } from '../services/translation.service.js';
 
-@ObjectType({ description: 'A translations change: a message in the request language and the full map after it.' })
+@ObjectType({ simpleResolvers: true, description: 'A translations change: a message in the request language and the full map after it.' })
 export class AiTranslationsResult implements ResultShape {
   @Field(() => String) message!: string;
   @Field(() => GraphQLJSON, { description: 'Locale (en, es, fr, ar) → JSON object.' }) translations!: TranslationMap;
