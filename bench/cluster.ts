@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { SERVE_NODE_ARGS } from './processes.js';
 
 /**
  * `npm run bench:cluster`: the deployment of deploy/local-cluster (its own folder and ports,
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   if (!key) throw new Error(`no demo server key in ${DIR}/logs (remove ${DIR} to start afresh)`);
   let direct: ChildProcess | undefined;
   try {
-    direct = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'serve'], {
+    direct = spawn(process.execPath, [...SERVE_NODE_ARGS, path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'serve'], {
       env: {
         ...process.env,
         PORT: String(DIRECT_PORT),

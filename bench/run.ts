@@ -11,7 +11,7 @@ import { loadFixtures } from '../src/fixtures/load.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import type { CredentialCipher } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
-import { startServer, type BenchServer } from './processes.js';
+import { SERVE_NODE_ARGS, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
 
 /**
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     }
 
     for (const [engine, overrides, group] of runs(scenarios, engines)) {
-      const serve = await startServer(SERVE, ['serve'], serveEnv(db.url, engine, overrides), '/health/live', nodeArgs);
+      const serve = await startServer(SERVE, ['serve'], serveEnv(db.url, engine, overrides), '/health/live', [...SERVE_NODE_ARGS, ...nodeArgs]);
       let loadSeconds = 0;
       try {
         for (const s of group) {
