@@ -86,12 +86,14 @@ export class ConversationResolver {
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'All messages of the conversation, counted in SQL for the whole page.' })
-  async messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | null> {
-    return (await ctx.services.conversations.messagesCount(ctx, conversation.id)) ?? 0;
+  messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | undefined> {
+    // the batch answers 0 for a conversation without messages; the loader's promise is returned as it is (one per row)
+    return ctx.services.conversations.messagesCount(ctx, conversation.id);
   }
 
   @FieldResolver(() => AiAgent, { nullable: true, description: 'The conversation\'s agent, loaded once per page.' })
-  async agent(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<AiAgent | null> {
-    return (await ctx.services.conversations.agent(ctx, conversation.agent_id)) ?? null;
+  agent(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<AiAgent | undefined> {
+    // undefined (an agent that is gone) reads as null: the field is nullable
+    return ctx.services.conversations.agent(ctx, conversation.agent_id);
   }
 }
