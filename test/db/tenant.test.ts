@@ -74,4 +74,26 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     // the same shape with another project's scope reuses the kept SQL text with that project's id
     expect((await readOne(scoped(other), Config, { id: foreign.id }))?.value).toBe('other-value');
   });
+
+  it('run inside a transaction on its connection (its own writes visible), and bind instants as UTC', async () => {
+    const em = scoped(acme);
+    await em.transactional(async (tx) => {
+      tx.create(Config, { project: acme, key: 'in_tx_only', value: 'v' });
+      await tx.flush();
+      expect((await readOne(tx, Config, { key: 'in_tx_only' }))?.value).toBe('v');
+      expect(await countRows(tx, Config, { key: 'in_tx_only' })).toBe(1);
+      // another request's EntityManager does not see the uncommitted row
+      expect(await readOne(scoped(acme), Config, { key: 'in_tx_only' })).toBeNull();
+      throw new Error('roll back');
+    }).catch((err: Error) => expect(err.message).toBe('roll back'));
+    expect(await countRows(scoped(acme), Config, { key: 'in_tx_only' })).toBe(0);
+
+    const [user] = await readRows(scoped(acme), User, {}, { orderBy: { id: 'asc' }, limit: 1 });
+    await db.sql(`update users set created_at = '2026-01-02 03:04:05+00' where id = ?`, [user.id]);
+    const at = new Date('2026-01-02T03:04:05Z');
+    expect((await readOne(scoped(acme), User, { id: user.id }))!.created_at).toEqual(at);
+    expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gte: at } })).toBe(1);
+    expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gt: at } })).toBe(0);
+    expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $lt: new Date(at.getTime() + 1) } })).toBe(1);
+  });
 });
