@@ -37,6 +37,19 @@ function cache<T>(key: string, load: () => Promise<T>, ttlMs = 2000): Promise<T>
 }
 
 const one = async <T>(sql: string, values: unknown[]): Promise<T | undefined> => (await pool.query(sql, values)).rows[0] as T | undefined;
+
+/**
+ * The statements `serve` runs through src/db/direct-read.ts (every read of the routes below; not
+ * the pipeline's lookups nor the login's) are named prepared statements there
+ * (DATABASE_PREPARED_STATEMENTS, on by default): the baseline prepares the same ones.
+ */
+const statementNames = new Map<string, string>();
+function prepared<R extends pg.QueryResultRow = any>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `baseline_${statementNames.size + 1}`));
+  return pool.query<R>({ name, text, values });
+}
+const onePrepared = async <T>(sql: string, values: unknown[]): Promise<T | undefined> => (await prepared(sql, values)).rows[0] as T | undefined;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 class Refused extends Error {
@@ -97,7 +110,7 @@ interface ConfigRow {
 app.get('/v400/:lang/:project/configs', async (req) => {
   const { project, caller } = await scope(req);
   if (caller?.kind !== 'server') throw new Refused(401);
-  const { rows } = await pool.query<ConfigRow>(`select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 order by "c0"."key" asc`, [project.id]);
+  const { rows } = await prepared<ConfigRow>(`select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 order by "c0"."key" asc`, [project.id]);
   const builtIn = [['ai_module_enabled', project.ai_enabled ? '1' : '0'], ['api_version', '400'], ['project_code', project.code]].map(
     ([key, value]) => ({ id: null as number | null, key, value, type: 1, public: true, hidden: false, protected: false, plugin: null as string | null }),
   );
@@ -123,7 +136,7 @@ interface ConversationRow {
 }
 
 async function messageCounts(projectId: number, ids: number[]): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ conversation_id: number; n: number }>(
+  const { rows } = await prepared<{ conversation_id: number; n: number }>(
     `select conversation_id, count(*)::int as n from ai_messages
           where project_id = $1 and conversation_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')})
           group by conversation_id`,
@@ -135,7 +148,7 @@ async function messageCounts(projectId: number, ids: number[]): Promise<Map<numb
 }
 
 const findConversation = (projectId: number, id: number) =>
-  one<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."id" = $2 limit 1`, [projectId, id]);
+  onePrepared<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."id" = $2 limit 1`, [projectId, id]);
 
 const conversationFields = (c: ConversationRow) => ({
   id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason,
@@ -162,14 +175,14 @@ app.get('/v400/:lang/:project/ai/conversations', async (req) => {
   const project = await aiServer(req);
   const pageSize = Number((req.query as { page_size?: string }).page_size ?? 10);
   const [page, total] = await Promise.all([
-    pool.query<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 order by "a0"."id" asc limit $2`, [project.id, pageSize]),
-    one<{ count: string }>(`select count(*) as "count" from "ai_conversations" as "a0" where "a0"."project_id" = $1`, [project.id]),
+    prepared<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 order by "a0"."id" asc limit $2`, [project.id, pageSize]),
+    onePrepared<{ count: string }>(`select count(*) as "count" from "ai_conversations" as "a0" where "a0"."project_id" = $1`, [project.id]),
   ]);
   const ids = page.rows.map((c) => c.id);
   const agentIds = [...new Set(page.rows.map((c) => c.agent_id))];
   const [counts, agents] = await Promise.all([
     messageCounts(project.id, ids),
-    pool.query<{ id: number; name: string }>(
+    prepared<{ id: number; name: string }>(
       `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."id" in (${agentIds.map((_, i) => `$${i + 2}`).join(', ')})`,
       [project.id, ...agentIds],
     ),
@@ -186,13 +199,13 @@ app.get('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/curr
   const { project, caller } = await scope(req);
   if (!caller) throw new Refused(401);
   if (!project.ai_enabled) throw new Refused(403);
-  const agent = await one<{ id: number; enabled: boolean }>(
+  const agent = await onePrepared<{ id: number; enabled: boolean }>(
     `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."provider_external_id" = $2 limit 1`,
     [project.id, (req.params as { provider_external_id: string }).provider_external_id],
   );
   if (!agent) throw new Refused(404);
   if (!agent.enabled) throw new Refused(409);
-  const c = await one<ConversationRow>(
+  const c = await onePrepared<ConversationRow>(
     `select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."agent_id" = $2 and "a0"."user_id" is null and "a0"."status" = 'active' limit 1`,
     [project.id, agent.id],
   );
@@ -207,11 +220,11 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async
   const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
   if (!c) throw new Refused(400);
   const [page, total] = await Promise.all([
-    pool.query<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date }>(
+    prepared<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date }>(
       `select "a0".* from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2 order by "a0"."id" asc limit $3`,
       [project.id, c.id, pageSize],
     ),
-    one<{ count: string }>(`select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`, [project.id, c.id]),
+    onePrepared<{ count: string }>(`select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`, [project.id, c.id]),
   ]);
   const result = page.rows.map((m) => ({ id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at }));
   return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
@@ -282,7 +295,7 @@ const compare = (current: number, previous: number, roundValues: boolean) => ({
 app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
   if (!overviewSql) throw new Refused(404);
   await aiServer(req);
-  const row = (await pool.query(overviewSql.sql, overviewSql.params)).rows[0] as { o: any[]; c: any[] };
+  const row = (await prepared(overviewSql.sql, overviewSql.params)).rows[0] as { o: any[]; c: any[] };
   const orders = [{ n: 0, revenue: 0 }, { n: 0, revenue: 0 }];
   for (const r of row.o) {
     const x = orders[Number(r.p) === 1 ? 0 : 1];

@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import { DefaultLogger, type LogContext } from '@mikro-orm/core';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { BENCH_PROJECT, BENCH_SERVER_KEY, DEFAULT_BENCH_ORDERS, ensureBenchData } from '../src/bench-data/seed.js';
 import { loadConfig } from '../src/config.js';
-import { initORM, migrate } from '../src/db/orm.js';
+import { initORM, migrate, ormConfig } from '../src/db/orm.js';
 import type { RequestContext } from '../src/graph/context.js';
 import { openBenchDatabase } from './database.js';
 import { SERVE_NODE_ARGS, startServer, type BenchServer } from './processes.js';
@@ -81,25 +83,27 @@ async function main(): Promise<void> {
         console.log(`direct ${e} ${p.label}: raw ${raw.ms.toFixed(1)} ms, rollup ${rollup.ms.toFixed(1)} ms, equal ${isDeepStrictEqual(raw.result, rollup.result)}`);
       }
 
-    // The overview of the month as the service runs it (one statement and its parameters, taken at
-    // the ORM connection), for the baseline to replay with `pg`.
+    // The overview of the month as the service runs it (one statement and its parameters, taken from
+    // the ORM's query log), for the baseline to replay with `pg`.
     const captured: { sql: string; params: unknown[] }[] = [];
-    const logOrm = await initORM({ clientUrl: db.url, poolMax: 1 });
+    const logOrm = await MikroORM.init({
+      ...ormConfig({ clientUrl: db.url, poolMax: 1 }),
+      debug: ['query'],
+      loggerFactory: (options) => new (class extends DefaultLogger {
+        override logQuery(context: LogContext): void {
+          captured.push({ sql: String(context.query), params: (context.params ?? []) as unknown[] });
+        }
+      })(options),
+    });
     try {
-      const conn = logOrm.em.getConnection();
-      const execute = conn.execute.bind(conn);
-      conn.execute = ((sql: string, params: unknown[] = [], ...rest: unknown[]) => {
-        captured.push({ sql, params });
-        return (execute as (...a: unknown[]) => Promise<unknown>)(sql, params, ...rest);
-      }) as typeof conn.execute;
       await service.overview({ ...ctx(), em: logOrm.em.fork() } as RequestContext, periods[1].args, 'rollup');
     } finally {
       await logOrm.close();
     }
     const overview = captured.filter((q) => q.sql.includes('json_agg'));
     if (overview.length !== 1 || captured.length !== 1) throw new Error(`expected the overview to run one statement, captured ${captured.length}`);
-    let placeholder = 0;
-    const statement = { sql: overview[0].sql.replace(/\?/g, () => `$${++placeholder}`), params: overview[0].params };
+    // selectRows logs the text it sends ($1, $2 …); instants went as UTC ISO text
+    const statement = { sql: overview[0].sql, params: overview[0].params.map((v) => (v instanceof Date ? v.toISOString() : v)) };
     const resultsDir = path.resolve('bench', 'results');
     fs.mkdirSync(resultsDir, { recursive: true });
     const sqlFile = path.join(resultsDir, 'overview-month.json');

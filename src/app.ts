@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
 import { boundsOf, initORM } from './db/orm.js';
+import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
 import { createEngine, type GraphEngine } from './graph/engines.js';
 import { loadOperations, namedSources } from './graph/operations.js';
@@ -51,6 +52,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
+  if (config.databasePreparedStatements) usePreparedStatements(orm);
   const replicas = orm.config.get('replicas')?.length ? new ReplicaRouter(orm).start() : undefined;
   const limiter: LimiterStore = createLimiterStore({ databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(), redisUrl: config.redisUrl });
   const services = createServices({

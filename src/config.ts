@@ -34,6 +34,8 @@ export interface AppConfig {
   metricsToken?: string;
   /** Connections of `serve`'s database pool. */
   databasePoolMax: number;
+  /** Reads run as named prepared statements (off behind a transaction-mode pooler that does not track them). */
+  databasePreparedStatements: boolean;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -72,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 15_000),
     metricsToken: env.METRICS_TOKEN || undefined,
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
+    databasePreparedStatements: !['0', 'false'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
   };
 }

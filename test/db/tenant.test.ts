@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePreparedStatements } from '../../src/db/direct-read.js';
+import { initORM } from '../../src/db/orm.js';
 import { countRows, readOne, readRows } from '../../src/db/tenant-read.js';
 import { AppSetting } from '../../src/entities/app-setting.js';
 import { Config } from '../../src/entities/config.js';
@@ -95,5 +97,25 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gte: at } })).toBe(1);
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gt: at } })).toBe(0);
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $lt: new Date(at.getTime() + 1) } })).toBe(1);
+  });
+
+  it('are prepared by name once per connection when the ORM asks for it (DATABASE_PREPARED_STATEMENTS), and not otherwise', async () => {
+    const prepared = async (named: boolean) => {
+      // one connection, straight to PostgreSQL (no pooler), so the session that prepared is the one asked
+      const orm = await initORM({ clientUrl: db.directUrl, poolMax: 1 });
+      try {
+        if (named) usePreparedStatements(orm);
+        const em = orm.em.fork();
+        em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
+        expect((await readRows(em, Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
+        expect((await readRows(em, Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
+        const [{ n }] = await orm.em.getConnection().execute(`select count(*)::int n from pg_prepared_statements where statement like '%from "configs"%'`);
+        return n;
+      } finally {
+        await orm.close();
+      }
+    };
+    expect(await prepared(true)).toBe(1);
+    expect(await prepared(false)).toBe(0);
   });
 });
