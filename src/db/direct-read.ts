@@ -63,7 +63,14 @@ export async function selectRows<T = Record<string, unknown>>(
   try {
     pg = await client.acquireConnection();
     const name = preparing.has(em.config) ? nameOf(text) : undefined;
-    const { rows } = await pg.query({ name, text, values: values.map(parameter) });
+    const params = values.map(parameter);
+    const { rows } = await pg.query({ name, text, values: params }).catch((err: unknown) => {
+      if (!name || !planOutdated(err)) throw err;
+      // A migration changed a table under a statement this connection prepared: PostgreSQL keeps
+      // refusing it there, so the connection leaves the pool when released; this read runs unnamed.
+      (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'a prepared statement outlived a schema change';
+      return pg!.query({ text, values: params });
+    });
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, results: rows.length });
     return rows as T[];
   } catch (err) {
@@ -72,6 +79,12 @@ export async function selectRows<T = Record<string, unknown>>(
   } finally {
     if (pg) void client.releaseConnection(pg);
   }
+}
+
+/** SQLSTATE 0A000 "cached plan must not change result type": a prepared `select *` after its table gained or lost a column. */
+function planOutdated(err: unknown): boolean {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return code === '0A000' && typeof message === 'string' && /cached plan must not change result type/.test(message);
 }
 
 /** Instants go as UTC ISO text (the ORM runs with forceUtcTimezone); pg would send the process's local offset. */

@@ -118,4 +118,27 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     expect(await prepared(true)).toBe(1);
     expect(await prepared(false)).toBe(0);
   });
+
+  it('recover when a migration changes a table under a prepared statement (the connection is replaced)', async () => {
+    const orm = await initORM({ clientUrl: db.directUrl, poolMax: 1 });
+    try {
+      usePreparedStatements(orm);
+      const read = () => {
+        const em = orm.em.fork();
+        em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
+        return readRows(em, Config, { key: 'shared_key' });
+      };
+      expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+      await db.sql('alter table configs add column prepared_probe int');
+      try {
+        expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+        expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+      } finally {
+        await db.sql('alter table configs drop column prepared_probe');
+      }
+      expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+    } finally {
+      await orm.close();
+    }
+  });
 });
