@@ -21,7 +21,8 @@ const preparing = new WeakSet<object>();
 /**
  * Statements of this ORM run as named prepared statements: PostgreSQL parses and plans each text
  * once per connection instead of on every call (a metrics overview spends ~1 ms of its ~4 ms in
- * planning). Off behind a transaction-mode pooler that does not track them (PgBouncer before 1.21).
+ * planning). Off behind a transaction-mode pooler that does not track them (PgBouncer before 1.21);
+ * should such a pooler be met anyway, the first statement it refuses turns them off (selectRows).
  */
 export function usePreparedStatements(orm: MikroORM): void {
   preparing.add(orm.config);
@@ -65,10 +66,21 @@ export async function selectRows<T = Record<string, unknown>>(
     const name = preparing.has(em.config) ? nameOf(text) : undefined;
     const params = values.map(parameter);
     const { rows } = await pg.query({ name, text, values: params }).catch((err: unknown) => {
-      if (!name || !planOutdated(err)) throw err;
-      // A migration changed a table under a statement this connection prepared: PostgreSQL keeps
-      // refusing it there, so the connection leaves the pool when released; this read runs unnamed.
-      (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'a prepared statement outlived a schema change';
+      if (!name) throw err;
+      if (planOutdated(err)) {
+        // A migration changed a table under a statement this connection prepared: PostgreSQL keeps
+        // refusing it there, so the connection leaves the pool when released; this read runs unnamed.
+        (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'a prepared statement outlived a schema change';
+      } else if (notKept(err)) {
+        // The server behind this connection changes between statements (a transaction pooler):
+        // named statements are given up for this ORM, and the read runs unnamed.
+        (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'named statements are not kept by this server';
+        if (preparing.delete(em.config)) {
+          process.emitWarning('named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false', { code: 'ORDERGRAPH_PREPARED_STATEMENTS' });
+        }
+      } else {
+        throw err;
+      }
       return pg!.query({ text, values: params });
     });
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, results: rows.length });
@@ -85,6 +97,12 @@ export async function selectRows<T = Record<string, unknown>>(
 function planOutdated(err: unknown): boolean {
   const { code, message } = err as { code?: unknown; message?: unknown };
   return code === '0A000' && typeof message === 'string' && /cached plan must not change result type/.test(message);
+}
+
+/** 26000 "prepared statement … does not exist", 42P05 "… already exists": the statement met another server session than the one it was prepared on. */
+function notKept(err: unknown): boolean {
+  const { code } = err as { code?: unknown };
+  return code === '26000' || code === '42P05';
 }
 
 /** Instants go as UTC ISO text (the ORM runs with forceUtcTimezone); pg would send the process's local offset. */

@@ -9,6 +9,7 @@ import { TENANT_FILTER } from '../../src/entities/tenant.js';
 import { User } from '../../src/entities/user.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
+import { pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js';
 
 let db: TestDatabase;
 let acme: Project;
@@ -139,6 +140,33 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
       expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
     } finally {
       await orm.close();
+    }
+  });
+
+  it.skipIf(!pgbouncerBinary())('give up named statements, without failing a read, behind a transaction pooler that does not keep them', async () => {
+    // PgBouncer (transaction mode, 1.18 here) hands each statement to whichever server connection is free
+    const bouncer = await startPgBouncer(db.directUrl, { poolSize: 3 });
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => void (w.code === 'ORDERGRAPH_PREPARED_STATEMENTS' && warnings.push(w.message));
+    process.on('warning', onWarning);
+    const orm = await initORM({ clientUrl: bouncer.url, poolMax: 3 });
+    try {
+      usePreparedStatements(orm);
+      const read = () => {
+        const em = orm.em.fork();
+        em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
+        return readRows(em, Config, { key: 'shared_key' });
+      };
+      for (let round = 0; round < 5; round++) {
+        const values = await Promise.all(Array.from({ length: 6 }, read));
+        expect(values.map((rows) => rows.map((r) => r.value))).toEqual(Array.from({ length: 6 }, () => ['acme-value']));
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toHaveLength(1);
+    } finally {
+      process.off('warning', onWarning);
+      await orm.close();
+      await bouncer.stop();
     }
   });
 });
