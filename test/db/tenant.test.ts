@@ -60,6 +60,13 @@ describe('tenant isolation by construction', () => {
   });
 });
 
+/** The values of acme's `shared_key` config, read through a request-scoped EntityManager of `orm`. */
+async function sharedKeyValues(orm: Awaited<ReturnType<typeof initORM>>): Promise<string[]> {
+  const em = orm.em.fork();
+  em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
+  return (await readRows(em, Config, { key: 'shared_key' })).map((r) => r.value);
+}
+
 describe('entity-free reads (db/tenant-read.ts)', () => {
   it('refuse an EntityManager without a project scope, and entities that are not tenant-owned', async () => {
     await expect(readRows(db.orm.em.fork(), Config, {})).rejects.toThrow(/without a project scope/);
@@ -106,10 +113,8 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
       const orm = await initORM({ clientUrl: db.directUrl, poolMax: 1 });
       try {
         if (named) usePreparedStatements(orm);
-        const em = orm.em.fork();
-        em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
-        expect((await readRows(em, Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
-        expect((await readRows(em, Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
+        expect(await sharedKeyValues(orm)).toEqual(['acme-value']);
+        expect(await sharedKeyValues(orm)).toEqual(['acme-value']);
         const [{ n }] = await orm.em.getConnection().execute(`select count(*)::int n from pg_prepared_statements where statement like '%from "configs"%'`);
         return n;
       } finally {
@@ -124,20 +129,16 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     const orm = await initORM({ clientUrl: db.directUrl, poolMax: 1 });
     try {
       usePreparedStatements(orm);
-      const read = () => {
-        const em = orm.em.fork();
-        em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
-        return readRows(em, Config, { key: 'shared_key' });
-      };
-      expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+      const read = () => sharedKeyValues(orm);
+      expect(await read()).toEqual(['acme-value']);
       await db.sql('alter table configs add column prepared_probe int');
       try {
-        expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
-        expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+        expect(await read()).toEqual(['acme-value']);
+        expect(await read()).toEqual(['acme-value']);
       } finally {
         await db.sql('alter table configs drop column prepared_probe');
       }
-      expect((await read()).map((r) => r.value)).toEqual(['acme-value']);
+      expect(await read()).toEqual(['acme-value']);
     } finally {
       await orm.close();
     }
@@ -152,14 +153,10 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     const orm = await initORM({ clientUrl: bouncer.url, poolMax: 3 });
     try {
       usePreparedStatements(orm);
-      const read = () => {
-        const em = orm.em.fork();
-        em.setFilterParams(TENANT_FILTER, { projectId: acme.id });
-        return readRows(em, Config, { key: 'shared_key' });
-      };
+      const read = () => sharedKeyValues(orm);
       for (let round = 0; round < 5; round++) {
         const values = await Promise.all(Array.from({ length: 6 }, read));
-        expect(values.map((rows) => rows.map((r) => r.value))).toEqual(Array.from({ length: 6 }, () => ['acme-value']));
+        expect(values).toEqual(Array.from({ length: 6 }, () => ['acme-value']));
       }
       await new Promise((r) => setImmediate(r));
       expect(warnings).toHaveLength(1);
