@@ -28,14 +28,21 @@ export function usePreparedStatements(orm: MikroORM): void {
   preparing.add(orm.config);
 }
 
-/** One name per statement text, process-wide; past the bound, new texts run unnamed (a connection keeps what it prepared). */
-const names = new Map<string, string>();
-const MAX_NAMES = 1000;
+/**
+ * Per statement (knex's `?` form), process-wide: its `$n` text and its prepared-statement name,
+ * worked out once. Past the bound, a new statement is converted on each call and runs unnamed
+ * (a name must stay tied to one text; a connection keeps what it prepared).
+ */
+const statements = new Map<string, { text: string; name?: string }>();
+const MAX_STATEMENTS = 1000;
 
-function nameOf(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMES) names.set(text, (name = `og_${names.size + 1}`));
-  return name;
+function statementOf(client: KnexClient, sql: string): { text: string; name?: string } {
+  const known = statements.get(sql);
+  if (known) return known;
+  if (statements.size >= MAX_STATEMENTS) return { text: client.positionBindings(sql) };
+  const statement = { text: client.positionBindings(sql), name: `og_${statements.size + 1}` };
+  statements.set(sql, statement);
+  return statement;
 }
 
 /**
@@ -59,27 +66,20 @@ export async function selectRows<T = Record<string, unknown>>(
   const client = conn.getKnex().client as unknown as KnexClient;
   const logging = em.config.getLogger().isEnabled('query');
   const started = logging ? Date.now() : 0;
-  const text = client.positionBindings(sql);
+  const statement = statementOf(client, sql);
+  const { text } = statement;
   let pg: PgClient | undefined;
   try {
     pg = await client.acquireConnection();
-    const name = preparing.has(em.config) ? nameOf(text) : undefined;
+    const name = preparing.has(em.config) ? statement.name : undefined;
     const params = values.map(parameter);
     const { rows } = await pg.query({ name, text, values: params }).catch((err: unknown) => {
-      if (!name) throw err;
-      if (planOutdated(err)) {
-        // A migration changed a table under a statement this connection prepared: PostgreSQL keeps
-        // refusing it there, so the connection leaves the pool when released; this read runs unnamed.
-        (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'a prepared statement outlived a schema change';
-      } else if (notKept(err)) {
-        // The server behind this connection changes between statements (a transaction pooler):
-        // named statements are given up for this ORM, and the read runs unnamed.
-        (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'named statements are not kept by this server';
-        if (preparing.delete(em.config)) {
-          process.emitWarning('named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false', { code: 'ORDERGRAPH_PREPARED_STATEMENTS' });
-        }
-      } else {
-        throw err;
+      const reason = name ? namedFailure(err) : undefined;
+      if (!reason) throw err;
+      // PostgreSQL keeps refusing the name on this connection: it leaves the pool when released, and this read runs unnamed.
+      (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = reason;
+      if (reason === NOT_KEPT && preparing.delete(em.config)) {
+        process.emitWarning('named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false', { code: 'ORDERGRAPH_PREPARED_STATEMENTS' });
       }
       return pg!.query({ text, values: params });
     });
@@ -93,16 +93,21 @@ export async function selectRows<T = Record<string, unknown>>(
   }
 }
 
-/** SQLSTATE 0A000 "cached plan must not change result type": a prepared `select *` after its table gained or lost a column. */
-function planOutdated(err: unknown): boolean {
-  const { code, message } = err as { code?: unknown; message?: unknown };
-  return code === '0A000' && typeof message === 'string' && /cached plan must not change result type/.test(message);
-}
+const NOT_KEPT = 'named statements are not kept by this server';
 
-/** 26000 "prepared statement … does not exist", 42P05 "… already exists": the statement met another server session than the one it was prepared on. */
-function notKept(err: unknown): boolean {
-  const { code } = err as { code?: unknown };
-  return code === '26000' || code === '42P05';
+/**
+ * Why a named statement failed where the same statement unnamed would run, or undefined:
+ * 0A000 "cached plan must not change result type" (a migration changed a table under a prepared
+ * `select *`); 26000 "prepared statement … does not exist" or 42P05 "… already exists" (the
+ * statement met another server session than the one it was prepared on: a transaction pooler,
+ * after which named statements are given up for the ORM).
+ */
+function namedFailure(err: unknown): string | undefined {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (code === '0A000' && typeof message === 'string' && /cached plan must not change result type/.test(message)) {
+    return 'a prepared statement outlived a schema change';
+  }
+  return code === '26000' || code === '42P05' ? NOT_KEPT : undefined;
 }
 
 /** Instants go as UTC ISO text (the ORM runs with forceUtcTimezone); pg would send the process's local offset. */
