@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { CLI, ensureBuilt } from '../support/dist.js';
+import { ensureEmitted } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 import { startServe, stopServe, type ServeProcess } from '../support/serve-process.js';
 
@@ -20,13 +19,7 @@ beforeAll(async () => {
   await db.load(baseFixture({ rate_limits: RULES as never }));
   // `serve` seeds a demo project when none exists; one that exists keeps both processes from seeding
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
-  try {
-    await ensureBuilt();
-  } catch (err) {
-    // tsc still emits on type errors elsewhere in the tree; what matters is a current dist
-    if (!fs.existsSync(CLI)) throw err;
-    console.warn('[multi-process.test] build reported errors; using the emitted dist', err instanceof Error ? err.message : err);
-  }
+  await ensureEmitted('multi-process.test');
 }, 300_000);
 afterAll(() => db.orm.close());
 

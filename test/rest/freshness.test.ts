@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/platform/secrets.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { CLI, ensureBuilt } from '../support/dist.js';
+import { ensureEmitted } from '../support/dist.js';
 import { baseFixture, KEYS, PASSWORD, USERS } from '../support/fixtures.js';
 import { startServe, stopServe, type ServeProcess } from '../support/serve-process.js';
 
@@ -28,12 +27,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.load(fixture());
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] }); // keeps `serve` from seeding its demo project
-  try {
-    await ensureBuilt();
-  } catch (err) {
-    if (!fs.existsSync(CLI)) throw err;
-    console.warn('[freshness.test] build reported errors; using the emitted dist', err instanceof Error ? err.message : err);
-  }
+  await ensureEmitted('freshness.test');
 }, 300_000);
 afterAll(() => db.orm.close());
 

@@ -30,6 +30,19 @@ export async function ensureBuilt(): Promise<void> {
   }
 }
 
+/**
+ * ensureBuilt for tests that only need the emitted dist/: tsc still emits on type errors elsewhere
+ * in the tree, so a failed build with a CLI on disk is a warning (`label` names the test), not a failure.
+ */
+export async function ensureEmitted(label: string): Promise<void> {
+  try {
+    await ensureBuilt();
+  } catch (err) {
+    if (!fs.existsSync(CLI)) throw err;
+    console.warn(`[${label}] build reported errors; using the emitted dist`, err instanceof Error ? err.message : err);
+  }
+}
+
 function newest(dir: string): number {
   let latest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
