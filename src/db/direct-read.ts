@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { readOnReplica } from './replicas.js';
 
 export type ConnectionType = 'read' | 'write';
 
@@ -91,6 +92,11 @@ export async function selectRows<T = Record<string, unknown>>(
   } finally {
     if (pg) void client.releaseConnection(pg);
   }
+}
+
+/** selectRows on a healthy, caught-up replica when there is one (db/replicas.ts), otherwise on the primary. */
+export function selectOnReplica<T = Record<string, unknown>>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
+  return readOnReplica(em, (type) => selectRows<T>(em, sql, values, type));
 }
 
 const NOT_KEPT = 'named statements are not kept by this server';

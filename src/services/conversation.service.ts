@@ -1,5 +1,5 @@
 import { readOnReplica } from '../db/replicas.js';
-import { selectRows } from '../db/direct-read.js';
+import { selectOnReplica } from '../db/direct-read.js';
 import { countRows, readOne, readRows } from '../db/tenant-read.js';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
@@ -114,14 +114,13 @@ export class ConversationService {
   /** messages_count for a page of conversations: one grouped count, never the messages themselves. */
   messagesCount(ctx: RequestContext, conversationId: number): Promise<number | undefined> {
     return loaderFor<number, number>(ctx.em, 'conversation.messages_count', async (ids) => {
-      const rows: { conversation_id: number; n: number }[] = await readOnReplica(ctx.em, (type) => selectRows(
+      const rows = await selectOnReplica<{ conversation_id: number; n: number }>(
         ctx.em,
         `select conversation_id, count(*)::int as n from ai_messages
           where project_id = ? and conversation_id in (${ids.map(() => '?').join(', ')})
           group by conversation_id`,
         [ctx.project.id, ...ids],
-        type,
-      ));
+      );
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
       for (const r of rows) counts.set(Number(r.conversation_id), Number(r.n));
       return counts;

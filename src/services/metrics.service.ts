@@ -1,5 +1,4 @@
-import { selectRows } from '../db/direct-read.js';
-import { readOnReplica } from '../db/replicas.js';
+import { selectOnReplica } from '../db/direct-read.js';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../graph/context.js';
 import { assertAiAdmin, visibleBusinessIds } from './access.js';
@@ -275,13 +274,13 @@ export class MetricsService {
   private async orderAgg(ctx: RequestContext, s: Scope): Promise<OrderAgg[]> {
     const params: unknown[] = [];
     const sql = this.orderSql(ctx, s, (v) => (params.push(v), '?'));
-    return (await readOnReplica(ctx.em, (type) => selectRows<any>(ctx.em, sql, params, type))).map(orderRow);
+    return (await selectOnReplica<any>(ctx.em, sql, params)).map(orderRow);
   }
 
   private async convAgg(ctx: RequestContext, s: Scope): Promise<ConvAgg[]> {
     const params: unknown[] = [];
     const sql = this.convSql(ctx, s, (v) => (params.push(v), '?'));
-    return (await readOnReplica(ctx.em, (type) => selectRows<any>(ctx.em, sql, params, type))).map(convRow);
+    return (await selectOnReplica<any>(ctx.em, sql, params)).map(convRow);
   }
 
   /** Both aggregates in one round trip (overview, performance). */
@@ -292,7 +291,7 @@ export class MetricsService {
     const convs = this.convSql(ctx, s, p);
     const sql = `select (select coalesce(json_agg(o), '[]'::json) from (${orders}) o) o,
                         (select coalesce(json_agg(c), '[]'::json) from (${convs}) c) c`;
-    const [row] = await readOnReplica(ctx.em, (type) => selectRows<any>(ctx.em, sql, params, type));
+    const [row] = await selectOnReplica<any>(ctx.em, sql, params);
     const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as unknown[];
     return [parse(row.o).map(orderRow), parse(row.c).map(convRow)];
   }
@@ -363,7 +362,7 @@ export class MetricsService {
     } else {
       sql = PRODUCTS_REFERENCE_SQL(s, p, ctx.project.id);
     }
-    const rows = await readOnReplica(ctx.em, (type) => selectRows<any>(ctx.em, sql, params, type));
+    const rows = await selectOnReplica<any>(ctx.em, sql, params);
     return rows.map((r: any) => ({
       product_id: Number(r.product_id),
       name: String(r.name),
