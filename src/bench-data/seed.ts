@@ -140,7 +140,7 @@ export const REBUILD_SQL = [
   `insert into metrics_order_rollup (project_id, grain, bucket, business_id, agent_id, status_group, orders, revenue)
    select s.project_id, g.grain, g.bucket, s.business_id, s.agent_id, s.status_group, count(*), sum(s.total)
    from metrics_order_state s
-   cross join lateral (values (0::smallint, metrics_b15(s.created_at)), (1::smallint, metrics_bday(s.created_at)), (2::smallint, metrics_bmonth(s.created_at))) g(grain, bucket)
+   cross join lateral metrics_buckets(s.created_at) g
    where s.project_id = :project
    group by 1, 2, 3, 4, 5, 6`,
   `insert into metrics_product_rollup (project_id, grain, bucket, business_id, product_id, name, times_sold, orders, revenue)
@@ -152,7 +152,7 @@ export const REBUILD_SQL = [
      group by 1, 2, 3
    ) x
    join metrics_order_state s on s.order_id = x.order_id
-   cross join lateral (values (0::smallint, metrics_b15(s.created_at)), (1::smallint, metrics_bday(s.created_at)), (2::smallint, metrics_bmonth(s.created_at))) g(grain, bucket)
+   cross join lateral metrics_buckets(s.created_at) g
    group by 1, 2, 3, 4, 5, 6`,
   `insert into metrics_conversation_rollup (project_id, grain, bucket, business_id, agent_id, state, conversations, cost, rt_sum, rt_count)
    select c.project_id, g.grain, g.bucket, c.business_id, c.agent_id, c.state, count(*), sum(c.cost), sum(coalesce(c.rt, 0)), count(c.rt)
@@ -161,7 +161,7 @@ export const REBUILD_SQL = [
             coalesce(metrics_num(usage -> 'cost'), 0) cost, metrics_num(usage -> 'response_time_ms') rt
      from ai_conversations where project_id = :project
    ) c
-   cross join lateral (values (0::smallint, metrics_b15(c.created_at)), (1::smallint, metrics_bday(c.created_at)), (2::smallint, metrics_bmonth(c.created_at))) g(grain, bucket)
+   cross join lateral metrics_buckets(c.created_at) g
    group by 1, 2, 3, 4, 5, 6`,
 ];
 

@@ -1,21 +1,22 @@
 /**
- * How a period is read from the rollups: as signed sums of 15-minute, UTC-day and UTC-month
- * buckets (Migration20261121000400_metrics keeps all three grains).
+ * How a period is read from the rollups: as signed sums of 15-minute, UTC-hour, UTC-day and
+ * UTC-month buckets (the grains of Migration20261121000400_metrics and
+ * Migration20261122000000_metrics_hour_grain).
  */
 export const BUCKET_MS = 15 * 60_000;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
+/** Rollup grain codes as stored: 0 15 minutes, 3 hours, 1 UTC days, 2 UTC months. */
+export type Grain = 0 | 1 | 2 | 3;
+
 export interface CoverPart {
-  /** 0: 15-minute buckets, 1: UTC days, 2: UTC months. */
-  grain: 0 | 1 | 2;
+  grain: Grain;
   start: number;
   end: number;
   /** +1: add these buckets; -1: take them away (an outer bucket's overhang). */
   sign: 1 | -1;
 }
-
-/** Rough rows read per bucket of each grain, relative to a 15-minute bucket. */
-const GRAIN_COST = [1, 6, 6];
 
 const monthFloor = (t: number) => {
   const d = new Date(t);
@@ -27,14 +28,33 @@ const monthCeil = (t: number) => {
   const d = new Date(t);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 };
-const dayFloor = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
-const dayCeil = (t: number) => Math.ceil(t / DAY_MS) * DAY_MS;
+const fixed = (ms: number) => ({
+  floor: (t: number) => Math.floor(t / ms) * ms,
+  ceil: (t: number) => Math.ceil(t / ms) * ms,
+  units: (a: number, b: number) => (b - a) / ms,
+});
 
-function countMonths(a: number, b: number): number {
-  const x = new Date(a);
-  const y = new Date(b);
-  return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
-}
+/**
+ * The grains from finest to coarsest, with the rough rows read per bucket relative to a
+ * 15-minute one. At high volume every bucket holds most of the key space, so coarser buckets
+ * cost little more than fine ones; that is what keeps a period's cost bounded by the key space.
+ */
+const LEVELS: { grain: Grain; cost: number; floor(t: number): number; ceil(t: number): number; units(a: number, b: number): number }[] = [
+  { grain: 0, cost: 1, ...fixed(BUCKET_MS) },
+  { grain: 3, cost: 2, ...fixed(HOUR_MS) },
+  { grain: 1, cost: 6, ...fixed(DAY_MS) },
+  {
+    grain: 2,
+    cost: 6,
+    floor: monthFloor,
+    ceil: monthCeil,
+    units: (a, b) => {
+      const x = new Date(a);
+      const y = new Date(b);
+      return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
+    },
+  },
+];
 
 function negate(parts: CoverPart[]): CoverPart[] {
   return parts.map((p) => ({ ...p, sign: (p.sign === 1 ? -1 : 1) as 1 | -1 }));
@@ -42,29 +62,27 @@ function negate(parts: CoverPart[]): CoverPart[] {
 
 /**
  * A 15-minute-aligned range [start, end) as signed sums of rollup buckets, the cheapest found:
- * whole UTC months and days inside it, or an outer month/day minus its overhang, down to
- * 15-minute buckets at the edges. Every aggregate is a sum, so subtracting is exact.
+ * whole buckets of a grain inside it, or an outer bucket minus its overhang, down to finer
+ * grains at the edges. Every aggregate is a sum, so subtracting is exact.
  */
-export function coverSigned(start: number, end: number, level: 0 | 1 | 2 = 2): { cost: number; parts: CoverPart[] } {
+export function coverSigned(start: number, end: number, level = LEVELS.length - 1): { cost: number; parts: CoverPart[] } {
   if (start >= end) return { cost: 0, parts: [] };
-  if (level === 0) return { cost: (end - start) / BUCKET_MS, parts: [{ grain: 0, start, end, sign: 1 }] };
-  const lower = (level - 1) as 0 | 1;
-  const [floor, ceil] = level === 2 ? [monthFloor, monthCeil] : [dayFloor, dayCeil];
-  let best = coverSigned(start, end, lower);
+  const { grain, cost: unitCost, floor, ceil, units } = LEVELS[level];
+  if (level === 0) return { cost: units(start, end) * unitCost, parts: [{ grain, start, end, sign: 1 }] };
+  let best = coverSigned(start, end, level - 1);
   for (const innerStart of [true, false])
     for (const innerEnd of [true, false]) {
       const a = innerStart ? ceil(start) : floor(start);
       const b = innerEnd ? floor(end) : ceil(end);
       if (a >= b) continue;
-      const head = innerStart ? coverSigned(start, a, lower) : { ...coverSigned(a, start, lower) };
-      const tail = innerEnd ? coverSigned(b, end, lower) : { ...coverSigned(end, b, lower) };
-      const units = level === 2 ? countMonths(a, b) : (b - a) / DAY_MS;
-      const cost = head.cost + tail.cost + units * GRAIN_COST[level];
+      const head = innerStart ? coverSigned(start, a, level - 1) : coverSigned(a, start, level - 1);
+      const tail = innerEnd ? coverSigned(b, end, level - 1) : coverSigned(end, b, level - 1);
+      const cost = head.cost + tail.cost + units(a, b) * unitCost;
       if (cost < best.cost) {
         best = {
           cost,
           parts: [
-            { grain: level, start: a, end: b, sign: 1 },
+            { grain, start: a, end: b, sign: 1 },
             ...(innerStart ? head.parts : negate(head.parts)),
             ...(innerEnd ? tail.parts : negate(tail.parts)),
           ],
