@@ -1,14 +1,15 @@
 /**
- * How a period is read from the rollups: as signed sums of 15-minute, UTC-hour, UTC-day and
- * UTC-month buckets (the grains of Migration20261121000400_metrics and
- * Migration20261122000000_metrics_hour_grain).
+ * How a period is read from the rollups: as signed sums of 15-minute, UTC-hour, UTC 6-hour,
+ * UTC-day and UTC-month buckets (the grains of Migration20261121000400_metrics and
+ * Migration20261122000000_metrics_hour_grains).
  */
 export const BUCKET_MS = 15 * 60_000;
 const HOUR_MS = 3_600_000;
+const SIX_HOURS_MS = 6 * HOUR_MS;
 const DAY_MS = 86_400_000;
 
-/** Rollup grain codes as stored: 0 15 minutes, 3 hours, 1 UTC days, 2 UTC months. */
-export type Grain = 0 | 1 | 2 | 3;
+/** Rollup grain codes as stored: 0 15 minutes, 3 hours, 4 6-hour blocks, 1 UTC days, 2 UTC months. */
+export type Grain = 0 | 1 | 2 | 3 | 4;
 
 export interface CoverPart {
   grain: Grain;
@@ -42,6 +43,7 @@ const fixed = (ms: number) => ({
 const LEVELS: { grain: Grain; cost: number; floor(t: number): number; ceil(t: number): number; units(a: number, b: number): number }[] = [
   { grain: 0, cost: 1, ...fixed(BUCKET_MS) },
   { grain: 3, cost: 2, ...fixed(HOUR_MS) },
+  { grain: 4, cost: 4, ...fixed(SIX_HOURS_MS) },
   { grain: 1, cost: 6, ...fixed(DAY_MS) },
   {
     grain: 2,
@@ -60,34 +62,55 @@ function negate(parts: CoverPart[]): CoverPart[] {
   return parts.map((p) => ({ ...p, sign: (p.sign === 1 ? -1 : 1) as 1 | -1 }));
 }
 
+/** Covers already worked out, by range: a dashboard asks for the same few periods again and again. */
+const covers = new Map<string, readonly CoverPart[]>();
+const MAX_COVERS = 1000;
+
 /**
  * A 15-minute-aligned range [start, end) as signed sums of rollup buckets, the cheapest found:
  * whole buckets of a grain inside it, or an outer bucket minus its overhang, down to finer
  * grains at the edges. Every aggregate is a sum, so subtracting is exact.
  */
-export function coverSigned(start: number, end: number, level = LEVELS.length - 1): { cost: number; parts: CoverPart[] } {
+export function coverSigned(start: number, end: number): readonly CoverPart[] {
+  const key = `${start}:${end}`;
+  let parts = covers.get(key);
+  if (!parts) {
+    parts = cheapest(start, end, LEVELS.length - 1, new Map()).parts;
+    if (covers.size >= MAX_COVERS) covers.clear();
+    covers.set(key, parts);
+  }
+  return parts;
+}
+
+type Cover = { cost: number; parts: CoverPart[] };
+
+function cheapest(start: number, end: number, level: number, seen: Map<string, Cover>): Cover {
   if (start >= end) return { cost: 0, parts: [] };
+  const key = `${level}:${start}:${end}`;
+  const known = seen.get(key);
+  if (known) return known;
   const { grain, cost: unitCost, floor, ceil, units } = LEVELS[level];
-  if (level === 0) return { cost: units(start, end) * unitCost, parts: [{ grain, start, end, sign: 1 }] };
-  let best = coverSigned(start, end, level - 1);
-  for (const innerStart of [true, false])
-    for (const innerEnd of [true, false]) {
-      const a = innerStart ? ceil(start) : floor(start);
-      const b = innerEnd ? floor(end) : ceil(end);
-      if (a >= b) continue;
-      const head = innerStart ? coverSigned(start, a, level - 1) : coverSigned(a, start, level - 1);
-      const tail = innerEnd ? coverSigned(b, end, level - 1) : coverSigned(end, b, level - 1);
-      const cost = head.cost + tail.cost + units(a, b) * unitCost;
-      if (cost < best.cost) {
-        best = {
-          cost,
-          parts: [
-            { grain, start: a, end: b, sign: 1 },
-            ...(innerStart ? head.parts : negate(head.parts)),
-            ...(innerEnd ? tail.parts : negate(tail.parts)),
-          ],
-        };
+  let best: Cover = level === 0 ? { cost: units(start, end) * unitCost, parts: [{ grain, start, end, sign: 1 }] } : cheapest(start, end, level - 1, seen);
+  if (level > 0)
+    for (const innerStart of [true, false])
+      for (const innerEnd of [true, false]) {
+        const a = innerStart ? ceil(start) : floor(start);
+        const b = innerEnd ? floor(end) : ceil(end);
+        if (a >= b) continue;
+        const head = innerStart ? cheapest(start, a, level - 1, seen) : cheapest(a, start, level - 1, seen);
+        const tail = innerEnd ? cheapest(b, end, level - 1, seen) : cheapest(end, b, level - 1, seen);
+        const cost = head.cost + tail.cost + units(a, b) * unitCost;
+        if (cost < best.cost) {
+          best = {
+            cost,
+            parts: [
+              { grain, start: a, end: b, sign: 1 },
+              ...(innerStart ? head.parts : negate(head.parts)),
+              ...(innerEnd ? tail.parts : negate(tail.parts)),
+            ],
+          };
+        }
       }
-    }
+  seen.set(key, best);
   return best;
 }

@@ -475,7 +475,7 @@ function useRollup(s: Scope): boolean {
 function rollupCover(period: MetricsPeriod, p: Bind, currentOnly = false): string {
   const ranges: [Range, number][] = currentOnly ? [[period.current, 1]] : [[period.previous, 0], [period.current, 1]];
   const rows = ranges.flatMap(([r, label]) =>
-    coverSigned(r.start, r.end).parts.map(
+    coverSigned(r.start, r.end).map(
       (c) => `(${p(c.grain)}::smallint, ${p(iso(c.start))}::timestamptz, ${p(iso(c.end))}::timestamptz, ${p(c.sign)}::int, ${p(label)}::int)`,
     ),
   );

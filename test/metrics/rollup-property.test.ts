@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/graph/context.js';
 import { ensureBenchData, rebuildMetricsRollups } from '../../src/bench-data/seed.js';
 import { coverSigned } from '../../src/services/metrics-cover.js';
-import { HOUR_BACKFILL_SQL } from '../../src/db/migrations/Migration20261122000000_metrics_hour_grain.js';
+import { BACKFILL_SQL } from '../../src/db/migrations/Migration20261122000000_metrics_hour_grains.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
@@ -184,21 +184,25 @@ async function totalsAgree(): Promise<void> {
     `select (select coalesce(sum(orders), 0)::text from metrics_order_rollup where project_id = ? and grain = 0) r0,
             (select coalesce(sum(orders), 0)::text from metrics_order_rollup where project_id = ? and grain = 1) r1,
             (select coalesce(sum(orders), 0)::text from metrics_order_rollup where project_id = ? and grain = 3) r3,
+            (select coalesce(sum(orders), 0)::text from metrics_order_rollup where project_id = ? and grain = 4) r4,
             (select count(*)::text from orders o join ai_conversations c on c.id = o.conversation_id where o.project_id = ?) raw,
             (select coalesce(sum(times_sold), 0)::text from metrics_product_rollup where project_id = ? and grain = 1) p1,
             (select coalesce(sum(op.quantity), 0)::text from order_products op join orders o on o.id = op.order_id
                join ai_conversations c on c.id = o.conversation_id where o.project_id = ?) praw,
             (select coalesce(sum(conversations), 0)::text from metrics_conversation_rollup where project_id = ? and grain = 0) c0,
             (select coalesce(sum(conversations), 0)::text from metrics_conversation_rollup where project_id = ? and grain = 3) c3,
+            (select coalesce(sum(conversations), 0)::text from metrics_conversation_rollup where project_id = ? and grain = 4) c4,
             (select count(*)::text from ai_conversations where project_id = ?) craw`,
-    Array(9).fill(projectId),
+    Array(11).fill(projectId),
   );
   expect(o.r0).toBe(o.raw);
   expect(o.r1).toBe(o.raw);
   expect(o.r3).toBe(o.raw);
+  expect(o.r4).toBe(o.raw);
   expect(o.p1).toBe(o.praw);
   expect(o.c0).toBe(o.craw);
   expect(o.c3).toBe(o.craw);
+  expect(o.c4).toBe(o.craw);
 }
 
 beforeAll(async () => {
@@ -211,14 +215,14 @@ beforeAll(async () => {
 afterAll(() => db.orm.close());
 
 describe('metrics rollups equal the raw-scan reference', () => {
-  it('covers a half-hour-zone month with one month bucket minus and plus 15-minute edges', () => {
-    const { parts } = coverSigned(Date.parse('2026-09-30T18:30:00Z'), Date.parse('2026-10-31T18:30:00Z'));
+  it('covers a half-hour-zone month with one month bucket and, at each edge, a 6-hour block and two quarter-hours', () => {
+    const parts = coverSigned(Date.parse('2026-09-30T18:30:00Z'), Date.parse('2026-10-31T18:30:00Z'));
     expect(parts.filter((p) => p.grain === 2)).toEqual([{ grain: 2, start: Date.parse('2026-10-01T00:00:00Z'), end: Date.parse('2026-11-01T00:00:00Z'), sign: 1 }]);
     expect(parts.some((p) => p.sign === -1)).toBe(true);
-    // The 5.5-hour edges are read as hours plus the two quarter-hours of the half hour, not as 44 quarter-hours.
-    const quarters = parts.filter((p) => p.grain === 0).reduce((n, p) => n + (p.end - p.start) / 900_000, 0);
-    expect(quarters).toBe(4);
-    expect(parts.filter((p) => p.grain === 3).reduce((n, p) => n + (p.end - p.start) / 3_600_000, 0)).toBe(10);
+    // Each 5.5-hour edge is one 6-hour block minus the two quarter-hours of the half hour, not 22 quarter-hours.
+    const span = (grain: number, ms: number) => parts.filter((p) => p.grain === grain).reduce((n, p) => n + (p.end - p.start) / ms, 0);
+    expect(span(0, 900_000)).toBe(4);
+    expect(span(4, 6 * 3_600_000)).toBe(2);
     // The signed parts add up to exactly the range, bucket by bucket.
     const weight = new Map<number, number>();
     for (const p of parts) {
@@ -278,15 +282,15 @@ describe('metrics rollups equal the raw-scan reference', () => {
       return rows.map((r: any) => Object.values(r).map((v) => norm(String(v))).join('|')).sort();
     };
     const byTriggers = await snapshot();
-    expect(byTriggers.filter((r) => r.startsWith('o|3|')).length).toBeGreaterThan(0);
+    for (const grain of [3, 4]) expect(byTriggers.filter((r) => r.startsWith(`o|${grain}|`)).length).toBeGreaterThan(0);
     await rebuildMetricsRollups(db.orm, projectId);
     expect(await snapshot()).toEqual(byTriggers);
-    // The hour grain's migration backfills it from the 15-minute rows: the same rows again.
-    await db.sql('delete from metrics_order_rollup where grain = 3');
-    await db.sql('delete from metrics_product_rollup where grain = 3');
-    await db.sql('delete from metrics_conversation_rollup where grain = 3');
+    // The hour grains' migration backfills them from the 15-minute rows: the same rows again.
+    await db.sql('delete from metrics_order_rollup where grain in (3, 4)');
+    await db.sql('delete from metrics_product_rollup where grain in (3, 4)');
+    await db.sql('delete from metrics_conversation_rollup where grain in (3, 4)');
     expect(await snapshot()).not.toEqual(byTriggers);
-    for (const sql of HOUR_BACKFILL_SQL) await db.sql(sql);
+    for (const sql of BACKFILL_SQL) await db.sql(sql);
     expect(await snapshot()).toEqual(byTriggers);
   }, 120_000);
 

@@ -4,7 +4,7 @@ import { Migration20261121000100_rate_limits } from './Migration20261121000100_r
 import { Migration20261121000200_conversations } from './Migration20261121000200_conversations.js';
 import { Migration20261121000400_metrics } from './Migration20261121000400_metrics.js';
 import { Migration20261121000410_metrics_covering_keys } from './Migration20261121000410_metrics_covering_keys.js';
-import { Migration20261122000000_metrics_hour_grain } from './Migration20261122000000_metrics_hour_grain.js';
+import { Migration20261122000000_metrics_hour_grains } from './Migration20261122000000_metrics_hour_grains.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -13,5 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000200_conversations', class: Migration20261121000200_conversations },
   { name: 'Migration20261121000400_metrics', class: Migration20261121000400_metrics },
   { name: 'Migration20261121000410_metrics_covering_keys', class: Migration20261121000410_metrics_covering_keys },
-  { name: 'Migration20261122000000_metrics_hour_grain', class: Migration20261122000000_metrics_hour_grain },
+  { name: 'Migration20261122000000_metrics_hour_grains', class: Migration20261122000000_metrics_hour_grains },
 ];

@@ -6,40 +6,53 @@ const ROLLUPS = [
   { table: 'metrics_conversation_rollup', keys: 'business_id, agent_id, state', values: ['conversations', 'cost', 'rt_sum', 'rt_count'] },
 ];
 
-/** The hour rows of every rollup, summed from its 15-minute rows (exact: every value is a sum). */
-export const HOUR_BACKFILL_SQL = ROLLUPS.map(
-  ({ table, keys, values }) =>
-    `insert into ${table} (project_id, grain, bucket, ${keys}, ${values.join(', ')})
-     select project_id, 3::smallint, metrics_bhour(bucket), ${keys}, ${values.map((v) => `sum(${v})`).join(', ')}
-     from ${table} where grain = 0
-     group by project_id, metrics_bhour(bucket), ${keys}
-     having ${values.map((v) => `sum(${v}) <> 0`).join(' or ')}`,
+/** The grains this migration adds, with the function that bins an instant into each. */
+const ADDED = [
+  { grain: 3, bin: 'metrics_bhour' },
+  { grain: 4, bin: 'metrics_b6h' },
+];
+
+/** The hour and 6-hour rows of every rollup, summed from its 15-minute rows (exact: every value is a sum). */
+export const BACKFILL_SQL = ADDED.flatMap(({ grain, bin }) =>
+  ROLLUPS.map(
+    ({ table, keys, values }) =>
+      `insert into ${table} (project_id, grain, bucket, ${keys}, ${values.join(', ')})
+       select project_id, ${grain}::smallint, ${bin}(bucket), ${keys}, ${values.map((v) => `sum(${v})`).join(', ')}
+       from ${table} where grain = 0
+       group by project_id, ${bin}(bucket), ${keys}
+       having ${values.map((v) => `sum(${v}) <> 0`).join(' or ')}`,
+  ),
 );
 
 /**
- * A fourth rollup grain, 3 = UTC hours (issue 9, volume independence). A month in a half-hour
- * zone such as Asia/Kolkata starts and ends 5.5 hours off a UTC day; its edges were read as 44
- * quarter-hour buckets, and at 10M orders each quarter-hour holds most of the key space, so
- * the rows a month reads grew with volume. With hours the edges are 10 hour buckets and at
- * most 4 quarter-hours, which the key space bounds whatever the volume.
+ * Two more rollup grains, 3 = UTC hours and 4 = UTC 6-hour blocks (issue 9, volume
+ * independence). A month in a half-hour zone such as Asia/Kolkata starts and ends 5.5 hours off
+ * a UTC day; its edges were read as 44 quarter-hour buckets, and at 10M orders each quarter-hour
+ * holds most of the key space, so the rows a month reads grew with volume. Now an edge is at
+ * most one 6-hour block, a few hours and the quarter-hours of a half hour (metrics-cover.ts),
+ * which the key space bounds whatever the volume.
  *
  * `metrics_buckets(t)` names every grain once, for the triggers and the bench seeder's rebuild;
  * the three trigger functions are redefined to use it (their logic is that of
- * Migration20261121000400_metrics, unchanged) and the hour rows are backfilled from the
+ * Migration20261121000400_metrics, unchanged) and the new rows are backfilled from the
  * 15-minute rows. The rollups are locked first, so no write committed during the migration can
- * miss its hour rows.
+ * miss its new rows.
  */
-export class Migration20261122000000_metrics_hour_grain extends Migration {
+export class Migration20261122000000_metrics_hour_grains extends Migration {
   override async up(): Promise<void> {
     this.addSql(`lock table ${ROLLUPS.map((r) => r.table).join(', ')} in share row exclusive mode;`);
     this.addSql(`
 create function metrics_bhour(t timestamptz) returns timestamptz language sql immutable parallel safe as
 $$ select date_bin('1 hour', t, timestamptz '1970-01-01 00:00:00+00') $$;
 
+create function metrics_b6h(t timestamptz) returns timestamptz language sql immutable parallel safe as
+$$ select date_bin('6 hours', t, timestamptz '1970-01-01 00:00:00+00') $$;
+
 -- Every grain's bucket of an instant. A single-statement SQL function: PostgreSQL inlines it.
 create function metrics_buckets(t timestamptz) returns table (grain smallint, bucket timestamptz)
 language sql immutable parallel safe as
-$$ values (0::smallint, metrics_b15(t)), (3::smallint, metrics_bhour(t)), (1::smallint, metrics_bday(t)), (2::smallint, metrics_bmonth(t)) $$;
+$$ values (0::smallint, metrics_b15(t)), (3::smallint, metrics_bhour(t)), (4::smallint, metrics_b6h(t)),
+          (1::smallint, metrics_bday(t)), (2::smallint, metrics_bmonth(t)) $$;
 
 create or replace function metrics_refresh_orders(ids int[], gone boolean default false) returns void language plpgsql as $$
 declare
@@ -144,6 +157,7 @@ create or replace function metrics_apply_conversations(olds ai_conversations[], 
         rt_sum = r.rt_sum + excluded.rt_sum, rt_count = r.rt_count + excluded.rt_count
 $$;
 `);
-    for (const sql of HOUR_BACKFILL_SQL) this.addSql(`${sql};`);
+    this.addSql(`set local work_mem = '256MB';`); // the backfill's aggregates, without spilling to disk
+    for (const sql of BACKFILL_SQL) this.addSql(`${sql};`);
   }
 }
