@@ -55,13 +55,27 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * Zone offsets already worked out, by zone and second: formatToParts costs ~10 µs, and a period's
+ * boundaries (local midnights) are the same instants request after request.
+ */
+const offsets = new Map<string, number>();
+const MAX_OFFSETS = 10_000;
+
 function ianaOffset(tz: string): OffsetAt {
   const f = zoneFormatter(tz);
   return (ms) => {
-    const p: Record<string, number> = {};
-    for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-    const local = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-    return local - Math.floor(ms / 1000) * 1000;
+    const second = Math.floor(ms / 1000);
+    const key = `${tz} ${second}`;
+    let offset = offsets.get(key);
+    if (offset === undefined) {
+      const p: Record<string, number> = {};
+      for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+      offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - second * 1000;
+      if (offsets.size >= MAX_OFFSETS) offsets.clear();
+      offsets.set(key, offset);
+    }
+    return offset;
   };
 }
 
