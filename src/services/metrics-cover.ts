@@ -86,31 +86,31 @@ type Cover = { cost: number; parts: CoverPart[] };
 
 function cheapest(start: number, end: number, level: number, seen: Map<string, Cover>): Cover {
   if (start >= end) return { cost: 0, parts: [] };
+  const { grain, cost: unitCost, floor, ceil, units } = LEVELS[level];
+  if (level === 0) return { cost: units(start, end) * unitCost, parts: [{ grain, start, end, sign: 1 }] };
   const key = `${level}:${start}:${end}`;
   const known = seen.get(key);
   if (known) return known;
-  const { grain, cost: unitCost, floor, ceil, units } = LEVELS[level];
-  let best: Cover = level === 0 ? { cost: units(start, end) * unitCost, parts: [{ grain, start, end, sign: 1 }] } : cheapest(start, end, level - 1, seen);
-  if (level > 0)
-    for (const innerStart of [true, false])
-      for (const innerEnd of [true, false]) {
-        const a = innerStart ? ceil(start) : floor(start);
-        const b = innerEnd ? floor(end) : ceil(end);
-        if (a >= b) continue;
-        const head = innerStart ? cheapest(start, a, level - 1, seen) : cheapest(a, start, level - 1, seen);
-        const tail = innerEnd ? cheapest(b, end, level - 1, seen) : cheapest(end, b, level - 1, seen);
-        const cost = head.cost + tail.cost + units(a, b) * unitCost;
-        if (cost < best.cost) {
-          best = {
-            cost,
-            parts: [
-              { grain, start: a, end: b, sign: 1 },
-              ...(innerStart ? head.parts : negate(head.parts)),
-              ...(innerEnd ? tail.parts : negate(tail.parts)),
-            ],
-          };
-        }
+  let best = cheapest(start, end, level - 1, seen);
+  for (const innerStart of [true, false])
+    for (const innerEnd of [true, false]) {
+      const a = innerStart ? ceil(start) : floor(start);
+      const b = innerEnd ? floor(end) : ceil(end);
+      if (a >= b) continue;
+      const head = innerStart ? cheapest(start, a, level - 1, seen) : cheapest(a, start, level - 1, seen);
+      const tail = innerEnd ? cheapest(b, end, level - 1, seen) : cheapest(end, b, level - 1, seen);
+      const cost = head.cost + tail.cost + units(a, b) * unitCost;
+      if (cost < best.cost) {
+        best = {
+          cost,
+          parts: [
+            { grain, start: a, end: b, sign: 1 },
+            ...(innerStart ? head.parts : negate(head.parts)),
+            ...(innerEnd ? tail.parts : negate(tail.parts)),
+          ],
+        };
       }
+    }
   seen.set(key, best);
   return best;
 }
