@@ -8,7 +8,7 @@ import path from 'node:path';
  * The live heap under the bench's load is about 50 MB, but without a cap V8 lets garbage grow the
  * heap past 170 MB before collecting it (RSS 230–280 MB after 60 s, 150 MB with the cap).
  */
-export const SERVE_NODE_ARGS = ['--max-old-space-size=128'];
+export const SERVE_NODE_ARGS = ['--max-old-space-size=128', '--no-allocation-site-pretenuring'];
 
 /** A server the benchmark started: `ordergraph serve` or the hand-written baseline. */
 export interface BenchServer {
