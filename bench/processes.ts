@@ -7,6 +7,8 @@ import path from 'node:path';
  * The V8 flags `npm start` gives `serve` (package.json): the old generation is capped at 128 MB.
  * The live heap under the bench's load is about 50 MB, but without a cap V8 lets garbage grow the
  * heap past 170 MB before collecting it (RSS 230–280 MB after 60 s, 150 MB with the cap).
+ * Without allocation-site pretenuring: V8 pretenured `pg`'s row objects, which then filled the
+ * small old generation with dead rows and forced a full collection every second (README, fourth round).
  */
 export const SERVE_NODE_ARGS = ['--max-old-space-size=128', '--no-allocation-site-pretenuring'];
 
