@@ -1,7 +1,6 @@
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { openBenchDatabase } from './database.js';
-import { SERVE_NODE_ARGS, startServer } from './processes.js';
+import { SERVE_NODE_ARGS, startServe } from './processes.js';
 
 /**
  * `node dist/bench/gc.js [path]`: what V8's garbage collector does in `serve` under the bench's
@@ -31,7 +30,7 @@ async function main(): Promise<void> {
   const db = await openBenchDatabase();
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : SERVE_NODE_ARGS;
   const env = { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' };
-  const serve = await startServer(path.join(__dirname, '..', 'src', 'cli', 'main.js'), ['serve'], env, '/health/live', [...nodeArgs, '--trace-gc-nvp']);
+  const serve = await startServe(env, [...nodeArgs, '--trace-gc-nvp']);
   let trace = '';
   try {
     const fire = (duration: number) =>

@@ -34,6 +34,11 @@ function freePort(): Promise<number> {
   });
 }
 
+/** `ordergraph serve` (the compiled CLI) with `env`, ready once /health/live answers; `nodeArgs` go to node. */
+export function startServe(env: NodeJS.ProcessEnv, nodeArgs: string[]): Promise<BenchServer> {
+  return startServer(path.join(__dirname, '..', 'src', 'cli', 'main.js'), ['serve'], env, '/health/live', nodeArgs);
+}
+
 /**
  * Starts `node script args` with `env` (plus PORT and HOST) and waits until `readyPath` answers.
  * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=bench/results/prof`) goes to `serve` only.

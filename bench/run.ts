@@ -11,7 +11,7 @@ import { loadFixtures } from '../src/fixtures/load.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import type { CredentialCipher } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
-import { SERVE_NODE_ARGS, startServer, type BenchServer } from './processes.js';
+import { SERVE_NODE_ARGS, startServe, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
 
 /**
@@ -25,7 +25,6 @@ import type { BenchScenario, PrepareScenarios } from './types.js';
  */
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
-const SERVE = path.join(__dirname, '..', 'src', 'cli', 'main.js');
 const BASELINE = path.join(__dirname, 'baseline.js');
 
 interface Run {
@@ -183,7 +182,7 @@ async function main(): Promise<void> {
     }
 
     for (const [engine, overrides, group] of runs(scenarios, engines)) {
-      const serve = await startServer(SERVE, ['serve'], serveEnv(db.url, engine, overrides), '/health/live', [...SERVE_NODE_ARGS, ...nodeArgs]);
+      const serve = await startServe(serveEnv(db.url, engine, overrides), [...SERVE_NODE_ARGS, ...nodeArgs]);
       let loadSeconds = 0;
       try {
         for (const s of group) {
