@@ -4,7 +4,7 @@ import { readOnReplica } from './replicas.js';
 export type ConnectionType = 'read' | 'write';
 
 interface PgClient {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
+  query(config: { name?: string; text: string; values: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
 }
 
 interface KnexClient {
@@ -74,7 +74,7 @@ export async function selectRows<T = Record<string, unknown>>(
     pg = await client.acquireConnection();
     const name = preparing.has(em.config) ? statement.name : undefined;
     const params = values.map(parameter);
-    const { rows } = await pg.query({ name, text, values: params }).catch((err: unknown) => {
+    const { rows, fields } = await pg.query({ name, text, values: params, rowMode: 'array' }).catch((err: unknown) => {
       const reason = name ? namedFailure(err) : undefined;
       if (!reason) throw err;
       // PostgreSQL keeps refusing the name on this connection: it leaves the pool when released, and this read runs unnamed.
@@ -82,10 +82,11 @@ export async function selectRows<T = Record<string, unknown>>(
       if (reason === NOT_KEPT && preparing.delete(em.config)) {
         process.emitWarning('named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false', { code: 'ORDERGRAPH_PREPARED_STATEMENTS' });
       }
-      return pg!.query({ text, values: params });
+      return pg!.query({ text, values: params, rowMode: 'array' });
     });
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, results: rows.length });
-    return rows as T[];
+    const build = rowBuilder(fields);
+    return rows.map(build) as T[];
   } catch (err) {
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, level: 'error' });
     throw err;
@@ -97,6 +98,30 @@ export async function selectRows<T = Record<string, unknown>>(
 /** selectRows on a healthy, caught-up replica when there is one (db/replicas.ts), otherwise on the primary. */
 export function selectOnReplica<T = Record<string, unknown>>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
   return readOnReplica(em, (type) => selectRows<T>(em, sql, values, type));
+}
+
+/**
+ * Rows arrive as arrays (pg's `rowMode: 'array'`) and become objects through a function made once
+ * per column list, whose object literal gives every row of that list one hidden class. pg's own
+ * objects are filled by column name from a template spread: across the process's many column lists
+ * that code goes megamorphic and cost 3–4× what it costs in a process with few statements.
+ * Column names are quoted with JSON.stringify, so the made code holds no text of the database's.
+ * A repeated name keeps its last value, as pg's objects do.
+ */
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+const builders = new Map<string, RowBuilder>();
+const MAX_BUILDERS = 1000;
+
+function rowBuilder(fields: readonly { name: string }[]): RowBuilder {
+  const key = fields.map((f) => f.name).join('\u0000');
+  let build = builders.get(key);
+  if (!build) {
+    if (builders.size >= MAX_BUILDERS) builders.clear();
+    const props = fields.map((f, i) => `${JSON.stringify(f.name)}: v[${i}]`).join(', ');
+    build = new Function('v', `return { ${props} };`) as RowBuilder;
+    builders.set(key, build);
+  }
+  return build;
 }
 
 const NOT_KEPT = 'named statements are not kept by this server';
