@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usePreparedStatements } from '../../src/db/direct-read.js';
+import { selectRows, usePreparedStatements } from '../../src/db/direct-read.js';
 import { initORM } from '../../src/db/orm.js';
 import { countRows, readOne, readRows } from '../../src/db/tenant-read.js';
 import { AppSetting } from '../../src/entities/app-setting.js';
@@ -105,6 +105,24 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gte: at } })).toBe(1);
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gt: at } })).toBe(0);
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $lt: new Date(at.getTime() + 1) } })).toBe(1);
+  });
+
+  it('come back as plain objects by column name, whatever the names (selectRows)', async () => {
+    const em = scoped(acme);
+    const rows = await selectRows<Record<string, unknown>>(
+      em,
+      `select ?::int as "a", 'x' as "b", 1 as "dup", 2 as "dup", 'p' as "__proto__", ?::text as "it's ""quoted""" from generate_series(1, 2)`,
+      [7, 'q'],
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(Object.keys(row)).toEqual(['a', 'b', 'dup', '__proto__', 'it\'s "quoted"']);
+      expect(row).toMatchObject({ a: 7, b: 'x', dup: 2, 'it\'s "quoted"': 'q' });
+      expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('p');
+    }
+    const [config] = await selectRows<{ key: string; public: boolean }>(em, 'select "key", "public" from "configs" where "project_id" = ? and "key" = ?', [acme.id, 'shared_key']);
+    expect(config).toEqual({ key: 'shared_key', public: true });
   });
 
   it('are prepared by name once per connection when the ORM asks for it (DATABASE_PREPARED_STATEMENTS), and not otherwise', async () => {
