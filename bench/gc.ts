@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { openBenchDatabase } from './database.js';
-import { SERVE_NODE_ARGS, startServe } from './processes.js';
+import { benchNodeArgs, SERVE_NODE_ARGS, startServe } from './processes.js';
 
 /**
  * `node dist/bench/gc.js [path]`: what V8's garbage collector does in `serve` under the bench's
@@ -28,7 +28,8 @@ function parse(line: string): Collection | null {
 
 async function main(): Promise<void> {
   const db = await openBenchDatabase();
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : SERVE_NODE_ARGS;
+  const given = benchNodeArgs();
+  const nodeArgs = given.length ? given : SERVE_NODE_ARGS;
   const env = { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' };
   const serve = await startServe(env, [...nodeArgs, '--trace-gc-nvp']);
   let trace = '';

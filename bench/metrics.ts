@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { initORM, migrate, ormConfig } from '../src/db/orm.js';
 import type { RequestContext } from '../src/graph/context.js';
 import { openBenchDatabase } from './database.js';
-import { SERVE_NODE_ARGS, startServe, startServer, type BenchServer } from './processes.js';
+import { startServe, startServer, type BenchServer } from './processes.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/services/metrics.service.js';
 
 /**
@@ -115,8 +115,7 @@ async function main(): Promise<void> {
     const engine = config.graphqlEngine;
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, GRAPHQL_ENGINE: engine, LOG_LEVEL: 'warn' };
     for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
-    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const serve = await startServe(env, [...SERVE_NODE_ARGS, ...nodeArgs]);
+    const serve = await startServe(env);
     const baseline = await startServer(path.join(__dirname, 'baseline.js'), [], { ...process.env, DATABASE_URL: db.url, BASELINE_OVERVIEW_SQL: sqlFile }, '/health');
     const rows: string[][] = [];
     const fire = async (server: BenchServer, url: string, c: number, seconds: number) => {

@@ -34,15 +34,20 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `ordergraph serve` (the compiled CLI) with `env`, ready once /health/live answers; `nodeArgs` go to node. */
-export function startServe(env: NodeJS.ProcessEnv, nodeArgs: string[]): Promise<BenchServer> {
-  return startServer(path.join(__dirname, '..', 'src', 'cli', 'main.js'), ['serve'], env, '/health/live', nodeArgs);
+/** BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=bench/results/prof`): extra flags for `serve` only. */
+export function benchNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 }
 
 /**
- * Starts `node script args` with `env` (plus PORT and HOST) and waits until `readyPath` answers.
- * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=bench/results/prof`) goes to `serve` only.
+ * `ordergraph serve` (the compiled CLI) with `env`, ready once /health/live answers; `nodeArgs` go
+ * to node (default: SERVE_NODE_ARGS, then BENCH_NODE_ARGS).
  */
+export function startServe(env: NodeJS.ProcessEnv, nodeArgs = [...SERVE_NODE_ARGS, ...benchNodeArgs()]): Promise<BenchServer> {
+  return startServer(path.join(__dirname, '..', 'src', 'cli', 'main.js'), ['serve'], env, '/health/live', nodeArgs);
+}
+
+/** Starts `node script args` with `env` (plus PORT and HOST) and waits until `readyPath` answers. */
 export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string, nodeArgs: string[] = []): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {

@@ -11,7 +11,7 @@ import { loadFixtures } from '../src/fixtures/load.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import type { CredentialCipher } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
-import { SERVE_NODE_ARGS, startServe, startServer, type BenchServer } from './processes.js';
+import { startServe, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
 
 /**
@@ -160,7 +160,6 @@ async function main(): Promise<void> {
   if (!Number.isInteger(pairs) || pairs < 1) throw new Error('BENCH_PAIRS must be a positive integer');
   const config = loadConfig();
   const cipher = credentialCipher(config.credentialsKey);
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
   const db = await openBenchDatabase();
   const rows: Row[] = [];
@@ -182,7 +181,7 @@ async function main(): Promise<void> {
     }
 
     for (const [engine, overrides, group] of runs(scenarios, engines)) {
-      const serve = await startServe(serveEnv(db.url, engine, overrides), [...SERVE_NODE_ARGS, ...nodeArgs]);
+      const serve = await startServe(serveEnv(db.url, engine, overrides));
       let loadSeconds = 0;
       try {
         for (const s of group) {
