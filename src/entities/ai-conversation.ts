@@ -55,4 +55,8 @@ export class AiConversation extends TenantEntity {
   @Field(() => Date)
   @Property({ onUpdate: () => new Date() })
   updated_at: Opt<Date> = new Date();
+
+  @Field(() => String, { nullable: true, description: "The provider's contact id (a WhatsApp wa_id); null for conversations opened through the API." })
+  @Property({ length: 64, nullable: true })
+  contact?: string | null;
 }

@@ -94,7 +94,7 @@ export class ConversationService {
       await ctx.em.getConnection().execute(
         `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
          values (?, ?, ?, ?, 'active', '{}')
-         on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' do nothing`,
+         on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing`,
         [ctx.project.id, agent.id, userId, agent.business_id ?? null],
         'run',
       );
@@ -162,7 +162,7 @@ export class ConversationService {
   }
 
   private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
-    return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, status: 'active' });
+    return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, contact: null, status: 'active' });
   }
 }
 

@@ -13,6 +13,7 @@ import { createProviders } from '../providers/registry.js';
 import { TemplateService } from './template.service.js';
 import { TranslationService } from './translation.service.js';
 import { MetricsService } from './metrics.service.js';
+import { EventsService } from './events.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -35,6 +36,7 @@ export function createServices(deps: Deps) {
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
+    events: new EventsService(),
   };
 }
 

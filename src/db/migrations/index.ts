@@ -5,6 +5,7 @@ import { Migration20261121000200_conversations } from './Migration20261121000200
 import { Migration20261121000400_metrics } from './Migration20261121000400_metrics.js';
 import { Migration20261121000410_metrics_covering_keys } from './Migration20261121000410_metrics_covering_keys.js';
 import { Migration20261122000000_metrics_hour_grains } from './Migration20261122000000_metrics_hour_grains.js';
+import { Migration20261123000000_ai_writes_and_events } from './Migration20261123000000_ai_writes_and_events.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000400_metrics', class: Migration20261121000400_metrics },
   { name: 'Migration20261121000410_metrics_covering_keys', class: Migration20261121000410_metrics_covering_keys },
   { name: 'Migration20261122000000_metrics_hour_grains', class: Migration20261122000000_metrics_hour_grains },
+  { name: 'Migration20261123000000_ai_writes_and_events', class: Migration20261123000000_ai_writes_and_events },
 ];
