@@ -10,6 +10,7 @@ import { loaderFor } from '../graph/batch.js';
 import type { RequestContext } from '../graph/context.js';
 import { translate } from '../i18n/messages.js';
 import type { Pagination } from '../rest/route-spec.js';
+import { writeWithEvents, type AiEventType, type NewAiEvent } from './event-log.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from './access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { raw } from '@mikro-orm/postgresql';
@@ -91,13 +92,19 @@ export class ConversationService {
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await this.active(ctx, agent.id, userId);
       if (existing) return existing;
-      await ctx.em.getConnection().execute(
-        `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
-         values (?, ?, ?, ?, 'active', '{}')
-         on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing`,
-        [ctx.project.id, agent.id, userId, agent.business_id ?? null],
-        'run',
-      );
+      await writeWithEvents(ctx, async (tx) => {
+        const opened = await tx.getConnection().execute<Record<string, unknown>[]>(
+          `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+           values (?, ?, ?, ?, 'active', '{}')
+           on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
+           returning *`,
+          [ctx.project.id, agent.id, userId, agent.business_id ?? null],
+          'all',
+          tx.getTransactionContext(),
+        );
+        const events = opened.map((row) => conversationEvent('conversation.created', row, agent, 0));
+        return { value: undefined, events };
+      });
     }
     // Only reachable if the winner's conversation is closed between every insert and read.
     throw appError('ERROR_INTERNAL');
@@ -186,4 +193,43 @@ function conversationRelations(ctx: RequestContext): RelationFilters {
       return { agent_id: { $in: raw(agents) } };
     },
   };
+}
+
+const iso = (v: unknown) => (v == null ? null : new Date(v as string | Date).toISOString());
+
+/** The conversation record as the REST API shows it (CONTRACT §6.2, §9.1), from an entity or a raw row. */
+export function conversationRecord(c: Record<string, any>, messagesCount: number): Record<string, unknown> {
+  return {
+    id: c.id,
+    agent_id: c.agent_id,
+    user_id: c.user_id ?? null,
+    business_id: c.business_id ?? null,
+    status: c.status,
+    status_reason: c.status_reason ?? null,
+    usage: c.usage ?? {},
+    created_at: iso(c.created_at),
+    closed_at: iso(c.closed_at),
+    updated_at: iso(c.updated_at),
+    contact: c.contact ?? null,
+    messages_count: messagesCount,
+  };
+}
+
+/** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
+export function messageRecord(m: Record<string, any>): Record<string, unknown> {
+  return {
+    id: m.id,
+    conversation_id: m.conversation_id,
+    role: m.role,
+    content: m.content,
+    public: m.public,
+    created_at: iso(m.created_at),
+    usage: m.usage ?? null,
+    external_id: m.external_id ?? null,
+  };
+}
+
+/** A conversation.created / conversation.closed event, visible by the agent's business. */
+export function conversationEvent(type: AiEventType, row: Record<string, any>, agent: { id: number; business_id?: number | null }, messagesCount: number): NewAiEvent {
+  return { type, data: conversationRecord(row, messagesCount), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.id };
 }

@@ -49,7 +49,8 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
     `with ins as (
        insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select ?, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-         from jsonb_to_recordset(?::jsonb) with ordinality as r(type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb, n bigint)
+         from rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+              with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
         order by r.n
        returning id)
      select max(id)::text as last_id, pg_notify(?, ? || ':' || max(id)) from ins`,
