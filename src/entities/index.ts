@@ -2,6 +2,7 @@ import { AiAgent } from './ai-agent.js';
 import { AiConversation } from './ai-conversation.js';
 import { AiMessage } from './ai-message.js';
 import { AiTemplate } from './ai-template.js';
+import { AiTemplateSend } from './ai-template-send.js';
 import { AiTranslation } from './ai-translation.js';
 import { ApiKey } from './api-key.js';
 import { AppSetting } from './app-setting.js';
@@ -21,5 +22,5 @@ import { UserBusiness } from './user-business.js';
 /** Every entity, by class reference (no globs: works the same compiled and under vitest). */
 export const ENTITIES = [
   Project, AppSetting, Franchise, Business, User, UserBusiness, Session, ApiKey, OneTimePassword,
-  Device, Config, Product, AiAgent, AiTemplate, AiTranslation, AiConversation, AiMessage, Order, OrderProduct,
+  Device, Config, Product, AiAgent, AiTemplate, AiTemplateSend, AiTranslation, AiConversation, AiMessage, Order, OrderProduct,
 ];

@@ -28,6 +28,17 @@ export interface RequestContext {
   userAgent?: string;
   services: Services;
   log: FastifyBaseLogger;
+  /**
+   * Set by the REST gateway once a provider webhook's signature over the raw body has been
+   * verified (CONTRACT §9.3): the enabled agents the body names. Operations that receive webhook
+   * payloads refuse to run without it.
+   */
+  webhook?: VerifiedWebhook;
+}
+
+/** The agents a verified webhook delivery may write for, by their provider phone number id. */
+export interface VerifiedWebhook {
+  agents: readonly { id: number; business_id: number | null; phone_number_id: string }[];
 }
 
 export function callerLevel(caller: Caller): number | undefined {

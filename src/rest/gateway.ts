@@ -23,7 +23,10 @@ export interface GatewayDeps {
 export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   await app.register(
     async (api) => {
-      for (const spec of deps.routes) api.route(toFastifyRoute(spec, deps));
+      for (const spec of deps.routes) {
+        if (spec.rawBody) await api.register(async (raw) => keepRawBody(raw).route(toFastifyRoute(spec, deps)));
+        else api.route(toFastifyRoute(spec, deps));
+      }
     },
     { prefix: API_PREFIX },
   );
@@ -47,19 +50,20 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       },
       ...(spec.schema?.querystring && { querystring: spec.schema.querystring }),
       ...(spec.schema?.body && { body: spec.schema.body }),
-      response: { 200: envelopeResponse, '4xx': errorResponse, '5xx': errorResponse },
+      response: { 200: spec.plainText ? { type: 'string' } : envelopeResponse, '4xx': errorResponse, '5xx': errorResponse },
     },
     onRequest: pipeline(spec, deps.services, deps.clientIp),
-    handler: async (req: FastifyRequest, _reply: FastifyReply) => {
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const input: RouteInput = {
         params: req.params as Record<string, any>,
         query: (req.query ?? {}) as Record<string, any>,
-        body: req.body ?? {},
+        body: spec.rawBody ? await spec.rawBody(req.ctx!, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers) : (req.body ?? {}),
       };
       const variables = spec.variables ? spec.variables(input) : pick(declared, input);
       const query = spec.document ? await spec.document(input, op.source) : op.source;
       const res = await deps.engine.execute({ query, variables, operationName: op.name, trusted: true }, req.ctx!);
       if (res.errors?.length) throw fromGraphErrors(res.errors);
+      if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });
     },
   };
@@ -73,4 +77,11 @@ function pick(declared: Set<string>, input: RouteInput): Record<string, unknown>
     for (const [k, v] of Object.entries(source)) if (declared.has(k)) out[k] = v;
   }
   return out;
+}
+
+/** A context whose every body, whatever its content type, reaches the handler as the bytes received. */
+function keepRawBody(raw: FastifyInstance): FastifyInstance {
+  raw.removeAllContentTypeParsers();
+  raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  return raw;
 }

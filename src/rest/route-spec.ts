@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestContext } from '../graph/context.js';
 import type { JSONSchema } from './json-schema.js';
 import type { Access } from '../services/access.js';
 
@@ -46,6 +48,14 @@ export interface RouteSpec {
   document?: (input: RouteInput, base: string) => string | Promise<string>;
   /** Turns the operation's data into the envelope content; default: the single root field. */
   respond?: (data: Record<string, any>, input: RouteInput) => RouteOutput;
+  /**
+   * Webhooks signed over their raw bytes: the body is kept exactly as received (any content type)
+   * and `authenticate` checks it after the pipeline and before the operation; what it returns is
+   * the route's `body` from then on. Its errors answer as any other.
+   */
+  rawBody?: (ctx: RequestContext, raw: Buffer, headers: IncomingHttpHeaders) => Promise<unknown>;
+  /** The single root field is answered as `text/plain`, without the envelope (a webhook challenge). */
+  plainText?: boolean;
 }
 
 export function rootField(data: Record<string, any>): unknown {

@@ -14,6 +14,8 @@ import { TemplateService } from './template.service.js';
 import { TranslationService } from './translation.service.js';
 import { MetricsService } from './metrics.service.js';
 import { EventsService } from './events.service.js';
+import { TemplateSendService } from './template-send.service.js';
+import { WhatsAppInboundService } from './whatsapp-inbound.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -37,6 +39,8 @@ export function createServices(deps: Deps) {
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
     events: new EventsService(),
+    templateSends: new TemplateSendService(),
+    whatsappInbound: new WhatsAppInboundService(deps.cipher),
   };
 }
 

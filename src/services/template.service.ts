@@ -7,6 +7,8 @@ import type { CredentialCipher } from '../platform/secrets.js';
 import { ProviderError, providerAppError, type MessagingProvider, type ProviderRegistry, type ProviderTemplate } from '../providers/messaging.js';
 import { assertAiAdmin } from './access.js';
 import { agentCredentials, findVisibleAgent } from './agent-lookup.js';
+import { writeWithEvents } from './event-log.js';
+import { insertTemplateSend, templateSendEvent } from './template-send.service.js';
 
 /** `to` of a template send: 10–15 characters, digits with an optional leading `+` (CONTRACT §6.1). */
 export const SEND_TO_PATTERN = '^\\+?[0-9]+$';
@@ -95,6 +97,11 @@ export class TemplateService {
     const { message_id } = await this.callProvider(ctx, agent, (provider, credentials) =>
       provider.sendTemplate(credentials, { to: digits, name: template.name, language: template.language, bodyParameters: params }),
     );
+    // The send log (CONTRACT §9.3): recorded once the provider accepted it, with its template.sent event.
+    await writeWithEvents(ctx, async (tx) => {
+      const row = await insertTemplateSend(tx, ctx.project.id, { agent_id: agent.id, template_id: template.id, message_id, to: digits });
+      return { value: undefined, events: row ? [templateSendEvent('template.sent', row, agent)] : [] };
+    });
     return { message_id, to: digits, template: template.name, language: template.language, status: 'accepted' };
   }
 

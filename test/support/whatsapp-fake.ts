@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -183,6 +184,103 @@ function decodeCursor(c: string | null): number {
   if (!c) return 0;
   const m = /^offset:(\d+)$/.exec(Buffer.from(c, 'base64url').toString('utf8'));
   return m ? Number(m[1]) : 0;
+}
+
+/** One inbound message of a notification (Meta's shape). */
+export interface MetaMessage {
+  from: string;
+  id: string;
+  timestamp?: string | number;
+  type?: string;
+  text?: string;
+  /** Extra members, e.g. `{image: {caption, id}}`. */
+  extra?: Record<string, unknown>;
+}
+
+/** One status of a notification (Meta's shape). */
+export interface MetaStatus {
+  id: string;
+  status: string;
+  recipient_id?: string;
+  timestamp?: string;
+  errors?: { code: number; title: string; message?: string }[];
+}
+
+export interface MetaDelivery {
+  status: number;
+  body: any;
+}
+
+/**
+ * Meta's side of the webhooks: builds notification bodies as the Cloud API sends them, signs
+ * them as Meta does (`X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the
+ * app secret>`) and posts them to the service, including a retried delivery (the very same bytes
+ * again) and a body signed with another secret.
+ */
+export class MetaWebhooks {
+  constructor(private readonly url: string) {}
+
+  static signature(raw: string | Buffer, appSecret: string): string {
+    return `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`;
+  }
+
+  /** A `whatsapp_business_account` notification with one change for the phone number. */
+  static notification(phoneNumberId: string, parts: { messages?: MetaMessage[]; statuses?: MetaStatus[]; contacts?: { wa_id: string; name?: string }[] }): Record<string, unknown> {
+    const value: Record<string, unknown> = {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
+    };
+    const contacts = parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
+    if (parts.messages) {
+      value.contacts = contacts.map((c) => ({ wa_id: c.wa_id, profile: { name: c.name ?? `Contact ${c.wa_id}` } }));
+      value.messages = parts.messages.map((m) => ({
+        from: m.from,
+        id: m.id,
+        timestamp: m.timestamp ?? String(Math.floor(Date.now() / 1000)),
+        type: m.type ?? 'text',
+        ...(m.text !== undefined ? { text: { body: m.text } } : {}),
+        ...m.extra,
+      }));
+    }
+    if (parts.statuses) {
+      value.statuses = parts.statuses.map((st) => ({ recipient_id: '5215512345678', timestamp: String(Math.floor(Date.now() / 1000)), ...st }));
+    }
+    return { object: 'whatsapp_business_account', entry: [{ id: 'WABA-ID', changes: [{ field: 'messages', value }] }] };
+  }
+
+  /** Posts the body (an object is serialised once; those exact bytes are signed and sent). */
+  async post(body: unknown, appSecret: string | null, opts: { signWith?: string; signature?: string; contentType?: string } = {}): Promise<MetaDelivery & { raw: string }> {
+    const raw = typeof body === 'string' ? body : JSON.stringify(body);
+    const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json', 'user-agent': 'facebookexternalua' };
+    const signature = opts.signature ?? (appSecret !== null ? MetaWebhooks.signature(raw, opts.signWith ?? appSecret) : undefined);
+    if (signature !== undefined) headers['x-hub-signature-256'] = signature;
+    const res = await fetch(this.url, { method: 'POST', headers, body: raw });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* kept as text */
+    }
+    return { status: res.status, body: parsed, raw };
+  }
+
+  /** As Meta retries a delivery it got no 2xx for: the very same bytes again. */
+  async retry(raw: string, appSecret: string): Promise<MetaDelivery> {
+    return this.post(raw, appSecret);
+  }
+
+  /** A body signed with another secret (an attacker, or a misconfigured app). */
+  async forged(body: unknown, otherSecret: string): Promise<MetaDelivery> {
+    return this.post(body, otherSecret);
+  }
+
+  /** Meta's verification handshake. */
+  async verify(verifyToken: string, challenge: string, mode = 'subscribe'): Promise<{ status: number; contentType: string | null; body: string }> {
+    const q = new URLSearchParams({ 'hub.mode': mode, 'hub.verify_token': verifyToken, 'hub.challenge': challenge });
+    const res = await fetch(`${this.url}?${q}`);
+    return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+  }
 }
 
 export async function startWhatsAppFake(): Promise<WhatsAppFake> {
