@@ -351,8 +351,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
     });
 
     it('GET .../templates/sends: newest first, where, orderBy, pagination, levels, isolation', async () => {
-      const get = (query: Record<string, string> = {}, key = KEYS.server, agentId = MAIN) =>
-        t.api({ path: `/ai/agents/${agentId}/templates/sends`, key, query });
+      const get = (query: Record<string, string> = {}, key = KEYS.server, agentId = MAIN, project = 'acme') =>
+        t.api({ path: `/ai/agents/${agentId}/templates/sends`, key, query, project });
       const all = JSON.parse((await get({ page_size: '100' })).body);
       expect(all.pagination).toMatchObject({ current_page: 1, total: all.result.length });
       expect(all.result.length).toBeGreaterThanOrEqual(2);
@@ -372,7 +372,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect((await get({}, KEYS.customer)).statusCode).toBe(401);
       expect(JSON.parse((await get({}, KEYS.owner, SECOND)).body).code).toBe('ERROR_AI_AGENT_NOT_FOUND'); // owner of business 1 only
       expect((await get({}, KEYS.owner)).statusCode).toBe(200);
-      expect(JSON.parse((await get({}, KEYS.otherServer)).body).code).toBe('ERROR_AI_AGENT_NOT_FOUND');
+      expect(JSON.parse((await get({}, KEYS.otherServer, MAIN, 'other')).body).code).toBe('ERROR_AI_AGENT_NOT_FOUND'); // another project's agent
+      expect((await get({}, KEYS.otherServer)).statusCode).toBe(401); // a key of another project
     });
   });
 
