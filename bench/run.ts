@@ -86,6 +86,7 @@ async function fire(server: BenchServer, s: BenchScenario, duration: number): Pr
     method: s.method,
     headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
     body: s.body,
+    ...(s.next && { requests: [{ setupRequest: (req: Record<string, any>) => nextRequest(req, s) }] }),
     connections: CONNECTIONS,
     duration,
     timeout: 10,
@@ -97,6 +98,12 @@ async function fire(server: BenchServer, s: BenchScenario, duration: number): Pr
     bad: r.non2xx + r.errors + r.timeouts,
     codes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
   };
+}
+
+/** A scenario whose every request differs: its `next()` body and headers over the scenario's own. */
+function nextRequest(req: Record<string, any>, s: BenchScenario): Record<string, any> {
+  const { body, headers } = s.next!();
+  return { ...req, body, headers: { ...req.headers, ...headers } };
 }
 
 /** The baseline must answer what the service answers (session tokens aside): checked once per scenario and engine. */

@@ -13,6 +13,8 @@ export interface BenchScenario {
   config?: Partial<AppConfig>;
   /** The hand-written route of bench/baseline.ts answers this request too: the runner alternates the two and prints their ratio. */
   baseline?: boolean;
+  /** Requests that differ each time (e.g. signed webhooks with fresh ids): the body and headers of the next one. */
+  next?: () => { body: string; headers: Record<string, string> };
 }
 
 export interface BenchPrepareContext {

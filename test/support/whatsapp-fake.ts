@@ -230,7 +230,7 @@ export class MetaWebhooks {
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
     };
-    const contacts = parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
+    const contacts: { wa_id: string; name?: string }[] = parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
     if (parts.messages) {
       value.contacts = contacts.map((c) => ({ wa_id: c.wa_id, profile: { name: c.name ?? `Contact ${c.wa_id}` } }));
       value.messages = parts.messages.map((m) => ({
