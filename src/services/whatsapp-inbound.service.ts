@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { appError, validationError } from '../errors/codes.js';
 import type { RequestContext, VerifiedWebhook } from '../graph/context.js';
 import type { CredentialCipher } from '../platform/secrets.js';
+import { TtlCache } from '../platform/ttl-cache.js';
 import { ACCESS, assertAccess, assertAiModule } from './access.js';
 import { conversationEvent, messageRecord } from './conversation.service.js';
 import { writeWithEvents, type NewAiEvent } from './event-log.js';
@@ -27,6 +28,11 @@ const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
 /** `ai_conversations.contact` and `ai_inbound_message_ids.external_id` widths. */
 const MAX_CONTACT = 64;
 const MAX_EXTERNAL_ID = 128;
+/**
+ * How long a project's decrypted WhatsApp agents are reused (like the API-key cache): a changed
+ * secret, a disabled agent or a new one takes effect within this long, in every process.
+ */
+export const WEBHOOK_AGENTS_CACHE_MS = 1000;
 /** What the log line about an unusable part keeps of it. */
 const MAX_LOGGED_PROBLEMS = 20;
 
@@ -42,6 +48,8 @@ const USER_BY_PHONE = `(select id from users
  * messages into the (agent, contact) conversation, delivery statuses into the send log.
  */
 export class WhatsAppInboundService {
+  private readonly cache = new TtlCache<number, WhatsAppAgent[]>(WEBHOOK_AGENTS_CACHE_MS, 10_000);
+
   constructor(private readonly cipher: CredentialCipher) {}
 
   /** `GET /ai/webhooks/whatsapp`: the challenge when the token is a WhatsApp agent's verify_token, else 403. */
@@ -144,12 +152,20 @@ export class WhatsAppInboundService {
     const content = contentOf(type, m);
 
     return writeWithEvents(ctx, async (tx) => {
-      const key = await run(tx, `insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1 as taken`, [
-        agent.id, id, ctx.project.id,
-      ]);
-      if (key.length === 0) return { value: 0, events: [] }; // already stored: Meta retried
+      // The message's key first (a concurrent delivery of the same id waits here, then finds it
+      // taken), and in the same statement the contact's active conversation, when there is one.
+      const [first] = await run(
+        tx,
+        `with k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1)
+         select exists (select 1 from k) as fresh, c.*
+           from (select 1) one
+           left join ai_conversations c on c.project_id = ? and c.agent_id = ? and c.contact = ? and c.status = 'active'`,
+        [agent.id, id, ctx.project.id, ctx.project.id, agent.id, from],
+      );
+      if (!first.fresh) return { value: 0, events: [] }; // already stored: Meta retried
       const events: NewAiEvent[] = [];
-      const conversation = await openConversation(tx, ctx.project.id, agent, from, events);
+      const { fresh: _fresh, ...found } = first;
+      const conversation = found.id != null ? found : await openConversation(tx, ctx.project.id, agent, from, events);
       const [message] = await run(
         tx,
         `with m as (
@@ -180,7 +196,11 @@ export class WhatsAppInboundService {
   }
 
   /** The project's WhatsApp agents with their decrypted webhook credentials (undecryptable ones have none). */
-  private async agents(ctx: RequestContext): Promise<WhatsAppAgent[]> {
+  private agents(ctx: RequestContext): Promise<WhatsAppAgent[]> {
+    return this.cache.getOrLoad(ctx.project.id, () => this.loadAgents(ctx));
+  }
+
+  private async loadAgents(ctx: RequestContext): Promise<WhatsAppAgent[]> {
     const rows = await ctx.em.getConnection().execute<{ id: number; business_id: number | null; enabled: boolean; credentials: string | null }[]>(
       `select id, business_id, enabled, credentials from ai_agents where project_id = ? and provider = 'whatsapp' order by id`,
       [ctx.project.id],
