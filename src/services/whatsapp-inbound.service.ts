@@ -152,31 +152,40 @@ export class WhatsAppInboundService {
     const content = contentOf(type, m);
 
     return writeWithEvents(ctx, async (tx) => {
-      // The message's key first (a concurrent delivery of the same id waits here, then finds it
-      // taken), and in the same statement the contact's active conversation, when there is one.
+      // One statement on the common path: the message's key first (a concurrent delivery of the
+      // same id waits on it, then finds it taken), then, when the key was new and the contact has an
+      // active conversation, the message in it (and the conversation's updated_at).
       const [first] = await run(
         tx,
-        `with k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1)
-         select exists (select 1 from k) as fresh, c.*
-           from (select 1) one
-           left join ai_conversations c on c.project_id = ? and c.agent_id = ? and c.contact = ? and c.status = 'active'`,
-        [agent.id, id, ctx.project.id, ctx.project.id, agent.id, from],
+        `with k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1),
+         c as (select id from ai_conversations
+                where project_id = ? and agent_id = ? and contact = ? and status = 'active' and exists (select 1 from k)),
+         m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
+               select ?, c.id, 'user', ?, true, coalesce(?::timestamptz, now()), ? from c
+               returning *),
+         touched as (update ai_conversations set updated_at = now() where project_id = ? and id in (select conversation_id from m))
+         select exists (select 1 from k) as fresh, m.* from (select 1) one left join m on true`,
+        [agent.id, id, ctx.project.id, ctx.project.id, agent.id, from, ctx.project.id, content, createdAt, id, ctx.project.id],
       );
       if (!first.fresh) return { value: 0, events: [] }; // already stored: Meta retried
       const events: NewAiEvent[] = [];
-      const { fresh: _fresh, ...found } = first;
-      const conversation = found.id != null ? found : await openConversation(tx, ctx.project.id, agent, from, events);
-      const [message] = await run(
-        tx,
-        `with m as (
-           insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
-           values (?, ?, 'user', ?, true, coalesce(?::timestamptz, now()), ?)
-           returning *),
-         touched as (update ai_conversations set updated_at = now() where id = ? and project_id = ?)
-         select * from m`,
-        [ctx.project.id, conversation.id, content, createdAt, id, conversation.id, ctx.project.id],
-      );
-      events.push({ type: 'message.created', data: messageRecord(message), agent_id: agent.id, business_id: agent.business_id, conversation_id: conversation.id, public: true });
+      const { fresh: _fresh, ...stored } = first;
+      let message = stored;
+      if (stored.id == null) {
+        // The contact's first message (or its conversation was closed): open one, then store it there.
+        const conversation = await openConversation(tx, ctx.project.id, agent, from, events);
+        [message] = await run(
+          tx,
+          `with m as (
+             insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
+             values (?, ?, 'user', ?, true, coalesce(?::timestamptz, now()), ?)
+             returning *),
+           touched as (update ai_conversations set updated_at = now() where id = ? and project_id = ?)
+           select * from m`,
+          [ctx.project.id, conversation.id, content, createdAt, id, conversation.id, ctx.project.id],
+        );
+      }
+      events.push({ type: 'message.created', data: messageRecord(message), agent_id: agent.id, business_id: agent.business_id, conversation_id: message.conversation_id, public: true });
       return { value: 1, events };
     });
   }
