@@ -1,5 +1,8 @@
 import type { JSONSchema } from './json-schema.js';
 import type { Access } from '../services/access.js';
+import type { Pagination } from '../services/list-query.js';
+
+export type { Pagination };
 
 /** What a route receives, after validation and coercion. */
 export interface RouteInput {
@@ -8,14 +11,6 @@ export interface RouteInput {
   body: any;
 }
 
-export interface Pagination {
-  current_page: number;
-  page_size: number;
-  total_pages: number;
-  total: number;
-  from: number | null;
-  to: number | null;
-}
 
 /** What the route answers inside the envelope. */
 export interface RouteOutput {
