@@ -119,7 +119,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerHealth(app, orm);
   registerGraphqlRoute(app, services, engine, clientIp);
   registerGraphiql(app);
-  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp });
+  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp, schema });
 
   app.addHook('onClose', async () => {
     await engine.close();

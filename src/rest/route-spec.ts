@@ -1,4 +1,5 @@
 import type { JSONSchema } from './json-schema.js';
+import { propertyAt } from './openapi-result.js';
 import type { Access } from '../services/access.js';
 import type { Pagination } from '../services/list-query.js';
 
@@ -11,6 +12,12 @@ export interface RouteInput {
   body: any;
 }
 
+
+/** The JSON Schemas of what a route answers inside the envelope (documented in /openapi.json). */
+export interface DocumentedOutput {
+  result: JSONSchema;
+  pagination?: JSONSchema;
+}
 
 /** What the route answers inside the envelope. */
 export interface RouteOutput {
@@ -41,6 +48,25 @@ export interface RouteSpec {
   document?: (input: RouteInput, base: string) => string | Promise<string>;
   /** Turns the operation's data into the envelope content; default: the single root field. */
   respond?: (data: Record<string, any>, input: RouteInput) => RouteOutput;
+  /**
+   * What `respond` answers, as JSON Schema, given the schema of the operation's data (derived from its
+   * selection set: rest/openapi-result.ts). Needed only with a `respond` of the route's own: without
+   * `respond` the root field's schema is the result's, and `paged` brings both.
+   */
+  resultSchema?: (data: JSONSchema) => DocumentedOutput;
+}
+
+/** A list route: the root field `{ items, pagination }` answers `result` = items and the envelope's `pagination`. */
+export function paged(field: string): Pick<RouteSpec, 'respond' | 'resultSchema'> {
+  return {
+    respond: (data) => ({ result: data[field].items, pagination: data[field].pagination }),
+    resultSchema: (data) => {
+      const result = propertyAt(data, field, 'items');
+      const pagination = propertyAt(data, field, 'pagination');
+      if (!result || !pagination) throw new Error(`paged(${field}): the operation must select ${field} { items pagination }`);
+      return { result, pagination };
+    },
+  };
 }
 
 export function rootField(data: Record<string, any>): unknown {
