@@ -9,7 +9,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { BENCH_PROJECT, BENCH_SERVER_KEY, DEFAULT_BENCH_ORDERS, ensureBenchData } from '../src/bench-data/seed.js';
 import { loadConfig } from '../src/config.js';
 import { initORM, migrate, ormConfig } from '../src/db/orm.js';
-import type { RequestContext } from '../src/graph/context.js';
+import type { RequestContext } from '../src/context/index.js';
 import { openBenchDatabase } from './database.js';
 import { startServe, startServer, type BenchServer } from './processes.js';
 import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/services/metrics.service.js';

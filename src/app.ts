@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
 import { boundsOf, initORM } from './db/orm.js';
+import { takeOrmWarnings } from './db/startup-params.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
 import { createEngine, type GraphEngine } from './graph/engines.js';
@@ -84,6 +85,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     // requests arriving while closing get the envelope (rest/errors.ts), not Fastify's own 503 body
     return503OnClosing: false,
   });
+  for (const { fields, message } of takeOrmWarnings(orm)) app.log.warn(fields, message);
   app.decorateRequest('ctx', null);
   app.decorateRequest('lang', null);
   app.addHook('onSend', async (req, reply) => {
@@ -117,7 +119,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerHealth(app, orm);
   registerGraphqlRoute(app, services, engine, clientIp);
   registerGraphiql(app);
-  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp });
+  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp, schema });
 
   app.addHook('onClose', async () => {
     await engine.close();

@@ -3,6 +3,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ENTITIES } from '../entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { TenantGuard } from './tenant-guard.js';
+import { noteOrmWarning, probeStatementTimeout, RESTORING_SETTING } from './startup-params.js';
 
 export interface OrmOptions {
   clientUrl: string;
@@ -20,6 +21,8 @@ export interface DatabaseBounds {
   statementTimeoutMs: number;
   /** Waiting for a pooled connection, and opening one, in ms. */
   acquireTimeoutMs: number;
+  /** false: the server refused `statement_timeout` as a startup parameter (db/startup-params.ts); the client bound stays. */
+  statementTimeoutAtStartup?: boolean;
 }
 
 /** The serving pool's bounds from the configuration. */
@@ -41,7 +44,7 @@ function boundOptions(bounds: DatabaseBounds | undefined): Partial<Options> {
   if (!bounds) return {};
   const connection: Record<string, number> = { connectionTimeoutMillis: bounds.acquireTimeoutMs };
   if (bounds.statementTimeoutMs > 0) {
-    connection.statement_timeout = bounds.statementTimeoutMs;
+    if (bounds.statementTimeoutAtStartup !== false) connection.statement_timeout = bounds.statementTimeoutMs;
     connection.query_timeout = bounds.statementTimeoutMs + CLIENT_READ_MARGIN_MS;
   }
   return {
@@ -82,7 +85,19 @@ function replicaOptions(urls: string[], poolMax: number): Partial<Options> {
 
 /** The one place the ORM is created; tests pass their own database URL. */
 export async function initORM(opts: OrmOptions): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(opts));
+  const { bounds } = opts;
+  if (!bounds || bounds.statementTimeoutMs <= 0 || bounds.statementTimeoutAtStartup === false) return MikroORM.init(ormConfig(opts));
+  const probe = await probeStatementTimeout(opts.clientUrl, bounds.statementTimeoutMs, bounds.acquireTimeoutMs);
+  if (probe.accepted) return MikroORM.init(ormConfig(opts));
+  const orm = await MikroORM.init(ormConfig({ ...opts, bounds: { ...bounds, statementTimeoutAtStartup: false } }));
+  noteOrmWarning(
+    orm,
+    { statementTimeoutMs: bounds.statementTimeoutMs, serverStatementTimeout: probe.serverValue ?? 'unknown' },
+    `the database (a PgBouncer?) refused the startup parameter statement_timeout: connecting without it; statements are now bounded ` +
+      `by the client only (a request stops waiting after ${bounds.statementTimeoutMs + CLIENT_READ_MARGIN_MS} ms, the server does not cancel the statement). ` +
+      `Set \`${RESTORING_SETTING}\` in pgbouncer.ini (with the timeout in connect_query or on the role) to restore the server-side timeout.`,
+  );
+  return orm;
 }
 
 export async function migrate(orm: MikroORM): Promise<string[]> {

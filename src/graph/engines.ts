@@ -5,7 +5,7 @@ import type { ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'grap
 import mercurius, { type MercuriusContext } from 'mercurius';
 import type { GraphEngineName } from '../config.js';
 import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
-import type { RequestContext } from './context.js';
+import type { RequestContext } from '../context/index.js';
 import { ByteBoundedCache } from './document-cache.js';
 import { documentRules, PARSE_OPTIONS } from './limits.js';
 import { SELECTION_CACHE_LIMIT } from './selection.js';

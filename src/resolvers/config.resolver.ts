@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { ConfigEntry as ConfigEntryShape } from '../services/config.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'A configuration entry; built-in entries have a null id and no description.' })

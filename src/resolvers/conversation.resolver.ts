@@ -3,7 +3,7 @@ import { Arg, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root 
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversation.service.js';
 import type { ListInput } from '../services/list-query.js';
 

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, InputType, Int, Mutation, registerEnumType, Resolver } from 'type-graphql';
 import { Project, type RateLimitRule } from '../entities/project.js';
 import { validationError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import { ACCESS, assertAccess } from '../services/access.js';
 
 export enum RateLimitScope {

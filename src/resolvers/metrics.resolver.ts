@@ -1,5 +1,5 @@
 import { Args, ArgsType, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type * as M from '../services/metrics.service.js';
 
 @ArgsType()

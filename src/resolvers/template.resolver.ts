@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { AiTemplate } from '../entities/ai-template.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { TemplateSendResult as SendResultShape } from '../services/template.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'The provider accepted a template message.' })

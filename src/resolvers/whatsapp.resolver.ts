@@ -1,7 +1,7 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { AiTemplateSend } from '../entities/ai-template-send.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversation.service.js';
 import type { WhatsAppDeliveryResult } from '../services/whatsapp-inbound.service.js';
 import { Pagination } from './conversation.resolver.js';

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import type { GraphEngine } from '../graph/engines.js';
 import { operationOf, type NamedOperation } from '../graph/operations.js';
 import type { Services } from '../services/index.js';
 import { success, fromGraphErrors } from './envelope.js';
-import { envelopeResponse, errorResponse } from './json-schema.js';
+import { envelopeResponse, errorResponse, type JSONSchema } from './json-schema.js';
+import { operationDataSchema, rootFieldSchema } from './openapi-result.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
 
@@ -17,6 +19,8 @@ export interface GatewayDeps {
   operations: Map<string, NamedOperation>;
   routes: RouteSpec[];
   clientIp: ClientIp;
+  /** The executable schema: /openapi.json documents each route's answer from its operation's selection over it. */
+  schema: GraphQLSchema;
 }
 
 /** Registers every declared route under /v400/{lang}/{project}. */
@@ -36,6 +40,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
   const op = deps.operations.get(spec.operation);
   if (!op) throw new Error(`route ${spec.method} ${spec.path}: unknown operation ${spec.operation}`);
   const declared = new Set(operationOf(op).variableDefinitions?.map((v) => v.variable.name.value) ?? []);
+  const documented = documentedSuccess(spec, operationDataSchema(deps.schema, op.document));
   return {
     method: spec.method,
     url: spec.path,
@@ -52,6 +57,14 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       ...(spec.schema?.body && { body: spec.schema.body }),
       response: { 200: spec.plainText ? { type: 'string' } : envelopeResponse, '4xx': errorResponse, '5xx': errorResponse },
     },
+    // Documentation only: the answer keeps the free-form envelope at runtime (params/fields reshape results),
+    // while /openapi.json shows the result's real schema.
+    config: {
+      swaggerTransform: ({ schema, url }: { schema: Record<string, any>; url: string }) => ({
+        schema: { ...schema, response: { ...schema.response, 200: documented } },
+        url,
+      }),
+    },
     onRequest: pipeline(spec, deps.services, deps.clientIp),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const input: RouteInput = {
@@ -66,6 +79,23 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });
     },
+  };
+}
+
+/**
+ * The 200 envelope with the route's real result (and pagination) schema, from its operation's data schema:
+ * the root field's when the route has no `respond`, else what its `resultSchema` says. A `respond` without
+ * `resultSchema` stays documented as the generic envelope (test/rest/openapi-types.test.ts refuses that).
+ */
+function documentedSuccess(spec: RouteSpec, data: JSONSchema): JSONSchema {
+  const out = spec.resultSchema ? spec.resultSchema(data) : spec.respond ? undefined : { result: rootFieldSchema(data) };
+  if (!out) return envelopeResponse;
+  const selectable = spec.document ? ' Without `params`/`fields`; with them, only the selected fields (and those always present).' : '';
+  return {
+    description: `Success.${selectable}`,
+    type: 'object',
+    properties: { error: { type: 'boolean', enum: [false] }, result: out.result, ...(out.pagination && { pagination: out.pagination }) },
+    required: ['error', 'result', ...(out.pagination ? ['pagination'] : [])],
   };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { GraphEngine, GraphErrorLike, GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';

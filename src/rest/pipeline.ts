@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import { resolveLang } from '../i18n/messages.js';
 import { assertAccess, assertAiModule } from '../services/access.js';
 import type { Services } from '../services/index.js';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { OutageLog } from '../db/unavailable.js';
 import type { Lang } from '../i18n/messages.js';
 

@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { JSONSchema } from './json-schema.js';
+import { propertyAt } from './openapi-result.js';
 import type { Access } from '../services/access.js';
+import type { Pagination } from '../services/list-query.js';
+
+export type { Pagination };
 
 /** What a route receives, after validation and coercion. */
 export interface RouteInput {
@@ -10,13 +14,11 @@ export interface RouteInput {
   body: any;
 }
 
-export interface Pagination {
-  current_page: number;
-  page_size: number;
-  total_pages: number;
-  total: number;
-  from: number | null;
-  to: number | null;
+
+/** The JSON Schemas of what a route answers inside the envelope (documented in /openapi.json). */
+export interface DocumentedOutput {
+  result: JSONSchema;
+  pagination?: JSONSchema;
 }
 
 /** What the route answers inside the envelope. */
@@ -56,6 +58,25 @@ export interface RouteSpec {
   rawBody?: (ctx: RequestContext, raw: Buffer, headers: IncomingHttpHeaders) => Promise<unknown>;
   /** The single root field is answered as `text/plain`, without the envelope (a webhook challenge). */
   plainText?: boolean;
+  /**
+   * What `respond` answers, as JSON Schema, given the schema of the operation's data (derived from its
+   * selection set: rest/openapi-result.ts). Needed only with a `respond` of the route's own: without
+   * `respond` the root field's schema is the result's, and `paged` brings both.
+   */
+  resultSchema?: (data: JSONSchema) => DocumentedOutput;
+}
+
+/** A list route: the root field `{ items, pagination }` answers `result` = items and the envelope's `pagination`. */
+export function paged(field: string): Pick<RouteSpec, 'respond' | 'resultSchema'> {
+  return {
+    respond: (data) => ({ result: data[field].items, pagination: data[field].pagination }),
+    resultSchema: (data) => {
+      const result = propertyAt(data, field, 'items');
+      const pagination = propertyAt(data, field, 'pagination');
+      if (!result || !pagination) throw new Error(`paged(${field}): the operation must select ${field} { items pagination }`);
+      return { result, pagination };
+    },
+  };
 }
 
 export function rootField(data: Record<string, any>): unknown {

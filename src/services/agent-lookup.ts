@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent } from '../entities/ai-agent.js';
 import { appError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { ProviderError, type ProviderCredentials } from '../providers/messaging.js';
 import { visibleBusinessIds } from './access.js';

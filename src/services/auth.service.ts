@@ -5,7 +5,7 @@ import { OneTimePassword } from '../entities/one-time-password.js';
 import { Session } from '../entities/session.js';
 import { LEVEL, User } from '../entities/user.js';
 import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import { rateLimitHeaders, type LimiterStore } from '../limits/store.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { decoyHash, newToken, sha256, verifyPassword } from '../platform/secrets.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 
 /** CONTRACT §9.4: the event types, and what `data` holds for each. */
 export const AI_EVENT_TYPES = ['conversation.created', 'conversation.closed', 'message.created', 'template.sent', 'template.status'] as const;

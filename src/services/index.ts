@@ -45,3 +45,10 @@ export function createServices(deps: Deps) {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+// `RequestContext.services` (src/context) is this registry: declared here, downward, so the context
+// module never imports the services.
+declare module '../context/index.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ServiceRegistry extends Services {}
+}

@@ -1,6 +1,5 @@
 import { raw } from '@mikro-orm/core';
 import { validationError } from '../errors/codes.js';
-import type { Pagination } from '../rest/route-spec.js';
 
 /**
  * The shared list parameters of CONTRACT §3: `where`, `orderBy`, `page`, `page_size`.
@@ -10,6 +9,16 @@ import type { Pagination } from '../rest/route-spec.js';
  * A group may name a relation (`{"attribute": "agent", "conditions": [...]}`): its conditions
  * are over that relation's own allow-list, one level deep; the caller turns it into a subquery.
  */
+
+/** The `pagination` object of a list answer (CONTRACT §3). */
+export interface Pagination {
+  current_page: number;
+  page_size: number;
+  total_pages: number;
+  total: number;
+  from: number | null;
+  to: number | null;
+}
 
 export type AttributeType = 'int' | 'string' | 'boolean' | 'timestamp';
 export type Attributes = Readonly<Record<string, AttributeType>>;

@@ -1,6 +1,6 @@
 import { selectOnReplica } from '../db/direct-read.js';
 import { appError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import { assertAiAdmin, visibleBusinessIds } from './access.js';
 import { BUCKET_MS, coverSigned } from './metrics-cover.js';
 import { resolvePeriod, type MetricsPeriod, type PeriodInput, type Range } from './metrics-period.js';

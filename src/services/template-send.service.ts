@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { readOnReplica } from '../db/replicas.js';
 import { countRows, readRows } from '../db/tenant-read.js';
 import { AiTemplateSend, type TemplateSendStatus } from '../entities/ai-template-send.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import { assertAiAdmin } from './access.js';
 import { findVisibleAgent } from './agent-lookup.js';
 import type { Page } from './conversation.service.js';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiTemplate, TEMPLATE_STATUSES } from '../entities/ai-template.js';
 import type { AiAgent } from '../entities/ai-agent.js';
 import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { ProviderError, providerAppError, type MessagingProvider, type ProviderRegistry, type ProviderTemplate } from '../providers/messaging.js';
 import { assertAiAdmin } from './access.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiTranslation, LOCALES, type Locale } from '../entities/ai-translation.js';
 import { validationError } from '../errors/codes.js';
-import type { RequestContext } from '../graph/context.js';
+import type { RequestContext } from '../context/index.js';
 import { translate } from '../i18n/messages.js';
 import { assertAiAdmin } from './access.js';
 import { findVisibleAgent } from './agent-lookup.js';

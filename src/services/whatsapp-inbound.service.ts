@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext, VerifiedWebhook } from '../graph/context.js';
+import type { RequestContext, VerifiedWebhook } from '../context/index.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { TtlCache } from '../platform/ttl-cache.js';
 import { ACCESS, assertAccess, assertAiModule } from './access.js';

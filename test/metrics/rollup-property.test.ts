@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../../src/graph/context.js';
+import type { RequestContext } from '../../src/context/index.js';
 import { ensureBenchData, rebuildMetricsRollups } from '../../src/bench-data/seed.js';
 import { coverSigned } from '../../src/services/metrics-cover.js';
 import { BACKFILL_SQL } from '../../src/db/migrations/Migration20261122000000_metrics_hour_grains.js';

@@ -23,7 +23,11 @@ export function pgbouncerBinary(): string | null {
  * benchmarks: every database name is routed to that server (`* =`), clients are trusted, and the
  * server login uses the URL's user and password. As root it runs as `postgres` (PgBouncer refuses root).
  */
-export async function startPgBouncer(serverUrl: string, opts: { poolSize?: number } = {}): Promise<PgBouncer> {
+export async function startPgBouncer(
+  serverUrl: string,
+  /** `ignoreStartupParameters: null` leaves PgBouncer's default (none ignored: `statement_timeout` is refused). */
+  opts: { poolSize?: number; ignoreStartupParameters?: string | null } = {},
+): Promise<PgBouncer> {
   const binary = pgbouncerBinary();
   if (!binary) throw new Error('pgbouncer is not installed (Debian: apt-get install pgbouncer)');
   const server = new URL(serverUrl);
@@ -49,7 +53,7 @@ export async function startPgBouncer(serverUrl: string, opts: { poolSize?: numbe
     'max_db_connections = 0',
     // Databases come and go (one per test file); idle server connections must not keep them busy.
     'server_idle_timeout = 5',
-    'ignore_startup_parameters = extra_float_digits,statement_timeout',
+    ...(opts.ignoreStartupParameters === null ? [] : [`ignore_startup_parameters = ${opts.ignoreStartupParameters ?? 'extra_float_digits,statement_timeout'}`]),
     '',
   ].join('\n'));
   const args = [path.join(dir, 'pgbouncer.ini')];

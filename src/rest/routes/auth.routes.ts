@@ -1,5 +1,6 @@
 import { ACCESS } from '../../services/access.js';
 import { object } from '../json-schema.js';
+import { propertyAt } from '../openapi-result.js';
 import type { RouteSpec } from '../route-spec.js';
 
 const str = (maxLength: number) => ({ type: 'string', maxLength });
@@ -33,6 +34,17 @@ export const authRoutes: RouteSpec[] = [
     respond: (data) => {
       const { user, session } = data.authenticate;
       return { result: { ...user, session } };
+    },
+    resultSchema: (data) => {
+      const user = propertyAt(data, 'authenticate', 'user')!;
+      const session = propertyAt(data, 'authenticate', 'session')!;
+      return {
+        result: {
+          type: 'object',
+          properties: { ...(user.properties as object), session },
+          required: [...(user.required as string[]), 'session'],
+        },
+      };
     },
   },
 ];

@@ -1,5 +1,7 @@
 import { ACCESS } from '../../services/access.js';
 import { CONFIG_MODES } from '../../services/config.service.js';
+import type { JSONSchema } from '../json-schema.js';
+import { propertyAt } from '../openapi-result.js';
 import type { RouteSpec } from '../route-spec.js';
 
 interface Entry {
@@ -29,6 +31,17 @@ export const configRoutes: RouteSpec[] = [
       });
       if (query.mode !== 'dictionary') return { result: entries };
       return { result: Object.fromEntries(entries.map((e) => [e.key, e])) };
+    },
+    resultSchema: (data) => {
+      const selected = propertyAt(data, 'configs')!.items as JSONSchema;
+      // `description` only on model-backed entries outside dictionary mode
+      const entry = { ...selected, required: (selected.required as string[]).filter((k) => k !== 'description') };
+      return {
+        result: {
+          description: 'An array of entries; with mode=dictionary, an object of the same entries keyed by key.',
+          oneOf: [{ type: 'array', items: entry }, { type: 'object', additionalProperties: entry }],
+        },
+      };
     },
   },
 ];

@@ -3,7 +3,7 @@ import { ACCESS } from '../../services/access.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
 import type { JSONSchema } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
-import type { RouteInput, RouteSpec } from '../route-spec.js';
+import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 
 /** Spec §4: integer ids match ^[0-9]+$; provider_external_id ^[a-zA-Z0-9-_]+$. Anything else: 400. */
 const conversationIdParams: JSONSchema = {
@@ -42,8 +42,6 @@ const listVariables = ({ query }: RouteInput) => ({
   page_size: query.page_size ?? null,
 });
 
-const page = (field: string) => (data: Record<string, any>) => ({ result: data[field].items, pagination: data[field].pagination });
-
 export const conversationRoutes: RouteSpec[] = [
   {
     method: 'GET',
@@ -77,7 +75,7 @@ export const conversationRoutes: RouteSpec[] = [
     variables: listVariables,
     document: ({ query }, base) =>
       documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiConversations', 'items'], relations: true, always: ['messages_count'] }),
-    respond: page('aiConversations'),
+    ...paged('aiConversations'),
   },
   {
     method: 'GET',
@@ -111,6 +109,6 @@ export const conversationRoutes: RouteSpec[] = [
         target: ['aiConversationMessages', 'items'],
         relations: false,
       }),
-    respond: page('aiConversationMessages'),
+    ...paged('aiConversationMessages'),
   },
 ];

@@ -2,7 +2,7 @@ import { ACCESS } from '../../services/access.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
 import { integerId, object } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
-import type { RouteSpec } from '../route-spec.js';
+import { paged, type RouteSpec } from '../route-spec.js';
 
 /**
  * WhatsApp both ways (CONTRACT §9.3). The two webhook routes are open to anonymous callers (Meta
@@ -69,6 +69,6 @@ export const whatsappRoutes: RouteSpec[] = [
       page: query.page ?? null,
       page_size: query.page_size ?? null,
     }),
-    respond: (data) => ({ result: data.aiTemplateSends.items, pagination: data.aiTemplateSends.pagination }),
+    ...paged('aiTemplateSends'),
   },
 ];

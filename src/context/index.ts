@@ -3,7 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Project } from '../entities/project.js';
 import type { User } from '../entities/user.js';
 import type { Lang } from '../i18n/messages.js';
-import type { Services } from '../services/index.js';
+
+/**
+ * The types every layer shares: rest, graph, resolvers and services all depend on this module, and it
+ * imports none of them back (test/architecture/imports.test.ts). The service registry's members are
+ * declared by `src/services/index.ts` through declaration merging into `ServiceRegistry`, so the
+ * context can name `services` without importing the services.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ServiceRegistry {}
 
 /** Who is calling: nobody yet, a user (by session or by a user-bound key), or a server key. */
 export type Caller =
@@ -26,7 +34,7 @@ export interface RequestContext {
   /** Transport facts recorded with a session. */
   forwardedFor?: string;
   userAgent?: string;
-  services: Services;
+  services: ServiceRegistry;
   log: FastifyBaseLogger;
   /**
    * Set by the REST gateway once a provider webhook's signature over the raw body has been
