@@ -3,6 +3,7 @@ import type { GraphEngine } from '../graph/engines.js';
 import { operationOf, type NamedOperation } from '../graph/operations.js';
 import type { Services } from '../services/index.js';
 import { success, fromGraphErrors } from './envelope.js';
+import { idempotencyHooks } from './idempotency.js';
 import { envelopeResponse, errorResponse } from './json-schema.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
@@ -50,6 +51,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       response: { 200: envelopeResponse, '4xx': errorResponse, '5xx': errorResponse },
     },
     onRequest: pipeline(spec, deps.services, deps.clientIp),
+    ...idempotencyHooks(spec, deps.services),
     handler: async (req: FastifyRequest, _reply: FastifyReply) => {
       const input: RouteInput = {
         params: req.params as Record<string, any>,
