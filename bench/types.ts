@@ -13,6 +13,10 @@ export interface BenchScenario {
   config?: Partial<AppConfig>;
   /** The hand-written route of bench/baseline.ts answers this request too: the runner alternates the two and prints their ratio. */
   baseline?: boolean;
+  /** Successive requests take these paths/headers in turn (writes spread over conversations or callers). */
+  rotate?: { path?: string; headers?: Record<string, string> }[];
+  /** Sample pg_stat_activity's wait events during the measured runs and print them (bench/waits.ts). */
+  sampleWaits?: boolean;
 }
 
 export interface BenchPrepareContext {
