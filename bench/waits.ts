@@ -4,7 +4,10 @@ import pg from 'pg';
  * Samples pg_stat_activity every 10 ms while a bench run lasts: the wait events of the other
  * sessions of the bench database that are running a statement, counted by `type:event`. Lock waits
  * tell what writers wait on: `Lock:advisory` is the per-project event lock of appendEvents (event
- * ids follow commit order), `Lock:transactionid` / `Lock:tuple` would be row locks between writers.
+ * ids follow commit order), `Lock:transactionid` / `Lock:tuple` are row locks. Each lock wait is
+ * also counted by the statement that waits (its first words), which tells a wait for a
+ * conversation's row (at `select … for no key update`) from one inside the metrics rollup trigger
+ * of `update ai_conversations` (a rollup row shared by the project's writers).
  */
 export function sampleWaits(url: string): { stop(): Promise<string> } {
   const client = new pg.Client({ connectionString: url });
@@ -15,7 +18,8 @@ export function sampleWaits(url: string): { stop(): Promise<string> } {
     await client.connect();
     while (!done) {
       const { rows } = await client.query<{ w: string }>(
-        `select coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, 'running') as w
+        `select coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, 'running')
+                || case when wait_event_type = 'Lock' then ' at "' || left(regexp_replace(query, '\s+', ' ', 'g'), 48) || '…"' else '' end as w
            from pg_stat_activity
           where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and backend_type = 'client backend'`,
       );
