@@ -19,7 +19,7 @@ export function sampleWaits(url: string): { stop(): Promise<string> } {
     while (!done) {
       const { rows } = await client.query<{ w: string }>(
         `select coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, 'running')
-                || case when wait_event_type = 'Lock' then ' at "' || left(regexp_replace(query, '\s+', ' ', 'g'), 48) || '…"' else '' end as w
+                || case when wait_event_type = 'Lock' then ' at "' || left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 48) || '…"' else '' end as w
            from pg_stat_activity
           where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and backend_type = 'client backend'`,
       );
