@@ -144,6 +144,19 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
     expect([taken.statusCode, taken.headers['idempotent-replayed']]).toEqual([200, undefined]);
   });
 
+  it('browsers may send the key and read the replay header (CORS)', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: `/v400/en/acme/ai/conversations/${B + 1}/messages`,
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, idempotency-key, content-type' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('idempotency-key');
+    const replay = await t.api({ method: 'POST', path: `/ai/conversations/${B + 1}/messages`, key: KEYS.server, body: { role: 'user', content: 'a' }, headers: { 'idempotency-key': K('reuse'), origin: 'https://app.example' } });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(String(replay.headers['access-control-expose-headers']).toLowerCase()).toContain('idempotent-replayed');
+  });
+
   it('covers every AI POST route (current messages and close too)', async () => {
     const cur = (key: string) => post('/ai/agents/idem/conversations/current/messages', { content: 'hi' }, key, { key: KEYS.customer });
     const a = await cur(K('cur'));
