@@ -8,6 +8,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     timeout?: number;
+    /** Requests each connection sends in turn; setupRequest may rewrite each one before it is sent. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (req: any) => any }[];
   }
   interface Histogram {
     average: number;

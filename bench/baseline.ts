@@ -328,6 +328,132 @@ app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
   };
 });
 
+// ---- writes (CONTRACT §9.1): the statements of ConversationService.addMessage / addCurrentMessage and appendEvents ----
+
+const EVENT_LOCK_CLASS = 0x4f474576;
+type Tx = pg.PoolClient;
+interface NewEvent { type: string; agent_id: number; business_id: number | null; conversation_id: number; public: boolean; data: unknown }
+
+async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: NewEvent[]; projectId: number }>): Promise<T> {
+  const tx = await pool.connect();
+  try {
+    await tx.query('BEGIN');
+    const { value, events, projectId } = await work(tx);
+    if (events.length) {
+      await tx.query('select pg_advisory_xact_lock($1, $2)', [EVENT_LOCK_CLASS, projectId]);
+      await tx.query(
+        `with ins as (
+           insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+           select $1, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
+             from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+                  with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
+            order by r.n
+           returning id)
+         select max(id)::text as last_id, pg_notify($3, $4 || ':' || max(id)) from ins`,
+        [projectId, JSON.stringify(events), 'ai_events', String(projectId)],
+      );
+    }
+    await tx.query('COMMIT');
+    return value;
+  } catch (err) {
+    await tx.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    tx.release();
+  }
+}
+
+const iso = (v: Date | null) => (v === null ? null : v.toISOString());
+const messageRecord = (m: Record<string, any>) => ({
+  id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: iso(m.created_at), usage: m.usage, external_id: m.external_id,
+});
+const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
+  id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason, usage: c.usage,
+  created_at: iso(c.created_at), closed_at: iso(c.closed_at), updated_at: iso(c.updated_at), contact: c.contact, messages_count: messagesCount,
+});
+const insertMessage = async (tx: Tx, projectId: number, conversationId: number, role: string, content: string, isPublic: boolean, usage: unknown) =>
+  (await tx.query(
+    `insert into ai_messages (project_id, conversation_id, role, content, public, usage, created_at) values ($1, $2, $3, $4, $5, $6::jsonb, now()) returning *`,
+    [projectId, conversationId, role, content, isPublic, usage === null ? null : JSON.stringify(usage)],
+  )).rows[0];
+
+/** Server keys, valid bodies only (the bench's). */
+app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async (req) => {
+  const project = await aiServer(req);
+  const body = req.body as { role: string; content: string; public?: boolean; usage?: Record<string, number> };
+  const u = body.usage ?? {};
+  const has = (k: string) => (u[k] === undefined ? null : u[k]);
+  const message = await inTransaction(async (tx) => {
+    const c = (await tx.query(
+      `select c.*, a.business_id as agent_business_id from ai_conversations c
+         join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
+        where c.project_id = $1 and c.id = $2
+        for no key update of c`,
+      [project.id, Number((req.params as { conversation_id: string }).conversation_id)],
+    )).rows[0];
+    if (!c || c.status !== 'active') throw new Refused(400);
+    const m = await insertMessage(tx, project.id, c.id, body.role, body.content, body.public !== false, body.usage ?? null);
+    await tx.query(
+      `update ai_conversations set updated_at = now(), usage = usage
+         || case when $1::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $1::numeric) end
+         || case when $2::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + $2::numeric) end
+         || case when $3::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + $3::numeric) end
+         || case when $4::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
+              (select round(avg((m.usage->>'response_time_ms')::numeric)) from ai_messages m
+                where m.conversation_id = ai_conversations.id and m.project_id = ai_conversations.project_id
+                  and m.usage->>'response_time_ms' is not null)) end
+       where id = $5 and project_id = $6`,
+      [has('cost'), has('input_tokens'), has('output_tokens'), has('response_time_ms'), c.id, project.id],
+    );
+    const record = messageRecord(m);
+    return { value: record, projectId: project.id, events: [{ type: 'message.created', agent_id: c.agent_id, business_id: c.agent_business_id, conversation_id: c.id, public: m.public, data: record }] };
+  });
+  return { error: false, result: message };
+});
+
+/** Any key; the bench's callers are customers with their own keys. */
+app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/current/messages', async (req) => {
+  const { project, caller } = await scope(req);
+  if (!caller) throw new Refused(401);
+  if (!project.ai_enabled) throw new Refused(403);
+  const agent = await onePrepared<{ id: number; enabled: boolean; business_id: number | null }>(
+    `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."provider_external_id" = $2 limit 1`,
+    [project.id, (req.params as { provider_external_id: string }).provider_external_id],
+  );
+  if (!agent) throw new Refused(404);
+  if (!agent.enabled) throw new Refused(409);
+  const userKey = caller.kind === 'user' ? caller.id : 0;
+  const { content } = req.body as { content: string };
+  const message = await inTransaction(async (tx) => {
+    const events: NewEvent[] = [];
+    const lockActive = async () => (await tx.query(
+      `select * from ai_conversations
+        where project_id = $1 and agent_id = $2 and coalesce(user_id, 0) = $3 and contact is null and status = 'active'
+        for no key update`,
+      [project.id, agent.id, userKey],
+    )).rows[0];
+    let c = await lockActive();
+    if (!c) {
+      const opened = (await tx.query(
+        `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+         values ($1, $2, $3, $4, 'active', '{}')
+         on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
+         returning *`,
+        [project.id, agent.id, userKey || null, agent.business_id],
+      )).rows;
+      if (opened.length) events.push({ type: 'conversation.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: opened[0].id, public: true, data: conversationRecord(opened[0], 0) });
+      c = opened[0] ?? (await lockActive());
+    }
+    if (!c) throw new Refused(500);
+    const m = await insertMessage(tx, project.id, c.id, 'user', content, true, null);
+    await tx.query('update ai_conversations set updated_at = now() where id = $1 and project_id = $2', [c.id, project.id]);
+    const record = messageRecord(m);
+    events.push({ type: 'message.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: c.id, public: true, data: record });
+    return { value: record, projectId: project.id, events };
+  });
+  return { error: false, result: message };
+});
+
 app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST ?? '127.0.0.1' }).catch((err) => {
   console.error(err);
   process.exit(1);

@@ -13,6 +13,7 @@ import type { CredentialCipher } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
 import { startServe, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
+import { sampleWaits } from './waits.js';
 
 /**
  * `npm run bench [filter]` (`ratio`: the scenarios with a baseline; else a substring of names): every scenario of bench/scenarios against a real `ordergraph serve`
@@ -81,7 +82,15 @@ async function prepareAll(orm: MikroORM, cipher: CredentialCipher): Promise<Benc
 
 async function fire(server: BenchServer, s: BenchScenario, duration: number): Promise<Run & { codes: string }> {
   const cpu0 = server.cpuMs();
+  let turn = 0;
+  const headers = { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers };
   const r = await autocannon({
+    ...(s.rotate && {
+      requests: [{ method: s.method, path: s.path, headers, body: s.body, setupRequest: (req: any) => {
+        const v = s.rotate![turn++ % s.rotate!.length];
+        return { ...req, ...(v.path && { path: v.path }), headers: { ...req.headers, ...v.headers } };
+      } }],
+    }),
     url: server.origin + s.path,
     method: s.method,
     headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
@@ -113,7 +122,9 @@ async function sameAnswer(a: string, b: string, s: BenchScenario): Promise<void>
       method: s.method, body: s.body,
       headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
     });
-    return `${res.status} ${(await res.text()).replace(/"ogs_[A-Za-z0-9_-]+"/g, '"<token>"')}`;
+    const text = (await res.text()).replace(/"ogs_[A-Za-z0-9_-]+"/g, '"<token>"');
+    // a write answers a new row each time: its id and timestamps differ, the rest must not
+    return `${res.status} ${s.method === 'GET' ? text : text.replace(/"(id|created_at|updated_at)":("[^"]*"|\d+)/g, '"$1":"<new>"')}`;
   };
   const [x, y] = [await get(a), await get(b)];
   if (x !== y) throw new Error(`${s.name}: the baseline answers differently\n  serve:    ${x.slice(0, 2000)}\n  baseline: ${y.slice(0, 2000)}`);
@@ -198,11 +209,15 @@ async function main(): Promise<void> {
           const a: Run[] = [];
           const b: Run[] = [];
           for (let i = 0; i < (s.baseline ? pairs : 1); i++) {
+            const waits = s.sampleWaits ? sampleWaits(db.url) : undefined;
             const ra = await fire(serve, s, duration);
+            if (waits) console.log(`  ${s.name} (${engine}) serve: ${await waits.stop()}`);
             a.push(ra);
             let line = `${engine.padEnd(9)} ${s.name}: ${ra.rps.toFixed(0)} req/s, p99 ${ra.p99} ms, cpu ${ra.cpuMsPerReq.toFixed(2)} ms/req [${ra.codes}]`;
             if (s.baseline) {
+              const baselineWaits = s.sampleWaits ? sampleWaits(db.url) : undefined;
               const rb = await fire(baseline!, s, duration);
+              if (baselineWaits) console.log(`  ${s.name} baseline: ${await baselineWaits.stop()}`);
               b.push(rb);
               line += ` | baseline ${rb.rps.toFixed(0)} req/s, p99 ${rb.p99} ms, cpu ${rb.cpuMsPerReq.toFixed(2)} ms/req [${rb.codes}] | ratio ${(ra.rps / rb.rps).toFixed(2)}`;
             }

@@ -15,6 +15,10 @@ export interface BenchScenario {
   baseline?: boolean;
   /** Requests that differ each time (e.g. signed webhooks with fresh ids): the body and headers of the next one. */
   next?: () => { body: string; headers: Record<string, string> };
+  /** Successive requests take these paths/headers in turn (writes spread over conversations or callers). */
+  rotate?: { path?: string; headers?: Record<string, string> }[];
+  /** Sample pg_stat_activity's wait events during the measured runs and print them (bench/waits.ts). */
+  sampleWaits?: boolean;
 }
 
 export interface BenchPrepareContext {

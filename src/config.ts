@@ -36,6 +36,8 @@ export interface AppConfig {
   databasePoolMax: number;
   /** Reads run as named prepared statements (off behind a transaction-mode pooler that does not track them). */
   databasePreparedStatements: boolean;
+  /** How often `serve` closes idle conversations and deletes expired idempotency keys (AI_IDLE_SWEEP_MS; 0: never). */
+  idleSweepMs: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -75,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || undefined,
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
     databasePreparedStatements: !['0', 'false'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
+    idleSweepMs: int(env.AI_IDLE_SWEEP_MS, 15_000),
   };
 }

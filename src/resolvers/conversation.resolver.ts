@@ -1,5 +1,5 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
@@ -85,10 +85,40 @@ export class ConversationResolver {
     return ctx.services.conversations.currentMessages(ctx, providerExternalId);
   }
 
+  @Mutation(() => AiMessage, { description: "Adds a public user message to the caller's current conversation, opening it when none is active (POST .../conversations/current/messages)." })
+  addAiCurrentConversationMessage(
+    @Ctx() ctx: RequestContext,
+    @Arg('provider_external_id', () => String) providerExternalId: string,
+    @Arg('content', () => String) content: string,
+  ): Promise<AiMessage> {
+    return ctx.services.conversations.addCurrentMessage(ctx, providerExternalId, content);
+  }
+
+  @Mutation(() => AiMessage, { description: "Adds a message to an active conversation and adds its usage to the conversation's (POST /ai/conversations/{conversation_id}/messages)." })
+  addAiConversationMessage(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('role', () => String) role: string,
+    @Arg('content', () => String) content: string,
+    @Arg('public', () => Boolean, { nullable: true }) isPublic?: boolean | null,
+    @Arg('usage', () => GraphQLJSON, { nullable: true, description: '{cost, response_time_ms, input_tokens, output_tokens}, each optional and ≥ 0' }) usage?: unknown,
+  ): Promise<AiMessage> {
+    return ctx.services.conversations.addMessage(ctx, conversationId, { role, content, public: isPublic, usage });
+  }
+
+  @Mutation(() => AiConversation, { description: 'Closes an active conversation with a reason (POST /ai/conversations/{conversation_id}/close).' })
+  closeAiConversation(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('status_reason', () => String) statusReason: string,
+  ): Promise<AiConversation> {
+    return ctx.services.conversations.close(ctx, conversationId, statusReason);
+  }
+
   @FieldResolver(() => Int, { nullable: true, description: 'All messages of the conversation, counted in SQL for the whole page.' })
   messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | undefined> {
     // the batch answers 0 for a conversation without messages; the loader's promise is returned as it is (one per row)
-    return ctx.services.conversations.messagesCount(ctx, conversation.id);
+    return ctx.services.conversations.messagesCount(ctx, conversation.id, (conversation as { messages_count?: number }).messages_count);
   }
 
   @FieldResolver(() => AiAgent, { nullable: true, description: 'The conversation\'s agent, loaded once per page.' })

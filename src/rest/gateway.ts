@@ -4,6 +4,7 @@ import type { GraphEngine } from '../graph/engines.js';
 import { operationOf, type NamedOperation } from '../graph/operations.js';
 import type { Services } from '../services/index.js';
 import { success, fromGraphErrors } from './envelope.js';
+import { idempotencyHooks } from './idempotency.js';
 import { envelopeResponse, errorResponse, type JSONSchema } from './json-schema.js';
 import { operationDataSchema, rootFieldSchema } from './openapi-result.js';
 import { pipeline, type ClientIp } from './pipeline.js';
@@ -66,6 +67,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       }),
     },
     onRequest: pipeline(spec, deps.services, deps.clientIp),
+    ...idempotencyHooks(spec, deps.services),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const input: RouteInput = {
         params: req.params as Record<string, any>,

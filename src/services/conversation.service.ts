@@ -2,17 +2,18 @@ import { readOnReplica } from '../db/replicas.js';
 import { selectOnReplica } from '../db/direct-read.js';
 import { countRows, readOne, readRows } from '../db/tenant-read.js';
 import { AiAgent } from '../entities/ai-agent.js';
-import { AiConversation } from '../entities/ai-conversation.js';
+import { AiConversation, type ConversationUsage } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
 import type { TenantEntity } from '../entities/tenant.js';
-import { appError, notFound404 } from '../errors/codes.js';
+import { appError, notFound404, validationError } from '../errors/codes.js';
 import { loaderFor } from '../context/batch.js';
 import type { RequestContext } from '../context/index.js';
 import { translate } from '../i18n/messages.js';
 import type { Pagination } from './list-query.js';
-import { writeWithEvents, type AiEventType, type NewAiEvent } from './event-log.js';
+import { appendEvents, writeWithEvents, type AiEventType, type NewAiEvent } from './event-log.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from './access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/postgresql';
 import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from './list-query.js';
 
@@ -118,8 +119,106 @@ export class ConversationService {
     return readRows(ctx.em, AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
   }
 
+  /**
+   * `POST .../conversations/current/messages` (CONTRACT §9.1): a public `user` message in the caller's
+   * current conversation, opened when none is active under the same rule as `current` (the partial
+   * unique index decides races). The conversation row is locked, so a concurrent close either
+   * happens before (the next attempt opens a new conversation) or waits for this message.
+   */
+  async addCurrentMessage(ctx: RequestContext, providerExternalId: string, content: unknown): Promise<AiMessage> {
+    const agent = await this.currentAgent(ctx, providerExternalId);
+    const text = checkContent(content, CURRENT_CONTENT_MAX);
+    const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const message = await writeWithEvents(ctx, async (tx) => {
+        const events: NewAiEvent[] = [];
+        const lockActive = () =>
+          run(tx, `select * from ai_conversations
+                    where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
+                    for no key update`, [ctx.project.id, agent.id, userKey]);
+        let [conversation] = await lockActive();
+        if (!conversation) {
+          const opened = await run(
+            tx,
+            `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+             values (?, ?, ?, ?, 'active', '{}')
+             on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
+             returning *`,
+            [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
+          );
+          if (opened.length) events.push(conversationEvent('conversation.created', opened[0], agent, 0));
+          [conversation] = opened.length ? opened : await lockActive();
+        }
+        // closed between the insert and the read: nothing was written, try again
+        if (!conversation) return { value: null, events: [] };
+        const row = await insertMessage(tx, ctx.project.id, conversation.id, { role: 'user', content: text, public: true, usage: null });
+        await run(tx, 'update ai_conversations set updated_at = now() where id = ? and project_id = ?', [conversation.id, ctx.project.id]);
+        events.push(messageEvent(row, agent));
+        return { value: row, events };
+      });
+      if (message) return message;
+    }
+    throw appError('ERROR_INTERNAL');
+  }
+
+  /**
+   * `POST /ai/conversations/{id}/messages` (CONTRACT §9.1): levels 0/2 and server keys. The
+   * conversation row is locked (`for no key update`) for the transaction, so messages of one
+   * conversation serialise their usage updates while other conversations never wait on it.
+   */
+  async addMessage(ctx: RequestContext, conversationId: number, input: MessageInput): Promise<AiMessage> {
+    assertAiAdmin(ctx);
+    const message = checkMessage(input);
+    checkConversationId(conversationId);
+    const scope = await visibleBusinessIds(ctx);
+    return writeWithEvents(ctx, async (tx) => {
+      const conversation = await lockVisible(tx, ctx, conversationId, scope);
+      const row = await insertMessage(tx, ctx.project.id, conversation.id, message);
+      const u = message.usage ?? {};
+      const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
+      // Members the message carries, and only those: cost and tokens add (numeric, exact), the
+      // response time is the mean over the conversation's messages that carry one, half up.
+      await run(
+        tx,
+        `update ai_conversations set updated_at = now(), usage = usage
+           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + ?::numeric) end
+           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + ?::numeric) end
+           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + ?::numeric) end
+           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
+                (select round(avg((m.usage->>'response_time_ms')::numeric)) from ai_messages m
+                  where m.conversation_id = ai_conversations.id and m.project_id = ai_conversations.project_id
+                    and m.usage->>'response_time_ms' is not null)) end
+         where id = ? and project_id = ?`,
+        [has('cost'), has('cost'), has('input_tokens'), has('input_tokens'), has('output_tokens'), has('output_tokens'), has('response_time_ms'), conversation.id, ctx.project.id],
+      );
+      return { value: row, events: [messageEvent(row, agentOf(conversation))] };
+    });
+  }
+
+  /** `POST /ai/conversations/{id}/close` (CONTRACT §9.1): closed with a reason, `closed_at` now; once. */
+  async close(ctx: RequestContext, conversationId: number, statusReason: unknown): Promise<AiConversation & { messages_count: number }> {
+    assertAiAdmin(ctx);
+    if (typeof statusReason !== 'string' || !(STATUS_REASONS as readonly string[]).includes(statusReason)) {
+      throw validationError([{ field: 'status_reason' }]);
+    }
+    checkConversationId(conversationId);
+    const scope = await visibleBusinessIds(ctx);
+    return writeWithEvents(ctx, async (tx) => {
+      const conversation = await lockVisible(tx, ctx, conversationId, scope);
+      const [row] = await run(
+        tx,
+        `update ai_conversations c set status = 'closed', status_reason = ?, closed_at = now(), updated_at = now()
+          where id = ? and project_id = ?
+          returning c.*, (select count(*)::int from ai_messages m where m.conversation_id = c.id and m.project_id = c.project_id) as messages_count`,
+        [statusReason, conversation.id, ctx.project.id],
+      );
+      return { value: row, events: [conversationEvent('conversation.closed', row, agentOf(conversation), row.messages_count)] };
+    });
+  }
+
   /** messages_count for a page of conversations: one grouped count, never the messages themselves. */
-  messagesCount(ctx: RequestContext, conversationId: number): Promise<number | undefined> {
+  messagesCount(ctx: RequestContext, conversationId: number, known?: number): Promise<number | undefined> {
+    if (known !== undefined) return Promise.resolve(known);
     return loaderFor<number, number>(ctx.em, 'conversation.messages_count', async (ids) => {
       const rows = await selectOnReplica<{ conversation_id: number; n: number }>(
         ctx.em,
@@ -171,6 +270,151 @@ export class ConversationService {
   private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
     return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, contact: null, status: 'active' });
   }
+}
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
+export const STATUS_REASONS = ['completed', 'abandoned', 'failed'] as const;
+export const CURRENT_CONTENT_MAX = 4_000;
+export const CONTENT_MAX = 32_000;
+/** Usage members (CONTRACT §9.1): all ≥ 0; all but cost integers. Bounded so sums stay exact. */
+export const USAGE_MAX = Number.MAX_SAFE_INTEGER;
+const USAGE_INTEGERS = ['response_time_ms', 'input_tokens', 'output_tokens'] as const;
+
+export interface MessageInput {
+  role?: unknown;
+  content?: unknown;
+  public?: unknown;
+  usage?: unknown;
+}
+
+interface CheckedMessage {
+  role: (typeof MESSAGE_ROLES)[number];
+  content: string;
+  public: boolean;
+  usage: ConversationUsage | null;
+}
+
+/** The stored config that makes a project's idle conversations close (CONTRACT §9.1). */
+export const IDLE_CLOSE_CONFIG = 'ai_idle_close_minutes';
+
+/**
+ * One batch of idle closing for one project, in its own transaction: active conversations whose
+ * newest message (or creation, when none) is older than `minutes` are closed as `abandoned`, each
+ * with its `conversation.closed` event. `for update skip locked` hands every conversation to one
+ * sweeper only (other processes skip the rows this one holds, and find them closed afterwards), and
+ * a conversation a message writer holds is left for the next pass. Returns the closed count and
+ * the last event id (for the process's event bus).
+ */
+export async function closeIdleConversations(em: EntityManager, projectId: number, minutes: number, limit: number): Promise<{ closed: number; lastId: number | null }> {
+  return em.transactional(async (tx) => {
+    const rows = await run(
+      tx,
+      `with idle as (
+         select c.id from ai_conversations c
+          where c.project_id = ? and c.status = 'active'
+            and coalesce((select max(m.created_at) from ai_messages m where m.conversation_id = c.id), c.created_at) < now() - make_interval(mins => ?)
+          order by c.id
+          limit ?
+          for update of c skip locked)
+       update ai_conversations c set status = 'closed', status_reason = 'abandoned', closed_at = now(), updated_at = now()
+         from idle
+        where c.id = idle.id and c.status = 'active'
+       returning c.*,
+         (select a.business_id from ai_agents a where a.id = c.agent_id) as agent_business_id,
+         (select count(*)::int from ai_messages m where m.conversation_id = c.id) as messages_count`,
+      [projectId, minutes, limit],
+    );
+    const events = rows.map((row) => conversationEvent('conversation.closed', row, agentOf(row), row.messages_count));
+    return { closed: rows.length, lastId: await appendEvents(tx, projectId, events) };
+  });
+}
+
+/** The same rules as the REST schema, for /graphql callers: one message per invalid field. */
+function checkMessage(input: MessageInput): CheckedMessage {
+  const problems: { field: string; key?: string }[] = [];
+  if (input.role === undefined || input.role === null) problems.push({ field: 'role', key: 'required_field' });
+  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role' });
+  if (input.content === undefined || input.content === null) problems.push({ field: 'content', key: 'required_field' });
+  else if (!validContent(input.content, CONTENT_MAX)) problems.push({ field: 'content' });
+  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public' });
+  let usage: ConversationUsage | null = null;
+  if (input.usage !== undefined && input.usage !== null) {
+    const u = input.usage as Record<string, unknown>;
+    if (typeof u !== 'object' || Array.isArray(u)) problems.push({ field: 'usage' });
+    else {
+      usage = {};
+      for (const [k, v] of Object.entries(u)) {
+        const integer = (USAGE_INTEGERS as readonly string[]).includes(k);
+        if (k !== 'cost' && !integer) continue; // unknown members are dropped, as the REST schema drops them
+        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > USAGE_MAX || (integer && !Number.isInteger(v))) problems.push({ field: `usage.${k}` });
+        else usage[k as keyof ConversationUsage] = v;
+      }
+    }
+  }
+  if (problems.length) throw validationError(problems);
+  return { role: input.role as CheckedMessage['role'], content: input.content as string, public: input.public !== false, usage };
+}
+
+/** Length in characters (code points), as the REST schema counts it. */
+function validContent(content: unknown, max: number): content is string {
+  if (typeof content !== 'string' || content.length === 0 || content.length > 2 * max) return false;
+  let n = 0;
+  for (const _ of content) if (++n > max) return false;
+  return true;
+}
+
+function checkContent(content: unknown, max: number): string {
+  if (content === undefined || content === null) throw validationError([{ field: 'content', key: 'required_field' }]);
+  if (!validContent(content, max)) throw validationError([{ field: 'content' }]);
+  return content;
+}
+
+function checkConversationId(id: number): void {
+  if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+}
+
+/** Raw SQL in the caller's transaction (rows as the graph reads them); parameterised, every statement names its project. */
+async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<any[]> {
+  const rows = await tx.getConnection().execute<any[]>(sql, params, 'all', tx.getTransactionContext());
+  for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
+  return rows;
+}
+/** The driver hands timestamps over as text; the graph's DateTime wants dates. */
+const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at'] as const;
+
+/**
+ * The conversation, locked for this transaction, with its agent's business (event visibility):
+ * another project's, or (level 2) another business's, is not found; a closed one is refused.
+ */
+async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
+  const [conversation] = await run(
+    tx,
+    `select c.*, a.business_id as agent_business_id from ai_conversations c
+       join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
+      where c.project_id = ? and c.id = ?
+      for no key update of c`,
+    [ctx.project.id, id],
+  );
+  if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+  if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
+  return conversation;
+}
+
+const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
+
+async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage): Promise<any> {
+  const [row] = await run(
+    tx,
+    `insert into ai_messages (project_id, conversation_id, role, content, public, usage, created_at)
+     values (?, ?, ?, ?, ?, ?::jsonb, now()) returning *`,
+    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null],
+  );
+  return row;
+}
+
+/** A message.created event: visible by the agent's business; `public` from the message. */
+export function messageEvent(row: Record<string, any>, agent: { id: number; business_id?: number | null }): NewAiEvent {
+  return { type: 'message.created', data: messageRecord(row), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.conversation_id, public: row.public };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/access.js';
+import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversation.service.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
-import type { JSONSchema } from '../json-schema.js';
+import { object, type JSONSchema } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 
@@ -41,6 +42,22 @@ const listVariables = ({ query }: RouteInput) => ({
   page: query.page ?? null,
   page_size: query.page_size ?? null,
 });
+
+const usageMember = (type: 'number' | 'integer'): JSONSchema => ({ type, minimum: 0, maximum: USAGE_MAX });
+const messageBody = object(
+  {
+    role: { type: 'string', enum: [...MESSAGE_ROLES] },
+    content: { type: 'string', minLength: 1, maxLength: CONTENT_MAX },
+    public: { type: 'boolean' },
+    usage: object({
+      cost: usageMember('number'),
+      response_time_ms: usageMember('integer'),
+      input_tokens: usageMember('integer'),
+      output_tokens: usageMember('integer'),
+    }),
+  },
+  ['role', 'content'],
+);
 
 export const conversationRoutes: RouteSpec[] = [
   {
@@ -110,5 +127,44 @@ export const conversationRoutes: RouteSpec[] = [
         relations: false,
       }),
     ...paged('aiConversationMessages'),
+  },
+  {
+    method: 'POST',
+    path: '/ai/agents/:provider_external_id/conversations/current/messages',
+    operation: 'AddAiCurrentConversationMessage',
+    summary: "Adds a public user message to the caller's current conversation, opening it when none is active",
+    tags: ['ai-conversations'],
+    access: ACCESS.AUTHENTICATED,
+    ai: true,
+    schema: { params: agentParams, body: object({ content: { type: 'string', minLength: 1, maxLength: CURRENT_CONTENT_MAX } }, ['content']) },
+    variables: ({ params, body }) => ({ provider_external_id: params.provider_external_id, content: body.content }),
+  },
+  {
+    method: 'POST',
+    path: '/ai/conversations/:conversation_id/messages',
+    operation: 'AddAiConversationMessage',
+    summary: "Adds a message (role, content, public, usage) to an active conversation; its usage is added to the conversation's",
+    tags: ['ai-conversations'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: { params: conversationIdParams, body: messageBody },
+    variables: ({ params, body }) => ({
+      conversation_id: idOf(params.conversation_id),
+      role: body.role,
+      content: body.content,
+      public: body.public ?? null,
+      usage: body.usage ?? null,
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/ai/conversations/:conversation_id/close',
+    operation: 'CloseAiConversation',
+    summary: 'Closes an active conversation with a status_reason (completed, abandoned, failed)',
+    tags: ['ai-conversations'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: { params: conversationIdParams, body: object({ status_reason: { type: 'string', enum: [...STATUS_REASONS] } }, ['status_reason']) },
+    variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), status_reason: body.status_reason }),
   },
 ];
