@@ -159,7 +159,8 @@ export class WhatsAppInboundService {
         tx,
         `with k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1),
          c as (select id from ai_conversations
-                where project_id = ? and agent_id = ? and contact = ? and status = 'active' and exists (select 1 from k)),
+                where project_id = ? and agent_id = ? and contact = ? and status = 'active' and exists (select 1 from k)
+                for no key update),
          m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
                select ?, c.id, 'user', ?, true, coalesce(?::timestamptz, now()), ? from c
                returning *),
@@ -239,7 +240,8 @@ type WebhookAgent = VerifiedWebhook['agents'][number];
  * winner's commit, then does nothing and reads the winner's row.
  */
 async function openConversation(tx: EntityManager, projectId: number, agent: WebhookAgent, contact: string, events: NewAiEvent[]): Promise<Record<string, any>> {
-  const find = () => run(tx, `select * from ai_conversations where project_id = ? and agent_id = ? and contact = ? and status = 'active'`, [projectId, agent.id, contact]);
+  // Locked like the write routes lock it, so the idle sweeper cannot close it under this message.
+  const find = () => run(tx, `select * from ai_conversations where project_id = ? and agent_id = ? and contact = ? and status = 'active' for no key update`, [projectId, agent.id, contact]);
   for (let attempt = 0; attempt < 3; attempt++) {
     const [existing] = await find();
     if (existing) return existing;
