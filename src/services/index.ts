@@ -14,6 +14,7 @@ import { TemplateService } from './template.service.js';
 import { TranslationService } from './translation.service.js';
 import { MetricsService } from './metrics.service.js';
 import { EventsService } from './events.service.js';
+import { WebhookService } from './webhook.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -37,6 +38,7 @@ export function createServices(deps: Deps) {
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
     events: new EventsService(),
+    webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
   };
 }
 

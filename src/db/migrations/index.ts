@@ -6,6 +6,7 @@ import { Migration20261121000400_metrics } from './Migration20261121000400_metri
 import { Migration20261121000410_metrics_covering_keys } from './Migration20261121000410_metrics_covering_keys.js';
 import { Migration20261122000000_metrics_hour_grains } from './Migration20261122000000_metrics_hour_grains.js';
 import { Migration20261123000000_ai_writes_and_events } from './Migration20261123000000_ai_writes_and_events.js';
+import { Migration20261123000300_webhooks } from './Migration20261123000300_webhooks.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000410_metrics_covering_keys', class: Migration20261121000410_metrics_covering_keys },
   { name: 'Migration20261122000000_metrics_hour_grains', class: Migration20261122000000_metrics_hour_grains },
   { name: 'Migration20261123000000_ai_writes_and_events', class: Migration20261123000000_ai_writes_and_events },
+  { name: 'Migration20261123000300_webhooks', class: Migration20261123000300_webhooks },
 ];
