@@ -38,6 +38,22 @@ export interface AppConfig {
   databasePreparedStatements: boolean;
   /** How often `serve` closes idle conversations and deletes expired idempotency keys (AI_IDLE_SWEEP_MS; 0: never). */
   idleSweepMs: number;
+  /** Outbound webhooks (CONTRACT §9.4, docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS=1: URLs may point at loopback, private and link-local addresses. */
+  allowPrivateNetworks: boolean;
+  /** First retry delay (WEBHOOK_RETRY_BASE_MS), doubling per attempt. */
+  retryBaseMs: number;
+  /** One attempt's deadline, connection to answer (WEBHOOK_TIMEOUT_MS, default 10 s). */
+  timeoutMs: number;
+  /** How often an idle dispatcher looks for due deliveries (WEBHOOK_POLL_MS). */
+  pollMs: number;
+  /** Attempts in flight per process (WEBHOOK_CONCURRENCY), and per webhook (WEBHOOK_CONCURRENCY_PER_WEBHOOK). */
+  concurrency: number;
+  concurrencyPerWebhook: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -78,5 +94,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
     databasePreparedStatements: !['0', 'false'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
     idleSweepMs: int(env.AI_IDLE_SWEEP_MS, 15_000),
+    webhooks: {
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1' || env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      retryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 1000)),
+      timeoutMs: Math.max(1, int(env.WEBHOOK_TIMEOUT_MS, 10_000)),
+      pollMs: Math.max(10, int(env.WEBHOOK_POLL_MS, 250)),
+      concurrency: Math.max(1, int(env.WEBHOOK_CONCURRENCY, 32)),
+      concurrencyPerWebhook: Math.max(1, int(env.WEBHOOK_CONCURRENCY_PER_WEBHOOK, 8)),
+    },
   };
 }

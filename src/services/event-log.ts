@@ -58,6 +58,19 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
     'all',
     ctx,
   );
+  // Webhook outbox (CONTRACT §9.4, services/webhook-dispatcher.ts): one pending delivery per event and
+  // enabled webhook of the project that wants its type, in this same transaction. The lock above is
+  // still held, so the project's newest `events.length` events are exactly the ones just inserted.
+  await connection.execute(
+    `insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
+     select w.project_id, w.id, e.id, e.type
+       from (select id, type from ai_events where project_id = ? and id <= ? order by id desc limit ?) e
+       join ai_webhooks w on w.project_id = ? and w.enabled and (w.events @> jsonb_build_array(e.type) or w.events @> '["*"]')
+      order by e.id, w.id`,
+    [projectId, last_id, events.length, projectId],
+    'run',
+    ctx,
+  );
   return Number(last_id);
 }
 

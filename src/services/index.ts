@@ -16,6 +16,7 @@ import { MetricsService } from './metrics.service.js';
 import { EventsService } from './events.service.js';
 import { TemplateSendService } from './template-send.service.js';
 import { WhatsAppInboundService } from './whatsapp-inbound.service.js';
+import { WebhookService } from './webhook.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -41,6 +42,7 @@ export function createServices(deps: Deps) {
     events: new EventsService(),
     templateSends: new TemplateSendService(),
     whatsappInbound: new WhatsAppInboundService(deps.cipher),
+    webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
   };
 }
 

@@ -39,7 +39,7 @@ export async function stopServe(servers: ServeProcess[]): Promise<void> {
     servers.map(
       (s) =>
         new Promise<void>((resolve) => {
-          if (s.child.exitCode !== null) return resolve();
+          if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
           const kill = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
           s.child.once('exit', () => {
             clearTimeout(kill);

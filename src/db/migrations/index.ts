@@ -8,6 +8,7 @@ import { Migration20261122000000_metrics_hour_grains } from './Migration20261122
 import { Migration20261123000000_ai_writes_and_events } from './Migration20261123000000_ai_writes_and_events.js';
 import { Migration20261123000100_conversation_writes } from './Migration20261123000100_conversation_writes.js';
 import { Migration20261123000200_whatsapp } from './Migration20261123000200_whatsapp.js';
+import { Migration20261123000300_webhooks } from './Migration20261123000300_webhooks.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123000000_ai_writes_and_events', class: Migration20261123000000_ai_writes_and_events },
   { name: 'Migration20261123000100_conversation_writes', class: Migration20261123000100_conversation_writes },
   { name: 'Migration20261123000200_whatsapp', class: Migration20261123000200_whatsapp },
+  { name: 'Migration20261123000300_webhooks', class: Migration20261123000300_webhooks },
 ];

@@ -1,0 +1,347 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { WebhookConfig } from '../config.js';
+import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
+import type { CredentialCipher } from '../platform/secrets.js';
+
+/** CONTRACT §9.4: at most 8 attempts per delivery. */
+export const MAX_ATTEMPTS = 8;
+/** A claimed attempt's lease lasts its deadline plus this: after it, another process may retry it. */
+const LEASE_MARGIN_MS = 5000;
+/** How many due rows one claim looks at to share the batch fairly between webhooks. */
+const CLAIM_WINDOW = 500;
+const MAX_ERROR_TEXT = 500;
+
+export interface DispatcherLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface DispatcherOptions {
+  orm: MikroORM;
+  cipher: CredentialCipher;
+  config: WebhookConfig;
+  log: DispatcherLog;
+}
+
+/** One claimed attempt: the delivery, its webhook and its event (null when the event is no longer kept). */
+interface Claimed {
+  id: string;
+  webhook_id: number;
+  delivery_id: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  event_id: string;
+  event_type: string | null;
+  event_created_at: Date | null;
+  event_data: unknown;
+}
+
+interface Outcome {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * Sends the webhook outbox (`ai_webhook_deliveries`, filled by appendEvents in each event's own
+ * transaction). Every `serve` process runs one; they share the work through the database:
+ *
+ * - A claim is one statement: due rows are locked with FOR UPDATE SKIP LOCKED, and their attempt
+ *   is counted and leased (`next_attempt_at` moved past the attempt's deadline) before the lock
+ *   is released at its commit, so no other process takes the same attempt. The POST happens
+ *   after, outside any transaction. A process that dies mid-attempt leaves the lease to expire,
+ *   and the attempt is made again: delivery is at least once, never lost.
+ * - The result is written only if the row is still at the claimed attempt (a stale result of an
+ *   attempt whose lease ran out changes nothing).
+ * - Bounded: at most `concurrency` attempts in flight, at most `concurrencyPerWebhook` per webhook
+ *   (a slow receiver holds its own slots, not everyone's), each cut at `timeoutMs`.
+ * - Woken by a short poll; the database going away costs one log line per cause and a pause.
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perWebhook = new Map<number, number>();
+  private readonly secrets = new Map<string, string>();
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private claiming = false;
+  private again = false;
+  private pausedUntil = 0;
+  private lastFailure: string | null = null;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    const agent = { keepAlive: true, maxSockets: opts.config.concurrency, timeout: opts.config.timeoutMs };
+    this.httpAgent = new http.Agent(agent);
+    this.httpsAgent = new https.Agent(agent);
+  }
+
+  start(): this {
+    if (!this.stopped) return this;
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.opts.config.pollMs);
+    this.timer.unref();
+    this.kick();
+    return this;
+  }
+
+  /** Stops claiming; waits for the attempts in flight (each bounded by its deadline), then closes the sockets. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight.values()]),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.opts.config.timeoutMs + 1000))),
+    ]);
+    clearTimeout(timer);
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  /** Looks for due deliveries now (coalesced: one claim at a time, another right after when asked). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    if (Date.now() < this.pausedUntil) return;
+    this.claiming = true;
+    void this.claimLoop().finally(() => {
+      this.claiming = false;
+    });
+  }
+
+  private async claimLoop(): Promise<void> {
+    do {
+      this.again = false;
+      const free = this.opts.config.concurrency - this.inFlight.size;
+      if (free <= 0 || this.stopped) return;
+      let batch: Claimed[];
+      try {
+        batch = await this.claim(free);
+        this.recovered();
+      } catch (err) {
+        this.failure('claim', err);
+        this.pausedUntil = Date.now() + 1000;
+        return;
+      }
+      for (const row of batch) this.launch(row);
+      // a full batch may have left more due rows behind
+      if (batch.length === free) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  private async claim(limit: number): Promise<Claimed[]> {
+    const cap = this.opts.config.concurrencyPerWebhook;
+    const busy = [...this.perWebhook.entries()];
+    const full = busy.filter(([, n]) => n >= cap).map(([id]) => id);
+    const partial = busy.filter(([, n]) => n < cap);
+    const leaseMs = this.opts.config.timeoutMs + LEASE_MARGIN_MS;
+    const rows = await this.opts.orm.em.getConnection().execute<Record<string, unknown>[]>(
+      `with candidates as (
+         select id from (
+           select s.id, row_number() over (partition by s.webhook_id order by s.next_attempt_at, s.id) as rn,
+                  coalesce(room.n, ?) as room
+             from (select id, webhook_id, next_attempt_at from ai_webhook_deliveries
+                    where status = 'pending' and next_attempt_at <= now() and webhook_id <> all(?::int[])
+                    order by next_attempt_at, id limit ?) s
+             left join unnest(?::int[], ?::int[]) as room(webhook_id, n) on room.webhook_id = s.webhook_id
+         ) ranked where rn <= room
+       ),
+       due as (
+         select d.id, d.webhook_id, d.event_id from ai_webhook_deliveries d
+          where d.id in (select id from candidates) and d.status = 'pending' and d.next_attempt_at <= now()
+          order by d.next_attempt_at, d.id
+          limit ?
+          for update of d skip locked
+       )
+       update ai_webhook_deliveries d
+          set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+         from due
+         join ai_webhooks w on w.id = due.webhook_id
+         left join ai_events e on e.id = due.event_id
+        where d.id = due.id
+       returning d.id, d.webhook_id, d.delivery_id, d.attempts, d.event_id, w.url, w.secret,
+                 e.type as event_type, e.created_at as event_created_at, e.data as event_data`,
+      [
+        cap,
+        `{${full.join(',')}}`,
+        CLAIM_WINDOW,
+        `{${partial.map(([id]) => id).join(',')}}`,
+        `{${partial.map(([, n]) => cap - n).join(',')}}`,
+        limit,
+        leaseMs / 1000,
+      ],
+      'all',
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      webhook_id: Number(r.webhook_id),
+      delivery_id: r.delivery_id as string,
+      attempts: Number(r.attempts),
+      url: r.url as string,
+      secret: r.secret as string,
+      event_id: String(r.event_id),
+      event_type: (r.event_type as string | null) ?? null,
+      event_created_at: r.event_created_at == null ? null : new Date(r.event_created_at as string | Date),
+      event_data: r.event_data,
+    }));
+  }
+
+  private launch(row: Claimed): void {
+    this.perWebhook.set(row.webhook_id, (this.perWebhook.get(row.webhook_id) ?? 0) + 1);
+    const run = this.attempt(row)
+      .then((outcome) => this.record(row, outcome))
+      .catch((err) => this.failure('record', err))
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        const n = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
+        if (n > 0) this.perWebhook.set(row.webhook_id, n);
+        else this.perWebhook.delete(row.webhook_id);
+        this.kick();
+      });
+    this.inFlight.set(row.id, run);
+  }
+
+  private async attempt(row: Claimed): Promise<Outcome> {
+    if (row.event_type === null) return { ok: false, status: null, error: 'the event is no longer kept' };
+    let secret: string;
+    try {
+      secret = this.secret(row.secret);
+    } catch {
+      return { ok: false, status: null, error: 'the signing secret cannot be read (CREDENTIALS_KEY changed?)' };
+    }
+    const body = Buffer.from(
+      JSON.stringify({ id: Number(row.event_id), type: row.event_type, created_at: row.event_created_at!.toISOString(), data: row.event_data }),
+    );
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      'user-agent': 'OrderGraph-Webhooks/1',
+      'x-ordergraph-event': row.event_type,
+      'x-ordergraph-delivery': row.delivery_id,
+      'x-ordergraph-timestamp': timestamp,
+      'x-ordergraph-signature': `sha256=${sign(secret, timestamp, body)}`,
+    };
+    return this.post(row.url, headers, body);
+  }
+
+  /** One POST, never following redirects, cut at the deadline (connection, answer and its body). */
+  private post(target: string, headers: Record<string, string>, body: Buffer): Promise<Outcome> {
+    const { allowPrivateNetworks, timeoutMs } = this.opts.config;
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return Promise.resolve({ ok: false, status: null, error: 'invalid url' });
+    }
+    const host = hostOf(url);
+    if (!allowPrivateNetworks && net.isIP(host) && isPrivateAddress(host)) {
+      return Promise.resolve({ ok: false, status: null, error: 'address is not public' });
+    }
+    const secure = url.protocol === 'https:';
+    return new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const done = (outcome: Outcome) => {
+        if (!settled) {
+          settled = true;
+          resolve(outcome);
+        }
+      };
+      const req = (secure ? https : http).request(url, {
+        method: 'POST',
+        headers,
+        agent: secure ? this.httpsAgent : this.httpAgent,
+        ...(allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+      });
+      const deadline = setTimeout(() => req.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        done({ ok, status, error: ok ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}` });
+        res.on('error', () => undefined);
+        res.on('close', () => clearTimeout(deadline));
+        res.resume();
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(deadline);
+        done({ ok: false, status: null, error: describe(err) });
+      });
+      req.on('close', () => {
+        if (!settled) clearTimeout(deadline);
+        done({ ok: false, status: null, error: 'connection closed without an answer' });
+      });
+      req.end(body);
+    });
+  }
+
+  /** Writes the attempt's result, only if the row is still at that attempt. */
+  private async record(row: Claimed, outcome: Outcome): Promise<void> {
+    const connection = this.opts.orm.em.getConnection();
+    const error = outcome.error?.slice(0, MAX_ERROR_TEXT) ?? null;
+    if (outcome.ok) {
+      await connection.execute(
+        `update ai_webhook_deliveries
+            set status = 'delivered', delivered_at = now(), next_attempt_at = null, last_status_code = ?, last_error = null
+          where id = ? and attempts = ? and status = 'pending'`,
+        [outcome.status, row.id, row.attempts],
+        'run',
+      );
+      return;
+    }
+    const final = row.attempts >= MAX_ATTEMPTS || row.event_type === null;
+    const backoffMs = this.opts.config.retryBaseMs * 2 ** (row.attempts - 1);
+    await connection.execute(
+      `update ai_webhook_deliveries
+          set status = ?, next_attempt_at = ${final ? 'null' : 'now() + make_interval(secs => ?)'}, last_status_code = ?, last_error = ?
+        where id = ? and attempts = ? and status = 'pending'`,
+      final ? ['failed', outcome.status, error, row.id, row.attempts] : ['pending', backoffMs / 1000, outcome.status, error, row.id, row.attempts],
+      'run',
+    );
+  }
+
+  private secret(stored: string): string {
+    let plain = this.secrets.get(stored);
+    if (plain === undefined) {
+      plain = this.opts.cipher.decrypt<string>(stored);
+      if (this.secrets.size >= 1000) this.secrets.clear();
+      this.secrets.set(stored, plain);
+    }
+    return plain;
+  }
+
+  /** One log line per cause while the database keeps failing the same way. */
+  private failure(where: string, err: unknown): void {
+    const e = err as { code?: string; message?: string };
+    const cause = `${where}:${e?.code ?? String(e?.message ?? err).slice(0, 80)}`;
+    if (cause === this.lastFailure) return;
+    this.lastFailure = cause;
+    this.opts.log.warn({ where, code: e?.code, err: String(e?.message ?? err).slice(0, 200) }, 'webhook dispatcher: database unavailable, retrying');
+  }
+
+  private recovered(): void {
+    if (this.lastFailure === null) return;
+    this.lastFailure = null;
+    this.opts.log.info({}, 'webhook dispatcher: database available again');
+  }
+}
+
+/** `sha256=` + this: hex HMAC-SHA256 keyed with the secret over TIMESTAMP + "." + the raw body. */
+export function sign(secret: string, timestamp: string, body: Buffer | string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  if (err.code === 'EPRIVATEADDRESS') return 'address is not public';
+  if (err.code === 'ETIMEDOUT') return err.message;
+  return err.code ? `${err.code}: ${err.message}`.slice(0, MAX_ERROR_TEXT) : err.message;
+}
