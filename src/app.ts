@@ -23,6 +23,7 @@ import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
+import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
 import { createServices, type Services } from './services/index.js';
@@ -67,6 +68,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     logger: opts.logger === false && !opts.logStream ? false : {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+      serializers: { req: requestSerializer },
+      hooks: { logMethod: scrubLogMethod },
       ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     genReqId: (req) => {
@@ -117,9 +120,16 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerHealth(app, orm);
   registerGraphqlRoute(app, services, engine, clientIp);
   registerGraphiql(app);
-  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp });
+  await registerGateway(app, {
+    services, engine, operations, routes: ROUTES, clientIp, schema,
+    sse: { keepAliveMs: config.eventsKeepAliveMs },
+  });
+  services.events.start(app.log);
+  // Open streams end before the server waits for its connections to close (they are never idle).
+  app.addHook('preClose', async () => services.events.close());
 
   app.addHook('onClose', async () => {
+    await services.events.close();
     await engine.close();
     await limiter.close();
     replicas?.stop();

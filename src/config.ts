@@ -36,6 +36,16 @@ export interface AppConfig {
   databasePoolMax: number;
   /** Reads run as named prepared statements (off behind a transaction-mode pooler that does not track them). */
   databasePreparedStatements: boolean;
+  /** Events (CONTRACT §9.4): kept this many days (EVENTS_RETENTION_DAYS, at least 7 by the contract). */
+  eventsRetentionDays: number;
+  /** A `: keep-alive` comment on every SSE stream at least this often (EVENTS_KEEPALIVE_MS). */
+  eventsKeepAliveMs: number;
+  /** The safety net under notifications: every open stream's project log is re-read this often (EVENTS_POLL_MS). */
+  eventsPollMs: number;
+  /** What one stream may hold unsent (its queue, then the socket's buffer) before it is closed (EVENTS_STREAM_BUFFER_BYTES). */
+  eventsStreamBufferBytes: number;
+  /** How often a process tries to prune old events (EVENTS_PRUNE_INTERVAL_MS; 0: never). */
+  eventsPruneIntervalMs: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -75,5 +85,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || undefined,
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
     databasePreparedStatements: !['0', 'false'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
+    eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
+    eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),
+    eventsPollMs: int(env.EVENTS_POLL_MS, 2_000),
+    eventsStreamBufferBytes: int(env.EVENTS_STREAM_BUFFER_BYTES, 1024 * 1024),
+    eventsPruneIntervalMs: int(env.EVENTS_PRUNE_INTERVAL_MS, 60_000),
   };
 }

@@ -7,6 +7,7 @@ import { SystemResolver } from './system.resolver.js';
 import { TemplateResolver } from './template.resolver.js';
 import { TranslationResolver } from './translation.resolver.js';
 import { MetricsResolver } from './metrics.resolver.js';
+import { EventResolver } from './event.resolver.js';
 
 /** Every resolver of the one schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver, EventResolver];

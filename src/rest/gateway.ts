@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import type { GraphEngine } from '../graph/engines.js';
 import { operationOf, type NamedOperation } from '../graph/operations.js';
 import type { Services } from '../services/index.js';
@@ -6,6 +7,7 @@ import { success, fromGraphErrors } from './envelope.js';
 import { envelopeResponse, errorResponse } from './json-schema.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
+import { queryCredentials, runSse, type SseOptions } from './sse.js';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
@@ -17,6 +19,9 @@ export interface GatewayDeps {
   operations: Map<string, NamedOperation>;
   routes: RouteSpec[];
   clientIp: ClientIp;
+  /** The one schema: SSE routes subscribe on it in-process. */
+  schema: GraphQLSchema;
+  sse: SseOptions;
 }
 
 /** Registers every declared route under /v400/{lang}/{project}. */
@@ -49,13 +54,18 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       ...(spec.schema?.body && { body: spec.schema.body }),
       response: { 200: envelopeResponse, '4xx': errorResponse, '5xx': errorResponse },
     },
-    onRequest: pipeline(spec, deps.services, deps.clientIp),
-    handler: async (req: FastifyRequest, _reply: FastifyReply) => {
+    onRequest: spec.stream ? [queryCredentials, pipeline(spec, deps.services, deps.clientIp)] : pipeline(spec, deps.services, deps.clientIp),
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const input: RouteInput = {
         params: req.params as Record<string, any>,
         query: (req.query ?? {}) as Record<string, any>,
         body: req.body ?? {},
+        headers: req.headers,
       };
+      if (spec.stream) {
+        const variables = spec.variables ? spec.variables(input) : pick(declared, input);
+        return runSse(req, reply, deps.schema, op, variables, deps.sse, deps.services);
+      }
       const variables = spec.variables ? spec.variables(input) : pick(declared, input);
       const query = spec.document ? await spec.document(input, op.source) : op.source;
       const res = await deps.engine.execute({ query, variables, operationName: op.name, trusted: true }, req.ctx!);

@@ -36,7 +36,7 @@ export function createServices(deps: Deps) {
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
-    events: new EventsService(),
+    events: new EventsService(deps.orm, deps.config),
   };
 }
 

@@ -5,6 +5,7 @@ import { conversationRoutes } from './conversation.routes.js';
 import { templateRoutes } from './template.routes.js';
 import { translationRoutes } from './translation.routes.js';
 import { metricsRoutes } from './metrics.routes.js';
+import { eventRoutes } from './event.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes];
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes, ...eventRoutes];
