@@ -44,6 +44,8 @@ export interface EventsQuery {
 
 const BATCH = 500;
 const OVERFLOW = new WeakMap<object, () => void>();
+/** app_settings key prefix of a project's highest pruned event id. */
+const PRUNED_KEY = 'ai_events_pruned:';
 const PRUNE_BATCH = 1000;
 /** Key of the advisory lock that lets one process at a time prune (pg_try_advisory_xact_lock(int, int)). */
 const PRUNE_LOCK: [number, number] = [0x4f474576, 0]; // "OGEv", 0: project ids start at 1
@@ -178,13 +180,19 @@ export class EventsService {
         const ctx = tx.getTransactionContext();
         const [{ ok }] = await conn.execute<{ ok: boolean }[]>('select pg_try_advisory_xact_lock(?, ?) as ok', PRUNE_LOCK, 'all', ctx);
         if (!ok) return -1;
+        // Each project's highest pruned id is kept (app_settings `ai_events_pruned:P`): a stream resuming below it gets stream.reset.
         const res = await conn.execute<{ n: number }[]>(
           `with gone as (
              delete from ai_events where id in (
                select id from ai_events where created_at < now() - make_interval(days => ?) order by created_at limit ?)
-             returning 1)
+             returning project_id, id),
+           marks as (
+             insert into app_settings (key, value, updated_at)
+             select ? || project_id, to_jsonb(max(id)), now() from gone group by project_id
+             on conflict (key) do update
+               set value = to_jsonb(greatest((app_settings.value #>> '{}')::bigint, (excluded.value #>> '{}')::bigint)), updated_at = now())
            select count(*)::int as n from gone`,
-          [this.config.eventsRetentionDays, PRUNE_BATCH],
+          [this.config.eventsRetentionDays, PRUNE_BATCH, PRUNED_KEY],
           'all',
           ctx,
         );
@@ -217,28 +225,19 @@ export class EventsService {
 
   /**
    * A stream of the project's visible events with id > lastId (none given: from now on). An
-   * id older than the kept events (below the project's oldest kept id), or newer than any of
-   * them, first yields `stream.reset`.
+   * id older than the kept events (below the project's highest pruned id), or newer than any
+   * event of the project, first yields `stream.reset`.
    */
   private async open(ctx: RequestContext, lastId: number | null, filter: StreamFilter): Promise<EventStream> {
     const projectId = ctx.project.id;
-    const { min, max } = await projectBounds(this.orm, projectId);
+    const { min, max, pruned } = await projectBounds(this.orm, projectId);
     const feed = this.feed(projectId);
     let cursor = max;
     let reset = false;
     if (lastId !== null) {
-      if (min === null) {
-        reset = lastId > 0;
-        cursor = 0;
-      } else if (lastId < min) {
-        reset = true;
-        cursor = lastId;
-      } else if (lastId > max) {
-        reset = true;
-        cursor = max;
-      } else {
-        cursor = lastId;
-      }
+      // Below the highest pruned id, events after lastId may be gone; above the newest, the id was never ours.
+      reset = lastId < pruned || lastId > max;
+      cursor = lastId > max ? max : lastId;
     }
     feed.position ??= max;
     const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, () => OVERFLOW.get(ctx)?.());
@@ -248,14 +247,16 @@ export class EventsService {
   }
 }
 
-/** The oldest and newest kept event ids of a project (max 0 when none). */
-async function projectBounds(orm: MikroORM, projectId: number): Promise<{ min: number | null; max: number }> {
-  const [row] = await orm.em.getConnection().execute<{ min: string | null; max: string | null }[]>(
-    'select min(id)::text as min, max(id)::text as max from ai_events where project_id = ?',
-    [projectId],
+/** The oldest and newest kept event ids of a project (max 0 when none), and its highest pruned id (0 when none). */
+async function projectBounds(orm: MikroORM, projectId: number): Promise<{ min: number | null; max: number; pruned: number }> {
+  const [row] = await orm.em.getConnection().execute<{ min: string | null; max: string | null; pruned: string | null }[]>(
+    `select min(id)::text as min, max(id)::text as max,
+            (select value #>> '{}' from app_settings where key = ?) as pruned
+       from ai_events where project_id = ?`,
+    [PRUNED_KEY + projectId, projectId],
     'all',
   );
-  return { min: row.min === null ? null : Number(row.min), max: row.max === null ? 0 : Number(row.max) };
+  return { min: row.min === null ? null : Number(row.min), max: row.max === null ? 0 : Number(row.max), pruned: Number(row.pruned ?? 0) };
 }
 
 /** The tail of one project's log, read once per notification for every stream of the project in this process. */
