@@ -118,7 +118,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealth(app, orm);
-  registerGraphqlRoute(app, services, engine, clientIp);
+  await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   await registerGateway(app, {
     services, engine, operations, routes: ROUTES, clientIp, schema,

@@ -1,5 +1,6 @@
 import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Field, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
+import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../graph/context.js';
 import type { AiEventRecord } from '../services/events.service.js';
 
@@ -15,6 +16,12 @@ const LAST = { nullable: true, description: 'Resume after this event id (as SSE 
 
 type Data = { args: Record<string, any>; context: RequestContext };
 
+/** A WebSocket connection without a credential reaches here with no caller: 401, as /graphql. */
+function authenticated(context: RequestContext): RequestContext {
+  if (!context?.caller || !context.services) throw appError('ERROR_UNAUTHORIZED');
+  return context;
+}
+
 /**
  * Live events. The subscribe functions open a stream of services/events.service.ts (access checks
  * there); the field resolvers hand the event through. The REST SSE routes run these same fields.
@@ -24,7 +31,7 @@ export class EventResolver {
   @Subscription(() => AiEvent, {
     description: 'The project\'s events visible to the caller (GET /ai/events): levels 0/2 and server keys.',
     subscribe: ({ args, context }: Data) =>
-      context.services.events.streamAll(context, { types: args.types, conversation_id: args.conversation_id, last_event_id: args.last_event_id }),
+      authenticated(context).services.events.streamAll(context, { types: args.types, conversation_id: args.conversation_id, last_event_id: args.last_event_id }),
   })
   aiEvents(
     @Root() event: AiEventRecord,
@@ -37,7 +44,7 @@ export class EventResolver {
 
   @Subscription(() => AiEvent, {
     description: 'The caller\'s current conversation: its public message.created and its conversation.closed (GET .../conversations/current/events).',
-    subscribe: ({ args, context }: Data) => context.services.events.streamCurrent(context, args.provider_external_id, args.last_event_id),
+    subscribe: ({ args, context }: Data) => authenticated(context).services.events.streamCurrent(context, args.provider_external_id, args.last_event_id),
   })
   aiCurrentConversationEvents(
     @Root() event: AiEventRecord,
