@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { subscribe, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { createSourceEventStream, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { NamedOperation } from '../graph/operations.js';
-import { eventJson } from '../services/events.service.js';
+import { eventJson, type AiEventRecord } from '../services/events.service.js';
 import type { Services } from '../services/index.js';
 import { fromGraphErrors } from './envelope.js';
-import { rootField } from './route-spec.js';
 
 export interface SseOptions {
   keepAliveMs: number;
@@ -16,6 +15,8 @@ export interface SseOptions {
  * `?access_token=` (a header, when sent, wins). Runs before the pipeline; the values never reach
  * the logs (rest/log-redaction.ts).
  */
+const frame = (event: AiEventRecord) => `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
+
 export async function queryCredentials(req: FastifyRequest): Promise<void> {
   const q = (req.query ?? {}) as Record<string, unknown>;
   if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) {
@@ -25,8 +26,8 @@ export async function queryCredentials(req: FastifyRequest): Promise<void> {
 }
 
 /**
- * Runs a named subscription in-process (graphql-js `subscribe` on the one schema, whatever the
- * engine) and writes what its iterator yields as Server-Sent Events. Failures before the stream
+ * Runs a named subscription in-process (graphql-js `createSourceEventStream` on the one schema,
+ * whatever the engine) and writes the events its source stream yields as Server-Sent Events. Failures before the stream
  * opens (access, 404, bad input) are the usual error envelopes; once it opens, status and headers
  * go out at once, then `id:`/`event:`/`data:` per event and a keep-alive comment on a timer.
  */
@@ -39,13 +40,16 @@ export async function runSse(
   opts: SseOptions,
   services: Services,
 ): Promise<void> {
-  const result = await subscribe({ schema, document: op.document, operationName: op.name, variableValues: variables, contextValue: req.ctx });
+  // The source stream of the subscription: its subscribe resolver runs (access, 404, bad input), but not
+  // a GraphQL execution per event and stream: the operation selects the whole event and its field
+  // resolver hands the event through, so the event is written as it comes (rest/sse.ts, docs/events.md).
+  const result = await createSourceEventStream({ schema, document: op.document, operationName: op.name, variableValues: variables, contextValue: req.ctx });
   if (!(Symbol.asyncIterator in result)) {
     const errors = (result as ExecutionResult).errors ?? [];
     if (errors.some((e) => !e.extensions?.code && isDatabaseUnavailable(e.originalError ?? e))) throw serviceUnavailable();
     throw fromGraphErrors(errors.map((e) => ({ message: e.message, extensions: e.extensions, path: e.path })));
   }
-  const iterator = result as AsyncGenerator<ExecutionResult>;
+  const iterator = result as AsyncIterableIterator<AiEventRecord> & { takeQueued?(): AiEventRecord[] };
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -89,10 +93,10 @@ export async function runSse(
     for (;;) {
       const next = await iterator.next();
       if (next.done || !open) break;
-      const { data, errors } = next.value;
-      if (errors?.length || !data) break;
-      const event = rootField(data) as { id: number; type: string };
-      if (!write(`id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event as never)}\n\n`)) break;
+      // what else is queued goes out in the same write
+      let frames = frame(next.value);
+      for (const event of iterator.takeQueued?.() ?? []) frames += frame(event);
+      if (!write(frames)) break;
       // Respect backpressure: take the next event only once the socket has room again.
       while (open && raw.writableNeedDrain) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;

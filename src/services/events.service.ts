@@ -482,6 +482,16 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     if (this.pending.length || rows.length === BATCH || (this.feed.position ?? 0) > this.cursor) this.behind = true;
   }
 
+  /** Everything queued right now, taken at once (the SSE writer sends it in one write). */
+  takeQueued(): AiEventRecord[] {
+    const out: AiEventRecord[] = [];
+    for (let i = this.head; i < this.queue.length; i++) out.push(this.queue[i].event);
+    this.queue = [];
+    this.head = 0;
+    this.bytes = 0;
+    return out;
+  }
+
   async return(): Promise<IteratorResult<AiEventRecord>> {
     this.end(null);
     this.queue = [];
