@@ -15,7 +15,16 @@ export interface SseOptions {
  * `?access_token=` (a header, when sent, wins). Runs before the pipeline; the values never reach
  * the logs (rest/log-redaction.ts).
  */
-const frame = (event: AiEventRecord) => `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
+/** One frame per event, made once however many streams send it (the event object is shared by them). */
+const FRAMES = new WeakMap<AiEventRecord, string>();
+function frame(event: AiEventRecord): string {
+  let text = FRAMES.get(event);
+  if (text === undefined) {
+    text = `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
+    FRAMES.set(event, text);
+  }
+  return text;
+}
 
 export async function queryCredentials(req: FastifyRequest): Promise<void> {
   const q = (req.query ?? {}) as Record<string, unknown>;
