@@ -24,6 +24,7 @@ import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
+import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
 import { createServices, type Services } from './services/index.js';
@@ -68,6 +69,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     logger: opts.logger === false && !opts.logStream ? false : {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+      serializers: { req: requestSerializer },
+      hooks: { logMethod: scrubLogMethod },
       ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     genReqId: (req) => {
@@ -117,11 +120,18 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealth(app, orm);
-  registerGraphqlRoute(app, services, engine, clientIp);
+  await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
-  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp, schema });
+  await registerGateway(app, {
+    services, engine, operations, routes: ROUTES, clientIp, schema,
+    sse: { keepAliveMs: config.eventsKeepAliveMs },
+  });
+  services.events.start(app.log);
+  // Open streams end before the server waits for its connections to close (they are never idle).
+  app.addHook('preClose', async () => services.events.close());
 
   app.addHook('onClose', async () => {
+    await services.events.close();
     await engine.close();
     await limiter.close();
     replicas?.stop();

@@ -38,6 +38,16 @@ export interface AppConfig {
   databasePreparedStatements: boolean;
   /** How often `serve` closes idle conversations and deletes expired idempotency keys (AI_IDLE_SWEEP_MS; 0: never). */
   idleSweepMs: number;
+  /** Events (CONTRACT §9.4): kept this many days (EVENTS_RETENTION_DAYS, at least 7 by the contract). */
+  eventsRetentionDays: number;
+  /** A `: keep-alive` comment on every SSE stream at least this often (EVENTS_KEEPALIVE_MS). */
+  eventsKeepAliveMs: number;
+  /** The safety net under notifications: every open stream's project log is re-read this often (EVENTS_POLL_MS). */
+  eventsPollMs: number;
+  /** What one stream may hold unsent (its queue, then the socket's buffer) before it is closed (EVENTS_STREAM_BUFFER_BYTES). */
+  eventsStreamBufferBytes: number;
+  /** How often a process tries to prune old events (EVENTS_PRUNE_INTERVAL_MS; 0: never). */
+  eventsPruneIntervalMs: number;
   /** Outbound webhooks (CONTRACT §9.4, docs/webhooks.md). */
   webhooks: WebhookConfig;
 }
@@ -102,5 +112,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrency: Math.max(1, int(env.WEBHOOK_CONCURRENCY, 32)),
       concurrencyPerWebhook: Math.max(1, int(env.WEBHOOK_CONCURRENCY_PER_WEBHOOK, 8)),
     },
+    eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
+    eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),
+    eventsPollMs: int(env.EVENTS_POLL_MS, 2_000),
+    eventsStreamBufferBytes: int(env.EVENTS_STREAM_BUFFER_BYTES, 1024 * 1024),
+    eventsPruneIntervalMs: int(env.EVENTS_PRUNE_INTERVAL_MS, 60_000),
   };
 }

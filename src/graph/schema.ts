@@ -5,6 +5,13 @@ import { RESOLVERS } from '../resolvers/index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
+const UNUSED_PUBSUB = {
+  publish: () => undefined,
+  subscribe: () => {
+    throw new Error('type-graphql pub/sub is not used');
+  },
+};
+
 /**
  * The one schema, built once per process from the TypeGraphQL resolvers and entity types. Every
  * object type is declared with `simpleResolvers: true`: a field without a @FieldResolver is read
@@ -12,7 +19,9 @@ let built: Promise<GraphQLSchema> | undefined;
  * are used, so the wrapper only cost time).
  */
 export function getSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false });
+  // Subscriptions bring their own async iterators (services/events.service.ts); type-graphql's
+  // pub/sub is never used, but it insists on one when a resolver declares a subscription.
+  built ??= buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub: UNUSED_PUBSUB });
   return built;
 }
 

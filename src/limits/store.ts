@@ -52,7 +52,7 @@ export function createLimiterStore(opts: { databaseUrl: string; redisUrl?: strin
 }
 
 /** Redis keys start with the database's name, so deployments (and test databases) sharing one Redis never share counts. */
-function namespaceOf(databaseUrl: string): string {
+export function namespaceOf(databaseUrl: string): string {
   try {
     return decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'ordergraph';
   } catch {

@@ -7,8 +7,9 @@ import { SystemResolver } from './system.resolver.js';
 import { TemplateResolver } from './template.resolver.js';
 import { TranslationResolver } from './translation.resolver.js';
 import { MetricsResolver } from './metrics.resolver.js';
+import { EventResolver } from './event.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { WhatsAppResolver } from './whatsapp.resolver.js';
 
 /** Every resolver of the one schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver, WhatsAppResolver, WebhookResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver, WhatsAppResolver, WebhookResolver, EventResolver];

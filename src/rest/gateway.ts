@@ -9,6 +9,7 @@ import { envelopeResponse, errorResponse, type JSONSchema } from './json-schema.
 import { operationDataSchema, rootFieldSchema } from './openapi-result.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
+import { queryCredentials, runSse, type SseOptions } from './sse.js';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
@@ -20,8 +21,9 @@ export interface GatewayDeps {
   operations: Map<string, NamedOperation>;
   routes: RouteSpec[];
   clientIp: ClientIp;
-  /** The executable schema: /openapi.json documents each route's answer from its operation's selection over it. */
+  /** The executable schema: /openapi.json documents each route's answer from its operation's selection over it; SSE routes subscribe on it in-process. */
   schema: GraphQLSchema;
+  sse: SseOptions;
 }
 
 /** Registers every declared route under /v400/{lang}/{project}. */
@@ -66,14 +68,19 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
         url,
       }),
     },
-    onRequest: pipeline(spec, deps.services, deps.clientIp),
+    onRequest: spec.stream ? [queryCredentials, pipeline(spec, deps.services, deps.clientIp)] : pipeline(spec, deps.services, deps.clientIp),
     ...idempotencyHooks(spec, deps.services),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const input: RouteInput = {
         params: req.params as Record<string, any>,
         query: (req.query ?? {}) as Record<string, any>,
         body: spec.rawBody ? await spec.rawBody(req.ctx!, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers) : (req.body ?? {}),
+        headers: req.headers,
       };
+      if (spec.stream) {
+        const variables = spec.variables ? spec.variables(input) : pick(declared, input);
+        return runSse(req, reply, deps.schema, op, variables, deps.sse, deps.services);
+      }
       const variables = spec.variables ? spec.variables(input) : pick(declared, input);
       const query = spec.document ? await spec.document(input, op.source) : op.source;
       const res = await deps.engine.execute({ query, variables, operationName: op.name, trusted: true }, req.ctx!);

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/index.js';
 import type { GraphEngine, GraphErrorLike, GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
@@ -8,6 +8,9 @@ import { translate } from '../i18n/messages.js';
 import { ACCESS, isAllowed } from '../services/access.js';
 import type { Services } from '../services/index.js';
 import { credentialsFrom } from '../services/tenancy.service.js';
+import { NOOP_LOG, registerSubscriptions } from './graphql-ws.js';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { isErrorCode } from './envelope.js';
 import type { ClientIp } from './pipeline.js';
 
@@ -23,8 +26,8 @@ interface GraphBody {
  * error format do not depend on the engine. Credentials travel in headers, never cookies,
  * so no CSRF token is needed.
  */
-export function registerGraphqlRoute(app: FastifyInstance, services: Services, engine: GraphEngine, clientIp: ClientIp): void {
-  app.route({
+export async function registerGraphqlRoute(app: FastifyInstance, services: Services, engine: GraphEngine, clientIp: ClientIp, schema: GraphQLSchema): Promise<void> {
+  const route: RouteOptions = {
     method: ['GET', 'POST'],
     url: '/graphql',
     schema: { hide: true },
@@ -56,10 +59,40 @@ export function registerGraphqlRoute(app: FastifyInstance, services: Services, e
       );
       return send(reply, req, res);
     },
-  });
+  };
+  // Subscriptions (graphql-ws) share the path: the engine serves the upgrade (rest/graphql-ws.ts).
+  await registerSubscriptions(app, route, engine.name, schema, (request, payload) => wsContext(services, clientIp, request, payload));
 }
 
-async function internalContext(req: FastifyRequest, services: Services, clientIp: ClientIp): Promise<RequestContext | null> {
+/**
+ * The credential of a subscription: in the `connection_init` payload (`{"X-Api-Key": KEY}` or
+ * `{"Authorization": "Bearer TOKEN"}`, any case), else the upgrade request's headers.
+ */
+export function wsContext(services: Services, clientIp: ClientIp, request: IncomingMessage & { id?: string; log?: FastifyBaseLogger }, payload: unknown): Promise<RequestContext | null> {
+  const fromPayload: Record<string, string | undefined> = {};
+  if (payload && typeof payload === 'object') {
+    for (const [k, v] of Object.entries(payload as Record<string, unknown>)) {
+      const name = k.toLowerCase();
+      if ((name === 'x-api-key' || name === 'authorization') && typeof v === 'string') fromPayload[name] = v;
+    }
+  }
+  const headers = Object.keys(fromPayload).length ? { ...request.headers, 'x-api-key': undefined, authorization: undefined, ...fromPayload } : request.headers;
+  return graphContext(services, clientIp, { headers, remoteAddress: request.socket?.remoteAddress, id: request.id ?? randomUUID(), log: request.log ?? NOOP_LOG });
+}
+
+function internalContext(req: FastifyRequest, services: Services, clientIp: ClientIp): Promise<RequestContext | null> {
+  return graphContext(services, clientIp, { headers: req.headers, remoteAddress: req.socket.remoteAddress, id: req.id, log: req.log });
+}
+
+/**
+ * The context of the internal graph (`/graphql`, its WebSocket subscriptions): server keys and
+ * level-0 users, on their credential's project; null for anyone else.
+ */
+export async function graphContext(
+  services: Services,
+  clientIp: ClientIp,
+  req: { headers: Record<string, string | string[] | undefined>; remoteAddress?: string; id: string; log: FastifyBaseLogger },
+): Promise<RequestContext | null> {
   const creds = credentialsFrom(req.headers);
   if (creds.apiKey === undefined && creds.bearer === undefined) return null;
   const found = await services.tenancy.identifyAnyProject(creds);
@@ -73,9 +106,9 @@ async function internalContext(req: FastifyRequest, services: Services, clientIp
     caller,
     em: services.tenancy.scopedEm(project),
     lang: 'en',
-    ip: clientIp(req.socket.remoteAddress ?? '', forwardedFor),
+    ip: clientIp(req.remoteAddress ?? '', forwardedFor),
     forwardedFor,
-    userAgent: req.headers['user-agent'],
+    userAgent: req.headers['user-agent'] as string | undefined,
     services,
     log: req.log,
   };

@@ -12,6 +12,7 @@ export interface RouteInput {
   params: Record<string, any>;
   query: Record<string, any>;
   body: any;
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 
@@ -41,6 +42,8 @@ export interface RouteSpec {
   summary: string;
   tags: string[];
   access: Access;
+  /** A Server-Sent Events route: `operation` is a subscription, its events are the stream (rest/sse.ts). */
+  stream?: boolean;
   /** AI operations: 403 when the project's AI module is off. */
   ai?: boolean;
   schema?: { params?: JSONSchema; querystring?: JSONSchema; body?: JSONSchema };

@@ -113,10 +113,16 @@ export class ConversationService {
 
   /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */
   async currentMessages(ctx: RequestContext, providerExternalId: string): Promise<AiMessage[]> {
+    const conversation = await this.currentActive(ctx, providerExternalId);
+    return readRows(ctx.em, AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  }
+
+  /** The caller's active conversation with the agent, creating nothing: 404 when the agent or the conversation does not exist. */
+  async currentActive(ctx: RequestContext, providerExternalId: string): Promise<AiConversation> {
     const agent = await this.currentAgent(ctx, providerExternalId);
     const conversation = await this.active(ctx, agent.id, ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
     if (!conversation) throw notFound404('ERROR_AI_CONVERSATION_NOT_FOUND');
-    return readRows(ctx.em, AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+    return conversation;
   }
 
   /**

@@ -39,7 +39,7 @@ export function createServices(deps: Deps) {
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
-    events: new EventsService(),
+    events: new EventsService(deps.orm, deps.config),
     templateSends: new TemplateSendService(),
     whatsappInbound: new WhatsAppInboundService(deps.cipher),
     webhooks: new WebhookService(deps.config.webhooks, deps.cipher),

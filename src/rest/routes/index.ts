@@ -5,8 +5,9 @@ import { conversationRoutes } from './conversation.routes.js';
 import { templateRoutes } from './template.routes.js';
 import { translationRoutes } from './translation.routes.js';
 import { metricsRoutes } from './metrics.routes.js';
+import { eventRoutes } from './event.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes, ...whatsappRoutes, ...webhookRoutes];
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes, ...whatsappRoutes, ...webhookRoutes, ...eventRoutes];

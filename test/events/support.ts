@@ -1,0 +1,30 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance } from 'fastify';
+import { appendEvents, type NewAiEvent } from '../../src/services/event-log.js';
+import type { Services } from '../../src/services/index.js';
+import type { FixtureProject } from '../../src/fixtures/types.js';
+
+/** Appends events through the one insert function, in a transaction of their own, and tells the bus (as writeWithEvents does). */
+export async function emit(orm: MikroORM, services: Services, projectId: number, events: NewAiEvent[]): Promise<number> {
+  const lastId = await orm.em.fork().transactional((tx) => appendEvents(tx, projectId, events));
+  services.events.committed(projectId, lastId!);
+  return lastId!;
+}
+
+export const agent = (id: number, ext: string, business_id: number | null = 1) => ({
+  id, business_id, name: `Agent ${ext}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: ext, enabled: true,
+});
+
+/** `n` customers of acme with an API key each: ids from `first`, keys `cust-KEY-<id>`. */
+export function customers(first: number, n: number): Pick<FixtureProject, 'users' | 'api_keys'> {
+  const ids = Array.from({ length: n }, (_, i) => first + i);
+  return {
+    users: ids.map((id) => ({ id, name: `C${id}`, email: `c${id}@acme.test`, level: 3 })),
+    api_keys: ids.map((id) => ({ key: `cust-key-${id}-0123456789`, user_id: id })),
+  };
+}
+export const customerKey = (id: number) => `cust-key-${id}-0123456789`;
+
+export async function listen(app: FastifyInstance): Promise<string> {
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
