@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ENTITIES } from '../entities/index.js';
+import { guardConnection, reusable, type PgConnection } from './connection-guard.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { TenantGuard } from './tenant-guard.js';
 import { noteOrmWarning, probeStatementTimeout, RESTORING_SETTING } from './startup-params.js';
@@ -40,17 +41,33 @@ export const CLIENT_READ_MARGIN_MS = 1000;
  * A transaction that needs longer raises its own with `SET LOCAL statement_timeout`, on an ORM
  * without the client-side bound (migrations and the CLI use one).
  */
-function boundOptions(bounds: DatabaseBounds | undefined): Partial<Options> {
+function boundOptions(bounds: DatabaseBounds | undefined): Record<string, unknown> {
   if (!bounds) return {};
   const connection: Record<string, number> = { connectionTimeoutMillis: bounds.acquireTimeoutMs };
   if (bounds.statementTimeoutMs > 0) {
     if (bounds.statementTimeoutAtStartup !== false) connection.statement_timeout = bounds.statementTimeoutMs;
     connection.query_timeout = bounds.statementTimeoutMs + CLIENT_READ_MARGIN_MS;
   }
-  return {
-    driverOptions: { acquireConnectionTimeout: bounds.acquireTimeoutMs, connection },
-  };
+  return { acquireConnectionTimeout: bounds.acquireTimeoutMs, connection };
 }
+
+/**
+ * knex's pool (tarn), for the primary and the replicas alike (db/connection-guard.ts): every new
+ * connection's queries are watched, and a connection is handed out only in a known idle state;
+ * any other is destroyed on acquire. knex's own "Connection Error" warning for such a connection
+ * is dropped: the request that met the failure logs its cause (rest/errors.ts), rate-limited.
+ */
+const guardedPool = {
+  pool: {
+    afterCreate: (conn: PgConnection, done: (err: Error | null, conn: PgConnection) => void) => done(null, guardConnection(conn)),
+    validate: (conn: PgConnection) => reusable(conn),
+  },
+  log: {
+    warn: (message: string) => {
+      if (!String(message).startsWith('Connection Error:')) console.warn(message);
+    },
+  },
+};
 
 export function ormConfig(opts: OrmOptions): Options {
   return {
@@ -67,7 +84,7 @@ export function ormConfig(opts: OrmOptions): Options {
     debug: opts.onQuery ? ['query'] : false,
     logger: opts.onQuery ?? (() => undefined),
     colors: false,
-    ...boundOptions(opts.bounds),
+    driverOptions: { ...guardedPool, ...boundOptions(opts.bounds) },
   };
 }
 

@@ -4,6 +4,8 @@ import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RLWrapperTimeout
 
 /** Every store call is bounded: a dead or locked store fails the call instead of hanging the request. */
 export const STORE_TIMEOUT_MS = 1000;
+/** A statement of the PostgreSQL store (the counters, the hourly sweep) on the server; its callers stopped waiting long before. */
+const STORE_STATEMENT_TIMEOUT_MS = 5000;
 
 function bounded(limiter: RateLimiterAbstract, failures: { count: number }): RateLimiterAbstract {
   return counted(new RLWrapperTimeouts({ limiter, timeoutMs: STORE_TIMEOUT_MS }), failures);
@@ -61,7 +63,17 @@ export function namespaceOf(databaseUrl: string): string {
 }
 
 function postgresStore(databaseUrl: string): LimiterStore {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, connectionTimeoutMillis: 2000 });
+  // Each statement is bounded on the server (statement_timeout, a startup parameter) and on the
+  // client (query_timeout, for a frozen server). pool.query releases a connection whose statement
+  // failed with the error, and pg-pool then destroys it instead of returning it to the pool: a
+  // statement that timed out on the client never leaves a busy connection behind (docs/faults.md).
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 5,
+    connectionTimeoutMillis: 2000,
+    statement_timeout: STORE_STATEMENT_TIMEOUT_MS,
+    query_timeout: STORE_STATEMENT_TIMEOUT_MS + 1000,
+  });
   pool.on('error', () => undefined); // a dropped idle connection is retried by the next query
   // One sweep per process (not one per limiter): rows expired over an hour ago, every 5 minutes.
   const sweep = setInterval(() => {

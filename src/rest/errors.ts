@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
+import { isClientAbort, isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import { resolveLang, translate } from '../i18n/messages.js';
@@ -20,13 +20,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.decorate('outage', new OutageLog(app.log));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = req.lang ?? resolveLang(segments(req.url)[2]);
+    if (isClientAbort(err)) {
+      // the client went away mid-body: nobody reads the answer, and nothing failed on our side
+      req.log.info('the client closed the request before its body arrived');
+      return sendError(reply, validationError([{ field: 'request', key: 'invalid_field' }]), lang);
+    }
     if (isDatabaseUnavailable(err)) {
       app.outage.failed(err);
       return sendError(reply, serviceUnavailable(), lang);
     }
     const mapped = toAppError(err);
     if (mapped.status >= 500 && !ANSWERS_NOT_FAILURES.has(mapped.extensions.code)) {
-      req.log.error({ err: (mapped as { cause?: unknown }).cause ?? err }, 'request failed');
+      app.outage.unexpected(req.log, (mapped as { cause?: unknown }).cause ?? err, 'request failed');
     }
     return sendError(reply, mapped, lang);
   });

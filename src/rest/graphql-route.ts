@@ -162,7 +162,7 @@ function formatError(req: FastifyRequest, e: GraphErrorLike) {
     };
   }
   if (e.documentError) return { message: e.message, locations: e.locations };
-  req.log.error({ err: e }, 'graph operation failed');
+  req.server.outage.unexpected(req.log, e, 'graph operation failed');
   return { message: 'Internal error.', path: e.path, extensions: { code: 'ERROR_INTERNAL' } };
 }
 

@@ -1,25 +1,38 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { causeOf, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
+import { selectRows } from '../db/direct-read.js';
+import { causeOf, LineLimiter, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 
 /** /health/ready answers within this, whatever the database does. */
 export const READY_TIMEOUT_MS = 900;
 
-/** Liveness: the process answers. Readiness: the database answers too, within READY_TIMEOUT_MS. */
+/**
+ * Liveness: the process answers. Readiness: the serving pool can serve a read now: one `select 1`
+ * through the same pool and path as a request's reads (an acquire, which hands out only a
+ * connection in a known idle state, then the statement), answered within READY_TIMEOUT_MS. At
+ * most one such read is in flight: checks arriving meanwhile share its outcome, so a frozen
+ * database holds at most one pooled connection for readiness however often it is asked.
+ */
 export function registerHealth(app: FastifyInstance, orm: MikroORM): void {
+  const em = orm.em.fork();
+  let inFlight: Promise<unknown> | undefined;
+  const read = () => (inFlight ??= selectRows(em, 'select 1 as ok', []).finally(() => (inFlight = undefined)));
+  const lines = new LineLimiter();
   app.get('/health/live', { schema: { tags: ['health'], summary: 'The process is up' } }, async () => ({ status: 'ok' }));
   app.get('/health/ready', { schema: { tags: ['health'], summary: 'The process can serve requests' } }, async (req, reply) => {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        orm.em.getConnection().execute('select 1'),
+        read(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
         }),
       ]);
       return { status: 'ok' };
     } catch (err) {
-      req.log.warn({ cause: causeOf(err) }, 'readiness check failed');
+      const cause = causeOf(err);
+      const suppressed = lines.admit(`ready ${cause}`);
+      if (suppressed !== false) req.log.warn({ cause, ...(suppressed ? { suppressed } : {}) }, 'readiness check failed');
       return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
     } finally {
       clearTimeout(timer);

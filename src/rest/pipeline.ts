@@ -62,7 +62,7 @@ async function lookup(req: FastifyRequest, services: Services, code: string) {
     return await services.tenancy.findProject(code);
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw err; // a 503 (rest/errors.ts), logged once per outage
-    req.log.error({ err }, 'project lookup failed');
+    req.server.outage.unexpected(req.log, err, 'project lookup failed');
     throw appError('ERROR_PROJECT_LOOKUP_FAILED');
   }
 }

@@ -1,4 +1,4 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { TEST_CREDENTIALS_KEY, testCipher } from '../support/db.js';
 import { CLI, ensureBuilt } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 import { freePort } from '../support/net.js';
+import { ClusterFreezer, waitUntil } from '../support/pg-faults.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 
 /**
@@ -34,7 +35,6 @@ let server: ServeProcess | undefined;
 /** Everything the server printed so far. */
 const output = () => server?.output() ?? '';
 let base: string;
-let frozen: number[] = [];
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -69,40 +69,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-/** The postmaster and every process it forked (backends, background workers). */
-function serverPids(): number[] {
-  const postmaster = Number(fs.readFileSync(path.join(pg?.dataDir ?? path.join(dir, 'pg'), 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
-    .split('\n')
-    .map((s) => Number(s.trim()))
-    .filter((n) => n > 0);
-  return [postmaster, ...children];
-}
+const freezer = new ClusterFreezer(() => pg?.dataDir ?? path.join(dir, 'pg'));
+const freeze = () => freezer.freeze();
+const thaw = () => freezer.thaw();
 
-function freeze(): void {
-  frozen = serverPids();
-  for (const pid of frozen) process.kill(pid, 'SIGSTOP');
-}
-
-function thaw(): void {
-  for (const pid of frozen) {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      /* gone */
-    }
-  }
-  frozen = [];
-}
-
-async function until(check: () => Promise<boolean>, ms: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms:\n${output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (check: () => Promise<boolean>, ms: number) => waitUntil(check, ms, output);
 
 async function timed(pathname: string): Promise<{ status: number; ms: number; body: any; retryAfter: string | null }> {
   const started = Date.now();
