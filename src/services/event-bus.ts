@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { causeOf, LineLimiter } from '../db/unavailable.js';
 import { EVENTS_CHANNEL } from './event-log.js';
 
 /** "Events up to id `lastId` in project `projectId` are committed"; `null` means "anything may have changed". */
@@ -54,6 +55,7 @@ export function postgresBus(url: string, listener: BusListener, log: BusLog): Ev
     delay = Math.min(delay * 2, BACKOFF_MAX_MS);
   };
 
+  const lines = new LineLimiter();
   async function connect(): Promise<void> {
     const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
     let failed = false;
@@ -64,7 +66,9 @@ export function postgresBus(url: string, listener: BusListener, log: BusLog): Ev
       c.removeAllListeners('notification');
       c.end().catch(() => undefined);
       if (!closed) {
-        log.warn({ err: err instanceof Error ? err.message : err }, 'events LISTEN connection lost; reconnecting');
+        // While the database is away every reconnect fails: one line per cause per 5 s.
+        const cause = err === undefined ? 'ended' : causeOf(err);
+        if (lines.admit(cause) !== false) log.warn({ cause }, 'events LISTEN connection lost; reconnecting');
         schedule();
       }
     };

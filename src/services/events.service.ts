@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import { validationError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
+import { causeOf, LineLimiter } from '../db/unavailable.js';
 import { namespaceOf } from '../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from './access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
@@ -74,6 +75,12 @@ export function parseLastEventId(value: unknown, field = 'last_event_id'): numbe
  * committed, one shared tail of the log per project with open streams (one query per
  * notification, whatever the number of streams), the streams themselves, and pruning.
  */
+/** Background failures repeat while the database is away: one line per message and cause per 5 s, without SQL. */
+const lines = new LineLimiter();
+function warnOnce(log: BusLog, cause: string, message: string): void {
+  if (lines.admit(`${message} ${cause}`) !== false) log.warn({ cause }, message);
+}
+
 export class EventsService {
   private bus: EventBus | null = null;
   private readonly feeds = new Map<number, ProjectFeed>();
@@ -101,7 +108,7 @@ export class EventsService {
     }
     if (this.config.eventsPruneIntervalMs > 0) {
       this.prune = setInterval(() => {
-        this.pruneOld().catch((err) => log.warn({ err: (err as Error).message }, 'pruning events failed'));
+        this.pruneOld().catch((err) => warnOnce(log, causeOf(err), 'pruning events failed'));
       }, this.config.eventsPruneIntervalMs);
       this.prune.unref();
     }
@@ -326,7 +333,7 @@ class ProjectFeed {
       } while (this.again && this.streams.size > 0);
     } catch (err) {
       // The database went away: streams end cleanly, their clients resume with Last-Event-ID.
-      this.log.warn({ err: (err as Error).message, streams: this.streams.size }, 'reading events failed; ending the streams');
+      warnOnce(this.log, causeOf(err), 'reading events failed; ending the streams');
       this.endAll(err as Error);
     } finally {
       this.fetching = false;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { IdempotencyStore } from '../db/idempotency-store.js';
+import { causeOf, LineLimiter } from '../db/unavailable.js';
 import { closeIdleConversations, IDLE_CLOSE_CONFIG } from './conversation.service.js';
 import type { Services } from './index.js';
 
@@ -20,6 +21,7 @@ export class IdleSweeper {
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly keys: IdempotencyStore;
+  private readonly lines = new LineLimiter();
 
   constructor(
     private readonly services: Services,
@@ -68,7 +70,8 @@ export class IdleSweeper {
       }
       await this.keys.deleteExpired();
     } catch (err) {
-      this.log.warn({ err }, 'idle sweep failed; retrying at the next pass');
+      const cause = causeOf(err);
+      if (this.lines.admit(cause) !== false) this.log.warn({ cause }, 'idle sweep failed; retrying at the next pass');
     }
   }
 }

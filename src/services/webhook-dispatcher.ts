@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../config.js';
+import { causeOf } from '../db/unavailable.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 
@@ -325,7 +326,7 @@ export class WebhookDispatcher {
     const cause = `${where}:${e?.code ?? String(e?.message ?? err).slice(0, 80)}`;
     if (cause === this.lastFailure) return;
     this.lastFailure = cause;
-    this.opts.log.warn({ where, code: e?.code, err: String(e?.message ?? err).slice(0, 200) }, 'webhook dispatcher: database unavailable, retrying');
+    this.opts.log.warn({ where, code: e?.code, cause: causeOf(err) }, 'webhook dispatcher: database unavailable, retrying');
   }
 
   private recovered(): void {
