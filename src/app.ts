@@ -20,6 +20,7 @@ import { clientErrors, frameworkErrors, limitBodyDepth, refuseWhileClosing, regi
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
+import { registerConsole } from './rest/console.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
@@ -117,6 +118,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerHealth(app, orm);
   registerGraphqlRoute(app, services, engine, clientIp);
   registerGraphiql(app);
+  registerConsole(app);
   await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp });
 
   app.addHook('onClose', async () => {
