@@ -237,7 +237,8 @@
     api('/ai/conversations', { orderBy: '-created_at', page_size: '20' }).then(function (rows) {
       state.conversations = rows;
       renderConversations();
-      if (!state.selected && rows.length) select(rows[0].id);
+      var first = rows.filter(function (c) { return c.messages_count > 0; })[0] || rows[0];
+      if (!state.selected && first) select(first.id);
     }).catch(showError);
   }
   function renderConversations() {
@@ -245,7 +246,8 @@
     ul.innerHTML = state.conversations.map(function (c) {
       var when = new Date(c.created_at).toLocaleString();
       return '<li><button type="button" data-id="' + c.id + '" aria-current="' + (c.id === state.selected) + '"><span>#' + c.id + ' · ' + text(c.status) +
-        (c.status_reason ? ' (' + text(c.status_reason) + ')' : '') + '</span><span class="muted">' + text(when) + '</span></button></li>';
+        (c.status_reason ? ' (' + text(c.status_reason) + ')' : '') + (c.messages_count != null ? ' · ' + c.messages_count + ' msg' : '') +
+        '</span><span class="muted">' + text(when) + '</span></button></li>';
     }).join('') || '<li class="muted">No conversations yet.</li>';
   }
   $('conversations').addEventListener('click', function (e) {
