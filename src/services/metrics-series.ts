@@ -55,6 +55,8 @@ export interface MetricsSeries {
 }
 
 export interface SeriesPlan {
+  /** Identifies the layout (grouping, zone, range): the same key, the same buckets. */
+  key: string;
   metric: SeriesMetric;
   groupBy: SeriesGrouping;
   timezone: string;
@@ -108,6 +110,9 @@ export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
   }
   if (problems.length || !metric || !groupBy || !from || !to) throw validationError(problems);
 
+  const layoutKey = `${groupBy}|${zone.label}|${args.from}|${args.to}`;
+  const known = remember(layouts, layoutKey);
+  if (known) return { metric, ...known };
   const { offsetAt } = zone;
   const rangeStart = localMidnight(offsetAt, from[0], from[1], from[2]);
   const rangeEnd = localMidnight(offsetAt, to[0], to[1], to[2] + 1);
@@ -136,7 +141,25 @@ export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
   }
   const bounds = starts.map((s) => Math.max(s, rangeStart));
   bounds.push(rangeEnd);
-  return { metric, groupBy, timezone: zone.label, bounds, starts: starts.map((s) => localIso(offsetAt, s)) };
+  const layout = { key: layoutKey, groupBy, timezone: zone.label, bounds, starts: starts.map((s) => localIso(offsetAt, s)) };
+  keep(layouts, layoutKey, layout);
+  return { metric, ...layout };
+}
+
+/**
+ * Layouts and rollup read plans already worked out (a dashboard asks for the same few series
+ * again and again; planning a Kolkata year of days costs milliseconds of CPU, mostly the signed
+ * covers, whose own cache a 744-point hour series would flush). Small maps, cleared when full.
+ */
+const layouts = new Map<string, Omit<SeriesPlan, 'metric'>>();
+const readPlans = new Map<string, ReadPlan>();
+const MAX_PLANS = 200;
+function remember<T>(m: Map<string, T>, key: string): T | undefined {
+  return m.get(key);
+}
+function keep<T>(m: Map<string, T>, key: string, v: T): void {
+  if (m.size >= MAX_PLANS) m.clear();
+  m.set(key, v);
 }
 
 /** Per bucket: the sums §6.3's definitions need. */
@@ -233,7 +256,17 @@ const UNIT: Record<Grain, ((t: number) => number) | null> = {
  * money stays exact (numeric; float residue of a cancelled amount would move a tie across a
  * cent). Each rollup bucket is read once even when neighbouring series buckets share it.
  */
-function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] | null): Reads {
+interface ReadPlan {
+  runs: [number, number, number][];
+  wg: number[];
+  wb: string[];
+  wi: number[];
+  ws: number[];
+}
+
+function readPlan(plan: SeriesPlan): ReadPlan {
+  const known = remember(readPlans, plan.key);
+  if (known) return known;
   const weights = new Map<string, Map<number, number>>();
   for (let i = 0; i < plan.starts.length; i++)
     for (const part of coverSigned(plan.bounds[i], plan.bounds[i + 1]))
@@ -263,20 +296,23 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
     runs.push([g, s, e]);
   }
   // the weights as four parallel arrays: (rollup grain, rollup bucket) → (series bucket, sign)
-  const wg: number[] = [];
-  const wb: string[] = [];
-  const wi: number[] = [];
-  const ws: number[] = [];
+  const rp: ReadPlan = { runs, wg: [], wb: [], wi: [], ws: [] };
   for (const [key, w] of weights) {
     const [g, t] = key.split(':').map(Number);
     for (const [i, sign] of w)
       if (sign !== 0) {
-        wg.push(g);
-        wb.push(iso(t));
-        wi.push(i);
-        ws.push(sign);
+        rp.wg.push(g);
+        rp.wb.push(iso(t));
+        rp.wi.push(i);
+        rp.ws.push(sign);
       }
   }
+  keep(readPlans, plan.key, rp);
+  return rp;
+}
+
+function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] | null): Reads {
+  const { runs, wg, wb, wi, ws } = readPlan(plan);
   /** Sums per rollup bucket, then the signed sums per series bucket, exact (numeric) in SQL. */
   const read = async (table: string, cols: string[], group: string): Promise<Row[]> => {
     if (!runs.length) return [];
