@@ -149,7 +149,7 @@
     var width = Math.max(240, el.clientWidth || fig.clientWidth - 32);
     var opts = {
       width: width, height: 220,
-      scales: { x: { time: true } },
+      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       axes: [{ stroke: '#4d5560', grid: { stroke: '#eceff3' } }, { stroke: '#4d5560', grid: { stroke: '#eceff3' }, size: 56 }],
