@@ -22,7 +22,7 @@ import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/servi
  * DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/bench-pg (port 54339;
  * reused when already running). BENCH_DIRECT=0 skips the in-process raw/rollup timings. BENCH_ORDERS (default 1,000,000), BENCH_DURATION (seconds per
  * run, default 5), BENCH_CONNECTIONS (comma-separated, default `1,10`), GRAPHQL_ENGINE (default
- * mercurius).
+ * mercurius), BENCH_ONLY=series (only the series scenarios, at the largest connection count).
  */
 const ENDPOINTS = ['agents', 'chats', 'orders', 'overview', 'performance', 'products'] as const;
 const ZONE = 'Asia/Kolkata';
@@ -123,7 +123,28 @@ async function main(): Promise<void> {
       const r = await autocannon({ url: server.origin + url, connections: c, headers: { 'x-api-key': BENCH_SERVER_KEY }, timeout: 10, duration: seconds });
       return { r, cpu: (server.cpuMs() - cpu0) / Math.max(1, r['2xx'] + r.non2xx) };
     };
+    // GET /ai/metrics/series (issue 22): day and week over a year, hour over a month, UTC and Kolkata
+    const ymd = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const seriesCases = (['UTC', ZONE] as const).flatMap((zone) =>
+      ([['day', 365], ['hour', 30], ['week', 365]] as const).map(([group, days]) => ({
+        label: `${group} × ${days + 1} days (${zone})`,
+        url: `/v400/en/${BENCH_PROJECT}/ai/metrics/series?metric=orders&group_by=${group}&from=${ymd(days)}&to=${ymd(0)}${zone === 'UTC' ? '' : `&timezone=${encodeURIComponent(zone)}`}`,
+      })),
+    );
+    const only = process.env.BENCH_ONLY; // `series`: only the series scenarios
     try {
+      if (only === 'series' || !only)
+        for (const c of connectionSets.filter((x) => only !== 'series' || x === connections))
+          for (const sc of seriesCases) {
+            const check = await fetch(serve.origin + sc.url, { headers: { 'x-api-key': BENCH_SERVER_KEY } });
+            if (check.status !== 200) throw new Error(`series ${sc.label}: ${check.status} ${await check.text()}`);
+            await fire(serve, sc.url, c, 1);
+            const { r, cpu } = await fire(serve, sc.url, c, duration);
+            const bad = r.non2xx + r.errors + r.timeouts;
+            rows.push(['series', sc.label, String(c), r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99), cpu.toFixed(2), '–', '–', '–', '–', '–', String(bad)]);
+            console.log(`${engine} c=${c} series ${sc.label}: ${rows[rows.length - 1].slice(3, 7).join(' / ')}${bad ? `, ${bad} bad` : ''}`);
+          }
+      if (only !== 'series')
       for (const c of connectionSets)
       for (const p of periods)
         for (const e of ENDPOINTS) {

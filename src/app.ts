@@ -21,6 +21,7 @@ import { clientErrors, frameworkErrors, limitBodyDepth, refuseWhileClosing, regi
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
+import { registerConsole } from './rest/console.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
@@ -122,6 +123,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerHealth(app, orm);
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
+  registerConsole(app);
   await registerGateway(app, {
     services, engine, operations, routes: ROUTES, clientIp, schema,
     sse: { keepAliveMs: config.eventsKeepAliveMs },

@@ -1,6 +1,7 @@
 import { Args, ArgsType, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
 import type * as M from '../services/metrics.service.js';
+import type * as S from '../services/metrics-series.js';
 
 @ArgsType()
 export class MetricsQueryArgs implements M.MetricsArgs {
@@ -104,6 +105,32 @@ export class OverviewMetrics implements M.OverviewMetrics {
   @Field(() => OverviewConversations) conversations!: OverviewConversations;
 }
 
+@ArgsType()
+export class MetricsSeriesArgs implements S.SeriesArgs {
+  @Field(() => String, { description: 'orders, revenue, conversations, completed_chats, abandoned_chats, failed_chats, success_rate, average_cost or conversion_rate.' }) metric!: string;
+  @Field(() => String, { description: 'hour, day, week (ISO, from Monday) or month.' }) group_by!: string;
+  @Field(() => String, { description: 'YYYY-MM-DD: the first local day of the range.' }) from!: string;
+  @Field(() => String, { description: 'YYYY-MM-DD: the last local day of the range (inclusive).' }) to!: string;
+  @Field(() => Int, { nullable: true, description: 'Restricts the series to one business.' }) business_id?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Restricts the series to the businesses of one franchise.' }) franchise_id?: number | null;
+  @Field(() => String, { nullable: true, description: 'IANA zone name; wins over timezone_offset.' }) timezone?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Hours from UTC, -12..14.' }) timezone_offset?: number | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'One bucket of a series.' })
+export class SeriesPoint implements S.SeriesPoint {
+  @Field(() => String, { description: "The bucket's own local start, ISO 8601 with the zone's offset at that instant." }) start!: string;
+  @Field(() => Float) value!: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A metric over local calendar buckets (CONTRACT §9.5).' })
+export class MetricsSeries implements S.MetricsSeries {
+  @Field(() => String) metric!: string;
+  @Field(() => String) group_by!: string;
+  @Field(() => String, { description: 'UTC, the IANA name, or UTC±HH:MM for an offset.' }) timezone!: string;
+  @Field(() => [SeriesPoint]) points!: SeriesPoint[];
+}
+
 /** The six AI metrics (spec §4.4, CONTRACT §6.3); the service does the work. */
 @Resolver()
 export class MetricsResolver {
@@ -130,6 +157,11 @@ export class MetricsResolver {
   @Query(() => [ProductMetric], { description: 'Top 10 products of AI orders (GET /ai/metrics/products).' })
   metricsProducts(@Ctx() ctx: RequestContext, @Args(() => MetricsQueryArgs) args: MetricsQueryArgs): Promise<ProductMetric[]> {
     return ctx.services.metrics.products(ctx, args);
+  }
+
+  @Query(() => MetricsSeries, { description: 'One metric over local hours, days, weeks or months (GET /ai/metrics/series).' })
+  metricsSeries(@Ctx() ctx: RequestContext, @Args(() => MetricsSeriesArgs) args: MetricsSeriesArgs): Promise<MetricsSeries> {
+    return ctx.services.metrics.series(ctx, args);
   }
 
   @Query(() => OverviewMetrics, { description: 'Orders, revenue and conversations at a glance (GET /ai/metrics/overview).' })

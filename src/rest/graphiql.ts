@@ -14,7 +14,7 @@ const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
 };
 
 /** A file inside an installed package; the UMD files are not in the packages' `exports`. */
-function packageFile(pkg: string, file: string): string {
+export function packageFile(pkg: string, file: string): string {
   let dir = path.dirname(require.resolve(pkg));
   while (!fs.existsSync(path.join(dir, 'package.json')) || path.basename(dir) !== pkg) {
     const up = path.dirname(dir);

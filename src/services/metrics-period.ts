@@ -22,7 +22,7 @@ export interface PeriodInput {
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** The zone's offset from UTC at an instant, in milliseconds (positive east). */
-type OffsetAt = (instantMs: number) => number;
+export type OffsetAt = (instantMs: number) => number;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -80,7 +80,7 @@ function ianaOffset(tz: string): OffsetAt {
 }
 
 /** The UTC instant of local midnight starting the local date (y, m 1-based, d). */
-function localMidnight(offsetAt: OffsetAt, y: number, m: number, d: number): number {
+export function localMidnight(offsetAt: OffsetAt, y: number, m: number, d: number): number {
   const wall = Date.UTC(y, m - 1, d);
   let t = wall - offsetAt(wall);
   t = wall - offsetAt(t);
@@ -88,7 +88,7 @@ function localMidnight(offsetAt: OffsetAt, y: number, m: number, d: number): num
 }
 
 /** The local calendar date at an instant. */
-function localDate(offsetAt: OffsetAt, ms: number): { y: number; m: number; d: number } {
+export function localDate(offsetAt: OffsetAt, ms: number): { y: number; m: number; d: number } {
   const local = new Date(ms + offsetAt(ms));
   return { y: local.getUTCFullYear(), m: local.getUTCMonth() + 1, d: local.getUTCDate() };
 }
@@ -100,24 +100,9 @@ function localDate(offsetAt: OffsetAt, ms: number): { y: number; m: number; d: n
  */
 export function resolvePeriod(input: PeriodInput, now: number = Date.now()): MetricsPeriod {
   const problems: { field: string }[] = [];
-  let offsetAt: OffsetAt = () => 0;
-  let zone = 'UTC';
-  const { month, timezone, timezone_offset: offset } = input;
-
-  if (timezone !== undefined && timezone !== null) {
-    if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) problems.push({ field: 'timezone' });
-    else {
-      offsetAt = ianaOffset(timezone);
-      zone = timezone;
-    }
-  } else if (offset !== undefined && offset !== null) {
-    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < -12 || offset > 14) problems.push({ field: 'timezone_offset' });
-    else {
-      const fixed = offset * 3_600_000;
-      offsetAt = () => fixed;
-      zone = `UTC${offset >= 0 ? '+' : ''}${offset}`;
-    }
-  }
+  const resolved = resolveZone(input, problems);
+  const { offsetAt, zone } = resolved;
+  const { month } = input;
   let monthParts: [number, number] | null = null;
   if (month !== undefined && month !== null) {
     const m = typeof month === 'string' ? MONTH.exec(month) : null;
@@ -141,4 +126,35 @@ export function resolvePeriod(input: PeriodInput, now: number = Date.now()): Met
   const end = localMidnight(offsetAt, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
   const prevStart = localMidnight(offsetAt, prev.getUTCFullYear(), prev.getUTCMonth() + 1, prev.getUTCDate());
   return { current: { start, end }, previous: { start: prevStart, end: start }, zone };
+}
+
+export interface Zone {
+  offsetAt: OffsetAt;
+  /** `UTC`, the IANA name, or `UTC+5` (the period's label). */
+  zone: string;
+  /** `UTC`, the IANA name, or `UTC+05:00` (the series' `timezone` echo, CONTRACT §9.5). */
+  label: string;
+}
+
+/**
+ * The zone of CONTRACT §6.3: `timezone` (IANA) wins over `timezone_offset` (whole hours
+ * −12..14); neither: UTC. A bad value is pushed onto `problems` (naming the parameter).
+ */
+export function resolveZone(input: PeriodInput, problems: { field: string }[]): Zone {
+  const { timezone, timezone_offset: offset } = input;
+  if (timezone !== undefined && timezone !== null) {
+    if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) problems.push({ field: 'timezone' });
+    else return { offsetAt: ianaOffset(timezone), zone: timezone, label: timezone };
+  } else if (offset !== undefined && offset !== null) {
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < -12 || offset > 14) problems.push({ field: 'timezone_offset' });
+    else {
+      const fixedMs = offset * 3_600_000;
+      return {
+        offsetAt: () => fixedMs,
+        zone: `UTC${offset >= 0 ? '+' : ''}${offset}`,
+        label: `UTC${offset < 0 ? '-' : '+'}${String(Math.abs(offset)).padStart(2, '0')}:00`,
+      };
+    }
+  }
+  return { offsetAt: () => 0, zone: 'UTC', label: 'UTC' };
 }

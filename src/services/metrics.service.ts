@@ -3,20 +3,13 @@ import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
 import { assertAiAdmin, visibleBusinessIds } from './access.js';
 import { BUCKET_MS, coverSigned } from './metrics-cover.js';
-import { resolvePeriod, type MetricsPeriod, type PeriodInput, type Range } from './metrics-period.js';
+import { planSeries, runSeries, type MetricsSeries, type SeriesArgs } from './metrics-series.js';
+import { resolvePeriod, type MetricsPeriod, type Range } from './metrics-period.js';
+import { businessFilter, round2, type Bind, type MetricsArgs, type MetricsMode } from './metrics-shared.js';
 
-/** The common query parameters of every metrics operation (spec §4.4). */
-export interface MetricsArgs extends PeriodInput {
-  business_id?: number | null;
-  franchise_id?: number | null;
-}
+export { businessFilter, round2, type Bind, type MetricsArgs, type MetricsMode };
 
-/**
- * `rollup`: the fast path over the trigger-maintained rollups (15-minute and UTC-day buckets).
- * `raw`: the reference, scanning orders, order lines and conversations. Both return the same
- * aggregates; the shaping below is shared.
- */
-export type MetricsMode = 'rollup' | 'raw';
+
 
 export interface Comparison {
   current: number;
@@ -81,12 +74,6 @@ export const HUMAN_MINUTES_PER_CONVERSATION = 5;
 export const TOP_PRODUCTS = 10;
 
 
-/** Money, averages and percentages: 2 decimals, half away from zero, at the very end. */
-export function round2(x: number): number {
-  if (!Number.isFinite(x)) return 0;
-  const r = Math.sign(x) * Math.round(Number(`${Math.abs(x)}e2`));
-  return Number(`${r}e-2`) + 0;
-}
 
 /** CONTRACT §6.3: from unrounded values; previous 0 → 100 when current > 0, else 0. */
 export function changePercentage(current: number, previous: number): number {
@@ -252,21 +239,14 @@ export class MetricsService {
   private async scope(ctx: RequestContext, args: MetricsArgs, mode: MetricsMode): Promise<Scope> {
     assertAiAdmin(ctx);
     const period = resolvePeriod(args, this.now());
-    const conn = ctx.em.getConnection();
-    let ids = await visibleBusinessIds(ctx);
-    if (args.business_id !== undefined && args.business_id !== null) {
-      const found = await conn.execute('select id from businesses where project_id = ? and id = ?', [ctx.project.id, args.business_id], 'all');
-      if (!found.length || (ids && !ids.includes(args.business_id))) throw appError('ERROR_BUSINESS_NOT_FOUND');
-      ids = [args.business_id];
-    }
-    if (args.franchise_id !== undefined && args.franchise_id !== null) {
-      const found = await conn.execute('select id from franchises where project_id = ? and id = ?', [ctx.project.id, args.franchise_id], 'all');
-      if (!found.length) throw appError('ERROR_BUSINESS_NOT_FOUND');
-      const rows = await conn.execute('select id from businesses where project_id = ? and franchise_id = ?', [ctx.project.id, args.franchise_id], 'all');
-      const inFranchise = new Set<number>(rows.map((r: any) => Number(r.id)));
-      ids = (ids ?? [...inFranchise]).filter((id) => inFranchise.has(id));
-    }
-    return { period, businessIds: ids, mode };
+    return { period, businessIds: await metricsBusinessIds(ctx, args), mode };
+  }
+
+  /** GET /ai/metrics/series (CONTRACT §9.5): see metrics-series.ts. */
+  async series(ctx: RequestContext, args: SeriesArgs, mode: MetricsMode = 'rollup'): Promise<MetricsSeries> {
+    assertAiAdmin(ctx);
+    const plan = planSeries(args);
+    return runSeries(ctx, plan, await metricsBusinessIds(ctx, args), mode);
   }
 
   // ---- aggregation in PostgreSQL --------------------------------------------------------
@@ -373,9 +353,31 @@ export class MetricsService {
   }
 }
 
+/**
+ * The businesses a metrics read is restricted to (null: every business of the project, and
+ * orders without one): the caller's visible businesses, narrowed by `business_id` /
+ * `franchise_id`; one that is not the project's: 400 ERROR_BUSINESS_NOT_FOUND.
+ */
+export async function metricsBusinessIds(ctx: RequestContext, args: MetricsArgs): Promise<number[] | null> {
+  const conn = ctx.em.getConnection();
+  let ids = await visibleBusinessIds(ctx);
+  if (args.business_id !== undefined && args.business_id !== null) {
+    const found = await conn.execute('select id from businesses where project_id = ? and id = ?', [ctx.project.id, args.business_id], 'all');
+    if (!found.length || (ids && !ids.includes(args.business_id))) throw appError('ERROR_BUSINESS_NOT_FOUND');
+    ids = [args.business_id];
+  }
+  if (args.franchise_id !== undefined && args.franchise_id !== null) {
+    const found = await conn.execute('select id from franchises where project_id = ? and id = ?', [ctx.project.id, args.franchise_id], 'all');
+    if (!found.length) throw appError('ERROR_BUSINESS_NOT_FOUND');
+    const rows = await conn.execute('select id from businesses where project_id = ? and franchise_id = ?', [ctx.project.id, args.franchise_id], 'all');
+    const inFranchise = new Set<number>(rows.map((r: any) => Number(r.id)));
+    ids = (ids ?? [...inFranchise]).filter((id) => inFranchise.has(id));
+  }
+  return ids;
+}
+
 // ---- the raw-scan reference queries (kept as the definition the rollups must equal) -----
 
-type Bind = (v: unknown) => string;
 
 /** AI orders (non-null conversation_id; agent = the conversation's agent) of both periods. */
 function ORDERS_REFERENCE_SQL(s: Scope, p: Bind, projectId: number): string {
@@ -454,11 +456,6 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function businessFilter(column: string, ids: number[] | null, p: Bind): string {
-  if (ids === null) return '';
-  if (ids.length === 0) return ' and false';
-  return ` and ${column} in (${ids.map((id) => p(id)).join(', ')})`;
-}
 
 /** Rollups answer exactly when every boundary falls on a 15-minute bucket. */
 function useRollup(s: Scope): boolean {

@@ -1,4 +1,5 @@
 import { ACCESS } from '../../services/access.js';
+import { SERIES_GROUPINGS, SERIES_METRICS } from '../../services/metrics-series.js';
 import type { RouteSpec } from '../route-spec.js';
 
 /** The common query parameters of every metrics operation (spec §4.4, §8). */
@@ -31,4 +32,29 @@ export const metricsRoutes: RouteSpec[] = [
   metric('overview', 'MetricsOverview', 'AI orders, revenue and conversations by provider type, with comparison'),
   metric('performance', 'MetricsPerformance', 'Cost, response time, minutes saved, ROI and conversion, with comparison'),
   metric('products', 'MetricsProducts', 'Top 10 products of AI orders in the period'),
+  {
+    method: 'GET',
+    path: '/ai/metrics/series',
+    operation: 'MetricsSeries',
+    summary: 'One metric over local hours, days, ISO weeks or months of a range, zero-filled (CONTRACT §9.5)',
+    tags: ['ai-metrics'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: {
+      querystring: {
+        type: 'object',
+        required: ['metric', 'group_by', 'from', 'to'],
+        properties: {
+          metric: { type: 'string', enum: [...SERIES_METRICS] },
+          group_by: { type: 'string', enum: [...SERIES_GROUPINGS] },
+          from: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, the first local day' },
+          to: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, the last local day (inclusive)' },
+          business_id: METRICS_QUERY.properties.business_id,
+          franchise_id: METRICS_QUERY.properties.franchise_id,
+          timezone: METRICS_QUERY.properties.timezone,
+          timezone_offset: METRICS_QUERY.properties.timezone_offset,
+        },
+      },
+    },
+  },
 ];

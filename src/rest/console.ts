@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { packageFile } from './graphiql.js';
+
+/**
+ * `/console` (CONTRACT §9.5): the operator's page, plain HTML/CSS/JS from `src/console/` and
+ * uPlot from its installed package, all served here (no CDN: the page works offline). The
+ * static files are read from `src/console/` both in development (this file in src/rest) and
+ * from the build (dist/src/rest → the repository's src/console), so no build step copies them.
+ */
+const OWN: Record<string, { file: string; type: string }> = {
+  'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
+  'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
+};
+const PACKAGED: Record<string, { pkg: string; file: string; type: string }> = {
+  'uplot.js': { pkg: 'uplot', file: 'dist/uPlot.iife.min.js', type: 'text/javascript; charset=utf-8' },
+  'uplot.css': { pkg: 'uplot', file: 'dist/uPlot.min.css', type: 'text/css; charset=utf-8' },
+};
+
+export function consoleDir(): string {
+  const candidates = [path.resolve(__dirname, '..', 'console'), path.resolve(__dirname, '..', '..', '..', 'src', 'console')];
+  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
+  if (!found) throw new Error(`console files not found in ${candidates.join(' or ')}`);
+  return found;
+}
+
+/** A strict policy: the page may talk to this origin only. */
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+
+export function registerConsole(app: FastifyInstance): void {
+  const dir = consoleDir();
+  const files = new Map<string, { body: Buffer; type: string }>([
+    ...Object.entries(OWN).map(([name, f]) => [name, { body: fs.readFileSync(path.join(dir, f.file)), type: f.type }] as const),
+    ...Object.entries(PACKAGED).map(([name, a]) => [name, { body: fs.readFileSync(packageFile(a.pkg, a.file)), type: a.type }] as const),
+  ]);
+  const page = fs.readFileSync(path.join(dir, 'index.html'));
+  app.get('/console', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').send(page),
+  );
+  app.get<{ Params: { file: string } }>('/console/assets/:file', { schema: { hide: true } }, async (req, reply) => {
+    const file = files.get(req.params.file);
+    if (!file) return reply.code(404).send();
+    return reply.type(file.type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(file.body);
+  });
+}
