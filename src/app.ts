@@ -9,8 +9,10 @@ import { loadConfig, type AppConfig } from './config.js';
 import { boundsOf, initORM } from './db/orm.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
-import { createEngine, type GraphEngine } from './graph/engines.js';
+import { createEngine, unavailable, type GraphEngine } from './graph/engines.js';
 import { loadOperations, namedSources } from './graph/operations.js';
+import { createRoutePlans } from './graph/plans.js';
+import { SELECTION_CACHE_LIMIT } from './graph/selection.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
@@ -117,7 +119,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerHealth(app, orm);
   registerGraphqlRoute(app, services, engine, clientIp);
   registerGraphiql(app);
-  await registerGateway(app, { services, engine, operations, routes: ROUTES, clientIp });
+  const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
+  await registerGateway(app, { services, plans, operations, routes: ROUTES, clientIp });
 
   app.addHook('onClose', async () => {
     await engine.close();

@@ -58,8 +58,11 @@ export async function createEngine(
   return name === 'apollo' ? apolloEngine(app, schema, named) : mercuriusEngine(app, schema, named);
 }
 
-/** A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage). */
-function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
+/**
+ * A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage):
+ * the one mapping of such errors, for both engines and the gateway's route plans (./plans.ts).
+ */
+export function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
   app.outage.failed(err);
   const { extensions } = serviceUnavailable();
   return { message: extensions.messages[0].key, path: e.path, locations: e.locations, extensions: { ...extensions } };
