@@ -64,7 +64,11 @@ async function main(): Promise<void> {
     for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
     for (const name of [a, b]) {
       const s = script(name);
-      sides.push({ name, server: await startServer(s.script, s.args, env, s.ready, s.nodeArgs), runs: [] });
+      const server = await startServer(s.script, s.args, env, s.ready, s.nodeArgs);
+      let tail = '';
+      server.child.stderr!.on('data', (d) => (tail = (tail + d).slice(-4000)));
+      server.child.once('exit', (code, signal) => console.error(`${name} exited (${code ?? signal}) ${tail}`));
+      sides.push({ name, server, runs: [] });
     }
     lines.push(`| scenario | ${a} CPU µs/req (min–max) | ${b} CPU µs/req (min–max) | ${b}/${a} CPU | ${a} req/s | ${b} req/s | ${b}/${a} req/s | p99 ms ${a} / ${b} |`, '|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const s of scenarios) {
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
         side.runs = [];
         await fire(side.server, s, warmup);
       }
-      if (PROFILE) for (const side of sides) side.server.child.kill('SIGUSR2');
+      if (PROFILE) for (const side of sides) side.server.child.kill('SIGWINCH');
       for (let i = 0; i < rounds; i++) {
         for (const side of i % 2 ? [...sides].reverse() : sides) side.runs.push(await fire(side.server, s, duration));
         console.log(`${s.name} round ${i + 1}: ${sides.map((x) => `${x.name} ${f(x.runs[i].cpuMsPerReq * 1000)} µs/req ${f(x.runs[i].rps)} req/s`).join(', ')}`);
@@ -96,7 +100,7 @@ async function main(): Promise<void> {
 
 /** Stops the profilers and names their files `<side>-<scenario>.cpuprofile`, with the requests answered beside them. */
 async function keepProfiles(sides: Side[], s: BenchScenario, n: number): Promise<void> {
-  for (const side of sides) side.server.child.kill('SIGUSR2');
+  for (const side of sides) side.server.child.kill('SIGWINCH');
   for (const side of sides) {
     const from = path.join(PROFILE_DIR, `${side.server.child.pid}-${n}.cpuprofile`);
     for (let waited = 0; !fs.existsSync(from); waited += 100) {
