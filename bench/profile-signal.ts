@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /**
  * A preload (`node --require dist/bench/profile-signal.js …`) for profiling under load only:
- * the first SIGUSR2 starts V8's CPU profiler, the next stops it and writes
+ * the first SIGWINCH (not SIGUSR2: close-with-grace shuts `serve` down on it) starts V8's CPU profiler, the next stops it and writes
  * `$PROFILE_DIR/<pid>-<n>.cpuprofile` (default bench/results/prof). bench/ab.ts sends the
  * signals around a scenario's rounds when BENCH_PROFILE=1.
  */
@@ -13,7 +13,7 @@ const session = new inspector.Session();
 session.connect();
 let running = false;
 let written = 0;
-process.on('SIGUSR2', () => {
+process.on('SIGWINCH', () => {
   if (!running) {
     running = true;
     session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
