@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { owner } from './profile-diff.js';
 
 /**
  * `node dist/bench/profile.js FILE.cpuprofile [top]`: a V8 CPU profile (`node --cpu-prof`, e.g. from
@@ -15,19 +16,6 @@ interface Profile {
   nodes: Node[];
   samples: number[];
   timeDeltas: number[];
-}
-
-function owner(url: string, fn: string): string {
-  if (!url) return fn.startsWith('(') ? fn : '(native)';
-  const modules = url.lastIndexOf('node_modules/');
-  if (modules >= 0) {
-    const rest = url.slice(modules + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-  }
-  if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
-  const src = url.match(/\/dist\/(src|bench)\/([^/]+)/);
-  if (src) return `${src[1]}/${src[2]}`;
-  return url;
 }
 
 function main(): void {

@@ -3,16 +3,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig, type AppConfig, type GraphEngineName } from '../src/config.js';
-import { initORM, migrate } from '../src/db/orm.js';
-import { loadFixtures } from '../src/fixtures/load.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
-import type { CredentialCipher } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
+import { CONNECTIONS, fire, machine, median, prepareScenarios, type Run } from './harness.js';
 import { startServe, startServer, type BenchServer } from './processes.js';
-import type { BenchScenario, PrepareScenarios } from './types.js';
+import type { BenchScenario } from './types.js';
 import { sampleWaits } from './waits.js';
 
 /**
@@ -24,19 +20,8 @@ import { sampleWaits } from './waits.js';
  * under .data/bench-pg. BENCH_DURATION (seconds, default 5) sets the length of each measured run,
  * BENCH_ENGINES (default `mercurius,apollo`) the engines.
  */
-const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
 const BASELINE = path.join(__dirname, 'baseline.js');
-
-interface Run {
-  rps: number;
-  /** The server's CPU time per answered request (ms): less sensitive to other load on the machine than req/s. */
-  cpuMsPerReq: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  bad: number;
-}
 
 interface Row {
   scenario: string;
@@ -56,65 +41,6 @@ interface Row {
   bad: number;
 }
 
-/** Every compiled scenario file (dist/bench/scenarios/*.js), in name order. */
-function scenarioFiles(): string[] {
-  const dir = path.join(__dirname, 'scenarios');
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(dir, f));
-}
-
-async function prepareAll(orm: MikroORM, cipher: CredentialCipher): Promise<BenchScenario[]> {
-  const all: BenchScenario[] = [];
-  for (const file of scenarioFiles()) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require(file) as { prepare?: PrepareScenarios; default?: { prepare?: PrepareScenarios } };
-    const prepare = mod.prepare ?? mod.default?.prepare;
-    if (typeof prepare !== 'function') throw new Error(`${path.basename(file)}: no exported prepare()`);
-    const scenarios = await prepare({ orm, load: async (fixture) => void (await loadFixtures(orm, fixture, cipher)) });
-    for (const s of scenarios) {
-      if (all.some((o) => o.name === s.name)) throw new Error(`${path.basename(file)}: scenario "${s.name}" is defined twice`);
-      all.push(s);
-    }
-    console.log(`prepared ${path.basename(file, '.js')}: ${scenarios.map((s) => s.name).join(', ')}`);
-  }
-  return all;
-}
-
-async function fire(server: BenchServer, s: BenchScenario, duration: number): Promise<Run & { codes: string }> {
-  const cpu0 = server.cpuMs();
-  let turn = 0;
-  const headers = { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers };
-  const r = await autocannon({
-    ...(s.rotate && {
-      requests: [{ method: s.method, path: s.path, headers, body: s.body, setupRequest: (req: any) => {
-        const v = s.rotate![turn++ % s.rotate!.length];
-        return { ...req, ...(v.path && { path: v.path }), headers: { ...req.headers, ...v.headers } };
-      } }],
-    }),
-    url: server.origin + s.path,
-    method: s.method,
-    headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
-    body: s.body,
-    ...(s.next && { requests: [{ setupRequest: (req: Record<string, any>) => nextRequest(req, s) }] }),
-    connections: CONNECTIONS,
-    duration,
-    timeout: 10,
-  });
-  const answered = r['2xx'] + r.non2xx;
-  return {
-    cpuMsPerReq: answered ? (server.cpuMs() - cpu0) / answered : NaN,
-    rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'] + r.non2xx,
-    bad: r.non2xx + r.errors + r.timeouts,
-    codes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
-  };
-}
-
-/** A scenario whose every request differs: its `next()` body and headers over the scenario's own. */
-function nextRequest(req: Record<string, any>, s: BenchScenario): Record<string, any> {
-  const { body, headers } = s.next!();
-  return { ...req, body, headers: { ...req.headers, ...headers } };
-}
-
 /** The baseline must answer what the service answers (session tokens aside): checked once per scenario and engine. */
 async function sameAnswer(a: string, b: string, s: BenchScenario): Promise<void> {
   const get = async (origin: string) => {
@@ -128,22 +54,6 @@ async function sameAnswer(a: string, b: string, s: BenchScenario): Promise<void>
   };
   const [x, y] = [await get(a), await get(b)];
   if (x !== y) throw new Error(`${s.name}: the baseline answers differently\n  serve:    ${x.slice(0, 2000)}\n  baseline: ${y.slice(0, 2000)}`);
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-function machine(): string {
-  let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-    if (line) cpu = line.split(':').slice(1).join(':').trim();
-  } catch {
-    // not Linux: os.cpus() is enough
-  }
-  return `${cpu}, nproc ${os.availableParallelism()}, Node ${process.version}`;
 }
 
 function table(rows: Row[]): string {
@@ -183,16 +93,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let baseline: BenchServer | undefined;
   try {
-    const orm = await initORM({ clientUrl: db.url, poolMax: 5 });
-    let scenarios: BenchScenario[];
-    try {
-      await migrate(orm);
-      // `serve` seeds the demo project (fixed ids) when none exists; the seed-bench rows may hold those ids.
-      await orm.em.getConnection().execute(`insert into projects (code, name) values ('demo', 'Demo') on conflict (code) do nothing`);
-      scenarios = (await prepareAll(orm, cipher)).filter((s) => !filter || (filter === 'ratio' ? s.baseline : s.name.includes(filter)));
-    } finally {
-      await orm.close();
-    }
+    const scenarios = (await prepareScenarios(db.url, cipher)).filter((s) => !filter || (filter === 'ratio' ? s.baseline : s.name.includes(filter)));
     if (!scenarios.length) throw new Error(filter ? `no scenario matches "${filter}"` : 'no scenarios in bench/scenarios');
     if (scenarios.some((s) => s.baseline)) {
       baseline = await startServer(BASELINE, [], { ...process.env, DATABASE_URL: db.url }, '/health');

@@ -10,8 +10,10 @@ import { boundsOf, initORM } from './db/orm.js';
 import { takeOrmWarnings } from './db/startup-params.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
-import { createEngine, type GraphEngine } from './graph/engines.js';
+import { createEngine, unavailable, type GraphEngine } from './graph/engines.js';
 import { loadOperations, namedSources } from './graph/operations.js';
+import { createRoutePlans } from './graph/plans.js';
+import { SELECTION_CACHE_LIMIT } from './graph/selection.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
@@ -124,8 +126,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);
+  const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
   await registerGateway(app, {
-    services, engine, operations, routes: ROUTES, clientIp, schema,
+    services, plans, operations, routes: ROUTES, clientIp, schema,
     sse: { keepAliveMs: config.eventsKeepAliveMs },
   });
   services.events.start(app.log);

@@ -8,18 +8,11 @@ import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js'
 import type { RequestContext } from '../context/index.js';
 import { ByteBoundedCache } from './document-cache.js';
 import { documentRules, PARSE_OPTIONS } from './limits.js';
-import { SELECTION_CACHE_LIMIT } from './selection.js';
 
 export interface GraphRequest {
   query: string;
   variables?: Record<string, unknown>;
   operationName?: string;
-  /**
-   * Set by the REST gateway only: a named operation, or its `params`/`fields` rewrite by the
-   * selection builder (validated, depth- and length-bounded, at most SELECTION_CACHE_LIMIT of them).
-   * Such documents may be cached and compiled; anything else is parsed and interpreted each time.
-   */
-  trusted?: boolean;
 }
 
 /** An error as either engine reports it; `extensions` carries AppError's code and status. */
@@ -46,8 +39,7 @@ export interface GraphEngine {
 
 /**
  * `named`: the sources the REST routes send for the operations of schema/operations/ (a fixed set,
- * known at start-up). Only these and the REST gateway's `trusted` rewrites of them are kept parsed
- * and compiled; any other document is parsed, validated against the limits and interpreted on each request.
+ * known at start-up), kept parsed and compiled apart from outside documents (OUTSIDE_DOCUMENTS).
  */
 export async function createEngine(
   name: GraphEngineName,
@@ -58,8 +50,11 @@ export async function createEngine(
   return name === 'apollo' ? apolloEngine(app, schema, named) : mercuriusEngine(app, schema, named);
 }
 
-/** A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage). */
-function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
+/**
+ * A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage):
+ * the one mapping of such errors, for both engines and the gateway's route plans (./plans.ts).
+ */
+export function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
   app.outage.failed(err);
   const { extensions } = serviceUnavailable();
   return { message: extensions.messages[0].key, path: e.path, locations: e.locations, extensions: { ...extensions } };
@@ -68,11 +63,20 @@ function unavailable(app: FastifyInstance, err: unknown, e: { message: string; p
 type Graphql = FastifyInstance['graphql'];
 
 /**
- * Two mercurius instances, each in a plugin scope of its own: one compiles (graphql-jit, on the
- * second run) and caches only the named operations and the gateway's trusted rewrites of them, the other neither caches nor compiles, so an
- * outside document can never occupy the cache or reach the compiler, whose time grows
- * exponentially with fragment fan-out. routes: false: /graphql is rest/graphql-route.ts, for both
- * engines, with one auth path.
+ * Documents from outside (`/graphql`) kept parsed and validated by their text, per engine: a
+ * document enters only after graphql's rules and the limits of ./limits.ts passed it (the cost
+ * limit bounds what a kept document expands to, fragments included). mercurius compiles one with
+ * graphql-jit once it has been seen JIT_AFTER times.
+ */
+export const OUTSIDE_DOCUMENTS = 256;
+export const JIT_AFTER = 10;
+
+/**
+ * Two mercurius instances, each in a plugin scope of its own: one keeps and compiles (graphql-jit,
+ * on the second run) only the named operations, the other outside documents (OUTSIDE_DOCUMENTS,
+ * compiled after JIT_AFTER runs), so outside documents can never evict the named ones. The REST
+ * routes run their own plans (./plans.ts). routes: false: /graphql is rest/graphql-route.ts, for
+ * both engines, with one auth path.
  */
 async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
   const common = {
@@ -83,12 +87,12 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
     graphql: { parseOptions: PARSE_OPTIONS },
     errorFormatter: outageAwareFormatter(app),
   };
-  const compiled = await scopedMercurius(app, { ...common, jit: 1, cache: named.size + SELECTION_CACHE_LIMIT });
-  const interpreted = await scopedMercurius(app, { ...common, cache: false });
+  const compiled = await scopedMercurius(app, { ...common, jit: 1, cache: named.size });
+  const outside = await scopedMercurius(app, { ...common, jit: JIT_AFTER, cache: OUTSIDE_DOCUMENTS });
   return {
     name: 'mercurius',
-    async execute({ query, variables, operationName, trusted }, ctx) {
-      const graphql = trusted || named.has(query) ? compiled : interpreted;
+    async execute({ query, variables, operationName }, ctx) {
+      const graphql = named.has(query) ? compiled : outside;
       try {
         return (await graphql(query, ctx as never, variables, operationName)) as GraphResult;
       } catch (err) {
@@ -132,20 +136,20 @@ async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknow
 
 /**
  * Apollo keeps parsed, validated documents in its store. Two servers: one whose store holds only
- * the named operations and the gateway's trusted rewrites (bounded in entries and bytes), one with no store for any other document.
+ * the named operations, one whose store holds outside documents
+ * (OUTSIDE_DOCUMENTS; both bounded in entries and bytes), so outside documents never evict the named ones.
  */
 async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
   const namedBytes = [...named].reduce((n, s) => n + Buffer.byteLength(s), 0);
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
     isDatabaseUnavailable(error) ? (unavailable(app, error, formatted) as GraphQLFormattedError) : formatted;
-  const storing = await apolloServer(schema, formatError, new ByteBoundedCache(named.size + SELECTION_CACHE_LIMIT, 64 * namedBytes + 16 * 1024 * 1024));
-  const plain = await apolloServer(schema, formatError, null);
+  const storing = await apolloServer(schema, formatError, new ByteBoundedCache(named.size, 64 * namedBytes + 16 * 1024 * 1024));
+  const plain = await apolloServer(schema, formatError, new ByteBoundedCache(OUTSIDE_DOCUMENTS, 16 * 1024 * 1024));
   return {
     name: 'apollo',
     async execute(request, ctx) {
-      const { trusted, ...operation } = request;
-      const server = trusted || named.has(operation.query) ? storing : plain;
-      const res = await server.executeOperation(operation, { contextValue: ctx });
+      const server = named.has(request.query) ? storing : plain;
+      const res = await server.executeOperation(request, { contextValue: ctx });
       if (res.body.kind !== 'single') throw new Error('incremental delivery is not used');
       const { data, errors } = res.body.singleResult;
       return {

@@ -42,7 +42,7 @@ export interface SelectionRequest {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_VALUE_LENGTH = 2_000;
 const MAX_DEPTH = 3;
-/** Built documents kept (the engines keep as many compiled, beside the named operations). */
+/** Built documents kept (the route plans keep as many compiled, beside the named operations: graph/plans.ts). */
 export const SELECTION_CACHE_LIMIT = 500;
 const cache = new Map<string, string>();
 

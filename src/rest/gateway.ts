@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
-import type { GraphEngine } from '../graph/engines.js';
 import { operationOf, type NamedOperation } from '../graph/operations.js';
+import type { RoutePlans } from '../graph/plans.js';
 import type { Services } from '../services/index.js';
 import { success, fromGraphErrors } from './envelope.js';
 import { idempotencyHooks } from './idempotency.js';
@@ -17,7 +17,8 @@ export const API_PREFIX = '/v400/:lang/:project';
 
 export interface GatewayDeps {
   services: Services;
-  engine: GraphEngine;
+  /** The compiled plans the routes run (graph/plans.ts), whichever engine serves /graphql. */
+  plans: RoutePlans;
   operations: Map<string, NamedOperation>;
   routes: RouteSpec[];
   clientIp: ClientIp;
@@ -42,6 +43,7 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
 function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
   const op = deps.operations.get(spec.operation);
   if (!op) throw new Error(`route ${spec.method} ${spec.path}: unknown operation ${spec.operation}`);
+  deps.plans.prepare(op.source);
   const declared = new Set(operationOf(op).variableDefinitions?.map((v) => v.variable.name.value) ?? []);
   const documented = documentedSuccess(spec, operationDataSchema(deps.schema, op.document));
   return {
@@ -83,7 +85,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       }
       const variables = spec.variables ? spec.variables(input) : pick(declared, input);
       const query = spec.document ? await spec.document(input, op.source) : op.source;
-      const res = await deps.engine.execute({ query, variables, operationName: op.name, trusted: true }, req.ctx!);
+      const res = await deps.plans.run(query, variables, req.ctx!);
       if (res.errors?.length) throw fromGraphErrors(res.errors);
       if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/index.js';
-import type { GraphEngine, GraphErrorLike, GraphResult } from '../graph/engines.js';
+import { OUTSIDE_DOCUMENTS, type GraphEngine, type GraphErrorLike, type GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { translate } from '../i18n/messages.js';
@@ -27,6 +27,7 @@ interface GraphBody {
  * so no CSRF token is needed.
  */
 export async function registerGraphqlRoute(app: FastifyInstance, services: Services, engine: GraphEngine, clientIp: ClientIp, schema: GraphQLSchema): Promise<void> {
+  const parsed = new ParsedDocuments(OUTSIDE_DOCUMENTS);
   const route: RouteOptions = {
     method: ['GET', 'POST'],
     url: '/graphql',
@@ -42,7 +43,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
         return reply.code(400).send(errorsOnly('ERROR_VALIDATION', '`variables` must be an object.'));
       }
       // Parsed here first with the token bound, so an oversized document costs no more than its first tokens.
-      const document = parseOrReport(body.query);
+      const document = parsed.get(body.query) ?? parseOrReport(body.query);
       if (document instanceof GraphQLError) {
         return send(reply, req, { errors: [{ message: document.message, locations: document.locations, documentError: true }] });
       }
@@ -57,6 +58,8 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
         },
         ctx,
       );
+      // Kept only once the engine ran it: parsed, and validated with the limits of graph/limits.ts.
+      if (!res.errors?.some((e) => e.documentError)) parsed.set(body.query, document);
       return send(reply, req, res);
     },
   };
@@ -126,6 +129,28 @@ function readRequest(req: FastifyRequest): GraphBody {
     }
   }
   return { query: q.query, variables, operationName: q.operationName };
+}
+
+/**
+ * Documents the engine accepted, by their text: a repeated document skips this route's own parse
+ * (the engines keep their parsed and validated copies themselves). Bounded in entries; texts
+ * longer than MAX_KEPT_TEXT are never kept.
+ */
+const MAX_KEPT_TEXT = 16 * 1024;
+class ParsedDocuments {
+  private readonly entries = new Map<string, DocumentNode>();
+
+  constructor(private readonly max: number) {}
+
+  get(text: string): DocumentNode | undefined {
+    return this.entries.get(text);
+  }
+
+  set(text: string, document: DocumentNode): void {
+    if (text.length > MAX_KEPT_TEXT || this.entries.has(text)) return;
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(text, document);
+  }
 }
 
 function parseOrReport(query: string): DocumentNode | GraphQLError {

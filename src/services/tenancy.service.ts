@@ -30,7 +30,7 @@ export type Identified = Caller | { kind: 'invalid' };
 /** Projects and callers: resolved before any request context exists. */
 export class TenancyService {
   private readonly projects = new TtlCache<string, Project | null>(PROJECT_CACHE_MS, 10_000);
-  private readonly callers = new TtlCache<string, { caller: Identified; expiresAt?: Date }>(CALLER_CACHE_MS, 10_000);
+  private readonly callers = new TtlCache<string, { caller: Identified; expiresAt?: Date; projectCode?: string }>(CALLER_CACHE_MS, 10_000);
 
   constructor(private readonly orm: MikroORM) {}
 
@@ -67,31 +67,47 @@ export class TenancyService {
 
   /** A caller from the short per-process cache; only valid callers stay in it. */
   private async remembered(key: string, load: () => Promise<{ caller: Identified; expiresAt?: Date }>): Promise<Identified> {
-    const hit = await this.callers.getOrLoad(key, load);
+    return (await this.rememberedEntry(key, load)).caller;
+  }
+
+  private async rememberedEntry<T extends { caller: Identified; expiresAt?: Date }>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = (await this.callers.getOrLoad(key, load)) as T;
     if (hit.caller.kind === 'invalid') {
       this.callers.delete(key);
-      return hit.caller;
+      return hit;
     }
     if (hit.expiresAt && hit.expiresAt.getTime() <= Date.now()) {
       this.callers.delete(key);
-      return { kind: 'invalid' };
+      return { ...hit, caller: { kind: 'invalid' } };
     }
-    return hit.caller;
+    return hit;
   }
 
   /**
    * For `/graphql`, which has no project in its path: the credential names its project. This is
-   * the one lookup that reads sessions and keys across projects, by their unique hash.
+   * the one lookup that reads sessions and keys across projects, by their unique hash. The same
+   * freshness rule as the REST pipeline's: the caller (and which project it belongs to) is
+   * remembered CALLER_CACHE_MS, the project itself comes through findProject (PROJECT_CACHE_MS).
    */
   async identifyAnyProject(creds: Credentials): Promise<{ project: Project; caller: Identified } | null> {
+    const key = creds.apiKey !== undefined ? `*:k:${sha256(creds.apiKey)}` : `*:s:${sha256(creds.bearer ?? '')}`;
+    const hit = await this.rememberedEntry(key, () => this.anyProjectCaller(creds));
+    if (hit.caller.kind === 'invalid' || hit.projectCode === undefined) return null;
+    const project = await this.findProject(hit.projectCode);
+    return project ? { project, caller: hit.caller } : null;
+  }
+
+  private async anyProjectCaller(creds: Credentials): Promise<{ caller: Identified; expiresAt?: Date; projectCode?: string }> {
     const em = this.orm.em.fork();
     const unscoped = { filters: false, populate: ['project', 'user'] } as const;
     if (creds.apiKey !== undefined) {
       const key = await em.findOne(ApiKey, { key_hash: sha256(creds.apiKey) }, unscoped);
-      return key ? { project: key.project.getEntity(), caller: this.fromKey(key) } : null;
+      return key ? { caller: this.fromKey(key), projectCode: key.project.getEntity().code } : { caller: { kind: 'invalid' } };
     }
     const session = await em.findOne(Session, { token_hash: sha256(creds.bearer ?? ''), expires_at: { $gt: new Date() } }, unscoped);
-    return session ? { project: session.project.getEntity(), caller: this.asUser(session.user.getEntity(), 'session') } : null;
+    return session
+      ? { caller: this.asUser(session.user.getEntity(), 'session'), expiresAt: session.expires_at, projectCode: session.project.getEntity().code }
+      : { caller: { kind: 'invalid' } };
   }
 
   private async byApiKey(em: EntityManager, key: string): Promise<Identified> {

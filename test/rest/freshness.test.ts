@@ -108,6 +108,37 @@ describe.each(ENGINES)('two serve processes on one database (%s)', (engine) => {
     await db.sql("update configs set value = 'old' where key = 'fresh_entry'");
   }, 30_000);
 
+  /** `/graphql` has no project in its path: the credential names it; the same rule holds. */
+  const graphql = (s: ServeProcess, auth: { key?: string; token?: string }) =>
+    fetch(`${s.base}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(auth.key ? { 'x-api-key': auth.key } : {}),
+        ...(auth.token ? { authorization: `Bearer ${auth.token}` } : {}),
+      },
+      body: JSON.stringify({ query: '{ project { code } }' }),
+    });
+
+  it('through /graphql: a revoked API key, a deleted session, a disabled user and an inactive subscription', async () => {
+    await seenWithin2s((s) => graphql(s, { key: SERVER_KEY }), 200, () => db.sql('delete from api_keys where key_hash = ?', [sha256(SERVER_KEY)]), 401);
+    await db.load(fixture());
+    const token = await login('admin@acme.test');
+    await seenWithin2s((s) => graphql(s, { token }), 200, () => db.sql('delete from sessions where token_hash = ?', [sha256(token)]), 401);
+    const second = await login('admin@acme.test');
+    try {
+      await seenWithin2s((s) => graphql(s, { token: second }), 200, () => db.sql('update users set enabled = false where id = ?', [USERS.admin]), 401);
+    } finally {
+      await db.sql('update users set enabled = true where id = ?', [USERS.admin]);
+    }
+    try {
+      await seenWithin2s((s) => graphql(s, { key: KEYS.server }), 200, () => db.sql("update projects set subscription_active = false where code = 'acme'"), 401);
+    } finally {
+      await db.sql("update projects set subscription_active = true where code = 'acme'");
+    }
+    await sleep(FRESH_MS);
+  }, 40_000);
+
   it('a changed project (maintenance on, then off)', async () => {
     const request = (s: ServeProcess) => configs(s, { key: KEYS.server });
     await seenWithin2s(request, 200, () => db.sql("update projects set maintenance = true where code = 'acme'"), 503);

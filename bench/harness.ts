@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { initORM, migrate } from '../src/db/orm.js';
+import { loadFixtures } from '../src/fixtures/load.js';
+import type { CredentialCipher } from '../src/platform/secrets.js';
+import type { BenchServer } from './processes.js';
+import type { BenchScenario, PrepareScenarios } from './types.js';
+
+/** What bench/run.ts and bench/ab.ts share: the scenarios, one measured run, the median. */
+export const CONNECTIONS = 10;
+
+export interface Run {
+  rps: number;
+  /** The server's CPU time per answered request (ms): less sensitive to other load on the machine than req/s. */
+  cpuMsPerReq: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  bad: number;
+}
+
+/** Every compiled scenario file (dist/bench/scenarios/*.js), in name order. */
+function scenarioFiles(): string[] {
+  const dir = path.join(__dirname, 'scenarios');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(dir, f));
+}
+
+async function prepareAll(orm: MikroORM, cipher: CredentialCipher): Promise<BenchScenario[]> {
+  const all: BenchScenario[] = [];
+  for (const file of scenarioFiles()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(file) as { prepare?: PrepareScenarios; default?: { prepare?: PrepareScenarios } };
+    const prepare = mod.prepare ?? mod.default?.prepare;
+    if (typeof prepare !== 'function') throw new Error(`${path.basename(file)}: no exported prepare()`);
+    const scenarios = await prepare({ orm, load: async (fixture) => void (await loadFixtures(orm, fixture, cipher)) });
+    for (const s of scenarios) {
+      if (all.some((o) => o.name === s.name)) throw new Error(`${path.basename(file)}: scenario "${s.name}" is defined twice`);
+      all.push(s);
+    }
+    console.log(`prepared ${path.basename(file, '.js')}: ${scenarios.map((s) => s.name).join(', ')}`);
+  }
+  return all;
+}
+
+export async function fire(server: BenchServer, s: BenchScenario, duration: number): Promise<Run & { codes: string }> {
+  const cpu0 = server.cpuMs();
+  let turn = 0;
+  const headers = { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers };
+  const r = await autocannon({
+    ...(s.rotate && {
+      requests: [{ method: s.method, path: s.path, headers, body: s.body, setupRequest: (req: any) => {
+        const v = s.rotate![turn++ % s.rotate!.length];
+        return { ...req, ...(v.path && { path: v.path }), headers: { ...req.headers, ...v.headers } };
+      } }],
+    }),
+    url: server.origin + s.path,
+    method: s.method,
+    headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
+    body: s.body,
+    ...(s.next && { requests: [{ setupRequest: (req: Record<string, any>) => nextRequest(req, s) }] }),
+    connections: CONNECTIONS,
+    duration,
+    timeout: 10,
+  });
+  const answered = r['2xx'] + r.non2xx;
+  return {
+    cpuMsPerReq: answered ? (server.cpuMs() - cpu0) / answered : NaN,
+    rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'] + r.non2xx,
+    bad: r.non2xx + r.errors + r.timeouts,
+    codes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
+  };
+}
+
+/** A scenario whose every request differs: its `next()` body and headers over the scenario's own. */
+function nextRequest(req: Record<string, any>, s: BenchScenario): Record<string, any> {
+  const { body, headers } = s.next!();
+  return { ...req, body, headers: { ...req.headers, ...headers } };
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The host, for the line under every table. */
+export function machine(): string {
+  let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line) cpu = line.split(':').slice(1).join(':').trim();
+  } catch {
+    // not Linux: os.cpus() is enough
+  }
+  return `${cpu}, nproc ${os.availableParallelism()}, Node ${process.version}`;
+}
+
+/** Migrates the bench database and prepares every scenario of bench/scenarios. */
+export async function prepareScenarios(url: string, cipher: CredentialCipher): Promise<BenchScenario[]> {
+  const orm = await initORM({ clientUrl: url, poolMax: 5 });
+  try {
+    await migrate(orm);
+    // `serve` seeds the demo project (fixed ids) when none exists; the seed-bench rows may hold those ids.
+    await orm.em.getConnection().execute(`insert into projects (code, name) values ('demo', 'Demo') on conflict (code) do nothing`);
+    return await prepareAll(orm, cipher);
+  } finally {
+    await orm.close();
+  }
+}
