@@ -133,6 +133,7 @@ interface ConversationRow {
   created_at: Date;
   closed_at: Date | null;
   updated_at: Date;
+  contact: string | null;
 }
 
 async function messageCounts(projectId: number, ids: number[]): Promise<Map<number, number>> {
@@ -161,7 +162,7 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
   const counts = await messageCounts(project.id, [c.id]);
   return {
     error: false,
-    result: { ...conversationFields(c), usage: c.usage, created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, messages_count: counts.get(c.id) },
+    result: { ...conversationFields(c), usage: c.usage, created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact, messages_count: counts.get(c.id) },
   };
 });
 
@@ -206,11 +207,11 @@ app.get('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/curr
   if (!agent) throw new Refused(404);
   if (!agent.enabled) throw new Refused(409);
   const c = await onePrepared<ConversationRow>(
-    `select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."agent_id" = $2 and "a0"."user_id" is null and "a0"."status" = 'active' limit 1`,
+    `select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."agent_id" = $2 and "a0"."user_id" is null and "a0"."contact" is null and "a0"."status" = 'active' limit 1`,
     [project.id, agent.id],
   );
   if (!c) throw new Refused(500); // the bench measures the existing conversation only
-  return { error: false, result: { ...conversationFields(c), created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at } };
+  return { error: false, result: { ...conversationFields(c), created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact } };
 });
 
 /** `?page_size=50` only: the bench's messages request. */
@@ -220,13 +221,13 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async
   const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
   if (!c) throw new Refused(400);
   const [page, total] = await Promise.all([
-    prepared<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date }>(
+    prepared<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date; usage: unknown; external_id: string | null }>(
       `select "a0".* from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2 order by "a0"."id" asc limit $3`,
       [project.id, c.id, pageSize],
     ),
     onePrepared<{ count: string }>(`select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`, [project.id, c.id]),
   ]);
-  const result = page.rows.map((m) => ({ id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at }));
+  const result = page.rows.map((m) => ({ id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at, usage: m.usage, external_id: m.external_id }));
   return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
 });
 
