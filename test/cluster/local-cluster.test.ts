@@ -99,7 +99,8 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     const started = Date.now();
     let seen = false;
     while (!seen && Date.now() - started < STALENESS_MS) {
-      const list = await api(node(2), '/ai/conversations', { headers: {} });
+      // newest first: the demo project has months of history, the new conversation is not on the first page by id
+      const list = await api(node(2), '/ai/conversations?orderBy=-id', { headers: {} });
       expect(list.status).toBe(200);
       seen = ((await list.json()) as any).result.some((c: { id: number }) => c.id === id);
       if (!seen) await sleep(50);
