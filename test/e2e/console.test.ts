@@ -2,20 +2,17 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, type TestDatabase } from '../support/db.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 const OUT = path.resolve(__dirname, '..', 'artifacts');
 
-if (!HAVE_CHROMIUM) {
-  console.warn(`console e2e skipped: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
-}
+warnIfNoChromium('console e2e');
 
 const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1280, height: 900 }, isMobile: false },
@@ -37,11 +34,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     t = await startApp('mercurius', db);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     fs.mkdirSync(OUT, { recursive: true });
   }, 120_000);
   afterAll(async () => {

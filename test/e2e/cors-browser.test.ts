@@ -1,16 +1,14 @@
 import 'reflect-metadata';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, PASSWORD } from '../support/fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`CORS browser e2e skipped: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+warnIfNoChromium('CORS browser e2e');
 
 const listen = async (t: TestApp) => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -51,11 +49,7 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
     });
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://localhost:${(pageServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${pageOrigin}/`);
   });

@@ -2,19 +2,16 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 const SCREENSHOT = path.resolve(__dirname, '..', 'artifacts', 'graphiql.png');
 
-if (!HAVE_CHROMIUM) {
-  console.warn(`graphiql e2e skipped: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
-}
+warnIfNoChromium('graphiql e2e');
 
 describe.skipIf(!HAVE_CHROMIUM)('/graphiql in a real browser, offline', () => {
   let db: TestDatabase;
@@ -28,11 +25,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/graphiql in a real browser, offline', () => {
     t = await startApp('mercurius', db);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

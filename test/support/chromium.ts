@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install -y chromium`); browser tests skip, saying why, without it. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
+
+export function warnIfNoChromium(label: string): void {
+  if (!HAVE_CHROMIUM) console.warn(`${label} skipped: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+}
+
+/** Headless, with the background networking off: this machine's network is closed, and no request may leave. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
