@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readOne, readRows } from '../db/tenant-read.js';
 import { Config } from '../entities/config.js';
 import { Device } from '../entities/device.js';
 import { OneTimePassword } from '../entities/one-time-password.js';
-import { Session } from '../entities/session.js';
 import { LEVEL, User } from '../entities/user.js';
 import { appError, validationError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
@@ -66,7 +66,7 @@ export class AuthService {
   async authenticate(ctx: RequestContext, input: AuthInput): Promise<AuthResult> {
     const branch = chooseBranch(input);
     await this.checkRecaptcha(ctx, input);
-    if (branch.kind === 'guest') return this.openSession(ctx, await this.guestUser(ctx, branch.token), input);
+    if (branch.kind === 'guest') return this.signIn(ctx, await this.guestUser(ctx, branch.token), input, false);
 
     const lockKey = `${ctx.project.id}:${branch.identifier.key}`;
     await this.assertNotLocked(lockKey, branch.identifier.key);
@@ -76,14 +76,20 @@ export class AuthService {
       throw appError('ERROR_INVALID_CREDENTIALS');
     }
     await this.lockout.delete(lockKey).catch(() => undefined);
+    return this.signIn(ctx, user, input, !!input.guest_token);
+  }
+
+  /** A session alone is one insert; with a guest to link or a device to register, one transaction. */
+  private signIn(ctx: RequestContext, user: User, input: AuthInput, linking: boolean): Promise<AuthResult> {
+    if (!linking && !input.notification_token) return this.openSession(ctx, user, input);
     return ctx.em.transactional(async (em) => {
-      if (input.guest_token) await linkGuest(em, ctx, input.guest_token, user);
+      if (linking) await linkGuest(em, ctx, input.guest_token!, user);
       return this.openSession({ ...ctx, em }, user, input);
     });
   }
 
   private async checkRecaptcha(ctx: RequestContext, input: AuthInput): Promise<void> {
-    const flag = await ctx.em.findOne(Config, { key: RECAPTCHA_CONFIG });
+    const flag = await readOne(ctx.em, Config, { key: RECAPTCHA_CONFIG }, { fields: ['value'] });
     if (flag?.value !== '1') return;
     const { token, type } = recaptchaAnswer(input);
     if (!token || (type !== 'v2' && type !== 'v3')) throw appError('ERROR_RECAPTCHA');
@@ -167,19 +173,15 @@ export class AuthService {
 
   private async openSession(ctx: RequestContext, user: User, input: AuthInput): Promise<AuthResult> {
     const token = newToken('ogs');
-    ctx.em.create(Session, {
-      project: ctx.project,
-      user,
-      token_hash: sha256(token),
-      expires_at: new Date(Date.now() + this.sessionTtlSeconds * 1000),
-      device_code: input.device_code ?? null,
-      platform: input.platform ?? null,
-      ip: ctx.ip,
-      forwarded_for: ctx.forwardedFor ?? null,
-      user_agent: ctx.userAgent ?? null,
-    });
     if (input.notification_token) await registerDevice(ctx, user, input);
-    await ctx.em.flush();
+    await ctx.em.getConnection().execute(
+      `insert into sessions (project_id, user_id, token_hash, expires_at, device_code, platform, ip, forwarded_for, user_agent, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, now())`,
+      [ctx.project.id, user.id, sha256(token), new Date(Date.now() + this.sessionTtlSeconds * 1000), input.device_code ?? null,
+        input.platform ?? null, ctx.ip, ctx.forwardedFor ?? null, ctx.userAgent ?? null],
+      'run',
+      ctx.em.getTransactionContext(),
+    );
     return { user, session: { access_token: token, token_type: 'bearer', expires_in: this.sessionTtlSeconds } };
   }
 }
@@ -252,19 +254,26 @@ export function chooseBranch(input: AuthInput): Branch {
   throw fail();
 }
 
-/** The user of an identifier; `withPassword` loads the (lazy) password hash in the same query. */
+/** What a sign-in reads of a user: the graph's fields and, for a password branch, the (lazy) hash. */
+const USER_FIELDS = ['id', 'project', 'name', 'lastname', 'email', 'cellphone', 'country_phone_code', 'level', 'guest', 'enabled'] as const;
+const WITH_PASSWORD = [...USER_FIELDS, 'password_hash'] as const;
+
+/**
+ * The user of an identifier, read without entities (nothing of it is written by a sign-in);
+ * `withPassword` loads the password hash in the same query.
+ */
 async function findByIdentifier(em: EntityManager, id: Identifier, withPassword: boolean): Promise<User | null> {
-  const options = withPassword ? { populate: ['password_hash'] as never } : {};
+  const fields = withPassword ? WITH_PASSWORD : USER_FIELDS;
   if (id.by === 'email') {
     // Emails match case-insensitively, as the unique index on lower(email) does.
-    return em.findOne(User, { email: { $ilike: id.email.replace(/[\\%_]/g, (c) => `\\${c}`) } }, options);
+    return readOne(em, User, { email: { $ilike: id.email.replace(/[\\%_]/g, (c) => `\\${c}`) } }, { fields });
   }
   if (id.code === null) {
     // The cellphone alone identifies a user only when exactly one of the project has it.
-    const found = await em.find(User, { cellphone: id.cellphone }, { ...options, limit: 2 });
+    const found = await readRows(em, User, { cellphone: id.cellphone }, { fields, limit: 2 });
     return found.length === 1 ? found[0] : null;
   }
-  return em.findOne(User, { cellphone: id.cellphone, country_phone_code: { $in: [id.code, `+${id.code}`] } }, options);
+  return readOne(em, User, { cellphone: id.cellphone, country_phone_code: { $in: [id.code, `+${id.code}`] } }, { fields });
 }
 
 async function registerDevice(ctx: RequestContext, user: User, input: AuthInput): Promise<void> {

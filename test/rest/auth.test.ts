@@ -186,6 +186,26 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       expect(rows).toEqual([{ user_id: USERS.owner2, notification_app: 'com.acme.app', notification_provider: 'fcm', platform: 'android', device_code: 'dev-9' }]);
     });
 
+    it('keeps no device when its session cannot be written (one transaction)', async () => {
+      const token = `push-token-fail-${engine}-${randomUUID()}`;
+      const trigger = `og_session_fail_${e}`;
+      await db.sql(`create function ${trigger}() returns trigger language plpgsql as $$ begin if new.device_code = 'fail-${e}' then raise exception 'simulated failure'; end if; return new; end $$`);
+      await db.sql(`create trigger ${trigger} before insert on sessions for each row execute function ${trigger}()`);
+      try {
+        const res = await auth({ email: 'owner2@acme.test', password: PASSWORD, notification_token: token, device_code: `fail-${e}` });
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toMatchObject({ error: true, code: 'ERROR_INTERNAL' });
+        expect(res.body).not.toContain('simulated');
+      } finally {
+        await db.sql(`drop trigger ${trigger} on sessions`);
+        await db.sql(`drop function ${trigger}()`);
+      }
+      expect(await db.sql('select 1 from devices where notification_token = ?', [token])).toHaveLength(0);
+      const retry = await auth({ email: 'owner2@acme.test', password: PASSWORD, notification_token: token, device_code: `fail-${e}` });
+      expect(retry.statusCode).toBe(200);
+      expect(await db.sql('select 1 from devices where notification_token = ?', [token])).toHaveLength(1);
+    });
+
     it('answers a wrong password and an unknown user with the same 401 body', async () => {
       const wrong = await auth({ email: 'customer@acme.test', password: 'not the password' });
       const unknown = await auth({ email: 'nobody@acme.test', password: 'not the password' });
