@@ -20,7 +20,8 @@ import type { BenchScenario } from './types.js';
  * figure is each server's CPU time per answered request (from /proc: user + system), whose
  * median and spread are printed with the req/s, p99 and the B/A ratios; RSS at the end.
  * BENCH_ENGINE (default mercurius) is the GRAPHQL_ENGINE of both; BENCH_NODE_ARGS go to both
- * `serve`s (e.g. `--require ./dist/bench/profile-signal.js` for bench:profile-diff).
+ * `serve`s (e.g. `--require ./dist/bench/profile-signal.js` for bench:profile-diff); BENCH_NODE_ARGS_B
+ * go to B only, so one build can be compared with itself under other node flags (`current current`).
  */
 const BUILDS = path.resolve('bench', 'results', 'builds');
 
@@ -62,15 +63,16 @@ async function main(): Promise<void> {
     if (!scenarios.length) throw new Error(`no scenario matches "${filter}"`);
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, GRAPHQL_ENGINE: engine, LOG_LEVEL: 'warn' };
     for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
-    for (const name of [a, b]) {
+    for (const [i, name] of [a, b].entries()) {
       const s = script(name);
-      const server = await startServer(s.script, s.args, env, s.ready, s.nodeArgs);
+      const extra = i === 1 ? (process.env.BENCH_NODE_ARGS_B ?? '').split(' ').filter(Boolean) : [];
+      const server = await startServer(s.script, s.args, env, s.ready, [...s.nodeArgs, ...extra]);
       let tail = '';
       server.child.stderr!.on('data', (d) => (tail = (tail + d).slice(-4000)));
       server.child.once('exit', (code, signal) => console.error(`${name} exited (${code ?? signal}) ${tail}`));
-      sides.push({ name, server, runs: [] });
+      sides.push({ name: i === 1 && name === a ? `${name}-B` : name, server, runs: [] });
     }
-    lines.push(`| scenario | ${a} CPU µs/req (min–max) | ${b} CPU µs/req (min–max) | ${b}/${a} CPU | ${a} req/s | ${b} req/s | ${b}/${a} req/s | p99 ms ${a} / ${b} |`, '|---|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push(`| scenario | ${sides[0].name} CPU µs/req (min–max) | ${sides[1].name} CPU µs/req (min–max) | ${sides[1].name}/${sides[0].name} CPU | ${sides[0].name} req/s | ${sides[1].name} req/s | ${sides[1].name}/${sides[0].name} req/s | p99 ms ${sides[0].name} / ${sides[1].name} |`, '|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const s of scenarios) {
       for (const side of sides) {
         side.runs = [];
