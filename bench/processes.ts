@@ -9,8 +9,11 @@ import path from 'node:path';
  * heap past 170 MB before collecting it (RSS 230–280 MB after 60 s, 150 MB with the cap).
  * Without allocation-site pretenuring: V8 pretenured `pg`'s row objects, which then filled the
  * small old generation with dead rows and forced a full collection every second (README, fourth round).
+ * Single-threaded GC: on two cores V8's helper threads (parallel scavenges, concurrent marking)
+ * compete with the main thread and PostgreSQL; without them `serve` spent ~5 % less CPU per
+ * request in alternated A/B rounds (docs/benchmarks.md, issue 24 second round). Re-measure on bigger hosts.
  */
-export const SERVE_NODE_ARGS = ['--max-old-space-size=128', '--no-allocation-site-pretenuring'];
+export const SERVE_NODE_ARGS = ['--max-old-space-size=128', '--no-allocation-site-pretenuring', '--single-threaded-gc'];
 
 /** A server the benchmark started: `ordergraph serve` or the hand-written baseline. */
 export interface BenchServer {
