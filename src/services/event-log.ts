@@ -34,9 +34,6 @@ const EVENT_LOCK_CLASS = 0x4f474576; // "OGEv"
 export async function appendEvents(tx: EntityManager, projectId: number, events: NewAiEvent[]): Promise<number | null> {
   if (events.length === 0) return null;
   if (!tx.isInTransaction()) throw new Error('appendEvents outside a transaction');
-  const connection = tx.getConnection();
-  const ctx = tx.getTransactionContext();
-  await connection.execute('select pg_advisory_xact_lock(?, ?)', [EVENT_LOCK_CLASS, projectId], 'run', ctx);
   const rows = events.map((e) => ({
     type: e.type,
     agent_id: e.agent_id,
@@ -45,31 +42,29 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
     public: e.public ?? true,
     data: e.data,
   }));
-  const [{ last_id }] = await connection.execute<{ last_id: string }[]>(
-    `with ins as (
+  // One statement, one round trip while the lock is held: the lock (a CTE that is never inlined,
+  // since it calls a volatile function) yields its row before the insert's first row takes an id;
+  // the webhook outbox (CONTRACT §9.4, services/webhook-dispatcher.ts) gets one pending delivery per
+  // event and enabled webhook of the project that wants its type, from the inserted rows themselves.
+  const [{ last_id }] = await tx.getConnection().execute<{ last_id: string }[]>(
+    `with event_lock as (select pg_advisory_xact_lock(?, ?)),
+     ins as (
        insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select ?, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-         from rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+         from event_lock,
+              rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
               with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
         order by r.n
-       returning id)
+       returning id, type),
+     deliveries as (
+       insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
+       select w.project_id, w.id, ins.id, ins.type
+         from ins join ai_webhooks w on w.project_id = ? and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
+        order by ins.id, w.id)
      select max(id)::text as last_id, pg_notify(?, ? || ':' || max(id)) from ins`,
-    [projectId, JSON.stringify(rows), EVENTS_CHANNEL, String(projectId)],
+    [EVENT_LOCK_CLASS, projectId, projectId, JSON.stringify(rows), projectId, EVENTS_CHANNEL, String(projectId)],
     'all',
-    ctx,
-  );
-  // Webhook outbox (CONTRACT §9.4, services/webhook-dispatcher.ts): one pending delivery per event and
-  // enabled webhook of the project that wants its type, in this same transaction. The lock above is
-  // still held, so the project's newest `events.length` events are exactly the ones just inserted.
-  await connection.execute(
-    `insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
-     select w.project_id, w.id, e.id, e.type
-       from (select id, type from ai_events where project_id = ? and id <= ? order by id desc limit ?) e
-       join ai_webhooks w on w.project_id = ? and w.enabled and (w.events @> jsonb_build_array(e.type) or w.events @> '["*"]')
-      order by e.id, w.id`,
-    [projectId, last_id, events.length, projectId],
-    'run',
-    ctx,
+    tx.getTransactionContext(),
   );
   return Number(last_id);
 }
