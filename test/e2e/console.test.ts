@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { type Browser, type Page } from 'playwright-core';
 import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,8 +31,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     demo = (await seedDemo(db.orm, { credentialsKey: TEST_CREDENTIALS_KEY } as AppConfig))!;
     console.log(`demo project seeded in ${Date.now() - t0} ms`);
     t = await startApp('mercurius', db);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    origin = await t.listen();
     browser = await launchChromium();
     fs.mkdirSync(OUT, { recursive: true });
   }, 120_000);

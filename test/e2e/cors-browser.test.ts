@@ -10,11 +10,6 @@ import { baseFixture, PASSWORD } from '../support/fixtures.js';
 
 warnIfNoChromium('CORS browser e2e');
 
-const listen = async (t: TestApp) => {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-};
-
 /**
  * A dashboard page served from a second local origin calls the API from script, as the
  * platform's web clients do (CONTRACT §1): every call with a JSON body or a credential header
@@ -41,8 +36,8 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
     await db.load(fixture);
     open = await startApp('mercurius', db);
     closed = await startApp('mercurius', db, { config: { corsOrigins: ['http://admin.example.com'] } });
-    api = await listen(open);
-    closedApi = await listen(closed);
+    api = await open.listen();
+    closedApi = await closed.listen();
     pageServer = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<!doctype html><title>dashboard</title><p>dashboard</p>');

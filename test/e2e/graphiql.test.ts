@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { type Browser } from 'playwright-core';
 import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +22,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/graphiql in a real browser, offline', () => {
     db = await createTestDatabase();
     await db.load(baseFixture());
     t = await startApp('mercurius', db);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    origin = await t.listen();
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
 import { Ordering } from 'ordering-api-sdk';
 // @ts-expect-error xhr2 ships no type declarations
 import XMLHttpRequest from 'xhr2';
@@ -61,10 +60,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('ordering-api-sd
   const wire: { method: string; url: string; headers: Record<string, unknown> }[] = [];
   beforeAll(async () => {
     t = await startApp(engine, db, { config: { whatsappApiUrl: fake.url } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = await t.listen();
     // What reaches the socket, to show what the SDK really sends.
     t.app.server.on('request', (req) => wire.push({ method: req.method!, url: req.url!, headers: { ...req.headers } }));
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(() => t.close());
 

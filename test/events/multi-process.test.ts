@@ -49,16 +49,21 @@ async function crossProcess(writer: ServeProcess, reader: ServeProcess, n = 5): 
   }
 }
 
+/** Two `serve` processes on `url` (the second with `envB`): events written through each reach the other. */
+async function bothWays(url: string, env: NodeJS.ProcessEnv, envB: NodeJS.ProcessEnv = env): Promise<void> {
+  const [a, b] = await Promise.all([startServe(url, env), startServe(url, envB)]);
+  try {
+    await crossProcess(a, b);
+    await crossProcess(b, a);
+  } finally {
+    await stopServe([a, b]);
+  }
+}
+
 describe('events across two serve processes', () => {
   it('PostgreSQL LISTEN/NOTIFY', async () => {
     const env = { DATABASE_DIRECT_URL: db.directUrl, EVENTS_POLL_MS: '60000' };
-    const [a, b] = await Promise.all([startServe(db.url, env), startServe(db.url, { ...env, GRAPHQL_ENGINE: 'apollo' })]);
-    try {
-      await crossProcess(a, b);
-      await crossProcess(b, a);
-    } finally {
-      await stopServe([a, b]);
-    }
+    await bothWays(db.url, env, { ...env, GRAPHQL_ENGINE: 'apollo' });
   }, 120_000);
 
   it('Redis pub/sub (REDIS_URL)', async (ctx) => {
@@ -70,13 +75,7 @@ describe('events across two serve processes', () => {
       ctx.skip();
     }
     const env = { DATABASE_DIRECT_URL: db.directUrl, REDIS_URL, EVENTS_POLL_MS: '60000' };
-    const [a, b] = await Promise.all([startServe(db.url, env), startServe(db.url, env)]);
-    try {
-      await crossProcess(a, b);
-      await crossProcess(b, a);
-    } finally {
-      await stopServe([a, b]);
-    }
+    await bothWays(db.url, env);
   }, 120_000);
 
   it('through PgBouncer in transaction mode (LISTEN on DATABASE_DIRECT_URL)', async (ctx) => {
@@ -97,12 +96,9 @@ describe('events across two serve processes', () => {
     }
     const env = { DATABASE_DIRECT_URL: db.directUrl, DATABASE_PREPARED_STATEMENTS: 'false', EVENTS_POLL_MS: '60000' };
     const pooled = withDatabase(bouncer.url, dbName);
-    const [a, b] = await Promise.all([startServe(pooled, env), startServe(pooled, env)]);
     try {
-      await crossProcess(a, b);
-      await crossProcess(b, a);
+      await bothWays(pooled, env);
     } finally {
-      await stopServe([a, b]);
       await bouncer.stop();
     }
   }, 120_000);

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parse as legacyParse } from 'node:url';
 import { RawQueryFragment } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,8 +48,7 @@ describe.each(ENGINES)('filters the clients write (%s)', (engine) => {
   let ownerToken: string;
   beforeAll(async () => {
     t = await startApp(engine, db);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    base = await t.listen();
     ownerToken = (await t.api({ method: 'POST', path: '/auth', body: { email: 'owner@acme.test', password: 'correct horse battery staple' } })).json().result.session.access_token;
   });
   afterAll(() => t.close());

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -68,8 +67,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
 
   beforeAll(async () => {
     t = await startApp(engine, db, { config: { whatsappApiUrl: fake.url } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    origin = await t.listen();
     meta = new MetaWebhooks(hook());
   });
   afterAll(() => t.close());

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { build, type Built, type BuildOptions } from '../../src/app.js';
 import type { GraphEngineName } from '../../src/config.js';
@@ -10,6 +11,8 @@ export interface TestApp extends Built {
   /** `app.inject` under /v400/{lang}/{project}. */
   api(opts: ApiRequest): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
+  /** Listens on a free port of 127.0.0.1 and returns the origin (`http://127.0.0.1:PORT`). */
+  listen(): Promise<string>;
 }
 
 export interface ApiRequest {
@@ -46,5 +49,9 @@ export async function startApp(engine: GraphEngineName, db: TestDatabase, opts: 
         ...(body !== undefined ? { payload: body as string } : {}),
       }),
     close: () => built.app.close(),
+    listen: async () => {
+      await built.app.listen({ port: 0, host: '127.0.0.1' });
+      return `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    },
   };
 }
