@@ -2,7 +2,7 @@ import { readOnReplica } from '../db/replicas.js';
 import { selectOnReplica } from '../db/direct-read.js';
 import { countRows, readOne, readRows } from '../db/tenant-read.js';
 import { AiAgent } from '../entities/ai-agent.js';
-import { AiConversation, type ConversationUsage } from '../entities/ai-conversation.js';
+import { AiConversation, windowExpiresAt, type ConversationUsage } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
 import type { TenantEntity } from '../entities/tenant.js';
 import { appError, notFound404, validationError } from '../errors/codes.js';
@@ -39,6 +39,7 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
   role: 'string',
   public: 'boolean',
   created_at: 'timestamp',
+  delivery_status: 'string',
 };
 
 export interface Page<T> {
@@ -386,7 +387,7 @@ async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<a
   return rows;
 }
 /** The driver hands timestamps over as text; the graph's DateTime wants dates. */
-const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at'] as const;
+const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] as const;
 
 /**
  * The conversation, locked for this transaction, with its agent's business (event visibility):
@@ -461,6 +462,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     closed_at: iso(c.closed_at),
     updated_at: iso(c.updated_at),
     contact: c.contact ?? null,
+    window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
     messages_count: messagesCount,
   };
 }
@@ -476,6 +478,8 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     created_at: iso(m.created_at),
     usage: m.usage ?? null,
     external_id: m.external_id ?? null,
+    delivery_status: m.delivery_status ?? null,
+    delivery_error: m.delivery_error ?? null,
   };
 }
 
