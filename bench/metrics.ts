@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const connectionSets = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
   const connections = Math.max(...connectionSets);
   const config = loadConfig();
-  const db = await openBenchDatabase();
+  const db = await openBenchDatabase('ordergraph_bench_metrics');
   const orm = await initORM({ clientUrl: db.url, poolMax: connections + 5 });
   try {
     await migrate(orm);
