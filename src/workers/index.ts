@@ -42,8 +42,8 @@ export function startWorkers({ services, orm, config }: { services: Services; or
   }).start();
   // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
   const unsubscribe = events.onCommit(() => {
-    webhooks.kick();
-    replies.kick();
+    webhooks.wake();
+    replies.wake();
   });
   return {
     async stop(drain) {

@@ -1,5 +1,8 @@
 import { causeOf } from '../db/unavailable.js';
 
+/** At most one claim per this many ms comes of commit wake-ups (`wake`). */
+export const WAKE_INTERVAL_MS = 20;
+
 export interface OutboxLog {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
@@ -56,6 +59,8 @@ export class OutboxWorker<J extends OutboxJob> {
   private again = false;
   private pausedUntil = 0;
   private lastFailure: string | null = null;
+  private lastWake = 0;
+  private wakeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly queue: OutboxQueue<J>,
@@ -75,12 +80,35 @@ export class OutboxWorker<J extends OutboxJob> {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.inFlight.values()]),
       new Promise((resolve) => (timer = setTimeout(resolve, this.opts.drainMs))),
     ]);
     clearTimeout(timer);
+  }
+
+  /**
+   * A wake-up from a commit anywhere (one per committed write): at most one claim per
+   * WAKE_INTERVAL_MS comes of these, so a busy API does not turn every commit into a claim in every
+   * process. `kick` (this process's own results, the poll) is not throttled.
+   */
+  wake(): void {
+    if (this.stopped || this.wakeTimer) return;
+    const wait = this.lastWake + WAKE_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      this.lastWake = Date.now();
+      this.kick();
+      return;
+    }
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.lastWake = Date.now();
+      this.kick();
+    }, wait);
+    this.wakeTimer.unref();
   }
 
   /** Looks for due rows now. */

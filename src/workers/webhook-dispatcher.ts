@@ -94,6 +94,11 @@ export class WebhookDispatcher implements OutboxQueue<Claimed> {
     this.worker.kick();
   }
 
+  /** A commit anywhere may have queued work: claims soon (throttled, see OutboxWorker.wake). */
+  wake(): void {
+    this.worker.wake();
+  }
+
   async claim(limit: number, busyGroups: ReadonlyMap<string, number>): Promise<Claimed[]> {
     const cap = this.opts.config.concurrencyPerWebhook;
     const busy = [...busyGroups.entries()].map(([id, n]) => [Number(id), n] as const);

@@ -86,15 +86,24 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
     this.worker.kick();
   }
 
+  /** A commit anywhere may have queued work: claims soon (throttled, see OutboxWorker.wake). */
+  wake(): void {
+    this.worker.wake();
+  }
+
   async claim(limit: number): Promise<ClaimedSend[]> {
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
-      `with due as (
-         select s.message_id from ai_message_sends s
-          where s.status = 'pending' and s.next_attempt_at <= now()
-            and not exists (select 1 from ai_message_sends p
-                             where p.conversation_id = s.conversation_id and p.status = 'pending' and p.message_id < s.message_id)
-          order by s.next_attempt_at, s.message_id
+      // Each conversation's oldest pending send (one pass over the pending index), due when its time
+      // has come; the lock re-checks the row, so a head another process just leased is skipped.
+      `with heads as (
+         select distinct on (conversation_id) message_id, next_attempt_at from ai_message_sends
+          where status = 'pending'
+          order by conversation_id, message_id),
+       due as (
+         select s.message_id from heads h join ai_message_sends s on s.message_id = h.message_id
+          where h.next_attempt_at <= now() and s.status = 'pending' and s.next_attempt_at <= now()
+          order by h.next_attempt_at, h.message_id
           limit ?
           for update of s skip locked)
        update ai_message_sends s

@@ -71,7 +71,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
       apiUrl: fake.url, timeoutMs: TIMEOUT_MS, log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       onEvents: (p, l) => t.services.events.committed(p, l),
     }).start();
-    t.services.events.onCommit(() => sender.kick());
+    t.services.events.onCommit(() => sender.wake());
   });
   afterAll(async () => {
     for (const s of streams) s.close();
