@@ -168,9 +168,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
       if (outcome.accepted) {
         for (const row of await applyEarlyStatuses(tx, job.project_id, job.agent_id, outcome.id)) events.push(messageStatusEvent(row, agent));
       }
-      const next = this.stopping ? [] : (await this.claimNext(tx, Number(job.group))).map(toClaimed);
-      // last: appendEvents holds the project's event lock until the commit
-      return { lastId: await appendEvents(tx, job.project_id, events), next };
+      const lastId = await appendEvents(tx, job.project_id, events);
+      return { lastId, next: this.stopping ? [] : (await this.claimNext(tx, Number(job.group))).map(toClaimed) };
     });
     if (lastId !== null) this.opts.onEvents?.(job.project_id, lastId);
     return next;
