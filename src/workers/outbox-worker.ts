@@ -24,15 +24,13 @@ export interface OutboxJob {
  *   process takes the same attempt; a process that dies mid-attempt leaves the lease to expire and
  *   the attempt is made again. `busy` is how many attempts of each group this process has in flight.
  * - `process` makes the attempt (outside any transaction) and writes its result, only if the row is
- *   still at the claimed attempt. It rejects only when the result could not be written. Jobs it
- *   returns were claimed (leased) with the result and run at once, in the slot it frees.
+ *   still at the claimed attempt. It rejects only when the result could not be written.
  */
 export interface OutboxQueue<J extends OutboxJob> {
   /** Names the worker in log lines ("webhook dispatcher", "whatsapp sender"). */
   readonly name: string;
   claim(limit: number, busy: ReadonlyMap<string, number>): Promise<J[]>;
-  /** May return jobs it claimed itself while recording (a chain, e.g. a conversation's next reply): they run next. */
-  process(job: J): Promise<J[] | void>;
+  process(job: J): Promise<void>;
 }
 
 export interface OutboxWorkerOptions {
@@ -153,20 +151,14 @@ export class OutboxWorker<J extends OutboxJob> {
 
   private launch(job: J): void {
     this.perGroup.set(job.group, (this.perGroup.get(job.group) ?? 0) + 1);
-    let next: J[] = [];
     const run = this.queue
       .process(job)
-      .then((chained) => {
-        next = chained ?? [];
-      })
       .catch((err) => this.failure('record', err))
       .finally(() => {
         this.inFlight.delete(job.id);
         const n = (this.perGroup.get(job.group) ?? 1) - 1;
         if (n > 0) this.perGroup.set(job.group, n);
         else this.perGroup.delete(job.group);
-        // Leased already: they run even while stopping (stop waits for them like for any attempt).
-        for (const j of next) this.launch(j);
         this.kick();
       });
     this.inFlight.set(job.id, run);

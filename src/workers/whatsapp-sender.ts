@@ -43,8 +43,7 @@ interface ClaimedSend extends OutboxJob {
  * own transaction fills. Every `serve` process runs one, on the shared OutboxWorker loop:
  *
  * - Only the oldest pending send of a conversation is due, so a conversation's messages reach the
- *   provider in the order they were written (a leased or backing-off send holds back the rest). The
- *   transaction that settles a send leases the conversation's next one, which runs at once.
+ *   provider in the order they were written (a leased or backing-off send holds back the rest).
  * - A claim counts the attempt and leases the row past the provider deadline in one statement
  *   (FOR UPDATE SKIP LOCKED): two processes never send the same message at once; a process that
  *   dies mid-send leaves the lease to expire, and another retries it.
@@ -60,8 +59,6 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
   private readonly secrets = new Map<string, Record<string, unknown> | null>();
   private readonly lines = new LineLimiter();
   private prune: NodeJS.Timeout | undefined;
-  /** Once stopping, a settled send hands nothing on: the next one waits for a claim (here or elsewhere). */
-  private stopping = false;
 
   constructor(private readonly opts: WhatsAppSenderOptions) {
     this.send = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs });
@@ -80,7 +77,6 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     clearInterval(this.prune);
     await this.worker.stop();
   }
@@ -96,6 +92,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
   }
 
   async claim(limit: number): Promise<ClaimedSend[]> {
+    const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
       // Each conversation's oldest pending send (one pass over the pending index), due when its time
       // has come; the lock re-checks the row, so a head another process just leased is skipped.
@@ -109,16 +106,32 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
           order by h.next_attempt_at, h.message_id
           limit ?
           for update of s skip locked)
-       ${LEASE_DUE} from due, ${CLAIMED_FROM} where s.message_id = due.message_id and ${CLAIMED_JOIN} ${CLAIMED_RETURNING}`,
-      [limit, this.leaseSeconds],
+       update ai_message_sends s
+          set attempts = s.attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+         from due, ai_messages m, ai_conversations c, ai_agents a
+        where s.message_id = due.message_id and m.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id
+       returning s.message_id, s.project_id, s.conversation_id, s.attempts, m.content, c.contact, c.agent_id,
+                 a.business_id, a.enabled, a.credentials`,
+      [limit, leaseSeconds],
       'all',
     );
-    return rows.map(toClaimed);
+    return rows.map((r) => ({
+      id: String(r.message_id),
+      group: String(r.conversation_id),
+      message_id: Number(r.message_id),
+      project_id: Number(r.project_id),
+      attempts: Number(r.attempts),
+      content: r.content,
+      contact: r.contact ?? null,
+      agent_id: Number(r.agent_id),
+      business_id: r.business_id ?? null,
+      enabled: r.enabled === true,
+      credentials: r.credentials ?? null,
+    }));
   }
 
-  /** Makes the attempt and records it; a settled send hands its conversation's next one straight on. */
-  async process(job: ClaimedSend): Promise<ClaimedSend[]> {
-    return this.record(job, await this.attempt(job));
+  async process(job: ClaimedSend): Promise<void> {
+    await this.record(job, await this.attempt(job));
   }
 
   private async attempt(job: ClaimedSend): Promise<TextSendOutcome> {
@@ -132,8 +145,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
     return this.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
   }
 
-  /** Writes the attempt's result; returns the conversation's next send, claimed in the same transaction, when this one settled. */
-  private async record(job: ClaimedSend, outcome: TextSendOutcome): Promise<ClaimedSend[]> {
+  private async record(job: ClaimedSend, outcome: TextSendOutcome): Promise<void> {
     const final = outcome.accepted || !outcome.retry || job.attempts >= MAX_SEND_ATTEMPTS;
     const error = outcome.accepted ? null : outcome.error.slice(0, 500);
     if (!final) {
@@ -143,9 +155,9 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
         [backoffMs(this.opts.config.retryBaseMs, job.attempts) / 1000, error, job.message_id, job.attempts],
         'run',
       );
-      return [];
+      return;
     }
-    const { lastId, next } = await this.opts.orm.em.fork().transactional(async (tx) => {
+    const lastId = await this.opts.orm.em.fork().transactional(async (tx) => {
       // An acceptance counts whatever the lease: the provider has the message, it must not go again.
       const [done] = await run(
         tx,
@@ -154,7 +166,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
           returning message_id`,
         outcome.accepted ? [error, job.message_id] : [error, job.message_id, job.attempts],
       );
-      if (!done) return { lastId: null, next: [] }; // a later attempt owns the row
+      if (!done) return null; // a later attempt owns the row
       const agent = { id: job.agent_id, business_id: job.business_id };
       if (outcome.accepted) await lockExternalId(tx, job.agent_id, outcome.id);
       const settled = await settleMessage(
@@ -163,36 +175,14 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
         job.message_id,
         outcome.accepted ? { status: 'accepted', externalId: outcome.id } : { status: 'failed', error: outcome.error.slice(0, 1000) },
       );
-      if (!settled) return { lastId: null, next: [] };
+      if (!settled) return null;
       const events: NewAiEvent[] = [messageStatusEvent(settled, agent)];
       if (outcome.accepted) {
         for (const row of await applyEarlyStatuses(tx, job.project_id, job.agent_id, outcome.id)) events.push(messageStatusEvent(row, agent));
       }
-      const lastId = await appendEvents(tx, job.project_id, events);
-      return { lastId, next: this.stopping ? [] : (await this.claimNext(tx, Number(job.group))).map(toClaimed) };
+      return appendEvents(tx, job.project_id, events);
     });
     if (lastId !== null) this.opts.onEvents?.(job.project_id, lastId);
-    return next;
-  }
-
-  /**
-   * The conversation's new head, when due, leased in the transaction that settled the previous one:
-   * the conversation's replies follow each other without waiting for a claim. The head is taken
-   * by id (never past it): if another process holds it, the update waits for that claim and then
-   * finds it leased, and claims nothing.
-   */
-  private claimNext(tx: EntityManager, conversationId: number): Promise<Record<string, any>[]> {
-    return run(
-      tx,
-      `${LEASE_DUE} from ${CLAIMED_FROM}
-        where s.message_id = (select min(message_id) from ai_message_sends where conversation_id = ? and status = 'pending')
-          and s.status = 'pending' and s.next_attempt_at <= now() and ${CLAIMED_JOIN} ${CLAIMED_RETURNING}`,
-      [this.leaseSeconds, conversationId],
-    );
-  }
-
-  private get leaseSeconds(): number {
-    return (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
   }
 
   /** The agent's decrypted credentials (null when they cannot be read), cached per stored value. */
@@ -211,29 +201,6 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
     }
     return plain;
   }
-}
-
-/** A claim: the attempt counted and the row leased past the provider deadline, with what the send needs. */
-const LEASE_DUE = 'update ai_message_sends s set attempts = s.attempts + 1, next_attempt_at = now() + make_interval(secs => ?)';
-const CLAIMED_FROM = 'ai_messages m, ai_conversations c, ai_agents a';
-const CLAIMED_JOIN = 'm.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id';
-const CLAIMED_RETURNING = `returning s.message_id, s.project_id, s.conversation_id, s.attempts, m.content, c.contact, c.agent_id,
-                 a.business_id, a.enabled, a.credentials`;
-
-function toClaimed(r: Record<string, any>): ClaimedSend {
-  return {
-    id: String(r.message_id),
-    group: String(r.conversation_id),
-    message_id: Number(r.message_id),
-    project_id: Number(r.project_id),
-    attempts: Number(r.attempts),
-    content: r.content,
-    contact: r.contact ?? null,
-    agent_id: Number(r.agent_id),
-    business_id: r.business_id ?? null,
-    enabled: r.enabled === true,
-    credentials: r.credentials ?? null,
-  };
 }
 
 function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
