@@ -1,0 +1,305 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { WS_INIT_TIMEOUT_MS, WS_MAX_PENDING } from '../../src/rest/graphql-ws.js';
+import { ENGINES, startApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { baseFixture, KEYS } from '../support/fixtures.js';
+import { agent, emit } from '../events/support.js';
+
+/**
+ * The graphql-ws WebSocket on /graphql (CONTRACT §11), under both engines, over real sockets with
+ * the protocol spoken by hand: init timeout 4408, 4403 without an admitted credential (never
+ * acknowledged), 4401 before the acknowledgement, documents bounded like POST /graphql, a
+ * subscriber that stops reading disconnected, idle sockets bounded, /health/live answering
+ * meanwhile.
+ */
+let db: TestDatabase;
+let acmeId: number;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.load(baseFixture({ agents: [agent(10, 'ws-bot', 1)] }));
+  acmeId = (await db.sql<{ id: number }>("select id from projects where code = 'acme'"))[0].id;
+});
+afterAll(() => db.orm.close());
+
+const LIVE_BOUND_MS = 250;
+const SUBSCRIPTION = 'subscription { aiEvents { id type data } }';
+
+/** A graphql-ws peer over `ws`: what it received, when and how it was closed. */
+interface Peer {
+  ws: WebSocket;
+  openedAt: number;
+  messages: any[];
+  closed: Promise<{ code: number; at: number }>;
+  send(message: unknown): void;
+  /** Resolves with the first message (already received or coming) that `match` accepts. */
+  receive(match: (m: any) => boolean, ms?: number): Promise<any>;
+}
+
+function connect(url: string, headers: Record<string, string> = {}): Promise<Peer> {
+  const openedAt = Date.now(); // before the server's timer can start
+  const ws = new WebSocket(url, 'graphql-transport-ws', { headers });
+  const messages: any[] = [];
+  const listeners = new Set<() => void>();
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(String(data)));
+    listeners.forEach((l) => l());
+  });
+  const closed = new Promise<{ code: number; at: number }>((resolve) => ws.on('close', (code) => resolve({ code, at: Date.now() })));
+  ws.on('error', () => undefined);
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade answered ${res.statusCode}`), { res })));
+    ws.once('open', () =>
+      resolve({
+        ws,
+        openedAt,
+        messages,
+        closed,
+        send: (m) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
+        receive: (match, ms = 5_000) =>
+          new Promise((ok, fail) => {
+            const found = () => messages.find(match);
+            if (found()) return ok(found());
+            const timer = setTimeout(() => (listeners.delete(check), fail(new Error(`no matching message in ${ms} ms: ${JSON.stringify(messages).slice(0, 300)}`))), ms);
+            const check = () => {
+              const m = found();
+              if (m) (clearTimeout(timer), listeners.delete(check), ok(m));
+            };
+            listeners.add(check);
+          }),
+      }),
+    );
+  });
+}
+
+/** The upgrade's plain HTTP answer when it is refused. */
+function upgradeStatus(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url.replace(/^ws/, 'http'), { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'graphql-transport-ws' } });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('upgrade', (res, socket) => (socket.destroy(), resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' })));
+    req.on('error', reject);
+  });
+}
+
+/** /health/live's answer time, sampled every 50 ms until `stop`: the largest seen. */
+function sampleLive(origin: string) {
+  let worst = 0;
+  let samples = 0;
+  let running = true;
+  const statuses = new Set<number>();
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${origin}/health/live`).catch(() => null);
+      await res?.arrayBuffer();
+      statuses.add(res?.status ?? 0);
+      worst = Math.max(worst, performance.now() - started);
+      samples++;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return { worst, samples, statuses: [...statuses] };
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
+  let t: TestApp;
+  let origin: string;
+  let url: string;
+  const peers: Peer[] = [];
+  beforeAll(async () => {
+    t = await startApp(engine, db);
+    origin = await t.listen();
+    url = origin.replace(/^http/, 'ws') + '/graphql';
+  });
+  afterAll(async () => {
+    for (const p of peers) p.ws.terminate();
+    await t.close();
+  });
+
+  async function open(headers?: Record<string, string>): Promise<Peer> {
+    const p = await connect(url, headers);
+    peers.push(p);
+    return p;
+  }
+
+  async function acknowledged(params: Record<string, string> = { 'X-Api-Key': KEYS.server }): Promise<Peer> {
+    const p = await open();
+    p.send({ type: 'connection_init', payload: params });
+    await p.receive((m) => m.type === 'connection_ack');
+    return p;
+  }
+
+  it(`closes sockets that never send connection_init with 4408 after ${WS_INIT_TIMEOUT_MS / 1000} s, not before; idle sockets past the cap get 503`, async () => {
+    const live = sampleLive(origin);
+    const idle: Peer[] = [];
+    for (let i = 0; i < WS_MAX_PENDING; i += 100) {
+      idle.push(...(await Promise.all(Array.from({ length: 100 }, () => open()))));
+    }
+    const refused = await upgradeStatus(url);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(JSON.parse(refused.body)).toMatchObject({ error: true, code: 'ERROR_SERVICE_UNAVAILABLE' });
+    await sleep(WS_INIT_TIMEOUT_MS - 1_000 - (Date.now() - idle[0].openedAt));
+    expect(idle.every((p) => p.ws.readyState === WebSocket.OPEN)).toBe(true);
+    const closes = await Promise.all(idle.map((p) => p.closed));
+    expect(new Set(closes.map((c) => c.code))).toEqual(new Set([4408]));
+    closes.forEach((c, i) => expect(c.at - idle[i].openedAt).toBeGreaterThanOrEqual(WS_INIT_TIMEOUT_MS));
+    expect(idle.every((p) => p.messages.length === 0)).toBe(true);
+    // the cap frees up as they close
+    const later = await acknowledged();
+    expect(later.ws.readyState).toBe(WebSocket.OPEN);
+    const { worst, samples, statuses } = await live.stop();
+    expect(statuses).toEqual([200]);
+    expect(samples).toBeGreaterThan(10);
+    expect(worst).toBeLessThan(LIVE_BOUND_MS);
+  }, 40_000);
+
+  it('closes with 4403 and never acknowledges a missing, invalid or not admitted credential', async () => {
+    const cases: [Record<string, string> | undefined, Record<string, string>?][] = [
+      [undefined],
+      [{}],
+      [{ 'X-Api-Key': 'wrong-key-0123456789' }],
+      [{ Authorization: 'Bearer not-a-session-token' }],
+      [{ 'x-api-key': KEYS.customer }], // level 3
+      [{ 'X-API-KEY': KEYS.owner }], // level 2
+      [{}, { 'x-api-key': KEYS.customer }], // in the upgrade request's headers
+      [{}, { 'x-api-key': 'wrong-key-0123456789' }],
+    ];
+    for (const [payload, headers] of cases) {
+      const p = await open(headers);
+      const started = Date.now();
+      p.send(payload === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload });
+      const { code, at } = await p.closed;
+      expect(code, JSON.stringify({ payload, headers })).toBe(4403);
+      expect(at - started).toBeLessThan(5_000);
+      expect(p.messages).toEqual([]);
+    }
+    // the same key in a header of the upgrade admits a server key
+    const ok = await open({ 'x-api-key': KEYS.server });
+    ok.send({ type: 'connection_init' });
+    await ok.receive((m) => m.type === 'connection_ack');
+  });
+
+  it('closes a subscribe sent before the acknowledgement with 4401', async () => {
+    const before = await open();
+    before.send({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    expect((await before.closed).code).toBe(4401);
+    // right after connection_init, while the credential is still being checked
+    const racing = await open();
+    racing.send({ type: 'connection_init', payload: { 'X-Api-Key': KEYS.server } });
+    racing.send({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    expect((await racing.closed).code).toBe(4401);
+    expect(racing.messages.filter((m) => m.type === 'next')).toEqual([]);
+  });
+
+  it('refuses documents over the bounds of POST /graphql with an error message, runs nothing, and /health/live keeps answering', async () => {
+    const p = await acknowledged();
+    const huge = `subscription { ${'aiEvents { id type created_at data } '.repeat(Math.ceil((889 * 1024) / 36))}}`;
+    expect(huge.length).toBeGreaterThan(889 * 1024);
+    const live = sampleLive(origin);
+    await sleep(100);
+    for (let i = 0; i < 20; i++) p.send({ id: `big${i}`, type: 'subscribe', payload: { query: huge } });
+    for (let i = 0; i < 20; i++) {
+      const err = await p.receive((m) => m.id === `big${i}`, 10_000);
+      expect(err.type).toBe('error');
+      expect(err.payload[0].message).toMatch(/token/i);
+    }
+    const { worst, statuses } = await live.stop();
+    expect(statuses).toEqual([200]);
+    expect(worst).toBeLessThan(LIVE_BOUND_MS);
+
+    const aliases = `subscription { aiEvents { ${Array.from({ length: 60_000 }, (_, i) => `a${i}:id`).join(' ')} } }`;
+    const sixteen = `subscription { aiEvents { ${Array.from({ length: 16 }, (_, i) => `a${i}:id`).join(' ')} } }`;
+    const documents = { aliases, sixteen, unknown: 'subscription { aiEvents { id secret } }', syntax: 'subscription { aiEvents { id ', mutation: 'mutation { setProjectMaintenance(enabled: true) { id } }' };
+    for (const [id, query] of Object.entries(documents)) {
+      p.send({ id, type: 'subscribe', payload: { query } });
+      const err = await p.receive((m) => m.id === id);
+      expect(err.type, id).toBe('error');
+      expect(err.payload.length, id).toBeGreaterThan(0);
+      expect(JSON.stringify(err.payload), id).not.toMatch(/ERROR_INTERNAL|stack/);
+    }
+    expect(t.services.events.openStreams).toBe(0);
+    // the socket stays usable: a valid subscription still runs on it
+    p.send({ id: 'fine', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    await sleep(300);
+    expect(t.services.events.openStreams).toBe(1);
+    expect(p.ws.readyState).toBe(WebSocket.OPEN);
+  }, 60_000);
+
+  it('sends the subscribe resolver\'s errors as an error message with extensions.code, the socket staying open', async () => {
+    const p = await acknowledged();
+    p.send({ id: 'types', type: 'subscribe', payload: { query: 'subscription { aiEvents(types: ["no.such"]) { id } }' } });
+    const invalid = await p.receive((m) => m.id === 'types');
+    expect(invalid).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'ERROR_VALIDATION' } }] });
+    p.send({ id: 'current', type: 'subscribe', payload: { query: 'subscription { aiCurrentConversationEvents(provider_external_id: "nobody") { id } }' } });
+    const missing = await p.receive((m) => m.id === 'current');
+    expect(missing.type).toBe('error');
+    expect(missing.payload[0].extensions.code).toMatch(/^ERROR_.*NOT_FOUND$/);
+    p.send({ id: 'ok', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    await sleep(300);
+    const id = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 1 } }]);
+    const next = await p.receive((m) => m.id === 'ok' && m.type === 'next');
+    expect(next.payload.data.aiEvents.id).toBe(id);
+  });
+
+  it('disconnects a subscriber that stops reading instead of buffering for it', async () => {
+    const reader = await acknowledged();
+    const stalled = await acknowledged();
+    const before = t.services.events.openStreams;
+    reader.send({ id: 's', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    stalled.send({ id: 's', type: 'subscribe', payload: { query: `subscription { aiEvents { ${Array.from({ length: 8 }, (_, i) => `a${i}: data`).join(' ')} } }` } });
+    await sleep(300);
+    expect(t.services.events.openStreams).toBe(before + 2);
+    (stalled.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const text = 'x'.repeat(128 * 1024);
+    let sent = 0;
+    // each event is ~1 MiB for the stalled subscriber (8 aliases): the kernel's buffers fill, then the server's cap
+    while (t.services.events.openStreams > before + 1 && sent < 200) {
+      await emit(db.orm, t.services, acmeId, [{ type: 'message.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: sent, text } }]);
+      sent++;
+      await sleep(20);
+    }
+    expect(t.services.events.openStreams).toBe(before + 1); // the stalled subscriber's stream ended
+    expect(sent).toBeLessThan(200);
+    (stalled.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    expect((await stalled.closed).code).toBe(1006); // cut, not closed politely through a full buffer
+    // the reading subscriber got everything
+    await reader.receive((m) => m.type === 'next' && m.payload.data.aiEvents.data.id === sent - 1, 10_000);
+    expect(reader.ws.readyState).toBe(WebSocket.OPEN);
+  }, 60_000);
+
+  it('completes the subscription when its event stream ends, and refuses upgrades with 503 while under pressure', async () => {
+    const p = await acknowledged();
+    p.send({ id: 'ends', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    await sleep(300);
+    // the events service ends a project's streams (as it does when their access ends)
+    (t.services.events as unknown as { feeds: Map<number, { endAll(err: Error | null): void }> }).feeds.get(acmeId)!.endAll(null);
+    expect(await p.receive((m) => m.id === 'ends' && m.type !== 'next')).toEqual({ id: 'ends', type: 'complete' });
+    expect(p.ws.readyState).toBe(WebSocket.OPEN);
+
+    const app = t.app as unknown as { isUnderPressure?: () => boolean };
+    app.isUnderPressure = () => true; // what @fastify/under-pressure decorates
+    try {
+      const refused = await upgradeStatus(url);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      delete app.isUnderPressure;
+    }
+    expect((await upgradeStatus(url)).status).toBe(101);
+  });
+});
