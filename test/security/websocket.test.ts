@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WS_INIT_TIMEOUT_MS, WS_MAX_PENDING } from '../../src/rest/graphql-ws.js';
@@ -113,6 +115,27 @@ function sampleLive(origin: string) {
   };
 }
 
+/** test/support/ws-abuser.mjs in a child process: `first` its first output line, `last` its last. */
+function abuser(opts: Record<string, unknown>): { first: Promise<any>; last: Promise<any> } {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'ws-abuser.mjs'), JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  let gotFirst!: (v: unknown) => void;
+  const first = new Promise((r) => (gotFirst = r));
+  let buffer = '';
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      lines.push(buffer.slice(0, i));
+      buffer = buffer.slice(i + 1);
+      if (lines.length === 1) gotFirst(JSON.parse(lines[0]));
+    }
+  });
+  const last = new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 && lines.length ? resolve(JSON.parse(lines[lines.length - 1])) : reject(new Error(`ws-abuser exited ${code}`)))),
+  );
+  return { first, last };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
@@ -145,20 +168,17 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
 
   it(`closes sockets that never send connection_init with 4408 after ${WS_INIT_TIMEOUT_MS / 1000} s, not before; idle sockets past the cap get 503`, async () => {
     const live = sampleLive(origin);
-    const idle: Peer[] = [];
-    for (let i = 0; i < WS_MAX_PENDING; i += 100) {
-      idle.push(...(await Promise.all(Array.from({ length: 100 }, () => open()))));
-    }
+    const idle = abuser({ mode: 'idle', url, sockets: WS_MAX_PENDING });
+    await idle.first;
     const refused = await upgradeStatus(url);
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBeDefined();
     expect(JSON.parse(refused.body)).toMatchObject({ error: true, code: 'ERROR_SERVICE_UNAVAILABLE' });
-    await sleep(WS_INIT_TIMEOUT_MS - 1_000 - (Date.now() - idle[0].openedAt));
-    expect(idle.every((p) => p.ws.readyState === WebSocket.OPEN)).toBe(true);
-    const closes = await Promise.all(idle.map((p) => p.closed));
-    expect(new Set(closes.map((c) => c.code))).toEqual(new Set([4408]));
-    closes.forEach((c, i) => expect(c.at - idle[i].openedAt).toBeGreaterThanOrEqual(WS_INIT_TIMEOUT_MS));
-    expect(idle.every((p) => p.messages.length === 0)).toBe(true);
+    const { codes, minLifetime, maxLifetime, messages } = await idle.last;
+    expect(codes).toEqual({ 4408: WS_MAX_PENDING });
+    expect(minLifetime).toBeGreaterThanOrEqual(WS_INIT_TIMEOUT_MS); // measured from before each upgrade request
+    expect(maxLifetime).toBeLessThan(WS_INIT_TIMEOUT_MS + 5_000);
+    expect(messages).toBe(0);
     // the cap frees up as they close
     const later = await acknowledged();
     expect(later.ws.readyState).toBe(WebSocket.OPEN);
@@ -208,19 +228,17 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
 
   it('refuses documents over the bounds of POST /graphql with an error message, runs nothing, and /health/live keeps answering', async () => {
     const p = await acknowledged();
-    const huge = `subscription { ${'aiEvents { id type created_at data } '.repeat(Math.ceil((889 * 1024) / 36))}}`;
-    expect(huge.length).toBeGreaterThan(889 * 1024);
     const live = sampleLive(origin);
     await sleep(100);
-    for (let i = 0; i < 20; i++) p.send({ id: `big${i}`, type: 'subscribe', payload: { query: huge } });
-    for (let i = 0; i < 20; i++) {
-      const err = await p.receive((m) => m.id === `big${i}`, 10_000);
-      expect(err.type).toBe('error');
-      expect(err.payload[0].message).toMatch(/token/i);
-    }
+    const big = await abuser({ mode: 'big', url, key: KEYS.server, messages: 20, bytes: 889 * 1024 }).last;
     const { worst, statuses } = await live.stop();
+    expect(big.bytes).toBeGreaterThan(889 * 1024);
+    expect(big.answers).toHaveLength(20);
+    for (const answer of big.answers) expect(answer).toMatchObject({ type: 'error', message: expect.stringMatching(/token/i) });
+    expect(big.open).toBe(true);
     expect(statuses).toEqual([200]);
     expect(worst).toBeLessThan(LIVE_BOUND_MS);
+    expect(t.services.events.openStreams).toBe(0);
 
     const aliases = `subscription { aiEvents { ${Array.from({ length: 60_000 }, (_, i) => `a${i}:id`).join(' ')} } }`;
     const sixteen = `subscription { aiEvents { ${Array.from({ length: 16 }, (_, i) => `a${i}:id`).join(' ')} } }`;
