@@ -55,6 +55,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
   /** Acknowledged sockets, and whether each answered the last ping. */
   const alive = new Map<WebSocket, boolean>();
   const streams = new WeakMap<object, AsyncIterableIterator<unknown>>();
+  let closing = false;
 
   const server = makeServer<Record<string, unknown> | undefined, Extra>({
     schema,
@@ -142,15 +143,18 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       return;
     }
     const pressured = app as FastifyInstance & { isUnderPressure?: () => boolean };
-    if (pending.size >= WS_MAX_PENDING || (typeof pressured.isUnderPressure === 'function' && pressured.isUnderPressure())) {
+    if (closing || pending.size >= WS_MAX_PENDING || (typeof pressured.isUnderPressure === 'function' && pressured.isUnderPressure())) {
       refuseUpgrade(socket);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
   app.addHook('preClose', async () => {
+    closing = true;
     clearInterval(keepAlive);
     for (const socket of wss.clients) socket.close(1001, 'Going away');
+    // the HTTP server's close waits for upgraded sockets: a client that does not answer the close is cut
+    setTimeout(() => wss.clients.forEach((socket) => socket.terminate()), 1_000).unref();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
 }

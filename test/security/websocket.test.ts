@@ -274,6 +274,15 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     expect(next.payload.data.aiEvents.id).toBe(id);
   });
 
+  it('resumes after last_event_id as SSE does', async () => {
+    const first = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 7, data: { id: 7 } }]);
+    const second = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.closed', agent_id: 10, business_id: 1, conversation_id: 7, data: { id: 7 } }]);
+    const p = await acknowledged();
+    p.send({ id: 'resume', type: 'subscribe', payload: { query: 'subscription R($after: String) { aiEvents(last_event_id: $after) { id type } }', variables: { after: String(first) } } });
+    const next = await p.receive((m) => m.id === 'resume');
+    expect(next).toMatchObject({ type: 'next', payload: { data: { aiEvents: { id: second, type: 'conversation.closed' } } } });
+  });
+
   it('disconnects a subscriber that stops reading instead of buffering for it', async () => {
     const reader = await acknowledged();
     const stalled = await acknowledged();
