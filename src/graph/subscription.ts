@@ -11,34 +11,27 @@ import {
 } from 'graphql';
 import { documentRules, parseBounded } from './limits.js';
 
-export interface OpenSubscription {
-  document: DocumentNode;
-  operationName?: string;
-  /** One execution result per event. */
-  results: AsyncIterableIterator<ExecutionResult>;
-}
-
 export interface SubscriptionRequest {
   query: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
 }
 
+/** A subscription document that passed the bounds and rules. */
+export interface CheckedSubscription {
+  document: DocumentNode;
+  operationName?: string;
+  variables?: Record<string, unknown>;
+}
+
 /** graphql's rules plus the bounds of ./limits.ts: what POST /graphql applies, whichever engine runs it. */
 const RULES = [...specifiedRules, ...documentRules()];
 
 /**
- * Opens a subscription of the one schema, the same way for both engines: the document is parsed
- * with the token bound and validated with the rules of POST /graphql (nothing runs when it fails),
- * then the subscribe resolver runs (access checks, 404s, stream caps: its errors come back here,
- * with their `extensions.code`), and each event of its source stream is executed against the
- * document. Only subscriptions: queries and mutations go through POST /graphql and its gates.
+ * The document parsed with the token bound and validated with the rules of POST /graphql; only
+ * subscriptions pass (queries and mutations go through POST /graphql and its gates). Nothing runs.
  */
-export async function openSubscription(
-  schema: GraphQLSchema,
-  request: SubscriptionRequest,
-  contextValue: unknown,
-): Promise<OpenSubscription | readonly GraphQLError[]> {
+export function checkSubscription(schema: GraphQLSchema, request: SubscriptionRequest): CheckedSubscription | readonly GraphQLError[] {
   let document: DocumentNode;
   try {
     document = parseBounded(request.query);
@@ -54,11 +47,23 @@ export async function openSubscription(
   if (operation.operation !== 'subscription') {
     return [new GraphQLError('Only subscriptions run over the WebSocket; queries and mutations use POST /graphql.')];
   }
-  const args = { schema, document, operationName, variableValues: request.variables ?? undefined, contextValue };
+  return { document, operationName, variables: request.variables ?? undefined };
+}
+
+/**
+ * Opens a checked subscription of the one schema, the same way for both engines: the subscribe
+ * resolver runs (access checks, 404s, stream caps: its errors come back here with their
+ * `extensions.code`), then each event of its source stream is executed against the document.
+ */
+export async function openSubscription(
+  schema: GraphQLSchema,
+  checked: CheckedSubscription,
+  contextValue: unknown,
+): Promise<AsyncIterableIterator<ExecutionResult> | readonly GraphQLError[]> {
+  const args = { schema, document: checked.document, operationName: checked.operationName, variableValues: checked.variables, contextValue };
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return (source as ExecutionResult).errors ?? [];
-  const results = mapEvents(source as AsyncIterableIterator<unknown>, (event) => execute({ ...args, rootValue: event }) as ExecutionResult);
-  return { document, operationName, results };
+  return mapEvents(source as AsyncIterableIterator<unknown>, (event) => execute({ ...args, rootValue: event }) as ExecutionResult);
 }
 
 /**

@@ -8,8 +8,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../context/index.js';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
+import { appError } from '../errors/codes.js';
 import { unavailable, type GraphErrorLike } from '../graph/engines.js';
-import { openSubscription, type OpenSubscription } from '../graph/subscription.js';
+import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
 import { translate } from '../i18n/messages.js';
 
 /** Authenticates a subscription connection: its upgrade request and `connection_init` payload. */
@@ -70,16 +71,20 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       return true;
     },
     onSubscribe: async (ctx, _id, payload) => {
-      const connection = contexts.get(ctx.extra.socket)!;
-      // Each subscription its own context object (the events service keys a stream's hooks by it).
-      const contextValue: RequestContext = { ...connection, requestId: randomUUID() };
-      connection.services.events.onOverflow(contextValue, () => disconnect(ctx.extra.socket, 'the subscriber is not reading'));
-      const opened = await openSubscription(schema, payload, contextValue);
-      if (Array.isArray(opened)) return opened as GraphQLError[];
-      const { document, operationName, results } = opened as OpenSubscription;
+      const checked = checkSubscription(schema, payload);
+      if (Array.isArray(checked)) return checked as GraphQLError[];
+      const { document, operationName } = checked as CheckedSubscription;
+      // The credential is checked again for each subscription: one that stopped being valid opens nothing.
+      const { socket, request } = ctx.extra;
+      const contextValue = await authenticate(app, opts.auth, request, ctx.connectionParams, socket);
+      if (!contextValue) return [appError('ERROR_UNAUTHORIZED')];
+      contexts.set(socket, contextValue);
+      contextValue.services.events.onOverflow(contextValue, () => disconnect(socket, 'the subscriber is not reading'));
+      const results = await openSubscription(schema, checked as CheckedSubscription, contextValue);
+      if (Array.isArray(results)) return results as GraphQLError[];
       // graphql-ws hands these arguments to `subscribe` below, which returns the stream opened here.
       const args = { schema, document, operationName, contextValue };
-      streams.set(args, results);
+      streams.set(args, results as AsyncIterableIterator<unknown>);
       return args;
     },
     subscribe: (args) => streams.get(args) as never,

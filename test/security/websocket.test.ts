@@ -20,12 +20,22 @@ let db: TestDatabase;
 let acmeId: number;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.load(baseFixture({ agents: [agent(10, 'ws-bot', 1)] }));
+  const base = baseFixture().projects[0];
+  await db.load(
+    baseFixture({
+      users: [...base.users!, { id: WS_ADMIN, name: 'Wanda', email: 'wanda@acme.test', level: 0 }],
+      api_keys: [...base.api_keys!, { key: WS_ADMIN_KEY, user_id: WS_ADMIN }],
+      agents: [agent(10, 'ws-bot', 1)],
+    }),
+  );
   acmeId = (await db.sql<{ id: number }>("select id from projects where code = 'acme'"))[0].id;
 });
 afterAll(() => db.orm.close());
 
 const LIVE_BOUND_MS = 250;
+/** A level-0 user this file disables and enables again. */
+const WS_ADMIN = 50;
+const WS_ADMIN_KEY = 'acme-wanda-key-0123456789';
 const SUBSCRIPTION = 'subscription { aiEvents { id type data } }';
 
 /** A graphql-ws peer over `ws`: what it received, when and how it was closed. */
@@ -168,7 +178,7 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
 
   it(`closes sockets that never send connection_init with 4408 after ${WS_INIT_TIMEOUT_MS / 1000} s, not before; idle sockets past the cap get 503`, async () => {
     const live = sampleLive(origin);
-    const idle = abuser({ mode: 'idle', url, sockets: WS_MAX_PENDING });
+    const idle = abuser({ mode: 'idle', url, sockets: WS_MAX_PENDING, pauseMs: 100 });
     await idle.first;
     const refused = await upgradeStatus(url);
     expect(refused.status).toBe(503);
@@ -272,6 +282,18 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     const id = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 1 } }]);
     const next = await p.receive((m) => m.id === 'ok' && m.type === 'next');
     expect(next.payload.data.aiEvents.id).toBe(id);
+  });
+
+  it('checks the credential again for each subscribe: once it stops being valid, nothing more opens on the socket', async () => {
+    await db.sql('update users set enabled = true where id = ?', [WS_ADMIN]);
+    const p = await acknowledged({ 'X-Api-Key': WS_ADMIN_KEY });
+    p.send({ id: 'before', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    await sleep(300);
+    expect(p.messages.filter((m) => m.id === 'before')).toEqual([]); // open, waiting for events
+    await db.sql('update users set enabled = false where id = ?', [WS_ADMIN]);
+    await sleep(1_200); // the per-process caller cache (CALLER_CACHE_MS)
+    p.send({ id: 'after', type: 'subscribe', payload: { query: SUBSCRIPTION } });
+    expect(await p.receive((m) => m.id === 'after')).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'ERROR_UNAUTHORIZED' } }] });
   });
 
   it('resumes after last_event_id as SSE does', async () => {

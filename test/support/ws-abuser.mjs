@@ -1,7 +1,8 @@
 // Abusive graphql-ws clients in a process of their own, so that the server's event loop (in the
 // test process) carries only the server's work while /health/live is measured.
 // Usage: node ws-abuser.mjs '<json>'; prints one JSON line with what happened.
-//   {"mode":"idle","url":…,"sockets":N}: opens N sockets that never send connection_init and waits for them to close.
+//   {"mode":"idle","url":…,"sockets":N,"pauseMs":P}: opens N sockets (100 at a time, P ms apart) that never send
+//   connection_init and waits for them to close.
 //   {"mode":"big","url":…,"key":…,"messages":N,"bytes":B}: one acknowledged socket sends N subscribe documents of B bytes.
 import WebSocket from 'ws';
 
@@ -27,6 +28,7 @@ async function idle() {
     const batch = Array.from({ length: Math.min(100, opts.sockets - i) }, () => open(opts.url));
     await Promise.all(batch.map((p) => p.opened));
     peers.push(...batch);
+    await new Promise((r) => setTimeout(r, opts.pauseMs ?? 0));
   }
   process.stdout.write(JSON.stringify({ opened: peers.length }) + '\n');
   const closes = await Promise.all(peers.map((p) => p.closed));
