@@ -48,7 +48,9 @@ interface Extra {
  * capped per socket, keep-alive pings (one timer for all sockets) only once acknowledged.
  */
 export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchema, opts: SubscriptionOptions): void {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, handleProtocols });
+  // allowSynchronousEvents false: one message per turn of the event loop, so a flood of large
+  // documents on a socket yields to everything else between them.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, handleProtocols, allowSynchronousEvents: false });
   const contexts = new WeakMap<WebSocket, RequestContext>();
   const log = (socket: WebSocket) => contexts.get(socket)?.log ?? app.log;
   /** Opened, not acknowledged yet. */
@@ -64,7 +66,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
     onConnect: async (ctx) => {
       const { socket, request } = ctx.extra;
       const found = await authenticate(app, opts.auth, request, ctx.connectionParams, socket);
-      if (!found || socket.readyState !== socket.OPEN) return false; // graphql-ws closes with 4403
+      if (!found || found instanceof AppError || socket.readyState !== socket.OPEN) return false; // graphql-ws closes with 4403
       contexts.set(socket, found);
       pending.delete(socket);
       alive.set(socket, true);
@@ -77,7 +79,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       // The credential is checked again for each subscription: one that stopped being valid opens nothing.
       const { socket, request } = ctx.extra;
       const contextValue = await authenticate(app, opts.auth, request, ctx.connectionParams, socket);
-      if (!contextValue) return [appError('ERROR_UNAUTHORIZED')];
+      if (!contextValue || contextValue instanceof AppError) return [contextValue ?? appError('ERROR_UNAUTHORIZED')];
       contexts.set(socket, contextValue);
       contextValue.services.events.onOverflow(contextValue, () => disconnect(socket, 'the subscriber is not reading'));
       const results = await openSubscription(schema, checked as CheckedSubscription, contextValue);
@@ -165,10 +167,11 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
 }
 
 /**
- * The connection's context, or null (4403) for a missing, invalid or refused credential. A check
- * that fails for another reason (the database) or takes too long closes with 1013: try again.
+ * The connection's context; null for a missing or invalid credential, the AppError of a gate that
+ * refused it (maintenance, usage limits). A check that fails for another reason (the database) or
+ * takes too long closes the socket with 1013: try again.
  */
-async function authenticate(app: FastifyInstance, auth: WsAuth, request: IncomingMessage, payload: unknown, socket: WebSocket): Promise<RequestContext | null> {
+async function authenticate(app: FastifyInstance, auth: WsAuth, request: IncomingMessage, payload: unknown, socket: WebSocket): Promise<RequestContext | AppError | null> {
   let timer: NodeJS.Timeout | undefined;
   const tooSlow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), WS_AUTH_TIMEOUT_MS)));
   try {
@@ -176,7 +179,7 @@ async function authenticate(app: FastifyInstance, auth: WsAuth, request: Incomin
     if (found !== 'slow') return found;
     app.log.warn('subscription credential check timed out');
   } catch (err) {
-    if (err instanceof AppError) return null; // a gate refused it (maintenance, project, limits)
+    if (err instanceof AppError) return err;
     app.log.warn({ err: (err as Error).message }, 'subscription credential check failed');
   } finally {
     clearTimeout(timer);

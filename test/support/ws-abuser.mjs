@@ -13,6 +13,7 @@ function open(url) {
   const ws = new WebSocket(url, 'graphql-transport-ws');
   const messages = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+  ws.on('ping', () => messages.push({ type: '(ping frame)' }));
   ws.on('error', () => undefined);
   const closed = new Promise((resolve) => ws.on('close', (code) => resolve({ code, lifetime: Date.now() - startedAt })));
   const opened = new Promise((resolve, reject) => {
