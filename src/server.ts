@@ -4,6 +4,8 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
+import { credentialCipher } from './platform/dev-key.js';
+import { backfillCredentialColumns } from './services/agents/agent-credentials.js';
 import { IdleSweeper } from './services/idle-sweeper.js';
 import { WebhookDispatcher } from './services/webhook-dispatcher.js';
 
@@ -63,6 +65,7 @@ async function prepareDatabase(directUrl: string, config: AppConfig) {
   const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
   try {
     await migrate(orm);
+    await backfillCredentialColumns(orm, credentialCipher(config.credentialsKey));
     return await seedDemo(orm, config);
   } finally {
     await orm.close();

@@ -17,6 +17,7 @@ import { EventsService } from './events.service.js';
 import { TemplateSendService } from './template-send.service.js';
 import { WhatsAppInboundService } from './whatsapp-inbound.service.js';
 import { WebhookService } from './webhook.service.js';
+import { AgentService } from './agents/agent.service.js';
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -28,6 +29,7 @@ export interface Deps {
 }
 
 export function createServices(deps: Deps) {
+  const providers = createProviders(deps.config);
   return {
     deps,
     tenancy: new TenancyService(deps.orm),
@@ -35,7 +37,7 @@ export function createServices(deps: Deps) {
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
     conversations: new ConversationService(),
-    templates: new TemplateService(createProviders(deps.config), deps.cipher),
+    templates: new TemplateService(providers, deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
@@ -43,6 +45,7 @@ export function createServices(deps: Deps) {
     templateSends: new TemplateSendService(),
     whatsappInbound: new WhatsAppInboundService(deps.cipher),
     webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
+    agents: new AgentService(providers, deps.cipher),
   };
 }
 
