@@ -108,7 +108,7 @@ export class AgentService {
         'all',
       ),
     );
-    return row as unknown as AiAgent;
+    return ctx.em.map(AiAgent, row);
   }
 
   /**
@@ -158,7 +158,7 @@ export class AgentService {
       }),
     );
     this.changed(ctx);
-    return row as unknown as AiAgent;
+    return ctx.em.map(AiAgent, row);
   }
 
   /** `POST /ai/agents/{id}/credentials/check`: one bounded read of the provider's account. */
