@@ -20,6 +20,7 @@
   var rows = section.querySelector('#agents-rows');
   var status = section.querySelector('#agents-status');
   var agents = [];
+  var results = {}; // agent id → the last check's {cls, text}, kept across re-renders
 
   function auth() {
     try { return JSON.parse(sessionStorage.getItem(STORE) || 'null'); } catch (e) { return null; }
@@ -56,7 +57,7 @@
     var keys = Object.keys(a.credentials || {});
     if (!keys.length) return '<span class="muted">none</span>';
     return keys.map(function (k) {
-      return '<span class="' + (a.credentials[k] ? '' : 'muted') + '">' + text(k) + (a.credentials[k] ? ' ✓' : ' –') + '</span>';
+      return '<span style="white-space: nowrap" class="' + (a.credentials[k] ? '' : 'muted') + '">' + text(k) + (a.credentials[k] ? ' ✓' : ' –') + '</span>';
     }).join('<br>');
   }
   function render() {
@@ -68,7 +69,7 @@
         '<td><span class="pill">' + (a.enabled ? 'enabled' : 'disabled') + '</span></td>' +
         '<td><button type="button" data-action="toggle" aria-label="' + (a.enabled ? 'Disable ' : 'Enable ') + text(a.name) + '">' + (a.enabled ? 'Disable' : 'Enable') + '</button> ' +
         (a.provider === 'whatsapp' ? '<button type="button" data-action="check" aria-label="Check the credentials of ' + text(a.name) + '">Check credentials</button>' : '') +
-        '<div class="check-result" role="status" aria-live="polite"></div></td></tr>';
+        '<div class="check-result ' + (results[a.id] ? results[a.id].cls : '') + '" role="status" aria-live="polite">' + text(results[a.id] && results[a.id].text) + '</div></td></tr>';
     }).join('') || '<tr><td colspan="5" class="muted">No agents yet.</td></tr>';
   }
   rows.addEventListener('click', function (e) {
@@ -78,32 +79,34 @@
     var id = Number(tr.getAttribute('data-id'));
     var agent = agents.filter(function (a) { return a.id === id; })[0];
     var out = tr.querySelector('.check-result');
+    function show(cls, message) {
+      results[id] = { cls: cls, text: message };
+      out.className = 'check-result ' + cls;
+      out.textContent = message;
+    }
     button.disabled = true;
     if (button.getAttribute('data-action') === 'toggle') {
       call('PATCH', '/ai/agents/' + id, { body: { enabled: !agent.enabled } }).then(function (updated) {
         agents = agents.map(function (a) { return a.id === id ? updated : a; });
         render();
         status.textContent = updated.name + (updated.enabled ? ' is enabled.' : ' is disabled: it opens no new conversations and ignores inbound messages.');
-      }, function (err) { button.disabled = false; out.className = 'check-result error'; out.textContent = err.message; });
+      }, function (err) { button.disabled = false; show('error', err.message); });
       return;
     }
-    out.className = 'check-result muted';
-    out.textContent = 'Asking WhatsApp…';
+    show('muted', 'Asking WhatsApp…');
     call('POST', '/ai/agents/' + id + '/credentials/check').then(function (r) {
       button.disabled = false;
-      out.className = 'check-result up';
-      out.textContent = 'OK: ' + [r.display_phone_number, r.verified_name, r.quality_rating && 'quality ' + r.quality_rating].filter(Boolean).join(' · ');
+      show('up', 'OK: ' + [r.display_phone_number, r.verified_name, r.quality_rating && 'quality ' + r.quality_rating].filter(Boolean).join(' · '));
     }, function (err) {
       button.disabled = false;
-      out.className = 'check-result error';
-      out.textContent = 'Failed: ' + err.message;
+      show('error', 'Failed: ' + err.message);
     });
   });
   section.querySelector('#agents-reload').addEventListener('click', load);
 
   // shown with the dashboard (console.js signs in and out by toggling its `hidden`)
   function sync() {
-    if (dashboard.hidden) { agents = []; rows.innerHTML = ''; status.textContent = ''; return; }
+    if (dashboard.hidden) { agents = []; results = {}; rows.innerHTML = ''; status.textContent = ''; return; }
     load();
   }
   new MutationObserver(sync).observe(dashboard, { attributes: true, attributeFilter: ['hidden'] });

@@ -74,7 +74,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console agents page in a real browser', () => 
     const rows = page.locator('#agents-rows tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);
     expect(await page.locator('#agents-status').innerText()).toBe('4 agents');
-    const pizza = page.locator('#agents-rows tr', { hasText: 'demo-whatsapp ' });
+    const pizza = page.locator('#agents-rows tr[data-id="1"]');
     expect(await pizza.innerText()).toContain('access_token ✓');
     expect(await pizza.innerText()).toContain('app_secret –');
 
