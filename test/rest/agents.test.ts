@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, testCipher, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
+import { backfillCredentialColumns } from '../../src/services/agents/agent-credentials.js';
 import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
 /**
@@ -453,6 +454,31 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       const conv = await graph('{ aiConversations(page_size: 1) { items { agent { id credentials } } } }');
       expect(conv.errors).toBeUndefined();
     });
+  });
+});
+
+describe('agents stored before the credential columns', () => {
+  it('get their key names and phone number from the decrypted credentials (backfill at start)', async () => {
+    const creds = { waba_id: 'old-waba', phone_number_id: 'old-phone', access_token: secret('old') };
+    const [{ id }] = await db.sql<{ id: number }>(
+      `insert into ai_agents (project_id, name, provider, provider_type, provider_external_id, credentials)
+       select id, 'Old', 'whatsapp', 'chat', 'old-agent', ? from projects where code = 'acme' returning id`,
+      [testCipher.encrypt(creds)],
+    );
+    // a second old agent with the same phone number: it keeps its key names, the number stays with the first
+    const [{ id: twin }] = await db.sql<{ id: number }>(
+      `insert into ai_agents (project_id, name, provider, provider_type, provider_external_id, credentials)
+       select id, 'Old twin', 'whatsapp', 'chat', 'old-twin', ? from projects where code = 'acme' returning id`,
+      [testCipher.encrypt(creds)],
+    );
+    expect(await backfillCredentialColumns(db.orm, testCipher)).toEqual({ filled: 1, conflicts: 1 });
+    const rows = await db.sql<{ id: number; credential_keys: string[]; phone_number_id: string | null }>(
+      'select id, credential_keys, phone_number_id from ai_agents where id in (?, ?) order by id', [id, twin]);
+    expect(rows).toEqual([
+      { id, credential_keys: ['access_token', 'phone_number_id', 'waba_id'], phone_number_id: 'old-phone' },
+      { id: twin, credential_keys: ['access_token', 'phone_number_id', 'waba_id'], phone_number_id: null },
+    ]);
+    expect(await backfillCredentialColumns(db.orm, testCipher)).toEqual({ filled: 0, conflicts: 0 });
   });
 });
 
