@@ -5,7 +5,7 @@ import { AiAgent } from '../entities/ai-agent.js';
 import type { RequestContext } from '../context/index.js';
 import { credentialFlags } from '../services/agents/agent-credentials.js';
 import type { AgentInput } from '../services/agents/agent.service.js';
-import type { Page } from '../services/conversation.service.js';
+import type { Page } from '../services/conversations/conversation.service.js';
 import type { CredentialCheck } from '../providers/messaging.js';
 import { Pagination } from './conversation.resolver.js';
 

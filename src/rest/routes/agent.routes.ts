@@ -1,5 +1,5 @@
 import { documentWithSelection } from '../../graph/selection.js';
-import { ACCESS } from '../../services/access.js';
+import { ACCESS } from '../../services/identity/access.js';
 import { AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
 import { integerId, object, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';

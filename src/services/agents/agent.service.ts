@@ -4,10 +4,10 @@ import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import type { CredentialCipher } from '../../platform/secrets.js';
 import { ProviderError, providerAppError, type CredentialCheck, type ProviderRegistry } from '../../providers/messaging.js';
-import { assertAiAdmin, visibleBusinessIds } from '../access.js';
-import { findVisibleAgent } from '../agent-lookup.js';
-import { readPage, type Page } from '../conversation.service.js';
-import { pagination, parseListQuery, toFilter, type Attributes, type ListInput } from '../list-query.js';
+import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
+import { findVisibleAgent } from './agent-lookup.js';
+import { readPage, type Page } from '../conversations/conversation.service.js';
+import { pagination, parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { credentialColumns, decryptCredentials, KEYS_PARAM, KNOWN_CREDENTIAL_KEYS } from './agent-credentials.js';
 
 /** What `where` and `orderBy` accept on the agents list (CONTRACT §10.3). */
