@@ -258,6 +258,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       ['a credential empty', { credentials: { access_token: '' } }, 'access_token'],
       ['an unknown WhatsApp key', { credentials: { api_key: 'x' } }, 'credentials.api_key'],
       ['a null credential on create', { credentials: { access_token: null } }, 'access_token'],
+      ['a malformed credential key', { provider: 'custom', credentials: { 'a-b': 'x' } }, 'credentials'],
     ];
     it.each(cases)('POST: %s → 400 naming the field', async (_label, change, field) => {
       const res = await create({ ...whatsapp(tag()), ...change });

@@ -28,6 +28,8 @@ export const PROVIDER_EXTERNAL_ID = /^[a-zA-Z0-9_-]+$/;
 export const MAX_CREDENTIAL_KEYS = 20;
 export const MAX_CREDENTIAL_VALUE = 4096;
 const CREDENTIAL_KEY = /^[A-Za-z0-9_]{1,64}$/;
+/** Names an object literal treats specially: never credential keys. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** The credentials `credentials/check` needs, per provider. */
 const CHECKED_KEYS: Readonly<Record<string, readonly string[]>> = { whatsapp: ['phone_number_id', 'access_token'] };
 const INT_MAX = 2_147_483_647;
@@ -244,8 +246,9 @@ function checkCredentialPatch(provider: string | undefined, value: unknown, prob
   if (entries.length > MAX_CREDENTIAL_KEYS) problems.push({ field: 'credentials' });
   const known = provider === undefined ? undefined : KNOWN_CREDENTIAL_KEYS[provider];
   for (const [key, v] of entries) {
-    const field = CREDENTIAL_KEY.test(key) ? `credentials.${key}` : 'credentials';
-    if (!CREDENTIAL_KEY.test(key) || (known && !known.includes(key))) problems.push({ field, key: 'unknown_field' });
+    const wellFormed = CREDENTIAL_KEY.test(key) && !RESERVED_KEYS.has(key);
+    const field = wellFormed ? `credentials.${key}` : 'credentials';
+    if (!wellFormed || (known && !known.includes(key))) problems.push({ field, key: 'unknown_field' });
     else if (v === null ? !patch : typeof v !== 'string' || !v || [...v].length > MAX_CREDENTIAL_VALUE) problems.push({ field });
   }
   return value as Record<string, string | null>;
