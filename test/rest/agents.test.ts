@@ -169,6 +169,20 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       expect(again.statusCode).toBe(200);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json().result.id).toBe(first.json().result.id);
+      // the kept request has digests of the credentials, never their values; another value is another body
+      const [kept] = await db.sql<{ body: string; response: string }>('select body::text as body, response::text as response from idempotency_keys where key = ?', [key]);
+      expect(kept.body).toContain('sha256:');
+      expect(kept.body).not.toContain(secretOf(`${e}-idem`));
+      expect(kept.response).not.toContain(secretOf(`${e}-idem`));
+      const other = await create(whatsapp('idem', { credentials: { access_token: secret(`${e}-idem-2`) } }), KEYS.server, { 'idempotency-key': key });
+      expect(other.statusCode).toBe(400);
+      expect(other.json().code).toBe('ERROR_IDEMPOTENCY_KEY_REUSED');
+      // the SDK's JSON text for the credentials is kept as a digest too
+      const textKey = `${key}-text`;
+      const sdk = await create({ ...whatsapp('idem-text'), credentials: JSON.stringify({ access_token: secret(`${e}-idem-text`) }) }, KEYS.server, { 'idempotency-key': textKey });
+      expect(sdk.statusCode).toBe(200);
+      const [keptText] = await db.sql<{ body: string }>('select body::text as body from idempotency_keys where key = ?', [textKey]);
+      expect(keptText.body).not.toContain(secretOf(`${e}-idem-text`));
     });
   });
 
