@@ -46,8 +46,16 @@ afterAll(async () => {
   // no secret value anywhere: not in an answer, a log line, or an SQL statement (they are encrypted first)
   expect(seen.length).toBeGreaterThan(100);
   expect(logLines.length).toBeGreaterThan(10);
+  // and at rest: every row of every table, as text (credentials are stored encrypted, kept requests digested)
+  const tables = await db.sql<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public'");
+  const stored: string[] = [];
+  for (const { name } of tables) {
+    const rows = await db.sql<{ row: string }>(`select t::text as row from "${name}" t`);
+    stored.push(...rows.map((r) => r.row));
+  }
+  expect(stored.length).toBeGreaterThan(100);
   for (const s of SECRETS) {
-    for (const [where, texts] of [['answers', seen], ['logs', logLines], ['sql', db.queries]] as const) {
+    for (const [where, texts] of [['answers', seen], ['logs', logLines], ['sql', db.queries], ['database', stored]] as const) {
       const hit = texts.find((text) => text.includes(s));
       expect(hit, `${s} in ${where}`).toBeUndefined();
     }
