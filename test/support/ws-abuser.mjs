@@ -1,7 +1,7 @@
 // Abusive graphql-ws clients in a process of their own, so that the server's event loop (in the
 // test process) carries only the server's work while /health/live is measured.
 // Usage: node ws-abuser.mjs '<json>'; prints one JSON line with what happened.
-//   {"mode":"idle","url":…,"sockets":N,"pauseMs":P}: opens N sockets (100 at a time, P ms apart) that never send
+//   {"mode":"idle","url":…,"sockets":N,"batch":B,"pauseMs":P}: opens N sockets (B at a time, P ms apart) that never send
 //   connection_init and waits for them to close.
 //   {"mode":"big","url":…,"key":…,"messages":N,"bytes":B}: one acknowledged socket sends N subscribe documents of B bytes.
 import WebSocket from 'ws';
@@ -25,8 +25,9 @@ function open(url) {
 
 async function idle() {
   const peers = [];
-  for (let i = 0; i < opts.sockets; i += 100) {
-    const batch = Array.from({ length: Math.min(100, opts.sockets - i) }, () => open(opts.url));
+  const size = opts.batch ?? 100;
+  for (let i = 0; i < opts.sockets; i += size) {
+    const batch = Array.from({ length: Math.min(size, opts.sockets - i) }, () => open(opts.url));
     await Promise.all(batch.map((p) => p.opened));
     peers.push(...batch);
     await new Promise((r) => setTimeout(r, opts.pauseMs ?? 0));
