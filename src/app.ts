@@ -104,7 +104,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     bounds: boundsOf(config),
     clock: statementClockOf(orm),
     onChange: (down, cause) =>
-      down ? app.log.error({ cause }, 'database down: answering 503 at once while one probe checks for recovery') : app.log.info('database answers again'),
+      down ? app.log.warn({ cause }, 'database down: answering 503 at once while one probe checks for recovery') : app.log.info('database answers again'),
   }).start();
   registerErrorHandling(app, breaker);
   await registerCors(app, config.corsOrigins);

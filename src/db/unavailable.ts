@@ -143,6 +143,11 @@ export class OutageLog {
     this.count++;
   }
 
+  /** A request answered 503 at once while the database is known to be down: counted in the summaries. */
+  refused(): void {
+    if (this.failing) this.count++;
+  }
+
   private summarise(): void {
     if (this.count > 0) {
       this.log.warn({ failedRequests: this.count, intervalMs: this.intervalMs }, 'database still unavailable');

@@ -70,6 +70,7 @@ export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker
     if (!breaker.isDown || req.method === 'OPTIONS') return;
     const seg = segments(req.url);
     if (seg[1] !== 'v400' && seg[1] !== 'graphql') return;
+    app.outage.refused();
     return sendError(reply, serviceUnavailable(), resolveLang(seg[2]));
   });
 }
