@@ -4,6 +4,7 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
+import { flushTracing } from './platform/tracing.js';
 import { IdleSweeper } from './services/idle-sweeper.js';
 import { WebhookDispatcher } from './services/webhook-dispatcher.js';
 
@@ -53,6 +54,7 @@ export async function serve(): Promise<void> {
       await Promise.all([app.close(), webhooks.stop()]);
       await orm.close();
       await db.stop();
+      await flushTracing();
       app.log.info('stopped');
     },
   );
