@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pgDriver from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres, withDatabase, type EmbeddedDatabase } from '../../src/db/embedded.js';
@@ -171,6 +172,8 @@ async function parallelReads(): Promise<number> {
 }
 
 interface Run {
+  /** Probe connections (db/breaker.ts) open 1.5 s after recovery: one probe at a time. */
+  probes: number;
   samples: Sample[];
   faultStart: number;
   recovered: number;
@@ -203,11 +206,23 @@ async function underLoad(fault: { kind: 'freeze' | 'outage'; ms: number }): Prom
     recovered = Date.now();
   }
   await new Promise((r) => setTimeout(r, 1500));
+  const probes = await probeConnections();
   const readyAfter = await ready();
   const parallelAfter = await parallelReads();
   await new Promise((r) => setTimeout(r, Math.max(0, recovered + AFTER_MS - Date.now())));
   const samples = await running.stop();
-  return { samples, faultStart, recovered, readyDuring, readyAfter, parallelAfter };
+  return { probes, samples, faultStart, recovered, readyDuring, readyAfter, parallelAfter };
+}
+
+async function probeConnections(): Promise<number> {
+  const client = new pgDriver.Client({ connectionString: pg!.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select count(*)::int as n from pg_stat_activity where application_name = 'ordergraph-probe'");
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Time-to-answer of the requests started while the fault lasted: count, median, p99, longest (ms). */
@@ -232,6 +247,7 @@ function summary(label: string, run: Run): string {
     `  started during the fault: ${during.n}, time to answer median ${during.median} ms, p99 ${during.p99} ms, longest ${during.max} ms`,
     `  started > 1 s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
     `  longest request: ${Math.max(...samples.map((s) => s.end - s.start))} ms; writes in flight at the fault's start answered after ${inFlightWrites.map((s) => `${s.end - faultStart} ms (${s.status})`).join(', ') || '—'}`,
+    `  probe connections after recovery: ${run.probes}`,
     `  readiness during: ${run.readyDuring.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; after: ${run.readyAfter.status}/${run.readyAfter.ms}ms with ${run.parallelAfter}/10 parallel reads ok`,
   ].join('\n');
 }
@@ -258,6 +274,7 @@ function expectHealthy(run: Run): void {
   }
   expect(run.readyAfter.status).toBe(200);
   expect(run.parallelAfter).toBe(10);
+  expect(run.probes, 'one probe connection at a time').toBeLessThanOrEqual(1);
 }
 
 function logLines(): { level: number; time: number; msg: string; [k: string]: unknown }[] {

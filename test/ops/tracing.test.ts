@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +8,7 @@ import { tracingRequested } from '../../src/cli/tracing-preload.js';
 import { withoutLiterals } from '../../src/platform/telemetry.js';
 import { ENGINES } from '../support/app.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, type TestDatabase } from '../support/db.js';
-import { ensureEmitted } from '../support/dist.js';
+import { CLI, ensureEmitted } from '../support/dist.js';
 import { baseFixture, KEYS, PASSWORD } from '../support/fixtures.js';
 import { startServe, stopServe, type ServeProcess } from '../support/serve-process.js';
 
@@ -100,6 +102,17 @@ describe('tracing switch', () => {
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }, 'serve')).toBe(true);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }, 'serve')).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, 'migrate')).toBe(false);
+  });
+
+  it('loads nothing of OpenTelemetry in `serve` when no endpoint is set', () => {
+    const preload = path.join(path.dirname(CLI), 'tracing-preload.js');
+    const loaded = (env: NodeJS.ProcessEnv) =>
+      execFileSync(process.execPath, ['-e', `process.argv[2] = 'serve'; require(${JSON.stringify(preload)}); console.log(Object.keys(require.cache).filter((k) => k.includes('@opentelemetry') || k.includes('@fastify/otel')).length); process.exit(0)`], {
+        env: { PATH: process.env.PATH, ...env },
+        encoding: 'utf8',
+      }).trim();
+    expect(loaded({ OTEL_SERVICE_NAME: 'x' })).toBe('0');
+    expect(Number(loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }))).toBeGreaterThan(10);
   });
 
   it('takes literal values out of SQL text, keeping placeholders and identifiers', () => {
