@@ -315,6 +315,7 @@ describe('faults longer than the bounds, under load', () => {
       if (cannot) return ctx.skip();
       const run = await underLoad(fault);
       console.log(summary(`${fault.kind} ${fault.ms / 1000} s`, run));
+      if (run.samples.some((s) => s.status === 0)) console.log(`[freeze.test] unanswered requests; the server's output ends:\n${output().slice(-4000)}`);
       expectHealthy(run);
     }, FAULTS.reduce((n, f) => n + f.ms, 0) + 120_000);
   }
