@@ -4,6 +4,9 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
+import { credentialCipher } from './platform/dev-key.js';
+import { flushTracing } from './platform/tracing.js';
+import { backfillCredentialColumns } from './services/agents/index.js';
 import { startWorkers } from './workers/index.js';
 
 /**
@@ -50,6 +53,7 @@ export async function serve(): Promise<void> {
       await workers.stop(() => app.close());
       await orm.close();
       await db.stop();
+      await flushTracing();
       app.log.info('stopped');
     },
   );
@@ -60,6 +64,7 @@ async function prepareDatabase(directUrl: string, config: AppConfig) {
   const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
   try {
     await migrate(orm);
+    await backfillCredentialColumns(orm, credentialCipher(config.credentialsKey));
     return await seedDemo(orm, config);
   } finally {
     await orm.close();
