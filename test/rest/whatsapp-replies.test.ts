@@ -291,6 +291,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
       meta.post(MetaWebhooks.notification(`pn${MAIN}`, { statuses: [{ id, status: s, ...(errors ? { errors } : {}) }] }), secret);
     const sse = await openSse(`${origin}/v400/en/acme/ai/events?types=message.status`, { 'x-api-key': KEYS.server });
     streams.push(sse);
+    // message.status joins the webhook event types: a webhook that wants it gets a delivery per change
+    const hook = await t.api({ method: 'POST', path: '/ai/webhooks', key: KEYS.server, body: { url: 'https://93.184.215.14/og', events: ['message.status'] } });
+    expect(hook.statusCode, hook.body).toBe(200);
     const c = await conversation();
 
     const first = (await reply(c.id, { content: 'tracked' })).json().result;
@@ -322,5 +325,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     const seen = sse.events.map((ev) => JSON.parse(ev.data)).map((ev) => [ev.data.id, ev.data.delivery_status]);
     expect(sse.events.every((ev) => ev.event === 'message.status')).toBe(true);
     expect(seen).toEqual(expected);
+    const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_webhook_deliveries where webhook_id = ? and event_type = 'message.status'", [hook.json().result.id]);
+    expect(n).toBe(expected.length);
   });
 });
