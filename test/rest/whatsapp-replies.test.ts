@@ -1,4 +1,6 @@
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.js';
 import { MAX_SEND_ATTEMPTS, WhatsAppSender } from '../../src/workers/whatsapp-sender.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
@@ -291,6 +293,15 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
       meta.post(MetaWebhooks.notification(`pn${MAIN}`, { statuses: [{ id, status: s, ...(errors ? { errors } : {}) }] }), secret);
     const sse = await openSse(`${origin}/v400/en/acme/ai/events?types=message.status`, { 'x-api-key': KEYS.server });
     streams.push(sse);
+    // ... and the aiEvents subscription (graphql-ws)
+    const ws = createClient({ url: `${origin.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'X-Api-Key': KEYS.server }, retryAttempts: 0 });
+    const subscribed: any[] = [];
+    const subErrors: unknown[] = [];
+    const unsubscribe = ws.subscribe(
+      { query: 'subscription { aiEvents(types: ["message.status"]) { type data } }' },
+      { next: (v) => subscribed.push(v), error: (err) => subErrors.push(err), complete: () => undefined },
+    );
+    await new Promise((r) => setTimeout(r, 300)); // the subscription is open before the first change
     // message.status joins the webhook event types: a webhook that wants it gets a delivery per change
     const hook = await t.api({ method: 'POST', path: '/ai/webhooks', key: KEYS.server, body: { url: 'https://93.184.215.14/og', events: ['message.status'] } });
     expect(hook.statusCode, hook.body).toBe(200);
@@ -325,6 +336,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     const seen = sse.events.map((ev) => JSON.parse(ev.data)).map((ev) => [ev.data.id, ev.data.delivery_status]);
     expect(sse.events.every((ev) => ev.event === 'message.status')).toBe(true);
     expect(seen).toEqual(expected);
+    await until(async () => subscribed.length, (n) => n >= expected.length || subErrors.length > 0);
+    unsubscribe();
+    await ws.dispose();
+    expect(subErrors).toEqual([]);
+    expect(subscribed.map((v) => [v.data.aiEvents.data.id, v.data.aiEvents.data.delivery_status])).toEqual(expected);
     const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_webhook_deliveries where webhook_id = ? and event_type = 'message.status'", [hook.json().result.id]);
     expect(n).toBe(expected.length);
   });
