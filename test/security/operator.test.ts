@@ -79,7 +79,7 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
   });
 
   it('gives other callers 401: a level-3 key, a level-2 key, a wrong operator token', async () => {
-    for (const headers of [{ 'x-api-key': KEYS.customer }, { 'x-api-key': KEYS.owner }, { authorization: `Bearer ${OPERATOR_TOKEN}x` }, { authorization: 'Bearer ' }]) {
+    for (const headers of <Record<string, string>[]>[{ 'x-api-key': KEYS.customer }, { 'x-api-key': KEYS.owner }, { authorization: `Bearer ${OPERATOR_TOKEN}x` }, { authorization: 'Bearer ' }]) {
       const res = await graphql(headers, 'mutation { setApplicationMaintenance(enabled: true) }');
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ error: true, code: 'ERROR_UNAUTHORIZED' });
