@@ -10,7 +10,8 @@ import { credentialCipher } from '../platform/dev-key.js';
 import { serve } from '../server.js';
 
 const USAGE = `usage: ordergraph <command>
-  serve                 start the API (embedded PostgreSQL under .data/ when DATABASE_URL is unset)
+  serve [--demo]        start the API (embedded PostgreSQL under .data/ when DATABASE_URL is unset, seeded with
+                        the demo project on its first run; --demo seeds it into a DATABASE_URL database too)
   migrate               apply pending migrations
   fixtures load FILE    load a fixture file (idempotent)
   seed-bench [N]        generate a benchmark project with N AI orders and conversations
@@ -34,7 +35,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serve();
+      if (rest.some((a) => a !== '--demo')) throw new Error(USAGE);
+      return serve({ demo: rest.includes('--demo') });
     case 'migrate':
       await withDatabase(async () => console.log('migrations applied'));
       return;
