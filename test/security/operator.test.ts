@@ -126,6 +126,10 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
 });
 
 describe.each(ENGINES)('without OPERATOR_TOKEN (%s)', (engine) => {
+  it('refuses to start with a guessable (short) operator token', async () => {
+    await expect(startApp(engine, db, { config: { operatorToken: 'short-token' } })).rejects.toThrow(/OPERATOR_TOKEN/);
+  });
+
   it('has no operator through the API: any bearer is a (failed) tenant credential', async () => {
     const t = await startApp(engine, db, { config: { operatorToken: undefined } });
     try {
