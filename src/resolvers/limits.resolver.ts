@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, InputType, Int, Mutation, registerEnumType, Resolver }
 import { Project, type RateLimitRule } from '../entities/project.js';
 import { validationError } from '../errors/codes.js';
 import type { GraphContext, RequestContext } from '../context/index.js';
-import { ACCESS, assertAccess, assertOperator } from '../services/access.js';
+import { ACCESS, assertAccess, assertOperator } from '../services/identity/access.js';
 
 export enum RateLimitScope {
   project = 'project',
