@@ -56,6 +56,7 @@ export interface Built {
 export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
+  if (config.operatorToken !== undefined && config.operatorToken.length < 16) throw new Error('OPERATOR_TOKEN must have at least 16 characters');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
   if (config.databasePreparedStatements) usePreparedStatements(orm);
