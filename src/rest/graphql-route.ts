@@ -136,18 +136,21 @@ async function gatedContext(req: FastifyRequest, services: Services, clientIp: C
 type GraphRequest = { headers: Record<string, string | string[] | undefined>; remoteAddress?: string; id: string; log: FastifyBaseLogger };
 
 /**
- * The context of the internal graph for a credential (its WebSocket subscriptions use it as is;
- * `/graphql` requests pass the gates of gatedContext): server keys and level-0 users, on their
- * credential's project; null for anyone else.
+ * The context of the internal graph for a credential, for its WebSocket subscriptions (at
+ * `connection_init` and again at each `subscribe`; `/graphql` requests pass the gates of
+ * gatedContext): server keys and level-0 users, on their credential's project; null for anyone
+ * else. Application and project maintenance refuse it too (thrown: the socket closes with 4403);
+ * usage limits are spent by requests, not by a socket's subscriptions.
  */
 export async function graphContext(services: Services, clientIp: ClientIp, req: GraphRequest): Promise<RequestContext | null> {
   const creds = credentialsFrom(req.headers);
   if (creds.apiKey === undefined && creds.bearer === undefined) return null;
+  await assertApplicationOpen(services);
   const found = await services.tenancy.identifyAnyProject(creds);
   if (!found || found.caller.kind === 'invalid' || !found.project.subscription_active) return null;
   const { project, caller } = found;
   if (!isAllowed({ caller }, ACCESS.INTERNAL)) return null;
-  return contextFor(services, clientIp, req, project, caller);
+  return contextFor(services, clientIp, req, servable(project, () => false), caller);
 }
 
 function contextFor(services: Services, clientIp: ClientIp, req: GraphRequest, project: Project, caller: Caller): RequestContext {
