@@ -112,6 +112,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'OrderGraph API', version: '400', description: 'AI module, authentication and configuration.' },
+      // paths are absolute (/v400/{lang}/{project}/…): the API is served from the root of whichever host serves this document
+      servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer' },

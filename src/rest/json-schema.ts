@@ -4,8 +4,9 @@ export type JSONSchema = Record<string, unknown>;
 export const integerId: JSONSchema = { type: 'string', pattern: '^[0-9]{1,9}$' };
 export const externalId: JSONSchema = { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' };
 
+/** A closed object; `required` only when not empty (OpenAPI 3.0 forbids `required: []`). */
 export function object(properties: Record<string, JSONSchema>, required: string[] = []): JSONSchema {
-  return { type: 'object', properties, required, additionalProperties: false };
+  return { type: 'object', properties, ...(required.length && { required }), additionalProperties: false };
 }
 
 const nullableInt = { type: ['integer', 'null'] };
