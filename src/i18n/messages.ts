@@ -55,6 +55,7 @@ const en_rules = {
 /** A rule of ERROR_VALIDATION: the key of its message. */
 export type Rule = keyof typeof en_rules;
 type Rules = Record<Rule, string>;
+export const RULE_NAMES = Object.keys(en_rules) as Rule[];
 
 const es_rules: Rules = {
   required: 'El campo {field} es obligatorio.',
@@ -161,7 +162,7 @@ const ar_rules: Rules = {
   max_depth: 'الحقل {field} يجب ألا يتجاوز تداخله {max} مستوى.',
 };
 
-const RULES: Record<Lang, Rules> = { en: en_rules, es: es_rules, fr: fr_rules, ar: ar_rules };
+export const RULES: Readonly<Record<Lang, Rules>> = { en: en_rules, es: es_rules, fr: fr_rules, ar: ar_rules };
 /** A rule's message key: `rule.<rule>`. */
 export const ruleKey = (rule: Rule) => `rule.${rule}`;
 export const isRule = (name: string): name is Rule => Object.prototype.hasOwnProperty.call(en_rules, name);

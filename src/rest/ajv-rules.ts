@@ -66,6 +66,11 @@ function problemOf(e: AjvError, context: string | undefined): Problem {
       const named = NAMED_PATTERNS[pattern];
       return named ? { field: name(path), rule: named } : { field: name(path), rule: 'pattern', params: { pattern } };
     }
+    case 'not': {
+      // optionalObject(): an object or nothing, refusing every other type
+      const refused = (bounds.not as { type?: unknown } | undefined)?.type;
+      return withRule(name(path), Array.isArray(refused) && !refused.includes('object') ? 'object' : undefined);
+    }
     default:
       return { field: name(path) };
   }
