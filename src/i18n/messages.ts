@@ -9,7 +9,9 @@ import type { Message } from '../errors/app-error.js';
  *   ("The field {field} must ..."), with the rule's parameters ({values}, {min}, {max}, ...). A new rule:
  *   add it to en_rules, es_rules, fr_rules and ar_rules (the compiler refuses a missing one), then throw
  *   `validationError([{ field, rule: 'my_rule', params }])` (errors/codes.ts); an Ajv keyword reaches a
- *   rule in rest/ajv-rules.ts. A list parameter (string[]) is joined with the language's separator.
+ *   rule in rest/ajv-rules.ts, a route's pattern through NAMED_PATTERNS (rest/json-schema.ts). A list
+ *   parameter (string[]) is joined with the language's separator. Add a case for the new rule to
+ *   test/rest/validation-messages.test.ts (it fails while a rule has none).
  */
 
 export const LANGS = ['en', 'es', 'fr', 'ar'] as const;
@@ -50,6 +52,7 @@ const en_rules = {
   timezone: 'The field {field} must be an IANA time zone name, such as Europe/Madrid.',
   printable: 'The field {field} must be {min} to {max} printable ASCII characters, without spaces.',
   max_depth: 'The field {field} must be nested at most {max} levels deep.',
+  filter: 'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
 };
 
 /** A rule of ERROR_VALIDATION: the key of its message. */
@@ -90,6 +93,7 @@ const es_rules: Rules = {
   timezone: 'El campo {field} debe ser una zona horaria IANA, como Europe/Madrid.',
   printable: 'El campo {field} debe tener de {min} a {max} caracteres ASCII imprimibles, sin espacios.',
   max_depth: 'El campo {field} puede anidarse como máximo {max} niveles.',
+  filter: 'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
 };
 
 const fr_rules: Rules = {
@@ -125,6 +129,7 @@ const fr_rules: Rules = {
   timezone: 'Le champ {field} doit être un fuseau horaire IANA, comme Europe/Madrid.',
   printable: 'Le champ {field} doit compter de {min} à {max} caractères ASCII imprimables, sans espace.',
   max_depth: 'Le champ {field} peut être imbriqué sur au plus {max} niveaux.',
+  filter: 'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
 };
 
 const ar_rules: Rules = {
@@ -160,6 +165,7 @@ const ar_rules: Rules = {
   timezone: 'الحقل {field} يجب أن يكون اسم منطقة زمنية IANA، مثل Europe/Madrid.',
   printable: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} من أحرف ASCII القابلة للطباعة، دون مسافات.',
   max_depth: 'الحقل {field} يجب ألا يتجاوز تداخله {max} مستوى.',
+  filter: 'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
 };
 
 export const RULES: Readonly<Record<Lang, Rules>> = { en: en_rules, es: es_rules, fr: fr_rules, ar: ar_rules };

@@ -155,7 +155,7 @@ export class EventsService {
     const unknown = [...(types ?? [])].filter((t) => !(AI_EVENT_TYPES as readonly string[]).includes(t));
     if (unknown.length) throw validationError([{ field: 'types', rule: 'items_enum', params: { values: AI_EVENT_TYPES } }]);
     const conversationId = q.conversation_id ?? null;
-    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id' }]);
+    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id', rule: 'range', params: { min: 1, max: Number.MAX_SAFE_INTEGER } }]);
     const lastId = parseLastEventId(q.last_event_id);
     const scope = await visibleBusinessIds(ctx);
     return this.open(ctx, lastId, { types, conversationId, businessIds: scope ? new Set(scope) : null, publicOnly: false });

@@ -84,7 +84,7 @@ function parseInteger(field: string, value: unknown, fallback: number, min: numb
   return value;
 }
 
-const whereError = () => validationError([{ field: 'where' }]);
+const whereError = () => validationError([{ field: 'where', rule: 'filter' }]);
 const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}…` : s);
 
 /** `where`: JSON text (REST) or an already parsed value (the graph's JSON scalar). */
