@@ -1,5 +1,5 @@
 import type { Rule } from '../i18n/messages.js';
-import { SEND_TO_PATTERN } from '../services/template.service.js';
+import { SEND_TO_PATTERN } from '../services/whatsapp/template.service.js';
 
 /** The JSON Schema subset the route declarations use (validated by Ajv, published as OpenAPI). */
 export type JSONSchema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGS, RULE_NAMES, RULES, translate, type Lang, type Rule } from '../../src/i18n/messages.js';
 import { MAX_BODY_DEPTH } from '../../src/rest/errors.js';
-import { AI_EVENT_TYPES } from '../../src/services/event-log.js';
+import { AI_EVENT_TYPES } from '../../src/services/events/event-log.js';
 import { ENGINES, startApp, type ApiRequest, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
