@@ -59,6 +59,8 @@ function problemOf(e: AjvError, context: string | undefined): Problem {
         : { field: name(path) };
     case 'minItems':
       return e.params.limit === 1 ? { field: name(path), rule: 'not_empty' } : { field: name(path) };
+    case 'maxProperties':
+      return { field: name(path), rule: 'max_keys', params: { max: e.params.limit as number } };
     case 'maxItems':
       return { field: name(path), rule: 'max_items', params: { max: e.params.limit as number } };
     case 'pattern': {

@@ -27,6 +27,7 @@ interface Case {
 }
 
 const server = { key: KEYS.server };
+const AGENT = { name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'validation-bot' };
 const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
 const series = (query: Record<string, string>) => ({ path: '/ai/metrics/series', ...server, query: { metric: 'orders', group_by: 'day', from: '2026-01-01', to: '2026-01-31', ...query } });
 const send = (body: unknown) => ({ method: 'POST' as const, path: '/ai/agents/1/templates/1/send', ...server, body });
@@ -62,6 +63,8 @@ const CASES: Case[] = [
   { rule: 'items_not_blank', field: 'body_parameters', request: send({ to: '+5215512345678', body_parameters: ['Ada', '  '] }), en: 'The field body_parameters must not contain blank items.' },
   { rule: 'key_enum', field: 'translations.pt', request: { method: 'PUT', path: '/ai/agents/1/translations', ...server, body: { translations: { pt: {} } } }, en: 'The field translations.pt is not allowed; the keys allowed are: en, es, fr, ar.', params: ['en', 'es', 'fr', 'ar'] },
   { rule: 'filter', field: 'where', request: { path: '/ai/conversations', ...server, query: { where: '[1]' } }, en: 'The field where must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.', params: ['AND', 'OR'] },
+  { rule: 'max_keys', field: 'credentials', request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, credentials: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) } }, en: 'The field credentials must have at most 20 keys.', params: [20] },
+  { rule: 'business', field: 'business_id', request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, business_id: 999 } }, en: 'The field business_id must be the id of a business you can use.' },
   { rule: 'url', field: 'url', request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'ftp://example.com/h', events: ['*'] } }, en: 'The field url must be an http or https URL.' },
   { rule: 'email', field: 'email', request: { method: 'POST', path: '/auth', body: { email: 'not-an-address', password: 'x' } }, en: 'The field email must be an email address.' },
   { rule: 'digits_count', field: 'cellphone', request: { method: 'POST', path: '/auth', body: { cellphone: '12', password: 'x' } }, en: 'The field cellphone must be 4 to 15 digits.', params: [4, 15] },
