@@ -6,7 +6,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
-import { boundsOf, initORM } from './db/orm.js';
+import { DatabaseBreaker } from './db/breaker.js';
+import { boundsOf, initORM, statementClockOf } from './db/orm.js';
 import { takeOrmWarnings } from './db/startup-params.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
@@ -19,7 +20,7 @@ import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
-import { clientErrors, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
+import { clientErrors, failFastWhileDown, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
@@ -98,9 +99,17 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     reply.header('x-request-id', req.id);
   });
   useStrictBodies(app);
-  registerErrorHandling(app);
+  const breaker = new DatabaseBreaker({
+    url: config.databaseUrl ?? orm.config.getClientUrl(),
+    bounds: boundsOf(config),
+    clock: statementClockOf(orm),
+    onChange: (down, cause) =>
+      down ? app.log.warn({ cause }, 'database down: answering 503 at once while one probe checks for recovery') : app.log.info('database answers again'),
+  }).start();
+  registerErrorHandling(app, breaker);
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
+  failFastWhileDown(app, breaker);
   limitBodyDepth(app);
 
   const schema = await getSchema();
@@ -124,7 +133,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  registerHealth(app, orm);
+  registerHealth(app, orm, breaker);
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);
@@ -138,6 +147,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   app.addHook('preClose', async () => services.events.close());
 
   app.addHook('onClose', async () => {
+    breaker.stop();
     await services.events.close();
     await engine.close();
     await limiter.close();

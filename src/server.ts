@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
 import { credentialCipher } from './platform/dev-key.js';
+import { flushTracing } from './platform/tracing.js';
 import { backfillCredentialColumns } from './services/agents/index.js';
 import { startWorkers } from './workers/index.js';
 
@@ -52,6 +53,7 @@ export async function serve(): Promise<void> {
       await workers.stop(() => app.close());
       await orm.close();
       await db.stop();
+      await flushTracing();
       app.log.info('stopped');
     },
   );

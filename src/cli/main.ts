@@ -1,3 +1,4 @@
+import './tracing-preload.js';
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isErrorCode } from './envelope.js';
 import type { ClientIp } from './pipeline.js';
+import { traceOperation } from '../platform/tracing.js';
 
 interface GraphBody {
   query?: unknown;
@@ -50,13 +51,14 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
       if (req.method === 'GET' && isMutation(document, body.operationName)) {
         return reply.code(405).header('allow', 'POST').send(errorsOnly('ERROR_VALIDATION', 'Mutations need POST.'));
       }
-      const res = await engine.execute(
-        {
-          query: body.query,
-          variables: (body.variables ?? undefined) as Record<string, unknown> | undefined,
-          operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+      const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+      const query = body.query;
+      const res = await traceOperation(
+        () => {
+          const op = getOperationAST(document, operationName);
+          return { name: op?.name?.value ?? operationName, type: op?.operation, project: ctx.project.code, req };
         },
-        ctx,
+        () => engine.execute({ query, variables: (body.variables ?? undefined) as Record<string, unknown> | undefined, operationName }, ctx),
       );
       // Kept only once the engine ran it: parsed, and validated with the limits of graph/limits.ts.
       if (!res.errors?.some((e) => e.documentError)) parsed.set(body.query, document);
