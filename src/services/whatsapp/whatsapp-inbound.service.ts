@@ -92,7 +92,7 @@ export class WhatsAppInboundService {
     const verified = targets.length > 0 ? targets.map(signs).every(Boolean) : agents.map(signs).some(Boolean);
     if (!verified) throw appError('ERROR_WEBHOOK_SIGNATURE');
 
-    if (!isObject(body)) throw validationError([{ field: 'body' }]);
+    if (!isObject(body)) throw validationError([{ field: 'body', rule: 'object' }]);
     ctx.webhook = { agents: targets.map((a) => ({ id: a.id, business_id: a.business_id, phone_number_id: a.phone_number_id! })) };
     return body;
   }
@@ -109,7 +109,7 @@ export class WhatsAppInboundService {
     const byPhone = new Map(webhook.agents.map((a) => [a.phone_number_id, a]));
     const problems: string[] = [];
     const result: WhatsAppDeliveryResult = { messages: 0, statuses: 0 };
-    if (!isObject(payload)) throw validationError([{ field: 'body' }]);
+    if (!isObject(payload)) throw validationError([{ field: 'body', rule: 'object' }]);
     if (payload.object !== undefined && payload.object !== 'whatsapp_business_account') problems.push('object is not whatsapp_business_account');
 
     for (const [e, entry] of list(payload.entry, 'entry', problems).entries()) {
