@@ -56,6 +56,7 @@ export interface Built {
 export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
+  if (config.operatorToken !== undefined && config.operatorToken.length < 16) throw new Error('OPERATOR_TOKEN must have at least 16 characters');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
   if (config.databasePreparedStatements) usePreparedStatements(orm);
@@ -121,6 +122,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'OrderGraph API', version: '400', description: 'AI module, authentication and configuration.' },
+      // paths are absolute (/v400/{lang}/{project}/…): the API is served from the root of whichever host serves this document
+      servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer' },
@@ -162,7 +165,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
  * Nested JSON text and empty JSON bodies: rest/json-bodies.ts.
  */
 function useStrictBodies(app: FastifyInstance): void {
-  const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false } as const;
+  // verbose: errors carry their schema, whose bounds the messages name (rest/ajv-rules.ts)
+  const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false, verbose: true } as const;
   const bodies = new Ajv({ ...common, coerceTypes: false });
   const strings = new Ajv({ ...common, coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) =>

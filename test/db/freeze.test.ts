@@ -79,7 +79,6 @@ beforeAll(async () => {
     agents: [{ id: AGENT, business_id: 1, name: 'Agent', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'freeze-agent', enabled: true }],
     translations: [{ agent_id: AGENT, locale: 'en', value: { hello: 'Hello' } }],
   } as never), testCipher);
-  await loadFixtures(orm, { projects: [{ code: 'demo', name: 'Demo' }] }, testCipher); // serve seeds the demo project otherwise
   await orm.close();
   server = await startServe(url, {
     LOG_LEVEL: 'warn',
