@@ -6,6 +6,7 @@ import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { AuthService } from './auth.service.js';
 import { ConfigService } from './config.service.js';
 import { ConversationService } from './conversation.service.js';
+import { HandoffService } from './conversations/handoff.service.js';
 import { LimitsService } from './limits.service.js';
 import { SettingsService } from './settings.service.js';
 import { TenancyService } from './tenancy.service.js';
@@ -35,6 +36,7 @@ export function createServices(deps: Deps) {
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
     conversations: new ConversationService(),
+    handoff: new HandoffService(),
     templates: new TemplateService(createProviders(deps.config), deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
