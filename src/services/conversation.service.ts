@@ -2,7 +2,7 @@ import { readOnReplica } from '../db/replicas.js';
 import { selectOnReplica } from '../db/direct-read.js';
 import { countRows, readOne, readRows } from '../db/tenant-read.js';
 import { AiAgent } from '../entities/ai-agent.js';
-import { AiConversation, windowExpiresAt, type ConversationUsage } from '../entities/ai-conversation.js';
+import { AiConversation, WHATSAPP_WINDOW_MS, windowExpiresAt, type ConversationUsage } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
 import type { TenantEntity } from '../entities/tenant.js';
 import { appError, notFound404, validationError } from '../errors/codes.js';
@@ -183,7 +183,8 @@ export class ConversationService {
     return writeWithEvents(ctx, async (tx) => {
       const conversation = await lockVisible(tx, ctx, conversationId, scope);
       assertNotHandedOff(ctx, conversation, message.role);
-      const row = await insertMessage(tx, ctx.project.id, conversation.id, message, authorOf(ctx));
+      const outbound = sentOnWhatsApp(conversation, message);
+      const row = await insertMessage(tx, ctx.project.id, conversation.id, message, authorOf(ctx), outbound);
       const u = message.usage ?? {};
       const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
       // Members the message carries, and only those: cost and tokens add (numeric, exact), the
@@ -399,11 +400,13 @@ const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] 
 export async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
   const [conversation] = await run(
     tx,
-    `select c.*, a.business_id as agent_business_id from ai_conversations c
+    `select c.*, a.business_id as agent_business_id, a.provider as agent_provider,
+            coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
+       from ai_conversations c
        join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
       where c.project_id = ? and c.id = ?
       for no key update of c`,
-    [ctx.project.id, id],
+    [WHATSAPP_WINDOW_MS / 1000, ctx.project.id, id],
   );
   if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
   if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
@@ -420,14 +423,39 @@ function assertNotHandedOff(ctx: RequestContext, conversation: Record<string, an
 
 export const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
 
-async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage, authorId: number | null): Promise<any> {
+/**
+ * Inserts a message; one to be sent on WhatsApp (`outbound`) is written `pending` with its row in
+ * the send outbox (workers/whatsapp-sender.ts), in the same statement and so the same transaction:
+ * a rolled-back write sends nothing, a committed one is never forgotten.
+ */
+async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage, authorId: number | null, outbound = false): Promise<any> {
   const [row] = await run(
     tx,
-    `insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at)
-     values (?, ?, ?, ?, ?, ?::jsonb, ?, now()) returning *`,
-    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId],
+    `with m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?, now(), ?) returning *),
+     queued as (
+       insert into ai_message_sends (message_id, project_id, conversation_id)
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending')
+     select * from m`,
+    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId, outbound ? 'pending' : null],
   );
   return row;
+}
+
+/** The Cloud API's limit on a text message, in code points (CONTRACT §10.1). */
+export const WHATSAPP_CONTENT_MAX = 4_096;
+
+/**
+ * CONTRACT §10.1: a public `assistant` message to a WhatsApp conversation (a contact, a `whatsapp`
+ * agent) is sent to the contact. It must fit the Cloud API's limit and the customer service window
+ * must be open, else 400 and nothing is stored. Other messages are sent nowhere.
+ */
+function sentOnWhatsApp(conversation: Record<string, any>, m: CheckedMessage): boolean {
+  if (m.role !== 'assistant' || !m.public || !conversation.contact || conversation.agent_provider !== 'whatsapp') return false;
+  if (!validContent(m.content, WHATSAPP_CONTENT_MAX)) throw validationError([{ field: 'content' }]);
+  if (conversation.window_open !== true) throw appError('ERROR_WHATSAPP_WINDOW_CLOSED');
+  return true;
 }
 
 /** A message.created event: visible by the agent's business; `public` from the message. */

@@ -83,6 +83,7 @@ function warnOnce(log: BusLog, cause: string, message: string): void {
 
 export class EventsService {
   private bus: EventBus | null = null;
+  private readonly wakers = new Set<() => void>();
   private readonly feeds = new Map<number, ProjectFeed>();
   private poll: NodeJS.Timeout | null = null;
   private prune: NodeJS.Timeout | null = null;
@@ -97,7 +98,10 @@ export class EventsService {
   start(log: BusLog & { error(obj: unknown, msg?: string): void }): void {
     if (this.bus) return;
     this.log = log;
-    const onNotify = (projectId: number | null, lastId: number) => this.notified(projectId, lastId);
+    const onNotify = (projectId: number | null, lastId: number) => {
+      this.notified(projectId, lastId);
+      this.wake();
+    };
     const databaseUrl = this.config.databaseUrl ?? this.orm.config.getClientUrl();
     this.bus = this.config.redisUrl
       ? redisBus(this.config.redisUrl, namespaceOf(databaseUrl), onNotify, log)
@@ -130,7 +134,22 @@ export class EventsService {
   /** After a commit that appended events up to `lastId` (services/event-log.ts): this process's streams, then the others. */
   committed(projectId: number, lastId: number): void {
     this.notified(projectId, lastId);
+    this.wake();
     this.bus?.publish(projectId, lastId);
+  }
+
+  /**
+   * `fn` runs whenever events were committed, in this process or (through the bus) in another: the
+   * wake-up of the outbox workers, whose rows are written in the same transactions as events.
+   * Returns the function that removes it.
+   */
+  onCommit(fn: () => void): () => void {
+    this.wakers.add(fn);
+    return () => this.wakers.delete(fn);
+  }
+
+  private wake(): void {
+    for (const fn of this.wakers) fn();
   }
 
   /**
