@@ -121,9 +121,10 @@
       previous: { from: ymd(new Date(y, m - 1, 1)), to: ymd(prevEnd), label: dayRange(new Date(y, m - 1, 1), prevEnd) },
     };
   }
+  /** 'Nov 1–25' (or 'Nov 1' on the first day). */
   function dayRange(a, b) {
-    var f = function (d) { return d.toLocaleDateString('en', { day: 'numeric', month: 'short' }); };
-    return a.getDate() === b.getDate() ? f(a) : a.getDate() + '–' + f(b);
+    var m = a.toLocaleDateString('en', { month: 'short' }) + ' ';
+    return m + a.getDate() + (a.getDate() === b.getDate() ? '' : '–' + b.getDate());
   }
   /** One figure over one span: the month bucket, partly inside the range, holds exactly the span's value. */
   function spanValue(metric, span) {
@@ -269,8 +270,9 @@
     state.clock = setInterval(renderThreadHead, 30000);
   }
   /**
-   * The browser resumes a dropped stream by itself with Last-Event-ID; when it gives up (the stream
-   * closed for good), it is opened again from the last event seen, with `last_event_id`.
+   * A dropped stream is opened again, after a second, from the last event this page saw
+   * (`last_event_id`): the server sends every event after it, none twice. (The browser's own retry is
+   * not left to run: after a failed answer it gives up, and it would not say where it resumed.)
    */
   function openStream() {
     if (!state.auth) return;
@@ -278,10 +280,11 @@
     state.events = es;
     es.onopen = function () { setMode('live (events)'); };
     es.onerror = function () {
-      if (es.readyState !== EventSource.CLOSED || state.events !== es) return;
-      setMode('reconnecting…');
+      if (state.events !== es) return;
+      es.close();
       state.events = null;
-      state.reopen = setTimeout(openStream, 2000);
+      setMode('reconnecting…');
+      state.reopen = setTimeout(openStream, 1000);
     };
     EVENT_TYPES.forEach(function (t) {
       es.addEventListener(t, function (ev) {
