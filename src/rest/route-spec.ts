@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../context/index.js';
 import type { JSONSchema } from './json-schema.js';
 import { propertyAt } from './openapi-result.js';
-import type { Access } from '../services/access.js';
-import type { Pagination } from '../services/list-query.js';
+import type { Access } from '../services/identity/access.js';
+import type { Pagination } from '../services/shared/list-query.js';
 
 export type { Pagination };
 

@@ -3,21 +3,20 @@ import type { AppConfig } from '../config.js';
 import type { LimiterStore } from '../limits/store.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
-import { AuthService } from './auth.service.js';
-import { ConfigService } from './config.service.js';
-import { ConversationService } from './conversation.service.js';
-import { HandoffService } from './conversations/handoff.service.js';
-import { LimitsService } from './limits.service.js';
-import { SettingsService } from './settings.service.js';
-import { TenancyService } from './tenancy.service.js';
 import { createProviders } from '../providers/registry.js';
-import { TemplateService } from './template.service.js';
-import { TranslationService } from './translation.service.js';
-import { MetricsService } from './metrics.service.js';
-import { EventsService } from './events.service.js';
-import { TemplateSendService } from './template-send.service.js';
-import { WhatsAppInboundService } from './whatsapp-inbound.service.js';
-import { WebhookService } from './webhook.service.js';
+import { TranslationService } from './agents/index.js';
+import { ConversationService, HandoffService } from './conversations/index.js';
+import { EventsService, WebhookService } from './events/index.js';
+import { AuthService, LimitsService, TenancyService } from './identity/index.js';
+import { MetricsService } from './metrics/index.js';
+import { ConfigService, SettingsService } from './settings/index.js';
+import { TemplateSendService, TemplateService, WhatsAppInboundService } from './whatsapp/index.js';
+
+/**
+ * The services, grouped by domain (each folder's index.ts says what it offers): identity (tenancy,
+ * auth, access, limits), settings, conversations, agents, whatsapp, events, metrics, and shared
+ * (list queries). Each takes the request context first. Background workers are in src/workers/.
+ */
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {

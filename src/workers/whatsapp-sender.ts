@@ -3,7 +3,7 @@ import type { WhatsAppSendConfig } from '../config.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { createWhatsAppTextSender, type TextMessage, type TextSendOutcome } from '../providers/whatsapp/client.js';
-import { appendEvents, type NewAiEvent } from '../services/event-log.js';
+import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
 import { applyEarlyStatuses, lockExternalId, messageStatusEvent, pruneEarlyStatuses, settleMessage } from '../services/whatsapp/delivery.js';
 import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue } from './outbox-worker.js';
 

@@ -1,8 +1,8 @@
 import { documentWithSelection } from '../../graph/selection.js';
-import { ACCESS } from '../../services/access.js';
+import { ACCESS } from '../../services/identity/access.js';
 import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
-import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversation.service.js';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
+import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/conversation.service.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { object, type JSONSchema } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';

@@ -3,9 +3,9 @@ import { CONVERSATION_HANDLERS, type AiConversation, type ConversationHandler } 
 import { LEVEL } from '../../entities/user.js';
 import { validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
-import { assertAiAdmin, visibleBusinessIds } from '../access.js';
-import { agentOf, checkConversationId, conversationEvent, lockVisible, run } from '../conversation.service.js';
-import { writeWithEvents } from '../event-log.js';
+import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
+import { agentOf, checkConversationId, conversationEvent, lockVisible, run } from './conversation.service.js';
+import { writeWithEvents } from '../events/event-log.js';
 
 export interface HandoffInput {
   handler?: unknown;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveryStatus } from '../../entities/ai-message.js';
-import { messageRecord } from '../conversation.service.js';
-import type { NewAiEvent } from '../event-log.js';
-import { MOVES_FROM } from '../template-send.service.js';
+import { messageRecord } from '../conversations/conversation.service.js';
+import type { NewAiEvent } from '../events/event-log.js';
+import { MOVES_FROM } from './template-send.service.js';
 
 /**
  * The delivery state of replies sent on WhatsApp (CONTRACT §10.1), shared by the sender (the

@@ -1,4 +1,4 @@
-import type { PeriodInput } from './metrics-period.js';
+import type { PeriodInput } from './period.js';
 
 /** The common query parameters of every metrics operation (spec §4.4). */
 export interface MetricsArgs extends PeriodInput {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { causeOf, LineLimiter } from '../db/unavailable.js';
+import { causeOf, LineLimiter } from '../../db/unavailable.js';
 import { EVENTS_CHANNEL } from './event-log.js';
 
 /** "Events up to id `lastId` in project `projectId` are committed"; `null` means "anything may have changed". */

@@ -1,9 +1,9 @@
-import { readRows } from '../db/tenant-read.js';
-import { Config } from '../entities/config.js';
-import { LEVEL } from '../entities/user.js';
-import { validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import { ACCESS, assertAccess } from './access.js';
+import { readRows } from '../../db/tenant-read.js';
+import { Config } from '../../entities/config.js';
+import { LEVEL } from '../../entities/user.js';
+import { validationError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import { ACCESS, assertAccess } from '../identity/access.js';
 
 export const CONFIG_MODES = ['dashboard', 'dictionary'] as const;
 export type ConfigMode = (typeof CONFIG_MODES)[number];

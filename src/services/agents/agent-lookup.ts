@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AiAgent } from '../entities/ai-agent.js';
-import { appError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import type { CredentialCipher } from '../platform/secrets.js';
-import { ProviderError, type ProviderCredentials } from '../providers/messaging.js';
-import { visibleBusinessIds } from './access.js';
+import { AiAgent } from '../../entities/ai-agent.js';
+import { appError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import type { CredentialCipher } from '../../platform/secrets.js';
+import { ProviderError, type ProviderCredentials } from '../../providers/messaging.js';
+import { visibleBusinessIds } from '../identity/access.js';
 
 /**
  * The agent an AI operation names, as the caller may see it: missing, of another project (the

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { IdempotencyStore } from '../db/idempotency-store.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
-import { closeIdleConversations, IDLE_CLOSE_CONFIG } from './conversation.service.js';
-import type { Services } from './index.js';
+import { closeIdleConversations, IDLE_CLOSE_CONFIG } from '../services/conversations/conversation.service.js';
+import type { Services } from '../services/index.js';
 
 /** Conversations closed per transaction: short transactions, short event-lock holds. */
 const BATCH = 100;

@@ -1,13 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { ApiKey } from '../entities/api-key.js';
-import { Project } from '../entities/project.js';
-import { Session } from '../entities/session.js';
-import { TENANT_FILTER } from '../entities/tenant.js';
-import type { User } from '../entities/user.js';
-import { appError } from '../errors/codes.js';
-import type { Caller } from '../context/index.js';
-import { sha256 } from '../platform/secrets.js';
-import { TtlCache } from '../platform/ttl-cache.js';
+import { ApiKey } from '../../entities/api-key.js';
+import { Project } from '../../entities/project.js';
+import { Session } from '../../entities/session.js';
+import { TENANT_FILTER } from '../../entities/tenant.js';
+import type { User } from '../../entities/user.js';
+import { appError } from '../../errors/codes.js';
+import type { Caller } from '../../context/index.js';
+import { sha256 } from '../../platform/secrets.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 
 const PROJECT_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Changes to a project (maintenance, subscription, limits) reach every process within this. */

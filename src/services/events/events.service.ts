@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../config.js';
-import { validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import { causeOf, LineLimiter } from '../db/unavailable.js';
-import { namespaceOf } from '../limits/store.js';
-import { assertAiAdmin, visibleBusinessIds } from './access.js';
+import type { AppConfig } from '../../config.js';
+import { validationError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import { causeOf, LineLimiter } from '../../db/unavailable.js';
+import { namespaceOf } from '../../limits/store.js';
+import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
 import { AI_EVENT_TYPES, type AiEventType } from './event-log.js';
 
@@ -131,7 +131,7 @@ export class EventsService {
     return this.bus?.kind ?? null;
   }
 
-  /** After a commit that appended events up to `lastId` (services/event-log.ts): this process's streams, then the others. */
+  /** After a commit that appended events up to `lastId` (services/events/event-log.ts): this process's streams, then the others. */
   committed(projectId: number, lastId: number): void {
     this.notified(projectId, lastId);
     this.wake();

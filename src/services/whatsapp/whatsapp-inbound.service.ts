@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext, VerifiedWebhook } from '../context/index.js';
-import type { CredentialCipher } from '../platform/secrets.js';
-import { TtlCache } from '../platform/ttl-cache.js';
-import { ACCESS, assertAccess, assertAiModule } from './access.js';
-import { conversationEvent, messageRecord } from './conversation.service.js';
-import { writeWithEvents, type NewAiEvent } from './event-log.js';
+import { appError, validationError } from '../../errors/codes.js';
+import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
+import type { CredentialCipher } from '../../platform/secrets.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
+import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
+import { conversationEvent, messageRecord } from '../conversations/conversation.service.js';
+import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM, moveTemplateSend, templateSendEvent } from './template-send.service.js';
-import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from './whatsapp/delivery.js';
+import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from './delivery.js';
 
 /** A WhatsApp agent of the project with its webhook credentials (decrypted; never logged or returned). */
 interface WhatsAppAgent {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '../context/index.js';
+import type { RequestContext } from '../../context/index.js';
 
 /** CONTRACT §9.4, §10.1 (`message.status`) and §10.2 (`conversation.handoff`): the event types, and what `data` holds for each. */
 export const AI_EVENT_TYPES = ['conversation.created', 'conversation.closed', 'conversation.handoff', 'message.created', 'message.status', 'template.sent', 'template.status'] as const;
@@ -44,7 +44,7 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
   }));
   // One statement, one round trip while the lock is held: the lock (a CTE that is never inlined,
   // since it calls a volatile function) yields its row before the insert's first row takes an id;
-  // the webhook outbox (CONTRACT §9.4, services/webhook-dispatcher.ts) gets one pending delivery per
+  // the webhook outbox (CONTRACT §9.4, workers/webhook-dispatcher.ts) gets one pending delivery per
   // event and enabled webhook of the project that wants its type, from the inserted rows themselves.
   const [{ last_id }] = await tx.getConnection().execute<{ last_id: string }[]>(
     `with event_lock as (select pg_advisory_xact_lock(?, ?)),

@@ -1,4 +1,4 @@
-import { validationError } from '../errors/codes.js';
+import { validationError } from '../../errors/codes.js';
 
 /** A half-open UTC interval [start, end), in epoch milliseconds. */
 export interface Range {

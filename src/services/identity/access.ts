@@ -1,7 +1,7 @@
-import { UserBusiness } from '../entities/user-business.js';
-import { LEVEL } from '../entities/user.js';
-import { appError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
+import { UserBusiness } from '../../entities/user-business.js';
+import { LEVEL } from '../../entities/user.js';
+import { appError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
 
 /** Who may run an operation. The REST gateway and the services read the same policy. */
 export interface Access {

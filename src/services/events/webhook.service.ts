@@ -1,12 +1,12 @@
-import type { WebhookConfig } from '../config.js';
-import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import { checkPublicHost, hostOf } from '../platform/network-guard.js';
-import { newToken, type CredentialCipher } from '../platform/secrets.js';
-import { ACCESS, assertAccess, assertAiModule } from './access.js';
+import type { WebhookConfig } from '../../config.js';
+import { appError, validationError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import { checkPublicHost, hostOf } from '../../platform/network-guard.js';
+import { newToken, type CredentialCipher } from '../../platform/secrets.js';
+import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
 import { AI_EVENT_TYPES } from './event-log.js';
-import type { Page } from './conversation.service.js';
-import { pagination, parseListQuery } from './list-query.js';
+import type { Page } from '../conversations/conversation.service.js';
+import { pagination, parseListQuery } from '../shared/list-query.js';
 
 /** CONTRACT §9.4: at most 20 webhooks per project; URLs of at most 2,048 characters. */
 export const MAX_WEBHOOKS_PER_PROJECT = 20;
@@ -53,7 +53,7 @@ const RECORD_COLUMNS = 'id, url, events, enabled, created_at';
 /**
  * Outbound webhooks (CONTRACT §9.4): levels 0 and server keys only, checked here so /graphql
  * gets the same rules. Deliveries are enqueued by `appendEvents` (event-log.ts) and sent by the
- * dispatcher (webhook-dispatcher.ts). Every query names the project.
+ * dispatcher (workers/webhook-dispatcher.ts). Every query names the project.
  */
 export class WebhookService {
   constructor(

@@ -1,7 +1,7 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { LimitScope, Project, RateLimitRule } from '../entities/project.js';
-import { appError } from '../errors/codes.js';
-import { rateLimitHeaders, type LimiterStore } from '../limits/store.js';
+import type { LimitScope, Project, RateLimitRule } from '../../entities/project.js';
+import { appError } from '../../errors/codes.js';
+import { rateLimitHeaders, type LimiterStore } from '../../limits/store.js';
 
 /** A rule as enforced: defaults applied (`on_error` open; a ban only with both ban fields). */
 interface Rule {

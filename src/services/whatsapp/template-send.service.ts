@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readOnReplica } from '../db/replicas.js';
-import { countRows, readRows } from '../db/tenant-read.js';
-import { AiTemplateSend, type TemplateSendStatus } from '../entities/ai-template-send.js';
-import type { RequestContext } from '../context/index.js';
-import { assertAiAdmin } from './access.js';
-import { findVisibleAgent } from './agent-lookup.js';
-import type { Page } from './conversation.service.js';
-import type { NewAiEvent } from './event-log.js';
-import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput } from './list-query.js';
+import { readOnReplica } from '../../db/replicas.js';
+import { countRows, readRows } from '../../db/tenant-read.js';
+import { AiTemplateSend, type TemplateSendStatus } from '../../entities/ai-template-send.js';
+import type { RequestContext } from '../../context/index.js';
+import { assertAiAdmin } from '../identity/access.js';
+import { findVisibleAgent } from '../agents/agent-lookup.js';
+import type { Page } from '../conversations/conversation.service.js';
+import type { NewAiEvent } from '../events/event-log.js';
+import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput } from '../shared/list-query.js';
 
 /** What `where` and `orderBy` of the send log accept (CONTRACT §9.3). */
 export const SEND_WHERE: Attributes = { status: 'string', template_id: 'int', to: 'string', created_at: 'timestamp' };

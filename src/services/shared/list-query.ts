@@ -1,5 +1,5 @@
 import { raw } from '@mikro-orm/core';
-import { validationError } from '../errors/codes.js';
+import { validationError } from '../../errors/codes.js';
 
 /**
  * The shared list parameters of CONTRACT §3: `where`, `orderBy`, `page`, `page_size`.

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AppSetting } from '../entities/app-setting.js';
-import { TtlCache } from '../platform/ttl-cache.js';
+import { AppSetting } from '../../entities/app-setting.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 
 const MAINTENANCE = 'maintenance';
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AiTranslation, LOCALES, type Locale } from '../entities/ai-translation.js';
-import { validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import { translate } from '../i18n/messages.js';
-import { assertAiAdmin } from './access.js';
+import { AiTranslation, LOCALES, type Locale } from '../../entities/ai-translation.js';
+import { validationError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import { translate } from '../../i18n/messages.js';
+import { assertAiAdmin } from '../identity/access.js';
 import { findVisibleAgent } from './agent-lookup.js';
 
 export type TranslationMap = Partial<Record<Locale, Record<string, unknown>>>;

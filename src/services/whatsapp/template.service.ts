@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AiTemplate, TEMPLATE_STATUSES } from '../entities/ai-template.js';
-import type { AiAgent } from '../entities/ai-agent.js';
-import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import type { CredentialCipher } from '../platform/secrets.js';
-import { ProviderError, providerAppError, type MessagingProvider, type ProviderRegistry, type ProviderTemplate } from '../providers/messaging.js';
-import { assertAiAdmin } from './access.js';
-import { agentCredentials, findVisibleAgent } from './agent-lookup.js';
-import { writeWithEvents } from './event-log.js';
+import { AiTemplate, TEMPLATE_STATUSES } from '../../entities/ai-template.js';
+import type { AiAgent } from '../../entities/ai-agent.js';
+import { appError, validationError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import type { CredentialCipher } from '../../platform/secrets.js';
+import { ProviderError, providerAppError, type MessagingProvider, type ProviderRegistry, type ProviderTemplate } from '../../providers/messaging.js';
+import { assertAiAdmin } from '../identity/access.js';
+import { agentCredentials, findVisibleAgent } from '../agents/agent-lookup.js';
+import { writeWithEvents } from '../events/event-log.js';
 import { insertTemplateSend, templateSendEvent } from './template-send.service.js';
 
 /** `to` of a template send: 10–15 characters, digits with an optional leading `+` (CONTRACT §6.1). */

@@ -1,21 +1,21 @@
-import { readOnReplica } from '../db/replicas.js';
-import { selectOnReplica } from '../db/direct-read.js';
-import { countRows, readOne, readRows } from '../db/tenant-read.js';
-import { AiAgent } from '../entities/ai-agent.js';
-import { AiConversation, WHATSAPP_WINDOW_MS, windowExpiresAt, type ConversationUsage } from '../entities/ai-conversation.js';
-import { AiMessage } from '../entities/ai-message.js';
-import type { TenantEntity } from '../entities/tenant.js';
-import { appError, notFound404, validationError } from '../errors/codes.js';
-import { loaderFor } from '../context/batch.js';
-import type { RequestContext } from '../context/index.js';
-import { translate } from '../i18n/messages.js';
-import type { Pagination } from './list-query.js';
-import { appendEvents, writeWithEvents, type AiEventType, type NewAiEvent } from './event-log.js';
-import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from './access.js';
+import { readOnReplica } from '../../db/replicas.js';
+import { selectOnReplica } from '../../db/direct-read.js';
+import { countRows, readOne, readRows } from '../../db/tenant-read.js';
+import { AiAgent } from '../../entities/ai-agent.js';
+import { AiConversation, WHATSAPP_WINDOW_MS, windowExpiresAt, type ConversationUsage } from '../../entities/ai-conversation.js';
+import { AiMessage } from '../../entities/ai-message.js';
+import type { TenantEntity } from '../../entities/tenant.js';
+import { appError, notFound404, validationError } from '../../errors/codes.js';
+import { loaderFor } from '../../context/batch.js';
+import type { RequestContext } from '../../context/index.js';
+import { translate } from '../../i18n/messages.js';
+import type { Pagination } from '../shared/list-query.js';
+import { appendEvents, writeWithEvents, type AiEventType, type NewAiEvent } from '../events/event-log.js';
+import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from '../identity/access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/postgresql';
-import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from './list-query.js';
+import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from '../shared/list-query.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {

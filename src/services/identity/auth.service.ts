@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readOne, readRows } from '../db/tenant-read.js';
-import { Config } from '../entities/config.js';
-import { Device } from '../entities/device.js';
-import { OneTimePassword } from '../entities/one-time-password.js';
-import { LEVEL, User } from '../entities/user.js';
-import { appError, validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import { rateLimitHeaders, type LimiterStore } from '../limits/store.js';
-import type { RecaptchaVerifier } from '../providers/recaptcha.js';
-import { decoyHash, newToken, sha256, verifyPassword } from '../platform/secrets.js';
+import { readOne, readRows } from '../../db/tenant-read.js';
+import { Config } from '../../entities/config.js';
+import { Device } from '../../entities/device.js';
+import { OneTimePassword } from '../../entities/one-time-password.js';
+import { LEVEL, User } from '../../entities/user.js';
+import { appError, validationError } from '../../errors/codes.js';
+import type { RequestContext } from '../../context/index.js';
+import { rateLimitHeaders, type LimiterStore } from '../../limits/store.js';
+import type { RecaptchaVerifier } from '../../providers/recaptcha.js';
+import { decoyHash, newToken, sha256, verifyPassword } from '../../platform/secrets.js';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface AuthInput {
