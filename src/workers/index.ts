@@ -13,8 +13,8 @@ import { WhatsAppSender } from './whatsapp-sender.js';
  * | worker | runs on | safe across processes because |
  * |---|---|---|
  * | idle sweeper (`idle-sweeper.ts`): closes idle conversations, deletes expired idempotency keys | a timer (`AI_IDLE_SWEEP_MS`) | rows claimed with `for update skip locked`: each conversation closed once |
- * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and the events' notification | attempts claimed with leases (`for update skip locked`), so one process sends each |
- * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll and the events' notification | the same outbox design: leased claims, one conversation's messages in order |
+ * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every events commit (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
+ * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every events commit | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
  *
  * Two more run inside the app itself, because the request paths need them even without `serve`
  * (tests, `build()`): the event bus (`services/events/event-bus.ts`: a LISTEN connection, or Redis,
@@ -35,18 +35,19 @@ export interface Workers {
 export function startWorkers({ services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig }, log: FastifyBaseLogger): Workers {
   const sweeper = new IdleSweeper(services, config.idleSweepMs, log).start();
   const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log }).start();
-  const events = services.events;
+  const { events } = services;
   const replies = new WhatsAppSender({
     orm, cipher: services.deps.cipher, config: config.whatsappSends, apiUrl: config.whatsappApiUrl, timeoutMs: config.providerTimeoutMs, log,
     onEvents: (projectId, lastId) => events.committed(projectId, lastId),
   }).start();
   // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
-  events.onCommit(() => {
+  const unsubscribe = events.onCommit(() => {
     webhooks.kick();
     replies.kick();
   });
   return {
     async stop(drain) {
+      unsubscribe();
       await sweeper.stop();
       await Promise.all([drain(), webhooks.stop(), replies.stop()]);
     },

@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../config.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { backoffMs, OutboxWorker, type OutboxLog, type OutboxQueue } from '../workers/outbox-worker.js';
+import { backoffMs, OutboxWorker, type OutboxLog, type OutboxQueue } from './outbox-worker.js';
 
 /** CONTRACT §9.4: at most 8 attempts per delivery. */
 export const MAX_ATTEMPTS = 8;

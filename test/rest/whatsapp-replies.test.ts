@@ -124,6 +124,23 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     expect(n).toBe(1);
   });
 
+  it('sends a reply added through the graph mutation too; the graph shows window_expires_at and the window error', async () => {
+    const c = await conversation();
+    const gql = (query: string) => t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query } });
+    const res = await gql(`mutation { addAiConversationMessage(conversation_id: ${c.id}, role: "assistant", content: "from the graph") { id delivery_status } }`);
+    const added = res.json().data.addAiConversationMessage;
+    expect(added.delivery_status).toBe('pending');
+    expect((await settled(added.id)).delivery_status).toBe('accepted');
+    expect(sendsTo(c.contact).map((r) => r.body.text.body)).toEqual(['from the graph']);
+    const [{ last_inbound_at }] = await db.sql<{ last_inbound_at: Date }>('select last_inbound_at from ai_conversations where id = ?', [c.id]);
+    const read = await gql(`{ aiConversation(id: ${c.id}) { window_expires_at } }`);
+    expect(read.json().data.aiConversation.window_expires_at).toBe(new Date(new Date(last_inbound_at).getTime() + 24 * 3600_000).toISOString());
+    const closed = await conversation({ inboundAgoMs: null });
+    const refused = await gql(`mutation { addAiConversationMessage(conversation_id: ${closed.id}, role: "assistant", content: "x") { id } }`);
+    expect(refused.json().errors[0].extensions.code).toBe('ERROR_WHATSAPP_WINDOW_CLOSED');
+    expect((await gql(`{ aiConversation(id: ${closed.id}) { window_expires_at } }`)).json().data.aiConversation.window_expires_at).toBeNull();
+  });
+
   it('never sends other roles, non-public messages, contact-less or non-WhatsApp conversations', async () => {
     const c = await conversation();
     const web = await conversation({ agent: base(e) + AGENT.web });
