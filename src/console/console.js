@@ -251,6 +251,7 @@
     ERROR_AI_CONVERSATION_NOT_FOUND: 'Not sent: this conversation no longer exists for you.',
   };
   state.messages = new Map();
+  state.counted = new Set();
   state.lastEventId = null;
 
   function credentialQuery() { return state.auth.key ? 'api_key=' + encodeURIComponent(state.auth.key) : 'access_token=' + encodeURIComponent(state.auth.token); }
@@ -318,21 +319,25 @@
     state.selected = null;
     state.lastEventId = null;
     state.messages = new Map();
+    state.counted = new Set();
   }
   function setMode(m) { $('live-mode').textContent = m; }
 
   function onEvent(ev) {
     if (ev.type === 'message.created' || ev.type === 'message.status') {
       var m = ev.data;
-      if (ev.type === 'message.created') {
-        var c = find(m.conversation_id);
-        if (c && !(m.conversation_id === state.selected && state.messages.has(m.id))) c.messages_count = (c.messages_count || 0) + 1;
-        renderConversations();
-      }
+      if (ev.type === 'message.created') countMessage(m);
       if (m.conversation_id === state.selected) upsertMessage(m);
       return;
     }
     putConversation(ev.data);
+  }
+  /** messages_count follows new messages once each (the reply's answer and its event are one message). */
+  function countMessage(m) {
+    if (state.counted.has(m.id)) return;
+    state.counted.add(m.id);
+    var c = find(m.conversation_id);
+    if (c) { c.messages_count = (c.messages_count || 0) + 1; renderConversations(); }
   }
   function find(id) { return state.conversations.filter(function (x) { return x.id === id; })[0]; }
   function putConversation(c) {
@@ -414,6 +419,7 @@
   function loadMessages(id) {
     api('/ai/conversations/' + id + '/messages', { page_size: '100', orderBy: '-id' }).then(function (rows) {
       if (id !== state.selected) return;
+      rows.forEach(function (m) { state.counted.add(m.id); });
       rows.reverse().forEach(upsertMessage);
     }).catch(showError);
   }
@@ -465,6 +471,7 @@
       replyKey = null;
       box.value = '';
       $('reply-hint').textContent = '';
+      countMessage(m);
       if (m.conversation_id === state.selected) upsertMessage(m);
     }, function (err) {
       if (err.status && err.status < 500 && err.code !== 'ERROR_IDEMPOTENCY_IN_PROGRESS') replyKey = null;

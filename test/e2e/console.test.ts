@@ -246,6 +246,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     await page.getByLabel('Reply to the customer').fill('¿Algo más?');
     await page.getByRole('button', { name: 'Send reply' }).click();
     await expect.poll(() => page.locator('#messages li .tick.failed').innerText(), { timeout: 10_000 }).toBe('✗ failed: 131047: Re-engagement message');
+    // the list counts each message once: the reply's answer and its event are one message
+    await expect.poll(() => page.locator(`#conversations button[data-id="${live}"]`).innerText()).toContain('3 msg');
     await page.locator('#inbox').screenshot({ path: path.join(DOCS, 'console-reply-failed.png') });
 
     // the stream drops (every connection closed by the server): the browser resumes from the last
