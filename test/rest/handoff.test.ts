@@ -1,4 +1,6 @@
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
@@ -216,23 +218,47 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('the event reaches an SSE stream filtered to conversation.handoff, and the webhook outbox', async () => {
+  it('the event reaches an SSE stream and a subscription filtered to conversation.handoff, and the webhook outbox', async () => {
     const created = await post('/ai/webhooks', { url: 'https://93.184.216.34/handoff', events: ['conversation.handoff'] });
     expect(created.statusCode, created.body).toBe(200);
     const webhookId = created.json().result.id;
     const origin = await t.listen();
     const stream = await openSse(`${origin}/v400/en/acme/ai/events?types=conversation.handoff&conversation_id=${B + 4}`, { 'x-api-key': KEYS.admin });
+    const ws = createClient({ url: `${origin.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'X-Api-Key': KEYS.server }, retryAttempts: 0, lazy: true });
+    const subscribed: any[] = [];
+    const stop = ws.subscribe(
+      { query: 'subscription { aiEvents(types: ["conversation.handoff"]) { id type data } }' },
+      { next: (v) => subscribed.push(v), error: (e) => subscribed.push({ error: e }), complete: () => undefined },
+    );
     try {
       expect(stream.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 500)); // the subscription is open
       const res = await handoff(B + 4, { handler: 'ai' }, KEYS.admin);
       expect(res.statusCode).toBe(200);
       await stream.until((s) => s.events.length >= 1, 5000);
       expect(stream.events[0].event).toBe('conversation.handoff');
       expect(JSON.parse(stream.events[0].data).data).toEqual(res.json().result);
+      for (let waited = 0; subscribed.length === 0 && waited < 5000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+      expect(subscribed[0]?.data?.aiEvents, JSON.stringify(subscribed)).toMatchObject({ type: 'conversation.handoff', data: res.json().result });
+      // the customer's current-conversation stream never carries it
+      const current = (await t.api({ path: `/ai/agents/h-${engine}/conversations/current`, key: KEYS.customer })).json().result;
+      const own = await openSse(`${origin}/v400/en/acme/ai/agents/h-${engine}/conversations/current/events`, { 'x-api-key': KEYS.customer });
+      try {
+        expect(own.status).toBe(200);
+        expect((await handoff(current.id, { handler: 'human' }, KEYS.admin)).json().result.handler).toBe('human');
+        expect((await post(`/ai/agents/h-${engine}/conversations/current/messages`, { content: 'still there?' }, KEYS.customer)).statusCode).toBe(200);
+        await own.until((s) => s.events.length >= 1, 5000);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(own.events.map((e) => e.event)).toEqual(['message.created']);
+      } finally {
+        own.close();
+      }
       const [event] = (await handoffEvents(B + 4)).slice(-1);
       const deliveries = await db.sql('select webhook_id, event_type from ai_webhook_deliveries where event_id = ?', [event.id]);
       expect(deliveries).toEqual([{ webhook_id: webhookId, event_type: 'conversation.handoff' }]);
     } finally {
+      stop();
+      await ws.dispose();
       stream.close();
       await t.api({ method: 'DELETE', path: `/ai/webhooks/${webhookId}`, key: KEYS.server });
     }
