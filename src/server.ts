@@ -4,6 +4,8 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
+import { credentialCipher } from './platform/dev-key.js';
+import { backfillCredentialColumns } from './services/agents/index.js';
 import { startWorkers } from './workers/index.js';
 
 /**
@@ -60,6 +62,7 @@ async function prepareDatabase(directUrl: string, config: AppConfig) {
   const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
   try {
     await migrate(orm);
+    await backfillCredentialColumns(orm, credentialCipher(config.credentialsKey));
     return await seedDemo(orm, config);
   } finally {
     await orm.close();

@@ -4,7 +4,7 @@ import type { LimiterStore } from '../limits/store.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { createProviders } from '../providers/registry.js';
-import { TranslationService } from './agents/index.js';
+import { AgentService, TranslationService } from './agents/index.js';
 import { ConversationService, HandoffService } from './conversations/index.js';
 import { EventsService, WebhookService } from './events/index.js';
 import { AuthService, LimitsService, TenancyService } from './identity/index.js';
@@ -28,6 +28,7 @@ export interface Deps {
 }
 
 export function createServices(deps: Deps) {
+  const providers = createProviders(deps.config);
   return {
     deps,
     tenancy: new TenancyService(deps.orm),
@@ -36,7 +37,7 @@ export function createServices(deps: Deps) {
     configs: new ConfigService(),
     conversations: new ConversationService(),
     handoff: new HandoffService(),
-    templates: new TemplateService(createProviders(deps.config), deps.cipher),
+    templates: new TemplateService(providers, deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
@@ -44,6 +45,7 @@ export function createServices(deps: Deps) {
     templateSends: new TemplateSendService(),
     whatsappInbound: new WhatsAppInboundService(deps.cipher),
     webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
+    agents: new AgentService(providers, deps.cipher),
   };
 }
 

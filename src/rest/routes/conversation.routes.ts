@@ -19,7 +19,7 @@ const agentParams: JSONSchema = {
   required: ['provider_external_id'],
 };
 
-const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => ({
+export const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => ({
   type: 'object',
   properties: {
     ...Object.fromEntries(selection.map((name) => [name, { type: 'string', maxLength: 2000 }])),
@@ -37,7 +37,7 @@ const idOf = (raw: string) => {
   return s.length <= 10 && Number(s) <= INT_MAX ? Number(s) : 0;
 };
 
-const listVariables = ({ query }: RouteInput) => ({
+export const listVariables = ({ query }: RouteInput) => ({
   where: rawWhere(query.where) ?? null,
   orderBy: query.orderBy ?? null,
   page: query.page ?? null,

@@ -51,7 +51,7 @@ export interface Page<T> {
 
 const INT_MAX = 2_147_483_647;
 /** Every agent column but the encrypted credentials. */
-const AGENT_FIELDS = ['id', 'business_id', 'name', 'provider', 'provider_type', 'provider_external_id', 'enabled', 'created_at', 'updated_at'] as const;
+const AGENT_FIELDS = ['id', 'business_id', 'name', 'provider', 'provider_type', 'provider_external_id', 'enabled', 'created_at', 'updated_at', 'credential_keys'] as const;
 
 /** The five conversation operations of spec §4.3 (CONTRACT §6.2). */
 export class ConversationService {
@@ -467,7 +467,7 @@ export function messageEvent(row: Record<string, any>, agent: { id: number; busi
  * One page of a list and its total, on a healthy replica when there is one. `where` builds the filter
  * afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the query that uses them.
  */
-async function readPage<T extends TenantEntity>(ctx: RequestContext, entity: EntityName<T>, q: ListQuery, where: () => FilterQuery<T>): Promise<Page<T>> {
+export async function readPage<T extends TenantEntity>(ctx: RequestContext, entity: EntityName<T>, q: ListQuery, where: () => FilterQuery<T>): Promise<Page<T>> {
   const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
     readRows(ctx.em, entity, where(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
     countRows(ctx.em, entity, where(), connectionType),

@@ -220,6 +220,11 @@ export class WhatsAppInboundService {
     });
   }
 
+  /** Drops this process's cached agents of the project (an agent was changed through the API). */
+  forget(projectId: number): void {
+    this.cache.delete(projectId);
+  }
+
   /** The project's WhatsApp agents with their decrypted webhook credentials (undecryptable ones have none). */
   private agents(ctx: RequestContext): Promise<WhatsAppAgent[]> {
     return this.cache.getOrLoad(ctx.project.id, () => this.loadAgents(ctx));
