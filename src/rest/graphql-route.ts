@@ -63,8 +63,12 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
       return send(reply, req, res);
     },
   };
-  // Subscriptions (graphql-ws) share the path: the engine serves the upgrade (rest/graphql-ws.ts).
-  await registerSubscriptions(app, route, engine.name, schema, (request, payload) => wsContext(services, clientIp, request, payload));
+  app.route(route);
+  // Subscriptions (graphql-ws) share the path, one implementation for both engines (rest/graphql-ws.ts).
+  registerSubscriptions(app, schema, {
+    auth: (request, payload) => wsContext(services, clientIp, request, payload),
+    formatError: (e, log) => formatError({ server: app, log }, e),
+  });
 }
 
 /**
@@ -175,7 +179,7 @@ function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): Fasti
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */
-function formatError(req: FastifyRequest, e: GraphErrorLike) {
+function formatError(req: Pick<FastifyRequest, 'server' | 'log'>, e: GraphErrorLike) {
   const ext = e.extensions ?? {};
   const code = String(ext.code ?? '');
   if (isErrorCode(code) && Array.isArray(ext.messages)) {
