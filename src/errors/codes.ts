@@ -1,3 +1,4 @@
+import { ruleKey, type Rule } from '../i18n/messages.js';
 import { AppError, type Message } from './app-error.js';
 
 /** Every error code the service answers with, and its HTTP status: the one mapping. */
@@ -21,6 +22,7 @@ export const ERROR_STATUS = {
   ERROR_PROJECT_NOT_FOUND: 401,
   ERROR_PROJECT_SUBSCRIPTION_INACTIVE: 401,
   ERROR_AI_MODULE_DISABLED: 403,
+  ERROR_FORBIDDEN: 403,
   ERROR_WEBHOOK_VERIFICATION_FAILED: 403,
   ERROR_NOT_FOUND: 404,
   ERROR_REQUEST_TIMEOUT: 408,
@@ -55,10 +57,22 @@ export function appError(code: ErrorCode, messages: Message[] = [{ key: code }],
   return new AppError(code, ERROR_STATUS[code], messages, extra);
 }
 
-/** One 400 ERROR_VALIDATION naming each invalid field. */
-export function validationError(problems: { field: string; key?: string; params?: Record<string, string | number> }[]): AppError {
+/**
+ * An invalid field: the rule it breaks and the rule's parameters (i18n/messages.ts lists the rules,
+ * e.g. `{ field: 'status_reason', rule: 'enum', params: { values: STATUS_REASONS } }`), or a catalogue
+ * `key`; with neither, the generic "The field X is invalid.".
+ */
+export interface Problem {
+  field: string;
+  rule?: Rule;
+  key?: string;
+  params?: Message['params'];
+}
+
+/** One 400 ERROR_VALIDATION naming each invalid field, with what it must be where known. */
+export function validationError(problems: Problem[]): AppError {
   return appError(
     'ERROR_VALIDATION',
-    problems.map((p) => ({ key: p.key ?? 'invalid_field', params: { field: p.field, ...p.params } })),
+    problems.map((p) => ({ key: p.rule ? ruleKey(p.rule) : (p.key ?? 'invalid_field'), params: { field: p.field, ...p.params } })),
   );
 }

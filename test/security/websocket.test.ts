@@ -224,6 +224,30 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     await ok.receive((m) => m.type === 'connection_ack');
   });
 
+  it('closes with 4403 while the application or the project is in maintenance (the gates of §1), and admits again after', async () => {
+    const conn = t.orm.em.fork().getConnection();
+    const [{ code: project }] = await conn.execute('select p.code from projects p join api_keys k on k.project_id = p.id where k.key_hash = encode(sha256(?::bytea), \'hex\')', [KEYS.server]);
+    const switches: [string, (on: boolean) => Promise<unknown>][] = [
+      ['application', (on) => t.services.settings.setMaintenance(on)],
+      ['project', async (on) => {
+        await conn.execute('update projects set maintenance = ? where code = ?', [on, project]);
+        t.services.tenancy.forgetProject(project);
+      }],
+    ];
+    for (const [which, set] of switches) {
+      await set(true);
+      try {
+        const p = await open();
+        p.send({ type: 'connection_init', payload: { 'X-Api-Key': KEYS.server } });
+        expect((await p.closed).code, which).toBe(4403);
+        expect(p.messages, which).toEqual([]);
+      } finally {
+        await set(false);
+      }
+      await acknowledged();
+    }
+  });
+
   it('closes a subscribe sent before the acknowledgement with 4401', async () => {
     const before = await open();
     before.send({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION } });

@@ -5,7 +5,7 @@ import { AiAgent } from '../../entities/ai-agent.js';
 import { AiConversation, WHATSAPP_WINDOW_MS, windowExpiresAt, type ConversationUsage } from '../../entities/ai-conversation.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
-import { appError, notFound404, validationError } from '../../errors/codes.js';
+import { appError, notFound404, validationError, type Problem } from '../../errors/codes.js';
 import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
@@ -210,7 +210,7 @@ export class ConversationService {
   async close(ctx: RequestContext, conversationId: number, statusReason: unknown): Promise<AiConversation & { messages_count: number }> {
     assertAiAdmin(ctx);
     if (typeof statusReason !== 'string' || !(STATUS_REASONS as readonly string[]).includes(statusReason)) {
-      throw validationError([{ field: 'status_reason' }]);
+      throw validationError([{ field: 'status_reason', rule: 'enum', params: { values: STATUS_REASONS } }]);
     }
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
@@ -342,22 +342,24 @@ export async function closeIdleConversations(em: EntityManager, projectId: numbe
 
 /** The same rules as the REST schema, for /graphql callers: one message per invalid field. */
 function checkMessage(input: MessageInput): CheckedMessage {
-  const problems: { field: string; key?: string }[] = [];
-  if (input.role === undefined || input.role === null) problems.push({ field: 'role', key: 'required_field' });
-  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role' });
-  if (input.content === undefined || input.content === null) problems.push({ field: 'content', key: 'required_field' });
-  else if (!validContent(input.content, CONTENT_MAX)) problems.push({ field: 'content' });
-  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public' });
+  const problems: Problem[] = [];
+  if (input.role === undefined || input.role === null) problems.push({ field: 'role', rule: 'required' });
+  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role', rule: 'enum', params: { values: MESSAGE_ROLES } });
+  if (input.content === undefined || input.content === null) problems.push({ field: 'content', rule: 'required' });
+  else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
+  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public', rule: 'boolean' });
   let usage: ConversationUsage | null = null;
   if (input.usage !== undefined && input.usage !== null) {
     const u = input.usage as Record<string, unknown>;
-    if (typeof u !== 'object' || Array.isArray(u)) problems.push({ field: 'usage' });
+    if (typeof u !== 'object' || Array.isArray(u)) problems.push({ field: 'usage', rule: 'object' });
     else {
       usage = {};
       for (const [k, v] of Object.entries(u)) {
         const integer = (USAGE_INTEGERS as readonly string[]).includes(k);
         if (k !== 'cost' && !integer) continue; // unknown members are dropped, as the REST schema drops them
-        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > USAGE_MAX || (integer && !Number.isInteger(v))) problems.push({ field: `usage.${k}` });
+        if (typeof v !== 'number' || !Number.isFinite(v)) problems.push({ field: `usage.${k}`, rule: integer ? 'integer' : 'number' });
+        else if (integer && !Number.isInteger(v)) problems.push({ field: `usage.${k}`, rule: 'integer' });
+        else if (v < 0 || v > USAGE_MAX) problems.push({ field: `usage.${k}`, rule: 'range', params: { min: 0, max: USAGE_MAX } });
         else usage[k as keyof ConversationUsage] = v;
       }
     }
@@ -374,9 +376,15 @@ function validContent(content: unknown, max: number): content is string {
   return true;
 }
 
+/** What is wrong with a content that is not valid: its type, emptiness or length. */
+function contentProblem(content: unknown, max: number): Problem {
+  if (typeof content !== 'string') return { field: 'content', rule: 'string' };
+  return content.length === 0 ? { field: 'content', rule: 'not_empty' } : { field: 'content', rule: 'max_length', params: { max } };
+}
+
 function checkContent(content: unknown, max: number): string {
-  if (content === undefined || content === null) throw validationError([{ field: 'content', key: 'required_field' }]);
-  if (!validContent(content, max)) throw validationError([{ field: 'content' }]);
+  if (content === undefined || content === null) throw validationError([{ field: 'content', rule: 'required' }]);
+  if (!validContent(content, max)) throw validationError([contentProblem(content, max)]);
   return content;
 }
 

@@ -66,7 +66,7 @@ export function eventJson(event: { id: unknown; type: unknown; created_at: unkno
 export function parseLastEventId(value: unknown, field = 'last_event_id'): number | null {
   if (value === undefined || value === null || value === '') return null;
   const text = String(value);
-  if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text))) throw validationError([{ field }]);
+  if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text))) throw validationError([{ field, rule: 'range', params: { min: 0, max: Number.MAX_SAFE_INTEGER } }]);
   return Number(text);
 }
 
@@ -172,9 +172,9 @@ export class EventsService {
     assertAiAdmin(ctx);
     const types = q.types?.length ? new Set(q.types) : null;
     const unknown = [...(types ?? [])].filter((t) => !(AI_EVENT_TYPES as readonly string[]).includes(t));
-    if (unknown.length) throw validationError([{ field: 'types' }]);
+    if (unknown.length) throw validationError([{ field: 'types', rule: 'items_enum', params: { values: AI_EVENT_TYPES } }]);
     const conversationId = q.conversation_id ?? null;
-    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id' }]);
+    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id', rule: 'range', params: { min: 1, max: Number.MAX_SAFE_INTEGER } }]);
     const lastId = parseLastEventId(q.last_event_id);
     const scope = await visibleBusinessIds(ctx);
     return this.open(ctx, lastId, { types, conversationId, businessIds: scope ? new Set(scope) : null, publicOnly: false });

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
-import type { CredentialCipher } from '../../platform/secrets.js';
+import { sameSecret, type CredentialCipher } from '../../platform/secrets.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
 import { conversationEvent, messageRecord } from '../conversations/conversation.service.js';
@@ -95,7 +95,7 @@ export class WhatsAppInboundService {
     const verified = targets.length > 0 ? targets.map(signs).every(Boolean) : agents.map(signs).some(Boolean);
     if (!verified) throw appError('ERROR_WEBHOOK_SIGNATURE');
 
-    if (!isObject(body)) throw validationError([{ field: 'body' }]);
+    if (!isObject(body)) throw validationError([{ field: 'body', rule: 'object' }]);
     ctx.webhook = { agents: targets.map((a) => ({ id: a.id, business_id: a.business_id, phone_number_id: a.phone_number_id! })) };
     return body;
   }
@@ -112,7 +112,7 @@ export class WhatsAppInboundService {
     const byPhone = new Map(webhook.agents.map((a) => [a.phone_number_id, a]));
     const problems: string[] = [];
     const result: WhatsAppDeliveryResult = { messages: 0, statuses: 0 };
-    if (!isObject(payload)) throw validationError([{ field: 'body' }]);
+    if (!isObject(payload)) throw validationError([{ field: 'body', rule: 'object' }]);
     if (payload.object !== undefined && payload.object !== 'whatsapp_business_account') problems.push('object is not whatsapp_business_account');
 
     for (const [e, entry] of list(payload.entry, 'entry', problems).entries()) {
@@ -351,12 +351,6 @@ function skip(problems: string[], problem: string): 0 {
 /** Constant time on equal-length digests; a wrong length is simply no match. */
 function sameDigest(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Secrets of any length compared in constant time (through their HMAC digests, which have one length). */
-function sameSecret(a: string, b: string): boolean {
-  const key = 'ordergraph-compare';
-  return timingSafeEqual(createHmac('sha256', key).update(a).digest(), createHmac('sha256', key).update(b).digest());
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
