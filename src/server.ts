@@ -87,6 +87,7 @@ Demo project "demo" created. These secrets are stored only as hashes: note them 
   curl -s -X POST ${base}/auth -H 'content-type: application/json' \\
        -d '{"email":"${demo.email}","password":"${demo.password}"}'
   curl -s ${base}/configs -H 'Authorization: Bearer <access_token from the answer above>'
-  GraphiQL: ${address}/graphiql   API docs: ${address}/docs
+  GraphiQL: ${address}/graphiql   API docs: ${address}/docs   Console: ${address}/console?project=demo
+  (the console: sign in with the administrator's email and password to take conversations over and reply)
 `);
 }

@@ -63,7 +63,19 @@ export class AiConversation extends TenantEntity {
   /** The newest created_at of a message received through the WhatsApp webhook (kept by the inbound service); not in the graph. */
   @Property({ type: 'datetime', nullable: true })
   last_inbound_at?: Date | null;
+
+  @Field(() => String, { description: 'Who answers the conversation (CONTRACT §10.2): ai (the default) or human.' })
+  @Property({ length: 8 })
+  handler: Opt<ConversationHandler> = 'ai';
+
+  @Field(() => Int, { nullable: true, description: 'The user who took the conversation over, or null.' })
+  @Property({ nullable: true })
+  assignee_id?: number | null;
 }
+
+/** CONTRACT §10.2: who answers a conversation. */
+export const CONVERSATION_HANDLERS = ['ai', 'human'] as const;
+export type ConversationHandler = (typeof CONVERSATION_HANDLERS)[number];
 
 /** Meta's customer service window (CONTRACT §10.1): 24 hours after the contact's newest message. */
 export const WHATSAPP_WINDOW_MS = 24 * 3600 * 1000;

@@ -49,6 +49,10 @@ export class AiMessage extends TenantEntity {
   @Field(() => String, { nullable: true, description: 'Why a failed message failed ("CODE: TEXT", "timeout", "HTTP 503", "agent disabled"); else null.' })
   @Property({ length: 1000, nullable: true })
   delivery_error?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'The user who added the message through the API (CONTRACT §10.2); null for server keys and inbound WhatsApp messages.' })
+  @Property({ nullable: true })
+  author_id?: number | null;
 }
 
 /** CONTRACT §10.1: the delivery states of a message sent on WhatsApp. */

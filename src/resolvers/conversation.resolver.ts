@@ -115,6 +115,18 @@ export class ConversationResolver {
     return ctx.services.conversations.close(ctx, conversationId, statusReason);
   }
 
+  @Mutation(() => AiConversation, {
+    description: 'A person takes the conversation over (handler human, assignee_id or the caller) or hands it back to the AI (POST /ai/conversations/{conversation_id}/handoff).',
+  })
+  handoffAiConversation(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('handler', () => String, { description: 'human or ai' }) handler: string,
+    @Arg('assignee_id', () => Int, { nullable: true, description: 'A level 0 or 2 user who can see the conversation; only with human' }) assigneeId?: number | null,
+  ): Promise<AiConversation> {
+    return ctx.services.handoff.handoff(ctx, conversationId, { handler, assignee_id: assigneeId });
+  }
+
   @FieldResolver(() => Int, { nullable: true, description: 'All messages of the conversation, counted in SQL for the whole page.' })
   messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | undefined> {
     // the batch answers 0 for a conversation without messages; the loader's promise is returned as it is (one per row)

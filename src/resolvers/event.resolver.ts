@@ -7,7 +7,7 @@ import type { AiEventRecord } from '../services/events/events.service.js';
 @ObjectType({ simpleResolvers: true, description: 'An event of CONTRACT §9.4; `stream.reset` says events older than the stream could resume from are gone.' })
 export class AiEvent {
   @Field(() => GraphQLSafeInt, { description: 'Increasing in commit order within the project.' }) id!: number;
-  @Field(() => String, { description: 'conversation.created, conversation.closed, message.created, template.sent, template.status, or stream.reset' }) type!: string;
+  @Field(() => String, { description: 'conversation.created, conversation.closed, conversation.handoff, message.created, message.status, template.sent, template.status, or stream.reset' }) type!: string;
   @Field(() => String, { description: 'ISO 8601' }) created_at!: string;
   @Field(() => GraphQLJSON, { description: 'The conversation, message or send record.' }) data!: Record<string, unknown>;
 }

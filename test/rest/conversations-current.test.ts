@@ -80,7 +80,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     expect(body.result).toMatchObject({ agent_id: agentId('cur'), user_id: USERS.customer, business_id: 1, status: 'active', status_reason: null, closed_at: null });
     expect(typeof body.result.id).toBe('number');
     expect(Object.keys(body.result).sort()).toEqual(
-      ['agent_id', 'business_id', 'closed_at', 'contact', 'created_at', 'id', 'status', 'status_reason', 'updated_at', 'user_id'],
+      ['agent_id', 'business_id', 'closed_at', 'contact', 'created_at', 'id', 'status', 'status_reason', 'updated_at', 'user_id', 'window_expires_at'],
     );
     const second = await current(ext('cur'), { key: KEYS.customer });
     expect(second.json().result).toEqual(body.result);
@@ -176,7 +176,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
       const res = await current('with-messages', { key: KEYS.customer }, '/messages');
       expect(res.statusCode).toBe(200);
       expect(res.json().result.map((m: any) => [m.id, m.content])).toEqual([[2, 'first'], [1, 'second']]);
-      expect(res.json().result[0]).toEqual({ id: 2, conversation_id: 1, role: 'user', content: 'first', public: true, created_at: at(3), usage: null, external_id: null });
+      expect(res.json().result[0]).toEqual({ id: 2, conversation_id: 1, role: 'user', content: 'first', public: true, created_at: at(3), usage: null, external_id: null, delivery_status: null, delivery_error: null, author_id: null });
     });
 
     it('404 ERROR_AI_CONVERSATION_NOT_FOUND when there is no active conversation, and creates none', async () => {

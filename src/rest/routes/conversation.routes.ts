@@ -1,5 +1,6 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
+import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
 import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/conversation.service.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { object, type JSONSchema } from '../json-schema.js';
@@ -166,5 +167,19 @@ export const conversationRoutes: RouteSpec[] = [
     ai: true,
     schema: { params: conversationIdParams, body: object({ status_reason: { type: 'string', enum: [...STATUS_REASONS] } }, ['status_reason']) },
     variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), status_reason: body.status_reason }),
+  },
+  {
+    method: 'POST',
+    path: '/ai/conversations/:conversation_id/handoff',
+    operation: 'HandoffAiConversation',
+    summary: 'A person takes an active conversation over (handler human; assignee_id, else the calling user) or hands it back to the AI (handler ai)',
+    tags: ['ai-conversations'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: {
+      params: conversationIdParams,
+      body: object({ handler: { type: 'string', enum: [...CONVERSATION_HANDLERS] }, assignee_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX } }, ['handler']),
+    },
+    variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), handler: body.handler, assignee_id: body.assignee_id ?? null }),
   },
 ];

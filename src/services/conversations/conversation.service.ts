@@ -27,6 +27,8 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   status_reason: 'string',
   created_at: 'timestamp',
   closed_at: 'timestamp',
+  handler: 'string',
+  assignee_id: 'int',
 };
 
 /** Relation groups of the conversation list: `{"attribute": "agent", "conditions": [...]}`. */
@@ -158,7 +160,7 @@ export class ConversationService {
         }
         // closed between the insert and the read: nothing was written, try again
         if (!conversation) return { value: null, events: [] };
-        const row = await insertMessage(tx, ctx.project.id, conversation.id, { role: 'user', content: text, public: true, usage: null });
+        const row = await insertMessage(tx, ctx.project.id, conversation.id, { role: 'user', content: text, public: true, usage: null }, authorOf(ctx));
         await run(tx, 'update ai_conversations set updated_at = now() where id = ? and project_id = ?', [conversation.id, ctx.project.id]);
         events.push(messageEvent(row, agent));
         return { value: row, events };
@@ -180,8 +182,9 @@ export class ConversationService {
     const scope = await visibleBusinessIds(ctx);
     return writeWithEvents(ctx, async (tx) => {
       const conversation = await lockVisible(tx, ctx, conversationId, scope);
+      assertNotHandedOff(ctx, conversation, message.role);
       const outbound = sentOnWhatsApp(conversation, message);
-      const row = await insertMessage(tx, ctx.project.id, conversation.id, message, outbound);
+      const row = await insertMessage(tx, ctx.project.id, conversation.id, message, authorOf(ctx), outbound);
       const u = message.usage ?? {};
       const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
       // Members the message carries, and only those: cost and tokens add (numeric, exact), the
@@ -385,12 +388,12 @@ function checkContent(content: unknown, max: number): string {
   return content;
 }
 
-function checkConversationId(id: number): void {
+export function checkConversationId(id: number): void {
   if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
 }
 
 /** Raw SQL in the caller's transaction (rows as the graph reads them); parameterised, every statement names its project. */
-async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<any[]> {
+export async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<any[]> {
   const rows = await tx.getConnection().execute<any[]>(sql, params, 'all', tx.getTransactionContext());
   for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
   return rows;
@@ -402,7 +405,7 @@ const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] 
  * The conversation, locked for this transaction, with its agent's business (event visibility):
  * another project's, or (level 2) another business's, is not found; a closed one is refused.
  */
-async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
+export async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
   const [conversation] = await run(
     tx,
     `select c.*, a.business_id as agent_business_id, a.provider as agent_provider,
@@ -418,24 +421,32 @@ async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, s
   return conversation;
 }
 
-const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
+/** CONTRACT §10.2: `author_id`, the user who adds a message through the API; null for server keys. */
+const authorOf = (ctx: RequestContext): number | null => (ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
+
+/** CONTRACT §10.2: while a person handles the conversation, the agent runtime (a server key) may not answer. */
+function assertNotHandedOff(ctx: RequestContext, conversation: Record<string, any>, role: string): void {
+  if (conversation.handler === 'human' && role === 'assistant' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
+}
+
+export const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
 
 /**
  * Inserts a message; one to be sent on WhatsApp (`outbound`) is written `pending` with its row in
  * the send outbox (workers/whatsapp-sender.ts), in the same statement and so the same transaction:
  * a rolled-back write sends nothing, a committed one is never forgotten.
  */
-async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage, outbound = false): Promise<any> {
+async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage, authorId: number | null, outbound = false): Promise<any> {
   const [row] = await run(
     tx,
     `with m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, created_at, delivery_status)
-       values (?, ?, ?, ?, ?, ?::jsonb, now(), ?) returning *),
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?, now(), ?) returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
        select id, project_id, conversation_id from m where m.delivery_status = 'pending')
      select * from m`,
-    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, outbound ? 'pending' : null],
+    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId, outbound ? 'pending' : null],
   );
   return row;
 }
@@ -499,6 +510,8 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     updated_at: iso(c.updated_at),
     contact: c.contact ?? null,
     window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
+    handler: c.handler ?? 'ai',
+    assignee_id: c.assignee_id ?? null,
     messages_count: messagesCount,
   };
 }
@@ -516,6 +529,7 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     external_id: m.external_id ?? null,
     delivery_status: m.delivery_status ?? null,
     delivery_error: m.delivery_error ?? null,
+    author_id: m.author_id ?? null,
   };
 }
 
