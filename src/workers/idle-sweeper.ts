@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { IdempotencyStore } from '../db/idempotency-store.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
-import { closeIdleConversations, IDLE_CLOSE_CONFIG } from '../services/conversations/conversation.service.js';
+import { closeIdleConversations, IDLE_CLOSE_CONFIG } from '../services/conversations/idle-close.js';
 import type { Services } from '../services/index.js';
 
 /** Conversations closed per transaction: short transactions, short event-lock holds. */

@@ -1,7 +1,7 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
 import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
-import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/conversation.service.js';
+import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/message-rules.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { object, type JSONSchema } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';

@@ -2,20 +2,22 @@ import { readOnReplica } from '../../db/replicas.js';
 import { selectOnReplica } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
-import { AiConversation, WHATSAPP_WINDOW_MS, windowExpiresAt, type ConversationUsage } from '../../entities/ai-conversation.js';
+import { AiConversation, WHATSAPP_WINDOW_MS, type ConversationUsage } from '../../entities/ai-conversation.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
-import { appError, notFound404, validationError, type Problem } from '../../errors/codes.js';
+import { appError, notFound404, validationError } from '../../errors/codes.js';
 import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
 import type { Pagination } from '../shared/list-query.js';
-import { appendEvents, writeWithEvents, type AiEventType, type NewAiEvent } from '../events/event-log.js';
+import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from '../identity/access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/postgresql';
 import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from '../shared/list-query.js';
+import { INT_MAX, STATUS_REASONS, CURRENT_CONTENT_MAX, MessageInput, CheckedMessage, checkMessage, validContent, checkContent, checkConversationId, WHATSAPP_CONTENT_MAX } from './message-rules.js';
+import { run, agentOf, messageEvent, conversationEvent } from './records.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
@@ -49,7 +51,6 @@ export interface Page<T> {
   pagination: Pagination;
 }
 
-const INT_MAX = 2_147_483_647;
 /** Every agent column but the encrypted credentials. */
 const AGENT_FIELDS = ['id', 'business_id', 'name', 'provider', 'provider_type', 'provider_external_id', 'enabled', 'created_at', 'updated_at', 'credential_keys'] as const;
 
@@ -283,124 +284,6 @@ export class ConversationService {
   }
 }
 
-export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
-export const STATUS_REASONS = ['completed', 'abandoned', 'failed'] as const;
-export const CURRENT_CONTENT_MAX = 4_000;
-export const CONTENT_MAX = 32_000;
-/** Usage members (CONTRACT §9.1): all ≥ 0; all but cost integers. Bounded so sums stay exact. */
-export const USAGE_MAX = Number.MAX_SAFE_INTEGER;
-const USAGE_INTEGERS = ['response_time_ms', 'input_tokens', 'output_tokens'] as const;
-
-export interface MessageInput {
-  role?: unknown;
-  content?: unknown;
-  public?: unknown;
-  usage?: unknown;
-}
-
-interface CheckedMessage {
-  role: (typeof MESSAGE_ROLES)[number];
-  content: string;
-  public: boolean;
-  usage: ConversationUsage | null;
-}
-
-/** The stored config that makes a project's idle conversations close (CONTRACT §9.1). */
-export const IDLE_CLOSE_CONFIG = 'ai_idle_close_minutes';
-
-/**
- * One batch of idle closing for one project, in its own transaction: active conversations whose
- * newest message (or creation, when none) is older than `minutes` are closed as `abandoned`, each
- * with its `conversation.closed` event. `for update skip locked` hands every conversation to one
- * sweeper only (other processes skip the rows this one holds, and find them closed afterwards), and
- * a conversation a message writer holds is left for the next pass. Returns the closed count and
- * the last event id (for the process's event bus).
- */
-export async function closeIdleConversations(em: EntityManager, projectId: number, minutes: number, limit: number): Promise<{ closed: number; lastId: number | null }> {
-  return em.transactional(async (tx) => {
-    const rows = await run(
-      tx,
-      `with idle as (
-         select c.id from ai_conversations c
-          where c.project_id = ? and c.status = 'active'
-            and coalesce((select max(m.created_at) from ai_messages m where m.conversation_id = c.id), c.created_at) < now() - make_interval(mins => ?)
-          order by c.id
-          limit ?
-          for update of c skip locked)
-       update ai_conversations c set status = 'closed', status_reason = 'abandoned', closed_at = now(), updated_at = now()
-         from idle
-        where c.id = idle.id and c.status = 'active'
-       returning c.*,
-         (select a.business_id from ai_agents a where a.id = c.agent_id) as agent_business_id,
-         (select count(*)::int from ai_messages m where m.conversation_id = c.id) as messages_count`,
-      [projectId, minutes, limit],
-    );
-    const events = rows.map((row) => conversationEvent('conversation.closed', row, agentOf(row), row.messages_count));
-    return { closed: rows.length, lastId: await appendEvents(tx, projectId, events) };
-  });
-}
-
-/** The same rules as the REST schema, for /graphql callers: one message per invalid field. */
-function checkMessage(input: MessageInput): CheckedMessage {
-  const problems: Problem[] = [];
-  if (input.role === undefined || input.role === null) problems.push({ field: 'role', rule: 'required' });
-  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role', rule: 'enum', params: { values: MESSAGE_ROLES } });
-  if (input.content === undefined || input.content === null) problems.push({ field: 'content', rule: 'required' });
-  else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
-  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public', rule: 'boolean' });
-  let usage: ConversationUsage | null = null;
-  if (input.usage !== undefined && input.usage !== null) {
-    const u = input.usage as Record<string, unknown>;
-    if (typeof u !== 'object' || Array.isArray(u)) problems.push({ field: 'usage', rule: 'object' });
-    else {
-      usage = {};
-      for (const [k, v] of Object.entries(u)) {
-        const integer = (USAGE_INTEGERS as readonly string[]).includes(k);
-        if (k !== 'cost' && !integer) continue; // unknown members are dropped, as the REST schema drops them
-        if (typeof v !== 'number' || !Number.isFinite(v)) problems.push({ field: `usage.${k}`, rule: integer ? 'integer' : 'number' });
-        else if (integer && !Number.isInteger(v)) problems.push({ field: `usage.${k}`, rule: 'integer' });
-        else if (v < 0 || v > USAGE_MAX) problems.push({ field: `usage.${k}`, rule: 'range', params: { min: 0, max: USAGE_MAX } });
-        else usage[k as keyof ConversationUsage] = v;
-      }
-    }
-  }
-  if (problems.length) throw validationError(problems);
-  return { role: input.role as CheckedMessage['role'], content: input.content as string, public: input.public !== false, usage };
-}
-
-/** Length in characters (code points), as the REST schema counts it. */
-function validContent(content: unknown, max: number): content is string {
-  if (typeof content !== 'string' || content.length === 0 || content.length > 2 * max) return false;
-  let n = 0;
-  for (const _ of content) if (++n > max) return false;
-  return true;
-}
-
-/** What is wrong with a content that is not valid: its type, emptiness or length. */
-function contentProblem(content: unknown, max: number): Problem {
-  if (typeof content !== 'string') return { field: 'content', rule: 'string' };
-  return content.length === 0 ? { field: 'content', rule: 'not_empty' } : { field: 'content', rule: 'max_length', params: { max } };
-}
-
-function checkContent(content: unknown, max: number): string {
-  if (content === undefined || content === null) throw validationError([{ field: 'content', rule: 'required' }]);
-  if (!validContent(content, max)) throw validationError([contentProblem(content, max)]);
-  return content;
-}
-
-export function checkConversationId(id: number): void {
-  if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
-}
-
-/** Raw SQL in the caller's transaction (rows as the graph reads them); parameterised, every statement names its project. */
-export async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<any[]> {
-  const rows = await tx.getConnection().execute<any[]>(sql, params, 'all', tx.getTransactionContext());
-  for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
-  return rows;
-}
-/** The driver hands timestamps over as text; the graph's DateTime wants dates. */
-const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] as const;
-
 /**
  * The conversation, locked for this transaction, with its agent's business (event visibility):
  * another project's, or (level 2) another business's, is not found; a closed one is refused.
@@ -429,8 +312,6 @@ function assertNotHandedOff(ctx: RequestContext, conversation: Record<string, an
   if (conversation.handler === 'human' && role === 'assistant' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
 }
 
-export const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
-
 /**
  * Inserts a message; one to be sent on WhatsApp (`outbound`) is written `pending` with its row in
  * the send outbox (workers/whatsapp-sender.ts), in the same statement and so the same transaction:
@@ -451,9 +332,6 @@ async function insertMessage(tx: EntityManager, projectId: number, conversationI
   return row;
 }
 
-/** The Cloud API's limit on a text message, in code points (CONTRACT §10.1). */
-export const WHATSAPP_CONTENT_MAX = 4_096;
-
 /**
  * CONTRACT §10.1: a public `assistant` message to a WhatsApp conversation (a contact, a `whatsapp`
  * agent) is sent to the contact. It must fit the Cloud API's limit and the customer service window
@@ -464,11 +342,6 @@ function sentOnWhatsApp(conversation: Record<string, any>, m: CheckedMessage): b
   if (!validContent(m.content, WHATSAPP_CONTENT_MAX)) throw validationError([{ field: 'content' }]);
   if (conversation.window_open !== true) throw appError('ERROR_WHATSAPP_WINDOW_CLOSED');
   return true;
-}
-
-/** A message.created event: visible by the agent's business; `public` from the message. */
-export function messageEvent(row: Record<string, any>, agent: { id: number; business_id?: number | null }): NewAiEvent {
-  return { type: 'message.created', data: messageRecord(row), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.conversation_id, public: row.public };
 }
 
 /**
@@ -491,49 +364,4 @@ function conversationRelations(ctx: RequestContext): RelationFilters {
       return { agent_id: { $in: raw(agents) } };
     },
   };
-}
-
-const iso = (v: unknown) => (v == null ? null : new Date(v as string | Date).toISOString());
-
-/** The conversation record as the REST API shows it (CONTRACT §6.2, §9.1), from an entity or a raw row. */
-export function conversationRecord(c: Record<string, any>, messagesCount: number): Record<string, unknown> {
-  return {
-    id: c.id,
-    agent_id: c.agent_id,
-    user_id: c.user_id ?? null,
-    business_id: c.business_id ?? null,
-    status: c.status,
-    status_reason: c.status_reason ?? null,
-    usage: c.usage ?? {},
-    created_at: iso(c.created_at),
-    closed_at: iso(c.closed_at),
-    updated_at: iso(c.updated_at),
-    contact: c.contact ?? null,
-    window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
-    handler: c.handler ?? 'ai',
-    assignee_id: c.assignee_id ?? null,
-    messages_count: messagesCount,
-  };
-}
-
-/** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
-export function messageRecord(m: Record<string, any>): Record<string, unknown> {
-  return {
-    id: m.id,
-    conversation_id: m.conversation_id,
-    role: m.role,
-    content: m.content,
-    public: m.public,
-    created_at: iso(m.created_at),
-    usage: m.usage ?? null,
-    external_id: m.external_id ?? null,
-    delivery_status: m.delivery_status ?? null,
-    delivery_error: m.delivery_error ?? null,
-    author_id: m.author_id ?? null,
-  };
-}
-
-/** A conversation.created / conversation.closed event, visible by the agent's business. */
-export function conversationEvent(type: AiEventType, row: Record<string, any>, agent: { id: number; business_id?: number | null }, messagesCount: number): NewAiEvent {
-  return { type, data: conversationRecord(row, messagesCount), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.id };
 }

@@ -4,7 +4,9 @@ import { LEVEL } from '../../entities/user.js';
 import { validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
-import { agentOf, checkConversationId, conversationEvent, lockVisible, run } from './conversation.service.js';
+import { agentOf, conversationEvent, run } from './records.js';
+import { checkConversationId, INT_MAX } from './message-rules.js';
+import { lockVisible } from './conversation.service.js';
 import { writeWithEvents } from '../events/event-log.js';
 
 export interface HandoffInput {
@@ -12,7 +14,6 @@ export interface HandoffInput {
   assignee_id?: unknown;
 }
 
-const INT_MAX = 2_147_483_647;
 
 /** `POST /ai/conversations/{id}/handoff` (CONTRACT §10.2): a person takes a conversation over, or hands it back to the AI. */
 export class HandoffService {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveryStatus } from '../../entities/ai-message.js';
-import { messageRecord } from '../conversations/conversation.service.js';
+import { messageRecord } from '../conversations/records.js';
 import type { NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM } from './template-send.service.js';
 

@@ -5,7 +5,7 @@ import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
 import { sameSecret, type CredentialCipher } from '../../platform/secrets.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
-import { conversationEvent, messageRecord } from '../conversations/conversation.service.js';
+import { conversationEvent, messageRecord } from '../conversations/records.js';
 import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM, moveTemplateSend, templateSendEvent } from './template-send.service.js';
 import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from './delivery.js';

@@ -1,0 +1,71 @@
+import { windowExpiresAt } from '../../entities/ai-conversation.js';
+import { type AiEventType, type NewAiEvent } from '../events/event-log.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw } from '@mikro-orm/postgresql';
+
+/**
+ * Conversations and messages as the API shows them (REST records, graph rows, event data), from
+ * an entity or a raw row read in the caller's transaction.
+ */
+
+/** Raw SQL in the caller's transaction (rows as the graph reads them); parameterised, every statement names its project. */
+export async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<any[]> {
+  const rows = await tx.getConnection().execute<any[]>(sql, params, 'all', tx.getTransactionContext());
+  for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
+  return rows;
+}
+
+/** The driver hands timestamps over as text; the graph's DateTime wants dates. */
+export const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] as const;
+
+export const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
+
+/** A message.created event: visible by the agent's business; `public` from the message. */
+export function messageEvent(row: Record<string, any>, agent: { id: number; business_id?: number | null }): NewAiEvent {
+  return { type: 'message.created', data: messageRecord(row), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.conversation_id, public: row.public };
+}
+
+export const iso = (v: unknown) => (v == null ? null : new Date(v as string | Date).toISOString());
+
+/** The conversation record as the REST API shows it (CONTRACT §6.2, §9.1), from an entity or a raw row. */
+export function conversationRecord(c: Record<string, any>, messagesCount: number): Record<string, unknown> {
+  return {
+    id: c.id,
+    agent_id: c.agent_id,
+    user_id: c.user_id ?? null,
+    business_id: c.business_id ?? null,
+    status: c.status,
+    status_reason: c.status_reason ?? null,
+    usage: c.usage ?? {},
+    created_at: iso(c.created_at),
+    closed_at: iso(c.closed_at),
+    updated_at: iso(c.updated_at),
+    contact: c.contact ?? null,
+    window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
+    handler: c.handler ?? 'ai',
+    assignee_id: c.assignee_id ?? null,
+    messages_count: messagesCount,
+  };
+}
+
+/** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
+export function messageRecord(m: Record<string, any>): Record<string, unknown> {
+  return {
+    id: m.id,
+    conversation_id: m.conversation_id,
+    role: m.role,
+    content: m.content,
+    public: m.public,
+    created_at: iso(m.created_at),
+    usage: m.usage ?? null,
+    external_id: m.external_id ?? null,
+    delivery_status: m.delivery_status ?? null,
+    delivery_error: m.delivery_error ?? null,
+    author_id: m.author_id ?? null,
+  };
+}
+
+/** A conversation.created / conversation.closed event, visible by the agent's business. */
+export function conversationEvent(type: AiEventType, row: Record<string, any>, agent: { id: number; business_id?: number | null }, messagesCount: number): NewAiEvent {
+  return { type, data: conversationRecord(row, messagesCount), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.id };
+}
