@@ -27,6 +27,8 @@ import { registerConsole } from './rest/console.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
+import { registerLoadShedding } from './rest/load-shedding.js';
+import { PressureMonitor } from './platform/pressure.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
@@ -101,6 +103,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerErrorHandling(app);
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
+  const pressure = new PressureMonitor(config.pressure, () => services.events.openStreams).start();
+  registerLoadShedding(app, pressure);
+  services.events.streams.shedding = () => app.isUnderPressure();
   limitBodyDepth(app);
 
   const schema = await getSchema();
@@ -136,6 +141,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   app.addHook('preClose', async () => services.events.close());
 
   app.addHook('onClose', async () => {
+    pressure.stop();
     await services.events.close();
     await engine.close();
     await limiter.close();

@@ -7,6 +7,7 @@ import { namespaceOf } from '../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from './access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
 import { AI_EVENT_TYPES, type AiEventType } from './event-log.js';
+import { StreamRegistry, type StreamTicket } from './events/streams.js';
 
 /** CONTRACT §9.4: one event as every stream, subscription and webhook shows it. */
 export interface AiEventRecord {
@@ -87,16 +88,21 @@ export class EventsService {
   private poll: NodeJS.Timeout | null = null;
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
+  /** Every open stream of this process: caps, re-validation, the per-process bound (events/streams.ts). */
+  readonly streams: StreamRegistry;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.streams = new StreamRegistry(orm, config.streams, config.pressure.maxOpenStreams);
+  }
 
   /** Starts the bus (LISTEN, or Redis), the safety poll and the pruner. Idempotent. */
   start(log: BusLog & { error(obj: unknown, msg?: string): void }): void {
     if (this.bus) return;
     this.log = log;
+    this.streams.start(log);
     const onNotify = (projectId: number | null, lastId: number) => this.notified(projectId, lastId);
     const databaseUrl = this.config.databaseUrl ?? this.orm.config.getClientUrl();
     this.bus = this.config.redisUrl
@@ -119,6 +125,7 @@ export class EventsService {
     if (this.prune) clearInterval(this.prune);
     for (const feed of this.feeds.values()) feed.endAll(null);
     this.feeds.clear();
+    await this.streams.close();
     await this.bus?.close();
     this.bus = null;
   }
@@ -143,9 +150,7 @@ export class EventsService {
 
   /** Open streams in this process (the bench and tests read it). */
   get openStreams(): number {
-    let n = 0;
-    for (const feed of this.feeds.values()) n += feed.streams.size;
-    return n;
+    return this.streams.size;
   }
 
   /** `GET /ai/events` and the subscription `aiEvents`: levels 0/2 and server keys; level 2 sees their businesses' agents' events. */
@@ -237,7 +242,15 @@ export class EventsService {
    */
   private async open(ctx: RequestContext, lastId: number | null, filter: StreamFilter): Promise<EventStream> {
     const projectId = ctx.project.id;
-    const { min, max, pruned } = await projectBounds(this.orm, projectId);
+    const ticket = await this.streams.admit(ctx);
+    let bounds: Awaited<ReturnType<typeof projectBounds>>;
+    try {
+      bounds = await projectBounds(this.orm, projectId);
+    } catch (err) {
+      ticket.release();
+      throw err;
+    }
+    const { min, max, pruned } = bounds;
     const feed = this.feed(projectId);
     let cursor = max;
     let reset = false;
@@ -247,7 +260,8 @@ export class EventsService {
       cursor = lastId > max ? max : lastId;
     }
     feed.position ??= max;
-    const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, () => OVERFLOW.get(ctx)?.());
+    const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, () => OVERFLOW.get(ctx)?.(), ticket);
+    ticket.stop = () => stream.end(null);
     if (reset) stream.push({ id: cursor, type: 'stream.reset', created_at: new Date().toISOString(), data: { last_event_id: lastId, oldest_id: min } });
     feed.add(stream);
     return stream;
@@ -369,6 +383,7 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     private readonly filter: StreamFilter,
     private readonly maxBytes: number,
     private readonly overflowed: () => void,
+    private readonly ticket: StreamTicket,
   ) {}
 
   [Symbol.asyncIterator]() {
@@ -433,6 +448,7 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     this.done = true;
     this.error = err;
     this.feed.remove(this);
+    this.ticket.release();
     this.wakeUp();
   }
 

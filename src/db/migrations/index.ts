@@ -9,6 +9,7 @@ import { Migration20261123000000_ai_writes_and_events } from './Migration2026112
 import { Migration20261123000100_conversation_writes } from './Migration20261123000100_conversation_writes.js';
 import { Migration20261123000200_whatsapp } from './Migration20261123000200_whatsapp.js';
 import { Migration20261123000300_webhooks } from './Migration20261123000300_webhooks.js';
+import { Migration20261125000000_open_streams } from './Migration20261125000000_open_streams.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123000100_conversation_writes', class: Migration20261123000100_conversation_writes },
   { name: 'Migration20261123000200_whatsapp', class: Migration20261123000200_whatsapp },
   { name: 'Migration20261123000300_webhooks', class: Migration20261123000300_webhooks },
+  { name: 'Migration20261125000000_open_streams', class: Migration20261125000000_open_streams },
 ];
