@@ -215,7 +215,9 @@ export class StreamRegistry {
     const keys = new Set<number>();
     const sessions = new Set<number>();
     const projects = new Set<number>();
-    for (const t of this.open) {
+    // only these are judged: a stream admitted while the query runs is not in its answer
+    const judged = [...this.open];
+    for (const t of judged) {
       projects.add(t.projectId);
       const id = Number(t.credential.slice(1));
       if (t.credential[0] === 'k') keys.add(id);
@@ -239,7 +241,7 @@ export class StreamRegistry {
       else levels.set(`${r.kind}${r.id}`, r.level);
     }
     let ended = 0;
-    for (const t of [...this.open]) {
+    for (const t of judged) {
       const level = t.credential[0] === 'u' ? t.level : levels.get(t.credential);
       if (live.has(t.projectId) && level === t.level) continue;
       ended++;
