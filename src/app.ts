@@ -32,6 +32,7 @@ import { PressureMonitor } from './platform/pressure.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
+import { SseHub } from './rest/sse.js';
 import { createServices, type Services } from './services/index.js';
 
 export interface BuildOptions {
@@ -103,7 +104,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerErrorHandling(app);
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
-  const pressure = new PressureMonitor(config.pressure, () => services.events.openStreams).start();
+  const pressure = new PressureMonitor(config.pressure, () => services.events.openStreams);
+  // sampled from when the app is ready: building the schema blocks the event loop longer than any threshold
+  app.addHook('onReady', async () => void pressure.start());
   registerLoadShedding(app, pressure);
   services.events.streams.shedding = () => app.isUnderPressure();
   limitBodyDepth(app);
@@ -134,7 +137,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
   await registerGateway(app, {
     services, plans, operations, routes: ROUTES, clientIp, schema,
-    sse: { keepAliveMs: config.eventsKeepAliveMs },
+    sse: new SseHub(config.eventsKeepAliveMs),
   });
   services.events.start(app.log);
   // Open streams end before the server waits for its connections to close (they are never idle).

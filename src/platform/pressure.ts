@@ -26,6 +26,7 @@ export class PressureMonitor {
 
   start(): this {
     if (this.timer) return this;
+    this.histogram.reset();
     this.histogram.enable();
     this.timer = setInterval(() => this.sample(), this.config.sampleMs);
     this.timer.unref();

@@ -45,7 +45,8 @@ export interface EventsQuery {
 }
 
 const BATCH = 500;
-const OVERFLOW = new WeakMap<object, () => void>();
+/** What the caller's current-conversation stream shows: one set for all of them. */
+const CURRENT_TYPES: ReadonlySet<string> = new Set(['message.created', 'conversation.closed']);
 /** app_settings key prefix of a project's highest pruned event id. */
 const PRUNED_KEY = 'ai_events_pruned:';
 const PRUNE_BATCH = 1000;
@@ -140,14 +141,6 @@ export class EventsService {
     this.bus?.publish(projectId, lastId);
   }
 
-  /**
-   * `fn` runs when a stream opened with this context is ended because its client fell too far
-   * behind (the SSE writer then cuts the connection, which may never drain).
-   */
-  onOverflow(ctx: RequestContext, fn: () => void): void {
-    OVERFLOW.set(ctx, fn);
-  }
-
   /** Open streams in this process (the bench and tests read it). */
   get openStreams(): number {
     return this.streams.size;
@@ -171,7 +164,7 @@ export class EventsService {
     const lastId = parseLastEventId(lastEventId);
     const conversation = await ctx.services.conversations.currentActive(ctx, providerExternalId);
     return this.open(ctx, lastId, {
-      types: new Set(['message.created', 'conversation.closed']),
+      types: CURRENT_TYPES,
       conversationId: conversation.id,
       businessIds: null,
       publicOnly: true,
@@ -260,7 +253,7 @@ export class EventsService {
       cursor = lastId > max ? max : lastId;
     }
     feed.position ??= max;
-    const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, () => OVERFLOW.get(ctx)?.(), ticket);
+    const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, ticket);
     ticket.stop = () => stream.end(null);
     if (reset) stream.push({ id: cursor, type: 'stream.reset', created_at: new Date().toISOString(), data: { last_event_id: lastId, oldest_id: min } });
     feed.add(stream);
@@ -382,9 +375,14 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     private cursor: number,
     private readonly filter: StreamFilter,
     private readonly maxBytes: number,
-    private readonly overflowed: () => void,
     private readonly ticket: StreamTicket,
   ) {}
+
+  /**
+   * Runs when this stream is ended because its client fell too far behind (the SSE writer sets
+   * it, to cut a connection that may never drain).
+   */
+  onOverflow: (() => void) | null = null;
 
   [Symbol.asyncIterator]() {
     return this;
@@ -427,7 +425,7 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
       this.head = 0;
       this.bytes = 0;
       this.end(null);
-      this.overflowed();
+      this.onOverflow?.();
     }
   }
 
