@@ -154,8 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       revalidateMs: Math.max(50, int(env.STREAMS_REVALIDATE_MS, 30_000)),
     },
     pressure: {
-      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 12_000)),
-      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.85),
+      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 10_000)),
+      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.7),
       maxEventLoopDelayMs: Math.max(0, int(env.PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000)),
       sampleMs: Math.max(10, int(env.PRESSURE_SAMPLE_MS, 500)),
     },
