@@ -162,7 +162,7 @@ function pct(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const db = await openBenchDatabase();
+  const db = await openBenchDatabase('ordergraph_bench_events');
   const servers: BenchServer[] = [];
   try {
     await prepare(db.url, RATE * DURATION * 2 + 10);

@@ -12,7 +12,7 @@ import { initORM, migrate, ormConfig } from '../src/db/orm.js';
 import type { RequestContext } from '../src/context/index.js';
 import { openBenchDatabase } from './database.js';
 import { startServe, startServer, type BenchServer } from './processes.js';
-import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/services/metrics.service.js';
+import { MetricsService, type MetricsArgs, type MetricsMode } from '../src/services/metrics/metrics.service.js';
 
 /**
  * `npm run bench:metrics`: seeds (or reuses) the 1M-order `bench-metrics` project, then
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const connectionSets = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
   const connections = Math.max(...connectionSets);
   const config = loadConfig();
-  const db = await openBenchDatabase();
+  const db = await openBenchDatabase('ordergraph_bench_metrics');
   const orm = await initORM({ clientUrl: db.url, poolMax: connections + 5 });
   try {
     await migrate(orm);

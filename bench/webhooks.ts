@@ -7,7 +7,7 @@ import { ensureDatabase } from '../src/db/database.js';
 import { withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
-import { appendEvents, type NewAiEvent } from '../src/services/event-log.js';
+import { appendEvents, type NewAiEvent } from '../src/services/events/event-log.js';
 import { openBenchDatabase } from './database.js';
 import { startServe, type BenchServer } from './processes.js';
 

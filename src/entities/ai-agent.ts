@@ -1,10 +1,12 @@
-import { Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { ArrayType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 /**
- * An AI agent. `credentials` holds the provider credentials encrypted (platform/crypto.ts);
- * it is never a graph field and is hidden from serialisation.
+ * An AI agent. `credentials` holds the provider credentials encrypted (platform/secrets.ts); it is
+ * hidden from serialisation, and the graph's `credentials` field (resolvers/agent.resolver.ts) shows
+ * only which keys are stored, from `credential_keys`. `phone_number_id` is the plain WhatsApp
+ * phone number id that the per-project unique index needs (Migration20261125000000_agent_management).
  */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'ai_agents' })
@@ -23,15 +25,15 @@ export class AiAgent extends TenantEntity {
   name!: string;
 
   @Field(() => String)
-  @Property({ length: 32 })
+  @Property({ length: 64 })
   provider!: string;
 
   @Field(() => String)
-  @Property({ length: 32 })
+  @Property({ length: 64 })
   provider_type!: string;
 
   @Field(() => String)
-  @Property({ length: 128 })
+  @Property({ length: 255 })
   provider_external_id!: string;
 
   @Field(() => Boolean)
@@ -40,6 +42,13 @@ export class AiAgent extends TenantEntity {
 
   @Property({ type: 'text', nullable: true, hidden: true, lazy: true })
   credentials?: string | null;
+
+  /** The names of the stored credentials (never their values). */
+  @Property({ type: ArrayType, default: '{}' })
+  credential_keys: Opt<string[]> = [];
+
+  @Property({ length: 255, nullable: true, hidden: true })
+  phone_number_id?: string | null;
 
   @Field(() => Date)
   @Property()

@@ -3,7 +3,7 @@ import {
   type FieldNode, type GraphQLObjectType, type GraphQLOutputType, type SelectionSetNode,
   type ValidationContext, type ValidationRule,
 } from 'graphql';
-import { MAX_PAGE_SIZE } from '../services/list-query.js';
+import { MAX_PAGE_SIZE } from '../services/shared/list-query.js';
 
 /**
  * Fields below the root that make one SQL statement per page (loaded for every item of a list

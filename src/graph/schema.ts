@@ -19,7 +19,7 @@ const UNUSED_PUBSUB = {
  * are used, so the wrapper only cost time).
  */
 export function getSchema(): Promise<GraphQLSchema> {
-  // Subscriptions bring their own async iterators (services/events.service.ts); type-graphql's
+  // Subscriptions bring their own async iterators (services/events/events.service.ts); type-graphql's
   // pub/sub is never used, but it insists on one when a resolver declares a subscription.
   built ??= buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub: UNUSED_PUBSUB });
   return built;

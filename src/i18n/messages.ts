@@ -53,6 +53,7 @@ const en: Catalogue = {
   webhooks_limit: 'A project can have at most {max} webhooks.',
   webhook_url_private: 'The field {field} points to a loopback, private or link-local address.',
   webhook_url_unresolvable: 'The host of the field {field} cannot be resolved.',
+  duplicate_field: 'The value of {field} is already used by another agent of the project.',
 };
 
 const es: Catalogue = {
@@ -103,6 +104,7 @@ const es: Catalogue = {
   webhooks_limit: 'Un proyecto puede tener como máximo {max} webhooks.',
   webhook_url_private: 'El campo {field} apunta a una dirección local, privada o de enlace local.',
   webhook_url_unresolvable: 'No se puede resolver el host del campo {field}.',
+  duplicate_field: 'El valor de {field} ya lo usa otro agente del proyecto.',
 };
 
 const fr: Catalogue = {
@@ -153,6 +155,7 @@ const fr: Catalogue = {
   webhooks_limit: 'Un projet peut avoir au plus {max} webhooks.',
   webhook_url_private: 'Le champ {field} désigne une adresse locale, privée ou de lien local.',
   webhook_url_unresolvable: "L'hôte du champ {field} ne peut pas être résolu.",
+  duplicate_field: 'La valeur de {field} est déjà utilisée par un autre agent du projet.',
 };
 
 const ar: Catalogue = {
@@ -203,6 +206,7 @@ const ar: Catalogue = {
   webhooks_limit: 'يمكن أن يحتوي المشروع على {max} من الخطافات الإلكترونية (webhooks) على الأكثر.',
   webhook_url_private: 'يشير الحقل {field} إلى عنوان محلي أو خاص أو عنوان ارتباط محلي.',
   webhook_url_unresolvable: 'تعذر تحليل اسم المضيف في الحقل {field}.',
+  duplicate_field: 'قيمة الحقل {field} مستخدمة بالفعل لدى وكيل آخر في المشروع.',
 };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, es, fr, ar };

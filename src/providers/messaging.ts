@@ -30,6 +30,13 @@ export interface SendTemplateResult {
   message_id: string;
 }
 
+/** What `checkCredentials` learns about the account (WhatsApp: the phone number). */
+export interface CredentialCheck {
+  display_phone_number: string | null;
+  verified_name: string | null;
+  quality_rating: string | null;
+}
+
 /** The decrypted credentials of an agent; each provider checks the fields it needs. */
 export type ProviderCredentials = Record<string, unknown>;
 
@@ -38,6 +45,8 @@ export interface MessagingProvider {
   listTemplates(credentials: ProviderCredentials): Promise<ProviderTemplate[]>;
   /** Sends one template message. Never retried (not idempotent). */
   sendTemplate(credentials: ProviderCredentials, input: SendTemplateInput): Promise<SendTemplateResult>;
+  /** Reads the account with the agent's credentials (read-only, one bounded call). */
+  checkCredentials(credentials: ProviderCredentials): Promise<CredentialCheck>;
 }
 
 export type ProviderRegistry = ReadonlyMap<string, MessagingProvider>;

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { User } from '../entities/user.js';
 import type { RequestContext } from '../context/index.js';
-import type { AuthInput as AuthInputShape } from '../services/auth.service.js';
+import type { AuthInput as AuthInputShape } from '../services/identity/auth.service.js';
 
 @InputType({ description: 'Credentials of one branch: email, cellphone, one-time password or guest token.' })
 export class AuthInput implements AuthInputShape {

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
-import type { ConfigEntry as ConfigEntryShape } from '../services/config.service.js';
+import type { ConfigEntry as ConfigEntryShape } from '../services/settings/config.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'A configuration entry; built-in entries have a null id and no description.' })
 export class ConfigEntry implements ConfigEntryShape {

@@ -4,8 +4,8 @@ import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
 import type { RequestContext } from '../context/index.js';
-import type { Page } from '../services/conversation.service.js';
-import type { ListInput } from '../services/list-query.js';
+import type { Page } from '../services/conversations/conversation.service.js';
+import type { ListInput } from '../services/shared/list-query.js';
 
 @ObjectType({ simpleResolvers: true, description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.' })
 export class Pagination {

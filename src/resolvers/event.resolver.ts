@@ -2,7 +2,7 @@ import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Field, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
-import type { AiEventRecord } from '../services/events.service.js';
+import type { AiEventRecord } from '../services/events/events.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'An event of CONTRACT §9.4; `stream.reset` says events older than the stream could resume from are gone.' })
 export class AiEvent {
@@ -23,7 +23,7 @@ function authenticated(context: RequestContext): RequestContext {
 }
 
 /**
- * Live events. The subscribe functions open a stream of services/events.service.ts (access checks
+ * Live events. The subscribe functions open a stream of services/events/events.service.ts (access checks
  * there); the field resolvers hand the event through. The REST SSE routes run these same fields.
  */
 @Resolver(() => AiEvent)

@@ -10,6 +10,7 @@ import { MetricsResolver } from './metrics.resolver.js';
 import { EventResolver } from './event.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { WhatsAppResolver } from './whatsapp.resolver.js';
+import { AgentResolver } from './agent.resolver.js';
 
 /** Every resolver of the one schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver, WhatsAppResolver, WebhookResolver, EventResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver, WhatsAppResolver, WebhookResolver, EventResolver, AgentResolver];

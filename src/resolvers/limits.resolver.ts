@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, InputType, Int, Mutation, registerEnumType, Resolver }
 import { Project, type RateLimitRule } from '../entities/project.js';
 import { validationError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
-import { ACCESS, assertAccess } from '../services/access.js';
+import { ACCESS, assertAccess } from '../services/identity/access.js';
 
 export enum RateLimitScope {
   project = 'project',

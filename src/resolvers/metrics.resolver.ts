@@ -1,7 +1,7 @@
 import { Args, ArgsType, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
-import type * as M from '../services/metrics.service.js';
-import type * as S from '../services/metrics-series.js';
+import type * as M from '../services/metrics/metrics.service.js';
+import type * as S from '../services/metrics/series-plan.js';
 
 @ArgsType()
 export class MetricsQueryArgs implements M.MetricsArgs {

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Project } from '../entities/project.js';
 import type { RequestContext } from '../context/index.js';
-import { ACCESS, assertAccess } from '../services/access.js';
+import { ACCESS, assertAccess } from '../services/identity/access.js';
 
 /** Internal tools: the project the credential belongs to, and the application switches. */
 @Resolver()

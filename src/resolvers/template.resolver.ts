@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { AiTemplate } from '../entities/ai-template.js';
 import type { RequestContext } from '../context/index.js';
-import type { TemplateSendResult as SendResultShape } from '../services/template.service.js';
+import type { TemplateSendResult as SendResultShape } from '../services/whatsapp/template.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'The provider accepted a template message.' })
 export class AiTemplateSendResult implements SendResultShape {

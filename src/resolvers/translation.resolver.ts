@@ -1,7 +1,7 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
-import type { TranslationMap, TranslationsResult as ResultShape } from '../services/translation.service.js';
+import type { TranslationMap, TranslationsResult as ResultShape } from '../services/agents/translation.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'A translations change: a message in the request language and the full map after it.' })
 export class AiTranslationsResult implements ResultShape {

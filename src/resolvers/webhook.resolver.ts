@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
-import type { Page } from '../services/conversation.service.js';
-import type { CreatedWebhook, WebhookDeliveryRecord, WebhookRecord } from '../services/webhook.service.js';
+import type { Page } from '../services/conversations/conversation.service.js';
+import type { CreatedWebhook, WebhookDeliveryRecord, WebhookRecord } from '../services/events/webhook.service.js';
 import { Pagination } from './conversation.resolver.js';
 
 @ObjectType({ simpleResolvers: true, description: 'An outbound webhook (CONTRACT §9.4); its secret is shown only when it is created.' })

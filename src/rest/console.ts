@@ -12,6 +12,7 @@ import { packageFile } from './graphiql.js';
 const OWN: Record<string, { file: string; type: string }> = {
   'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
+  'agents.js': { file: 'agents.js', type: 'text/javascript; charset=utf-8' },
 };
 const PACKAGED: Record<string, { pkg: string; file: string; type: string }> = {
   'uplot.js': { pkg: 'uplot', file: 'dist/uPlot.iife.min.js', type: 'text/javascript; charset=utf-8' },

@@ -5,9 +5,9 @@ import { OUTSIDE_DOCUMENTS, type GraphEngine, type GraphErrorLike, type GraphRes
 import { parseBounded } from '../graph/limits.js';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { translate } from '../i18n/messages.js';
-import { ACCESS, isAllowed } from '../services/access.js';
+import { ACCESS, isAllowed } from '../services/identity/access.js';
 import type { Services } from '../services/index.js';
-import { credentialsFrom } from '../services/tenancy.service.js';
+import { credentialsFrom } from '../services/identity/tenancy.service.js';
 import { NOOP_LOG, registerSubscriptions } from './graphql-ws.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

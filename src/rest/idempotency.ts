@@ -49,7 +49,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
         key: header,
         method: req.method,
         path: apiPath(req.url),
-        body: req.body === undefined || req.body === null ? null : JSON.stringify(req.body),
+        body: req.body === undefined || req.body === null ? null : JSON.stringify(spec.keptBody ? spec.keptBody(req.body) : req.body),
       });
     },
 

@@ -32,6 +32,8 @@ const SCALARS: Record<string, JSONSchema> = {
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
   DateTime: { type: 'string', format: 'date-time' },
+  // an agent's credentials: which keys are stored, never a value (resolvers/agent.resolver.ts)
+  CredentialFlags: { type: 'object', additionalProperties: { type: 'boolean' }, example: { waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false } },
 };
 
 function selectionSchema(

@@ -4,9 +4,9 @@ import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
 import { resolveLang } from '../i18n/messages.js';
-import { assertAccess, assertAiModule } from '../services/access.js';
+import { assertAccess, assertAiModule } from '../services/identity/access.js';
 import type { Services } from '../services/index.js';
-import { credentialsFrom } from '../services/tenancy.service.js';
+import { credentialsFrom } from '../services/identity/tenancy.service.js';
 import type { RouteSpec } from './route-spec.js';
 
 export type ClientIp = (socketIp: string, forwardedFor: string | undefined) => string;

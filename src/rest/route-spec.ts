@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../context/index.js';
 import type { JSONSchema } from './json-schema.js';
 import { propertyAt } from './openapi-result.js';
-import type { Access } from '../services/access.js';
-import type { Pagination } from '../services/list-query.js';
+import type { Access } from '../services/identity/access.js';
+import type { Pagination } from '../services/shared/list-query.js';
 
 export type { Pagination };
 
@@ -51,6 +51,11 @@ export interface RouteSpec {
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** A document other than the operation's own, e.g. with a selection built from `params`. */
   document?: (input: RouteInput, base: string) => string | Promise<string>;
+  /**
+   * What the idempotency store keeps of a POST body to compare a retry with (rest/idempotency.ts);
+   * default the body itself. Routes whose body carries secrets keep digests of them instead.
+   */
+  keptBody?: (body: unknown) => unknown;
   /** Turns the operation's data into the envelope content; default: the single root field. */
   respond?: (data: Record<string, any>, input: RouteInput) => RouteOutput;
   /**

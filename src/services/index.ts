@@ -3,20 +3,20 @@ import type { AppConfig } from '../config.js';
 import type { LimiterStore } from '../limits/store.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
-import { AuthService } from './auth.service.js';
-import { ConfigService } from './config.service.js';
-import { ConversationService } from './conversation.service.js';
-import { LimitsService } from './limits.service.js';
-import { SettingsService } from './settings.service.js';
-import { TenancyService } from './tenancy.service.js';
 import { createProviders } from '../providers/registry.js';
-import { TemplateService } from './template.service.js';
-import { TranslationService } from './translation.service.js';
-import { MetricsService } from './metrics.service.js';
-import { EventsService } from './events.service.js';
-import { TemplateSendService } from './template-send.service.js';
-import { WhatsAppInboundService } from './whatsapp-inbound.service.js';
-import { WebhookService } from './webhook.service.js';
+import { AgentService, TranslationService } from './agents/index.js';
+import { ConversationService } from './conversations/index.js';
+import { EventsService, WebhookService } from './events/index.js';
+import { AuthService, LimitsService, TenancyService } from './identity/index.js';
+import { MetricsService } from './metrics/index.js';
+import { ConfigService, SettingsService } from './settings/index.js';
+import { TemplateSendService, TemplateService, WhatsAppInboundService } from './whatsapp/index.js';
+
+/**
+ * The services, grouped by domain (each folder's index.ts says what it offers): identity (tenancy,
+ * auth, access, limits), settings, conversations, agents, whatsapp, events, metrics, and shared
+ * (list queries). Each takes the request context first. Background workers are in src/workers/.
+ */
 
 /** What services are built from: made once per process by `build()` (app.ts). */
 export interface Deps {
@@ -28,6 +28,7 @@ export interface Deps {
 }
 
 export function createServices(deps: Deps) {
+  const providers = createProviders(deps.config);
   return {
     deps,
     tenancy: new TenancyService(deps.orm),
@@ -35,7 +36,7 @@ export function createServices(deps: Deps) {
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
     conversations: new ConversationService(),
-    templates: new TemplateService(createProviders(deps.config), deps.cipher),
+    templates: new TemplateService(providers, deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),
     metrics: new MetricsService(),
@@ -43,6 +44,7 @@ export function createServices(deps: Deps) {
     templateSends: new TemplateSendService(),
     whatsappInbound: new WhatsAppInboundService(deps.cipher),
     webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
+    agents: new AgentService(providers, deps.cipher),
   };
 }
 

@@ -10,7 +10,7 @@ import { agent, customerKey, customers, emit, listen } from './support.js';
  * (customers opening their current conversations over HTTP, which emits conversation.created, and
  * direct appends of several events per transaction) while one reader keeps disconnecting and
  * resuming with Last-Event-ID. The union of what it received must be exactly the committed events
- * of the project, each once, in id order. Without the per-project lock of services/event-log.ts
+ * of the project, each once, in id order. Without the per-project lock of services/events/event-log.ts
  * (ids taken before commit, committed out of order) the reader misses events.
  */
 const USERS_PER_ENGINE = 40;

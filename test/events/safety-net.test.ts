@@ -5,7 +5,7 @@ import { baseFixture, KEYS } from '../support/fixtures.js';
 import { freePort } from '../support/net.js';
 import { openSse } from '../support/sse.js';
 import { listen } from './support.js';
-import { appendEvents } from '../../src/services/event-log.js';
+import { appendEvents } from '../../src/services/events/event-log.js';
 
 /**
  * A notification only says "events up to N in project P": when every notification is lost (here:

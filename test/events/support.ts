@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { appendEvents, type NewAiEvent } from '../../src/services/event-log.js';
+import { appendEvents, type NewAiEvent } from '../../src/services/events/event-log.js';
 import type { Services } from '../../src/services/index.js';
 import type { FixtureProject } from '../../src/fixtures/types.js';
 

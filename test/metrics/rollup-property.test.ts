@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/context/index.js';
 import { ensureBenchData, rebuildMetricsRollups } from '../../src/bench-data/seed.js';
-import { coverSigned } from '../../src/services/metrics-cover.js';
+import { coverSigned } from '../../src/services/metrics/cover.js';
 import { BACKFILL_SQL } from '../../src/db/migrations/Migration20261122000000_metrics_hour_grains.js';
-import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics.service.js';
+import { MetricsService, type MetricsArgs, type MetricsMode } from '../../src/services/metrics/metrics.service.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
 import { prng } from '../support/random.js';

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
  * A local WhatsApp Cloud API (the parts CONTRACT §6.1 uses), on 127.0.0.1:0:
  * - `GET /v21.0/{waba_id}/message_templates[?limit&after]` → `{data, paging: {cursors, next?}}`, paged;
  * - `POST /v21.0/{phone_number_id}/messages` → `{messaging_product, contacts, messages: [{id}]}`;
+ * - `GET /v21.0/{phone_number_id}?fields=…` → the phone number's `{id, display_phone_number, verified_name, quality_rating}`;
  * - a wrong bearer token → 401 `{error: {message, type, code}}` like Graph API's OAuthException.
  * Scripted failures (`fail`) answer a status/body, or never answer (`hang`), optionally on one page
  * and a number of times. Every request is recorded (method, path, query, headers, body).
@@ -24,6 +25,10 @@ export interface FakeAccount {
   phone_number_id: string;
   access_token: string;
   templates: FakeTemplate[];
+  /** The phone number as the read answers it (defaults from the phone_number_id). */
+  display_phone_number?: string;
+  verified_name?: string;
+  quality_rating?: string;
 }
 
 export interface RecordedRequest {
@@ -36,8 +41,10 @@ export interface RecordedRequest {
 
 export type FailureAnswer = { status: number; body?: unknown } | { hang: true };
 
+type FakeCall = 'list' | 'send' | 'phone';
+
 interface Failure {
-  on: 'list' | 'send';
+  on: FakeCall;
   /** List only: the 1-based page it applies to (all pages when absent). */
   page?: number;
   times: number;
@@ -83,7 +90,7 @@ export class WhatsAppFake {
   }
 
   /** Answers the next `times` matching requests with `answer` instead of the normal one. */
-  fail(on: 'list' | 'send', answer: FailureAnswer, opts: { page?: number; times?: number } = {}): void {
+  fail(on: FakeCall, answer: FailureAnswer, opts: { page?: number; times?: number } = {}): void {
     this.failures.push({ on, answer, page: opts.page, times: opts.times ?? Infinity });
   }
 
@@ -117,9 +124,12 @@ export class WhatsAppFake {
     };
     this.requests.push(recorded);
 
-    const parts = url.pathname.split('/').filter(Boolean); // [v21.0, id, edge]
-    const kind = parts[2] === 'message_templates' && req.method === 'GET' ? 'list' : parts[2] === 'messages' && req.method === 'POST' ? 'send' : null;
-    if (parts.length !== 3 || parts[0] !== API_VERSION || !kind) {
+    const parts = url.pathname.split('/').filter(Boolean); // [v21.0, id, edge?]
+    const kind: FakeCall | null =
+      parts.length === 2 && req.method === 'GET' ? 'phone'
+        : parts.length === 3 && parts[2] === 'message_templates' && req.method === 'GET' ? 'list'
+          : parts.length === 3 && parts[2] === 'messages' && req.method === 'POST' ? 'send' : null;
+    if (parts[0] !== API_VERSION || !kind) {
       return json(res, 400, graphError('Unsupported request', 'GraphMethodException', 100));
     }
     const offset = kind === 'list' ? Number(decodeCursor(url.searchParams.get('after'))) : 0;
@@ -137,6 +147,17 @@ export class WhatsAppFake {
     const auth = req.headers.authorization ?? '';
     if (!account || auth !== `Bearer ${account.access_token}`) {
       return json(res, 401, graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190));
+    }
+
+    if (kind === 'phone') {
+      if (parts[1] !== account.phone_number_id) return json(res, 400, graphError('Unsupported get request.', 'GraphMethodException', 100));
+      const phone: Record<string, string> = {
+        display_phone_number: account.display_phone_number ?? `+1 555 ${account.phone_number_id.slice(-4).padStart(4, '0')}`,
+        verified_name: account.verified_name ?? `Account ${account.phone_number_id}`,
+        quality_rating: account.quality_rating ?? 'GREEN',
+      };
+      const fields = (url.searchParams.get('fields') ?? '').split(',').filter((f) => f in phone);
+      return json(res, 200, { ...Object.fromEntries(fields.map((f) => [f, phone[f]])), id: account.phone_number_id });
     }
 
     if (kind === 'list') {

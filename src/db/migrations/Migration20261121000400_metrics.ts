@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Every rollup has three grains: 0 = 15-minute UTC buckets (every whole-, half- and
  * quarter-hour zone offset falls on one), 1 = UTC days, 2 = UTC calendar months. Every stored
  * value is a sum, so a period [start, end) is read as a signed cover (see coverSigned in
- * metrics-cover.ts): whole months or days inside it, or an outer month or day minus its
+ * services/metrics/cover.ts): whole months or days inside it, or an outer month or day minus its
  * overhang, down to 15-minute buckets at the ragged edges. A month-long period thus reads one
  * month row per key plus a few signed 15-minute edge buckets instead of about 30 day rows.
  *

@@ -29,7 +29,7 @@ export const BACKFILL_SQL = ADDED.flatMap(({ grain, bin }) =>
  * independence). A month in a half-hour zone such as Asia/Kolkata starts and ends 5.5 hours off
  * a UTC day; its edges were read as 44 quarter-hour buckets, and at 10M orders each quarter-hour
  * holds most of the key space, so the rows a month reads grew with volume. Now an edge is at
- * most one 6-hour block, a few hours and the quarter-hours of a half hour (metrics-cover.ts),
+ * most one 6-hour block, a few hours and the quarter-hours of a half hour (services/metrics/cover.ts),
  * which the key space bounds whatever the volume.
  *
  * `metrics_buckets(t)` names every grain once, for the triggers and the bench seeder's rebuild;

@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   becomes two partial unique indexes: (agent, user) among conversations without a contact (the
  *   current conversation of §6.2), and (agent, contact) among those with one.
  * - `ai_events`: one row per event. Ids come from one sequence, but are taken only while the
- *   project's event lock is held (see services/event-log.ts), so within a project they increase in
+ *   project's event lock is held (see services/events/event-log.ts), so within a project they increase in
  *   commit order. Visibility columns (agent, business, conversation, public) are copied at write
  *   time so a stream filters without joins. No foreign keys: events outlive what they describe
  *   until they are pruned by age.

@@ -9,7 +9,8 @@ import { Migration20261123000000_ai_writes_and_events } from './Migration2026112
 import { Migration20261123000100_conversation_writes } from './Migration20261123000100_conversation_writes.js';
 import { Migration20261123000200_whatsapp } from './Migration20261123000200_whatsapp.js';
 import { Migration20261123000300_webhooks } from './Migration20261123000300_webhooks.js';
-import { Migration20261125000000_open_streams } from './Migration20261125000000_open_streams.js';
+import { Migration20261125000000_agent_management } from './Migration20261125000000_agent_management.js';
+import { Migration20261125000100_open_streams } from './Migration20261125000100_open_streams.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -23,5 +24,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123000100_conversation_writes', class: Migration20261123000100_conversation_writes },
   { name: 'Migration20261123000200_whatsapp', class: Migration20261123000200_whatsapp },
   { name: 'Migration20261123000300_webhooks', class: Migration20261123000300_webhooks },
-  { name: 'Migration20261125000000_open_streams', class: Migration20261125000000_open_streams },
+  { name: 'Migration20261125000000_agent_management', class: Migration20261125000000_agent_management },
+  { name: 'Migration20261125000100_open_streams', class: Migration20261125000100_open_streams },
 ];

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TEMPLATE_STATUSES } from '../../entities/ai-template.js';
 import {
   ProviderError,
+  type CredentialCheck,
   redact,
   type MessagingProvider,
   type ProviderCredentials,
@@ -14,6 +15,7 @@ import {
  * The WhatsApp Cloud API (CONTRACT §6.1), with the platform's `fetch`:
  * - list: `GET {base}/{waba_id}/message_templates`, then every `paging.next` as given;
  * - send: `POST {base}/{phone_number_id}/messages` with the template body;
+ * - check: `GET {base}/{phone_number_id}?fields=display_phone_number,verified_name,quality_rating`;
  * both with `Authorization: Bearer <access_token>`. Each HTTP call times out after `timeoutMs`.
  * Only the list retries, on a network error or a 5xx (not on a timeout: a request must not hang
  * for several timeouts). 4xx → rejected with the provider's `error.message`; the rest → unavailable.
@@ -152,6 +154,18 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
       const id = Array.isArray(body.messages) ? body.messages[0]?.id : undefined;
       if (typeof id !== 'string' || !id) throw new ProviderError('unavailable', 'send answer without messages[0].id');
       return { message_id: id };
+    },
+
+    async checkCredentials(credentials): Promise<CredentialCheck> {
+      const phone = credentials.phone_number_id;
+      const token = credentials.access_token;
+      if (typeof phone !== 'string' || !phone || typeof token !== 'string' || !token) {
+        throw new ProviderError('not_configured', 'incomplete WhatsApp credentials');
+      }
+      const url = `${base}/${encodeURIComponent(phone)}?fields=display_phone_number,verified_name,quality_rating`;
+      const body = (await call(url, { method: 'GET', token }, [])) as Record<string, unknown>;
+      const text = (v: unknown) => (typeof v === 'string' ? v : null);
+      return { display_phone_number: text(body.display_phone_number), verified_name: text(body.verified_name), quality_rating: text(body.quality_rating) };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ACCESS } from '../../services/access.js';
+import { ACCESS } from '../../services/identity/access.js';
 import { object } from '../json-schema.js';
 import { propertyAt } from '../openapi-result.js';
 import type { RouteSpec } from '../route-spec.js';

@@ -1,5 +1,5 @@
-import { ACCESS } from '../../services/access.js';
-import { CONFIG_MODES } from '../../services/config.service.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { CONFIG_MODES } from '../../services/settings/config.service.js';
 import type { JSONSchema } from '../json-schema.js';
 import { propertyAt } from '../openapi-result.js';
 import type { RouteSpec } from '../route-spec.js';

@@ -1,7 +1,7 @@
 import { documentWithSelection } from '../../graph/selection.js';
-import { ACCESS } from '../../services/access.js';
-import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversation.service.js';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/conversation.service.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { object, type JSONSchema } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
@@ -18,7 +18,7 @@ const agentParams: JSONSchema = {
   required: ['provider_external_id'],
 };
 
-const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => ({
+export const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => ({
   type: 'object',
   properties: {
     ...Object.fromEntries(selection.map((name) => [name, { type: 'string', maxLength: 2000 }])),
@@ -36,7 +36,7 @@ const idOf = (raw: string) => {
   return s.length <= 10 && Number(s) <= INT_MAX ? Number(s) : 0;
 };
 
-const listVariables = ({ query }: RouteInput) => ({
+export const listVariables = ({ query }: RouteInput) => ({
   where: rawWhere(query.where) ?? null,
   orderBy: query.orderBy ?? null,
   page: query.page ?? null,

@@ -1,5 +1,5 @@
-import { ACCESS } from '../../services/access.js';
-import { parseLastEventId } from '../../services/events.service.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { parseLastEventId } from '../../services/events/events.service.js';
 import type { JSONSchema } from '../json-schema.js';
 import type { RouteInput, RouteSpec } from '../route-spec.js';
 

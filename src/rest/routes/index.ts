@@ -8,6 +8,7 @@ import { metricsRoutes } from './metrics.routes.js';
 import { eventRoutes } from './event.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
+import { agentRoutes } from './agent.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes, ...whatsappRoutes, ...webhookRoutes, ...eventRoutes];
+export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes, ...whatsappRoutes, ...webhookRoutes, ...eventRoutes, ...agentRoutes];

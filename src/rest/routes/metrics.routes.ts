@@ -1,5 +1,5 @@
-import { ACCESS } from '../../services/access.js';
-import { SERIES_GROUPINGS, SERIES_METRICS } from '../../services/metrics-series.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { SERIES_GROUPINGS, SERIES_METRICS } from '../../services/metrics/series-plan.js';
 import type { RouteSpec } from '../route-spec.js';
 
 /** The common query parameters of every metrics operation (spec §4.4, §8). */

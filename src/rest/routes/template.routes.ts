@@ -1,5 +1,5 @@
-import { ACCESS } from '../../services/access.js';
-import { SEND_TO_MAX, SEND_TO_MIN, SEND_TO_PATTERN } from '../../services/template.service.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { SEND_TO_MAX, SEND_TO_MIN, SEND_TO_PATTERN } from '../../services/whatsapp/template.service.js';
 import { integerId, object, type JSONSchema } from '../json-schema.js';
 import type { RouteSpec } from '../route-spec.js';
 

@@ -1,5 +1,5 @@
 import { LOCALES } from '../../entities/ai-translation.js';
-import { ACCESS } from '../../services/access.js';
+import { ACCESS } from '../../services/identity/access.js';
 import { integerId, object } from '../json-schema.js';
 import type { RouteSpec } from '../route-spec.js';
 import { optionalObject } from './template.routes.js';

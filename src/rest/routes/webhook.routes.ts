@@ -1,7 +1,7 @@
-import { ACCESS } from '../../services/access.js';
-import { AI_EVENT_TYPES } from '../../services/event-log.js';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
-import { MAX_WEBHOOK_URL } from '../../services/webhook.service.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { AI_EVENT_TYPES } from '../../services/events/event-log.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
+import { MAX_WEBHOOK_URL } from '../../services/events/webhook.service.js';
 import { integerId, object } from '../json-schema.js';
 import { paged, type RouteSpec } from '../route-spec.js';
 

@@ -1,5 +1,5 @@
-import { ACCESS } from '../../services/access.js';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/list-query.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { integerId, object } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteSpec } from '../route-spec.js';

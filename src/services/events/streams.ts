@@ -5,7 +5,7 @@ import { credentialOf, type RequestContext } from '../../context/index.js';
 import { causeOf, LineLimiter, serviceUnavailable } from '../../db/unavailable.js';
 import { appError } from '../../errors/codes.js';
 import { rateLimitHeaders } from '../../limits/store.js';
-import type { BusLog } from '../event-bus.js';
+import type { BusLog } from './event-bus.js';
 
 /** Key of the transaction-scoped advisory lock that serializes admissions per project: ("OGSt", project id). */
 const ADMIT_LOCK = 0x4f475374;

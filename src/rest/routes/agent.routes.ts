@@ -1,0 +1,98 @@
+import { documentWithSelection } from '../../graph/selection.js';
+import { ACCESS } from '../../services/identity/access.js';
+import { AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
+import { sha256 } from '../../platform/secrets.js';
+import { integerId, object, type JSONSchema } from '../json-schema.js';
+import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
+import { listQuery, listVariables } from './conversation.routes.js';
+
+const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai agents'], access: ACCESS.AI_ADMIN, ai: true };
+const agentParams = object({ agent_id: integerId }, ['agent_id']);
+const text = (maxLength: number, pattern?: string): JSONSchema => ({ type: 'string', minLength: 1, maxLength, ...(pattern ? { pattern } : {}) });
+/** Write-only: an object of strings (a patch may set a key to null to remove it); never answered. */
+const credentials = (patch: boolean): JSONSchema => ({
+  type: 'object',
+  maxProperties: MAX_CREDENTIAL_KEYS,
+  additionalProperties: { type: patch ? ['string', 'null'] : 'string', minLength: 1, maxLength: MAX_CREDENTIAL_VALUE },
+  description: 'WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token. Write-only.',
+  example: { waba_id: '<waba id>', phone_number_id: '<phone number id>', access_token: '<access token>' },
+});
+const fields = (patch: boolean): Record<string, JSONSchema> => ({
+  name: text(AGENT_LIMITS.name),
+  business_id: { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647 },
+  provider: text(AGENT_LIMITS.provider),
+  provider_type: text(AGENT_LIMITS.provider_type),
+  provider_external_id: text(AGENT_LIMITS.provider_external_id, '^[a-zA-Z0-9_-]+$'),
+  enabled: { type: 'boolean' },
+  credentials: credentials(patch),
+});
+/** Only the members sent: an absent one leaves a patched agent's field as it is. */
+const sent = (body: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
+const agentId = ({ params }: RouteInput) => ({ agent_id: Number(params.agent_id) });
+/**
+ * The idempotency store keeps the body to compare a retry with: credential values are kept as their
+ * SHA-256 (a different value is still another body), never in plain (the body is as received: the
+ * credentials may be an object or its JSON text).
+ */
+function withoutSecrets(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !('credentials' in body)) return body;
+  const credentials = (body as { credentials: unknown }).credentials;
+  const digest = (v: unknown) => (typeof v === 'string' ? `sha256:${sha256(v)}` : v);
+  const kept = credentials && typeof credentials === 'object' && !Array.isArray(credentials)
+    ? Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, digest(v)]))
+    : digest(credentials);
+  return { ...body, credentials: kept };
+}
+
+/** CONTRACT §10.3: agents a dashboard manages. Levels 0/2 and server keys; the service scopes a business owner. */
+export const agentRoutes: RouteSpec[] = [
+  {
+    ...common,
+    method: 'GET',
+    path: '/ai/agents',
+    operation: 'AiAgents',
+    summary: 'Agents (credentials shown as booleans only): params, where, orderBy, page, page_size',
+    schema: { querystring: listQuery('params') },
+    variables: listVariables,
+    document: ({ query }, base) => documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgents', 'items'], relations: false }),
+    ...paged('aiAgents'),
+  },
+  {
+    ...common,
+    method: 'GET',
+    path: '/ai/agents/:agent_id',
+    operation: 'AiAgent',
+    summary: 'One agent; params selects its fields',
+    schema: { params: agentParams, querystring: { type: 'object', properties: { params: { type: 'string', maxLength: 2000 } } } },
+    variables: agentId,
+    document: ({ query }, base) => documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgent'], relations: false }),
+  },
+  {
+    ...common,
+    method: 'POST',
+    path: '/ai/agents',
+    operation: 'CreateAiAgent',
+    summary: 'Creates an agent; provider_external_id and a WhatsApp phone_number_id are unique in the project',
+    schema: { body: object(fields(false), ['name', 'provider', 'provider_type', 'provider_external_id']) },
+    variables: ({ body }) => sent(body),
+    keptBody: withoutSecrets,
+  },
+  {
+    ...common,
+    method: 'PATCH',
+    path: '/ai/agents/:agent_id',
+    operation: 'UpdateAiAgent',
+    summary: 'Changes the fields given; credentials merge key by key, a key set to null is removed',
+    schema: { params: agentParams, body: object(fields(true)) },
+    variables: (input) => ({ ...sent(input.body), ...agentId(input) }),
+  },
+  {
+    ...common,
+    method: 'POST',
+    path: '/ai/agents/:agent_id/credentials/check',
+    operation: 'CheckAiAgentCredentials',
+    summary: "Reads the provider's phone number with the agent's credentials (display_phone_number, verified_name, quality_rating)",
+    schema: { params: agentParams },
+    variables: agentId,
+  },
+];

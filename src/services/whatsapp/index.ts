@@ -1,0 +1,7 @@
+/**
+ * The WhatsApp Cloud API side of agents: message templates (list, refresh, sync, send and the
+ * record of sends) and the inbound webhook (messages and delivery statuses, CONTRACT §9.3).
+ */
+export { TemplateService } from './template.service.js';
+export { TemplateSendService } from './template-send.service.js';
+export { WhatsAppInboundService } from './whatsapp-inbound.service.js';

@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { IdempotencyStore } from '../db/idempotency-store.js';
+import { causeOf, LineLimiter } from '../db/unavailable.js';
+import { closeIdleConversations, IDLE_CLOSE_CONFIG } from '../services/conversations/conversation.service.js';
+import type { Services } from '../services/index.js';
+
+/** Conversations closed per transaction: short transactions, short event-lock holds. */
+const BATCH = 100;
+/** A positive integer of minutes (at most a year); anything else leaves the project alone. */
+const MINUTES = /^\s*([1-9][0-9]{0,5})\s*$/;
+
+/**
+ * The background work of every `serve` process (started and stopped by server.ts): every
+ * `intervalMs` it closes idle conversations (CONTRACT §9.1) of the projects whose stored config
+ * `ai_idle_close_minutes` is a positive integer, and deletes expired idempotency keys (§9.2).
+ * Any number of processes may run it: rows are claimed with `for update skip locked`, so each
+ * conversation is closed, and its event emitted, once. Passes never overlap within a process.
+ */
+export class IdleSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly keys: IdempotencyStore;
+  private readonly lines = new LineLimiter();
+
+  constructor(
+    private readonly services: Services,
+    private readonly intervalMs: number,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.keys = new IdempotencyStore(services.deps.orm);
+  }
+
+  start(): this {
+    if (this.intervalMs > 0) this.schedule();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass().finally(() => this.schedule());
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** One pass over every configured project; failures are logged and the next pass tries again. */
+  async pass(): Promise<void> {
+    try {
+      const em = this.services.deps.orm.em.fork();
+      const configs = await em.getConnection().execute<{ project_id: number; value: string }[]>(
+        'select project_id, value from configs where key = ?', [IDLE_CLOSE_CONFIG], 'all',
+      );
+      for (const { project_id, value } of configs) {
+        const minutes = MINUTES.exec(value)?.[1];
+        if (!minutes) continue;
+        for (;;) {
+          if (this.stopped) return;
+          const { closed, lastId } = await closeIdleConversations(em.fork(), project_id, Number(minutes), BATCH);
+          if (lastId !== null) this.services.events.committed(project_id, lastId);
+          if (closed > 0) this.log.info({ project_id, closed }, 'idle conversations closed');
+          if (closed < BATCH) break;
+        }
+      }
+      await this.keys.deleteExpired();
+    } catch (err) {
+      const cause = causeOf(err);
+      if (this.lines.admit(cause) !== false) this.log.warn({ cause }, 'idle sweep failed; retrying at the next pass');
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../config.js';
+import type { Services } from '../services/index.js';
+import { IdleSweeper } from './idle-sweeper.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+
+/**
+ * What runs in the background of every `serve` process, how it starts and stops, and what makes it
+ * safe with any number of processes on one database:
+ *
+ * | worker | runs on | safe across processes because |
+ * |---|---|---|
+ * | idle sweeper (`idle-sweeper.ts`): closes idle conversations, deletes expired idempotency keys | a timer (`AI_IDLE_SWEEP_MS`) | rows claimed with `for update skip locked`: each conversation closed once |
+ * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and the events' notification | attempts claimed with leases (`for update skip locked`), so one process sends each |
+ *
+ * Two more run inside the app itself, because the request paths need them even without `serve`
+ * (tests, `build()`): the event bus (`services/events/event-bus.ts`: a LISTEN connection, or Redis,
+ * that wakes this process's streams when any process commits events), with its safety poll
+ * (`EVENTS_POLL_MS`) and the pruner of old events (`services/events/events.service.ts`, a timer:
+ * a plain delete, idempotent); and the replica router (`db/replicas.ts`, a timer that measures
+ * replica lag). They start with `build()` and stop with `app.close()`.
+ */
+export interface Workers {
+  /**
+   * The sweeper stops first (a pass in flight finishes, so no event is appended once the app is
+   * closing); then `drain` (the server's `app.close()`) runs while the deliveries in flight finish.
+   */
+  stop(drain: () => Promise<void>): Promise<void>;
+}
+
+/** Starts the workers after `listen`. */
+export function startWorkers({ services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig }, log: FastifyBaseLogger): Workers {
+  const sweeper = new IdleSweeper(services, config.idleSweepMs, log).start();
+  const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log }).start();
+  return {
+    async stop(drain) {
+      await sweeper.stop();
+      await Promise.all([drain(), webhooks.stop()]);
+    },
+  };
+}
