@@ -7,13 +7,15 @@ export type PressureReason = 'heap' | 'event_loop' | 'streams';
 /**
  * How near a process is to its limits (CONTRACT §11's last rule): heap used against the heap limit
  * (v8.getHeapStatistics(), so `--max-old-space-size` is taken into account), the mean event-loop
- * delay, both sampled every PRESSURE_SAMPLE_MS on one timer, and the open streams, read exactly
+ * delay (past its threshold in two samples running, so one pause does not shed load), both sampled every PRESSURE_SAMPLE_MS on one timer, and the open streams, read exactly
  * whenever asked. `reason` is null while there is room.
  */
 export class PressureMonitor {
   private readonly histogram: IntervalHistogram;
   private timer: NodeJS.Timeout | null = null;
   private sampled: PressureReason | null = null;
+  /** Consecutive samples whose event-loop delay was past the threshold: one alone (a pause) does not shed load. */
+  private slowSamples = 0;
   /** The last sample, for logs and /metrics-like readers. */
   last = { heapUsed: 0, heapLimit: 0, eventLoopDelayMs: 0 };
 
@@ -51,8 +53,9 @@ export class PressureMonitor {
     this.histogram.reset();
     this.last = { heapUsed: heap.used_heap_size, heapLimit: heap.heap_size_limit, eventLoopDelayMs: Math.round(delay) };
     const { maxHeapRatio, maxEventLoopDelayMs } = this.config;
+    this.slowSamples = maxEventLoopDelayMs > 0 && delay > maxEventLoopDelayMs ? this.slowSamples + 1 : 0;
     if (maxHeapRatio > 0 && heap.used_heap_size > maxHeapRatio * heap.heap_size_limit) this.sampled = 'heap';
-    else if (maxEventLoopDelayMs > 0 && delay > maxEventLoopDelayMs) this.sampled = 'event_loop';
+    else if (this.slowSamples >= 2) this.sampled = 'event_loop';
     else this.sampled = null;
   }
 }
