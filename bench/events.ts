@@ -106,7 +106,10 @@ async function openStreams(origin: string, n: number, sampled: number): Promise<
       resolve();
     });
   });
-  for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => openOne()));
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => openOne()));
+    if ((i + 50) % 2000 === 0) console.log(`  ${i + 50} attempted: ${out.open} open, ${out.refused} refused, ${out.failed} failed, ${out.dropped} ended`);
+  }
   return out;
 }
 

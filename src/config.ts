@@ -155,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     pressure: {
       maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 10_000)),
-      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.7),
+      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.55),
       maxEventLoopDelayMs: Math.max(0, int(env.PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000)),
       sampleMs: Math.max(10, int(env.PRESSURE_SAMPLE_MS, 500)),
     },
