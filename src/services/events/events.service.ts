@@ -45,6 +45,12 @@ export interface EventsQuery {
 }
 
 const BATCH = 500;
+/** What one stream may hold unsent while the process sheds load (EVENTS_STREAM_BUFFER_BYTES otherwise). */
+const PRESSED_STREAM_BYTES = 64 * 1024;
+/** What an event counts against a stream's buffer: its JSON (made once per event) and the frame around it. */
+function sizeOf(event: AiEventRecord): number {
+  return eventJson(event).length + 64;
+}
 /** What the caller's current-conversation stream shows: one set for all of them. */
 const CURRENT_TYPES: ReadonlySet<string> = new Set(['message.created', 'conversation.closed']);
 /** app_settings key prefix of a project's highest pruned event id. */
@@ -308,7 +314,7 @@ class ProjectFeed {
     return rows.map((r) => {
       const id = Number(r.id_text);
       const event: AiEventRecord = { id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data };
-      return { id, business_id: r.business_id, conversation_id: r.conversation_id, public: r.public, event, bytes: eventJson(event).length + 64 };
+      return { id, business_id: r.business_id, conversation_id: r.conversation_id, public: r.public, event, bytes: sizeOf(event) };
     });
   }
 
@@ -359,7 +365,8 @@ class ProjectFeed {
  * queued is bounded by `maxBytes`: past it the stream ends (the client resumes with Last-Event-ID).
  */
 class EventStream implements AsyncIterableIterator<AiEventRecord> {
-  private queue: { event: AiEventRecord; bytes: number }[] = [];
+  /** Shared event objects only (one pointer per entry): thousands of streams may each hold a backlog. */
+  private queue: AiEventRecord[] = [];
   private head = 0;
   private bytes = 0;
   private behind = true;
@@ -388,9 +395,9 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     return this;
   }
 
-  push(event: AiEventRecord, bytes = 128): void {
-    this.queue.push({ event, bytes });
-    this.bytes += bytes;
+  push(event: AiEventRecord): void {
+    this.queue.push(event);
+    this.bytes += sizeOf(event);
   }
 
   private visible(row: LogRow): boolean {
@@ -417,9 +424,10 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
         return;
       }
       this.cursor = row.id;
-      if (this.visible(row)) this.push(row.event, row.bytes);
+      if (this.visible(row)) this.push(row.event);
     }
-    if (!paced && this.bytes > this.maxBytes) {
+    // While the process sheds load, a stream may hold far less: laggards end first, and resume later.
+    if (!paced && this.bytes > (this.ticket.pressed() ? Math.min(this.maxBytes, PRESSED_STREAM_BYTES) : this.maxBytes)) {
       // A client this slow resumes later from its last id; keeping more would grow without bound.
       this.queue = [];
       this.head = 0;
@@ -461,12 +469,12 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
       if (this.head < this.queue.length) {
         const item = this.queue[this.head];
         this.queue[this.head++] = undefined as never;
-        this.bytes -= item.bytes;
+        this.bytes -= sizeOf(item);
         if (this.head === this.queue.length) {
           this.queue = [];
           this.head = 0;
         }
-        return { value: item.event, done: false };
+        return { value: item, done: false };
       }
       if (this.done) {
         if (this.error) {
@@ -506,7 +514,7 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
   /** Everything queued right now, taken at once (the SSE writer sends it in one write). */
   takeQueued(): AiEventRecord[] {
     const out: AiEventRecord[] = [];
-    for (let i = this.head; i < this.queue.length; i++) out.push(this.queue[i].event);
+    for (let i = this.head; i < this.queue.length; i++) out.push(this.queue[i]);
     this.queue = [];
     this.head = 0;
     this.bytes = 0;

@@ -32,6 +32,11 @@ export class StreamTicket {
     readonly level: number,
   ) {}
 
+  /** The process sheds load (its streams then hold less). */
+  pressed(): boolean {
+    return this.registry.shedding();
+  }
+
   release(): void {
     if (this.released) return;
     this.released = true;
