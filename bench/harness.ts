@@ -103,8 +103,6 @@ export async function prepareScenarios(url: string, cipher: CredentialCipher): P
   const orm = await initORM({ clientUrl: url, poolMax: 5 });
   try {
     await migrate(orm);
-    // `serve` seeds the demo project (fixed ids) when none exists; the seed-bench rows may hold those ids.
-    await orm.em.getConnection().execute(`insert into projects (code, name) values ('demo', 'Demo') on conflict (code) do nothing`);
     return await prepareAll(orm, cipher);
   } finally {
     await orm.close();

@@ -46,8 +46,6 @@ async function main(): Promise<void> {
   const orm = await initORM({ clientUrl: db.url, poolMax: connections + 5 });
   try {
     await migrate(orm);
-    // `serve` seeds the demo project (fixed ids) when none exists; the seed-bench rows may hold those ids.
-    await orm.em.getConnection().execute(`insert into projects (code, name) values ('demo', 'Demo') on conflict (code) do nothing`);
     const seed = await ensureBenchData(orm, n, (line) => process.stderr.write(`${line}\n`));
     console.log(`${BENCH_PROJECT}: ${seed.orders} AI orders (${seed.inserted} inserted this run${seed.rebuilt ? ', rollups rebuilt' : ''}), seed step ${seed.seconds.toFixed(1)}s`);
 

@@ -6,7 +6,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from './config.js';
-import { boundsOf, initORM } from './db/orm.js';
+import { DatabaseBreaker } from './db/breaker.js';
+import { boundsOf, initORM, statementClockOf } from './db/orm.js';
 import { takeOrmWarnings } from './db/startup-params.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
@@ -19,7 +20,7 @@ import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
-import { clientErrors, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
+import { clientErrors, failFastWhileDown, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
@@ -58,6 +59,7 @@ export interface Built {
 export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
+  if (config.operatorToken !== undefined && config.operatorToken.length < 16) throw new Error('OPERATOR_TOKEN must have at least 16 characters');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
   if (config.databasePreparedStatements) usePreparedStatements(orm);
@@ -101,9 +103,17 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     reply.header('x-request-id', req.id);
   });
   useStrictBodies(app);
-  registerErrorHandling(app);
+  const breaker = new DatabaseBreaker({
+    url: config.databaseUrl ?? orm.config.getClientUrl(),
+    bounds: boundsOf(config),
+    clock: statementClockOf(orm),
+    onChange: (down, cause) =>
+      down ? app.log.warn({ cause }, 'database down: answering 503 at once while one probe checks for recovery') : app.log.info('database answers again'),
+  }).start();
+  registerErrorHandling(app, breaker);
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
+  failFastWhileDown(app, breaker);
   const pressure = new PressureMonitor(config.pressure, () => services.events.openStreams);
   // sampled from when the app is ready: building the schema blocks the event loop longer than any threshold
   app.addHook('onReady', async () => void pressure.start());
@@ -130,7 +140,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  registerHealth(app, orm);
+  registerHealth(app, orm, breaker);
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);
@@ -145,6 +155,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
 
   app.addHook('onClose', async () => {
     pressure.stop();
+    breaker.stop();
     await services.events.close();
     await engine.close();
     await limiter.close();

@@ -32,6 +32,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Bearer token that may read /metrics from anywhere (without it: loopback and private networks only). */
   metricsToken?: string;
+  /** OPERATOR_TOKEN: `Authorization: Bearer` of the deployment's operator on /graphql (CONTRACT §11); unset: no operator through the API. */
+  operatorToken?: string;
   /** Connections of `serve`'s database pool. */
   databasePoolMax: number;
   /** Reads run as named prepared statements (off behind a transaction-mode pooler that does not track them). */
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbAcquireTimeoutMs: int(env.DB_ACQUIRE_TIMEOUT_MS, 5_000),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 15_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    operatorToken: env.OPERATOR_TOKEN || undefined,
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
     databasePreparedStatements: !['0', 'false'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
     idleSweepMs: int(env.AI_IDLE_SWEEP_MS, 15_000),

@@ -5,19 +5,26 @@ import { openDatabase } from './db/database.js';
 import { boundsOf, initORM, migrate } from './db/orm.js';
 import { seedDemo } from './fixtures/demo.js';
 import { credentialCipher } from './platform/dev-key.js';
+import { flushTracing } from './platform/tracing.js';
 import { backfillCredentialColumns } from './services/agents/index.js';
 import { startWorkers } from './workers/index.js';
 
+export interface ServeOptions {
+  /** `serve --demo`: seed the demo project into the configured database too (when it has none). */
+  demo?: boolean;
+}
+
 /**
  * `ordergraph serve` / `npm start`: database (embedded when DATABASE_URL is unset), migrations,
- * the demo project on first run, then listen. SIGTERM/SIGINT drain in-flight requests, then
+ * the demo project on the embedded database's first run (or with `--demo`: never uninvited into a
+ * DATABASE_URL database, which may be a production one), then listen. SIGTERM/SIGINT drain in-flight requests, then
  * close the database connections and stop the embedded server; after SHUTDOWN_TIMEOUT_MS the
  * requests still in flight are cut and the process exits (status 1).
  */
-export async function serve(): Promise<void> {
+export async function serve(opts: ServeOptions = {}): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const demo = await prepareDatabase(db.directUrl, config);
+  const demo = await prepareDatabase(db.directUrl, config, db.embedded || opts.demo === true);
   const orm = await initORM({ clientUrl: db.url, poolMax: config.databasePoolMax, bounds: boundsOf(config), replicaUrls: config.replicaUrls });
   let built: Built;
   try {
@@ -52,18 +59,19 @@ export async function serve(): Promise<void> {
       await workers.stop(() => app.close());
       await orm.close();
       await db.stop();
+      await flushTracing();
       app.log.info('stopped');
     },
   );
 }
 
 /** Migrations and the demo seed run on a session of their own (DATABASE_DIRECT_URL: never through a transaction pooler). */
-async function prepareDatabase(directUrl: string, config: AppConfig) {
+async function prepareDatabase(directUrl: string, config: AppConfig, demo: boolean) {
   const orm = await initORM({ clientUrl: directUrl, poolMax: 2 });
   try {
     await migrate(orm);
     await backfillCredentialColumns(orm, credentialCipher(config.credentialsKey));
-    return await seedDemo(orm, config);
+    return demo ? await seedDemo(orm, config) : null;
   } finally {
     await orm.close();
   }

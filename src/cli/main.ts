@@ -1,3 +1,4 @@
+import './tracing-preload.js';
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,8 @@ import { serve } from '../server.js';
 import { backfillCredentialColumns } from '../services/agents/agent-credentials.js';
 
 const USAGE = `usage: ordergraph <command>
-  serve                 start the API (embedded PostgreSQL under .data/ when DATABASE_URL is unset)
+  serve [--demo]        start the API (embedded PostgreSQL under .data/ when DATABASE_URL is unset, seeded with
+                        the demo project on its first run; --demo seeds it into a DATABASE_URL database too)
   migrate               apply pending migrations
   fixtures load FILE    load a fixture file (idempotent)
   seed-bench [N]        generate a benchmark project with N AI orders and conversations
@@ -35,7 +37,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serve();
+      if (rest.some((a) => a !== '--demo')) throw new Error(USAGE);
+      return serve({ demo: rest.includes('--demo') });
     case 'migrate':
       await withDatabase(async (orm) => {
         // agents stored before their credential key names had a column (Migration20261125000000)

@@ -54,6 +54,27 @@ export interface RequestContext {
   webhook?: VerifiedWebhook;
 }
 
+/**
+ * The deployment's operator (`Authorization: Bearer OPERATOR_TOKEN` on /graphql, CONTRACT §11): not a
+ * tenant, so no project, no caller and no tenant-scoped `em`. Only the operator's own root fields
+ * run with it (rest/graphql-route.ts refuses any other before execution), and their resolvers
+ * take `GraphContext` and narrow it with `assertOperator` (services/access.ts).
+ */
+export interface OperatorContext {
+  operator: true;
+  requestId: string;
+  lang: Lang;
+  services: ServiceRegistry;
+  log: FastifyBaseLogger;
+}
+
+/** What a resolver of an operator setting receives: a tenant's context or the operator's. */
+export type GraphContext = RequestContext | OperatorContext;
+
+export function isOperator(ctx: GraphContext): ctx is OperatorContext {
+  return (ctx as Partial<OperatorContext>).operator === true;
+}
+
 /** The agents a verified webhook delivery may write for, by their provider phone number id. */
 export interface VerifiedWebhook {
   agents: readonly { id: number; business_id: number | null; phone_number_id: string }[];

@@ -62,21 +62,59 @@ export function breakOnFailure(conn: PgConnection, err: unknown): void {
  * breakOnFailure before the caller sees it. Covers knex's queries, the ORM's transactions and
  * db/direct-read.ts, which all run on the connection's own `query`.
  */
-export function guardConnection<T extends PgConnection>(conn: T): T {
+export function guardConnection<T extends PgConnection>(conn: T, clock?: StatementClock): T {
   const query = conn.query;
   conn.query = function guardedQuery(config: unknown, values?: unknown, callback?: unknown) {
-    if (typeof callback === 'function') return query.call(conn, config, values, watched(conn, callback));
-    if (typeof values === 'function') return query.call(conn, config, watched(conn, values));
+    if (typeof callback === 'function') return query.call(conn, config, values, watched(conn, callback, clock));
+    if (typeof values === 'function') return query.call(conn, config, watched(conn, values, clock));
+    const id = clock?.start();
     const result = query.call(conn, config, values);
-    if (result && typeof result.then === 'function') result.then(undefined, (err: unknown) => breakOnFailure(conn, err));
+    if (result && typeof result.then === 'function') {
+      result.then(
+        () => id !== undefined && clock!.end(id),
+        (err: unknown) => {
+          if (id !== undefined) clock!.end(id);
+          breakOnFailure(conn, err);
+        },
+      );
+    } else if (id !== undefined) clock!.end(id); // a submittable (cursor): not timed
     return result;
   };
   return conn;
 }
 
-function watched(conn: PgConnection, callback: Function) {
+function watched(conn: PgConnection, callback: Function, clock: StatementClock | undefined) {
+  const id = clock?.start();
   return (err: unknown, res: unknown) => {
+    if (id !== undefined) clock!.end(id);
     if (err) breakOnFailure(conn, err);
     return callback(err, res);
   };
 }
+
+/**
+ * The statements running on the serving pool's connections, oldest first (guardConnection starts
+ * and ends them): how long the oldest has been waiting is the pool's own sign of a database
+ * that stopped answering.
+ */
+export class StatementClock {
+  private readonly running = new Map<number, number>();
+  private next = 0;
+
+  start(): number {
+    const id = this.next++;
+    this.running.set(id, performance.now());
+    return id;
+  }
+
+  end(id: number): void {
+    this.running.delete(id);
+  }
+
+  /** How long the oldest running statement has waited, in ms; 0 when none runs. */
+  oldestMs(now = performance.now()): number {
+    for (const started of this.running.values()) return now - started; // a Map keeps insertion order
+    return 0;
+  }
+}
+

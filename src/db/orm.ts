@@ -1,7 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ENTITIES } from '../entities/index.js';
-import { guardConnection, reusable, type PgConnection } from './connection-guard.js';
+import { guardConnection, reusable, StatementClock, type PgConnection } from './connection-guard.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { TenantGuard } from './tenant-guard.js';
 import { noteOrmWarning, probeStatementTimeout, RESTORING_SETTING } from './startup-params.js';
@@ -15,6 +15,8 @@ export interface OrmOptions {
   onQuery?: (sql: string) => void;
   /** Bounds of the serving pool; without them (migrations, the CLI, tests' own ORMs) nothing is bounded. */
   bounds?: DatabaseBounds;
+  /** Times the statements of the pool's connections (the serving ORM's: db/breaker.ts reads it). */
+  clock?: StatementClock;
 }
 
 export interface DatabaseBounds {
@@ -57,9 +59,9 @@ function boundOptions(bounds: DatabaseBounds | undefined): Record<string, unknow
  * any other is destroyed on acquire. knex's own "Connection Error" warning for such a connection
  * is dropped: the request that met the failure logs its cause (rest/errors.ts), rate-limited.
  */
-const guardedPool = {
+const guardedPool = (clock: StatementClock | undefined) => ({
   pool: {
-    afterCreate: (conn: PgConnection, done: (err: Error | null, conn: PgConnection) => void) => done(null, guardConnection(conn)),
+    afterCreate: (conn: PgConnection, done: (err: Error | null, conn: PgConnection) => void) => done(null, guardConnection(conn, clock)),
     validate: (conn: PgConnection) => reusable(conn),
   },
   log: {
@@ -67,7 +69,7 @@ const guardedPool = {
       if (!String(message).startsWith('Connection Error:')) console.warn(message);
     },
   },
-};
+});
 
 export function ormConfig(opts: OrmOptions): Options {
   return {
@@ -84,7 +86,7 @@ export function ormConfig(opts: OrmOptions): Options {
     debug: opts.onQuery ? ['query'] : false,
     logger: opts.onQuery ?? (() => undefined),
     colors: false,
-    driverOptions: { ...guardedPool, ...boundOptions(opts.bounds) },
+    driverOptions: { ...guardedPool(opts.clock), ...boundOptions(opts.bounds) },
   };
 }
 
@@ -100,8 +102,24 @@ function replicaOptions(urls: string[], poolMax: number): Partial<Options> {
   };
 }
 
+/** The statement clock of each bounded (serving) ORM. */
+const clocks = new WeakMap<MikroORM, StatementClock>();
+
+/** The clock of an ORM made by initORM with bounds (the serving pool); undefined otherwise. */
+export function statementClockOf(orm: MikroORM): StatementClock | undefined {
+  return clocks.get(orm);
+}
+
 /** The one place the ORM is created; tests pass their own database URL. */
 export async function initORM(opts: OrmOptions): Promise<MikroORM> {
+  if (!opts.bounds || opts.clock) return createORM(opts);
+  const clock = new StatementClock();
+  const orm = await createORM({ ...opts, clock });
+  clocks.set(orm, clock);
+  return orm;
+}
+
+async function createORM(opts: OrmOptions): Promise<MikroORM> {
   const { bounds } = opts;
   if (!bounds || bounds.statementTimeoutMs <= 0 || bounds.statementTimeoutAtStartup === false) return MikroORM.init(ormConfig(opts));
   const probe = await probeStatementTimeout(opts.clientUrl, bounds.statementTimeoutMs, bounds.acquireTimeoutMs);

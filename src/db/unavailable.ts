@@ -111,6 +111,8 @@ export class OutageLog {
   constructor(
     private readonly log: FastifyBaseLogger,
     private readonly intervalMs = 5000,
+    /** Told of every failure (the breaker, db/breaker.ts, probes the database). */
+    private readonly onFailure?: () => void,
   ) {
     this.lines = new LineLimiter(intervalMs);
   }
@@ -130,6 +132,7 @@ export class OutageLog {
   }
 
   failed(err: unknown): void {
+    this.onFailure?.();
     if (!this.failing) {
       this.failing = true;
       this.log.error({ cause: causeOf(err) }, 'database unavailable: answering 503 until it recovers');
@@ -138,6 +141,11 @@ export class OutageLog {
       return;
     }
     this.count++;
+  }
+
+  /** A request answered 503 at once while the database is known to be down: counted in the summaries. */
+  refused(): void {
+    if (this.failing) this.count++;
   }
 
   private summarise(): void {

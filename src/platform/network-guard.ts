@@ -4,7 +4,7 @@ import net from 'node:net';
 /**
  * Outbound requests to caller-chosen URLs (webhooks) must not reach the service's own networks
  * (SSRF): loopback, private, link-local, unspecified and other non-public ranges, in IPv4 and IPv6,
- * IPv4-mapped IPv6 included. Checked at registration and again at every connection (the lookup
+ * IPv6 forms that embed an IPv4 address included (embeddedIpv4). Checked at registration and again at every connection (the lookup
  * of the HTTP request: DNS rebinding), unless private networks are explicitly allowed.
  */
 const BLOCKED = new net.BlockList();
@@ -31,23 +31,53 @@ for (const [addr, bits] of [
   ['64:ff9b::', 96], // NAT64 of any IPv4, private ones included
 ] as const) BLOCKED.addSubnet(addr, bits, 'ipv6');
 
+/** Local-use NAT64 (RFC 8215): never a public destination, whatever it embeds. */
+BLOCKED.addSubnet('64:ff9b:1::', 48, 'ipv6');
+
 /** True when the address is one a webhook may not reach. */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return BLOCKED.check(address, 'ipv4');
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return BLOCKED.check(mapped[1], 'ipv4');
-    // ::ffff:7f00:1 (the hex form of a mapped IPv4 address)
-    const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-    if (hexMapped) {
-      const hi = parseInt(hexMapped[1], 16);
-      const lo = parseInt(hexMapped[2], 16);
-      return BLOCKED.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
-    }
+    const embedded = embeddedIpv4(address);
+    if (embedded && BLOCKED.check(embedded, 'ipv4')) return true;
     return BLOCKED.check(address, 'ipv6');
   }
   return true; // not an address at all: never trusted
+}
+
+/**
+ * The IPv4 address an IPv6 address carries, in the forms that reach it: IPv4-mapped
+ * (`::ffff:0:0/96`), IPv4-translated (`::ffff:0:0:0/96`), IPv4-compatible (`::a.b.c.d`, `::/96`),
+ * NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`, the IPv4 in bits 16–47). Null for any other.
+ */
+export function embeddedIpv4(address: string): string | null {
+  const w = ipv6Words(address);
+  if (!w) return null;
+  const zero = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (w[0] === 0x2002) return v4(w[1], w[2]);
+  const last = v4(w[6], w[7]);
+  if (zero(0, 5) && (w[5] === 0xffff || w[5] === 0)) return last; // ::ffff:a.b.c.d, ::a.b.c.d
+  if (zero(0, 4) && w[4] === 0xffff && w[5] === 0) return last; // ::ffff:0:a.b.c.d
+  if (w[0] === 0x64 && w[1] === 0xff9b && zero(2, 6)) return last; // 64:ff9b::a.b.c.d
+  return null;
+}
+
+/** The eight 16-bit words of a valid IPv6 address (zone id dropped, a trailing dotted IPv4 read). */
+function ipv6Words(address: string): number[] | null {
+  let text = address.split('%')[0].toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (s: string | undefined) => (s ? s.split(':').map((h) => parseInt(h, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const words = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
+  return words.length === 8 && words.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffff) ? words : null;
 }
 
 /** The URL's host without IPv6 brackets. */

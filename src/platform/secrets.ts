@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 
 /** Session tokens and API keys are 256-bit random strings; storing their SHA-256 is enough. */
@@ -8,6 +8,12 @@ export function newToken(prefix: string): string {
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/** Secrets of any length compared in constant time (through their HMAC digests, which have one length). */
+export function sameSecret(a: string, b: string): boolean {
+  const key = 'ordergraph-compare';
+  return timingSafeEqual(createHmac('sha256', key).update(a).digest(), createHmac('sha256', key).update(b).digest());
 }
 
 // argon2id (memory-hard). 19 MiB, 2 passes: the OWASP baseline.

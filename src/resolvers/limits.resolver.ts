@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, InputType, Int, Mutation, registerEnumType, Resolver } from 'type-graphql';
 import { Project, type RateLimitRule } from '../entities/project.js';
 import { validationError } from '../errors/codes.js';
-import type { RequestContext } from '../context/index.js';
-import { ACCESS, assertAccess } from '../services/identity/access.js';
+import type { GraphContext, RequestContext } from '../context/index.js';
+import { ACCESS, assertAccess, assertOperator } from '../services/identity/access.js';
 
 export enum RateLimitScope {
   project = 'project',
@@ -30,32 +30,37 @@ const MAX_RULES = 20;
 const MAX_SECONDS = 366 * 24 * 3600;
 
 /**
- * Internal tools: the caller's project's usage limits and maintenance flag. A change reaches this
- * process at once and every other process within the project cache's 2 seconds.
+ * A project's usage limits are the operator's, named by the project's code; its maintenance flag
+ * is the project's own (its level 0 and server keys). A change reaches this process at once and
+ * every other process within the project cache's 2 seconds.
  */
 @Resolver()
 export class LimitsResolver {
-  @Mutation(() => Project, { description: "Replaces the usage limits of the caller's project (an empty list turns them off)." })
+  @Mutation(() => Project, { description: 'Replaces the usage limits of the project named by its code (an empty list turns them off; the operator only).' })
   async setProjectRateLimits(
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: GraphContext,
+    @Arg('project', () => String, { description: 'The project code.' }) project: string,
     @Arg('rules', () => [RateLimitRuleInput]) rules: RateLimitRuleInput[],
   ): Promise<Project> {
-    assertAccess(ctx, ACCESS.INTERNAL);
-    return this.update(ctx, { rate_limits: validRules(rules) });
+    assertOperator(ctx);
+    const valid = validRules(rules);
+    const found = await ctx.services.deps.orm.em.fork().findOne(Project, { code: project });
+    if (!found) throw validationError([{ field: 'project' }]);
+    return update(ctx, found, { rate_limits: valid });
   }
 
-  @Mutation(() => Project, { description: "Turns maintenance of the caller's project on or off (503 for its REST operations)." })
+  @Mutation(() => Project, { description: "Turns maintenance of the caller's project on or off (503 for its operations but this one)." })
   async setProjectMaintenance(@Ctx() ctx: RequestContext, @Arg('enabled', () => Boolean) enabled: boolean): Promise<Project> {
     assertAccess(ctx, ACCESS.INTERNAL);
-    return this.update(ctx, { maintenance: enabled });
+    return update(ctx, ctx.project, { maintenance: enabled });
   }
+}
 
-  private async update(ctx: RequestContext, changes: Partial<Pick<Project, 'rate_limits' | 'maintenance'>>): Promise<Project> {
-    const em = ctx.services.deps.orm.em.fork();
-    await em.nativeUpdate(Project, { id: ctx.project.id }, { ...changes, updated_at: new Date() });
-    ctx.services.tenancy.forgetProject(ctx.project.code);
-    return em.findOneOrFail(Project, { id: ctx.project.id });
-  }
+async function update(ctx: GraphContext, project: Project, changes: Partial<Pick<Project, 'rate_limits' | 'maintenance'>>): Promise<Project> {
+  const em = ctx.services.deps.orm.em.fork();
+  await em.nativeUpdate(Project, { id: project.id }, { ...changes, updated_at: new Date() });
+  ctx.services.tenancy.forgetProject(project.code);
+  return em.findOneOrFail(Project, { id: project.id });
 }
 
 function validRules(rules: RateLimitRuleInput[]): RateLimitRule[] {

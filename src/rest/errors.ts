@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseBreaker } from '../db/breaker.js';
 import { isClientAbort, isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
@@ -16,8 +17,8 @@ interface AjvError {
 const ANSWERS_NOT_FAILURES = new Set(['ERROR_MAINTENANCE', 'ERROR_SERVICE_UNAVAILABLE']);
 
 /** Every failure becomes an envelope here; nothing internal reaches a response. */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.decorate('outage', new OutageLog(app.log));
+export function registerErrorHandling(app: FastifyInstance, breaker?: DatabaseBreaker): void {
+  app.decorate('outage', new OutageLog(app.log, undefined, breaker && (() => breaker.suspect())));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = req.lang ?? resolveLang(segments(req.url)[2]);
     if (isClientAbort(err)) {
@@ -57,6 +58,20 @@ export function refuseWhileClosing(app: FastifyInstance): void {
     if (!closing) return;
     reply.header('connection', 'close');
     return sendError(reply, serviceUnavailable(), resolveLang(segments(req.url)[2]));
+  });
+}
+
+/**
+ * While the database is known to be down (db/breaker.ts), API requests (`/v400/…`, `/graphql`) get
+ * 503 ERROR_SERVICE_UNAVAILABLE with Retry-After at once, before anything waits on the database.
+ */
+export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!breaker.isDown || req.method === 'OPTIONS') return;
+    const seg = segments(req.url);
+    if (seg[1] !== 'v400' && seg[1] !== 'graphql') return;
+    app.outage.refused();
+    return sendError(reply, serviceUnavailable(), resolveLang(seg[2]));
   });
 }
 

@@ -10,6 +10,7 @@ import { operationDataSchema, rootFieldSchema } from './openapi-result.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
 import { queryCredentials, runSse, type SseHub } from './sse.js';
+import { traceOperation } from '../platform/tracing.js';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
@@ -46,6 +47,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
   if (!op) throw new Error(`route ${spec.method} ${spec.path}: unknown operation ${spec.operation}`);
   deps.plans.prepare(op.source);
   const declared = new Set(operationOf(op).variableDefinitions?.map((v) => v.variable.name.value) ?? []);
+  const opType = operationOf(op).operation;
   const documented = documentedSuccess(spec, operationDataSchema(deps.schema, op.document));
   return {
     method: spec.method,
@@ -86,7 +88,10 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       }
       const variables = spec.variables ? spec.variables(input) : pick(declared, input);
       const query = spec.document ? await spec.document(input, op.source) : op.source;
-      const res = await deps.plans.run(query, variables, req.ctx!);
+      const res = await traceOperation(
+        () => ({ name: op.name, type: opType, project: req.ctx?.project.code, req }),
+        () => deps.plans.run(query, variables, req.ctx!),
+      );
       if (res.errors?.length) throw fromGraphErrors(res.errors);
       if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });

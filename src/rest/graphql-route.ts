@@ -1,18 +1,22 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../context/index.js';
+import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { isOperator, type Caller, type OperatorContext, type RequestContext } from '../context/index.js';
+import type { Project } from '../entities/project.js';
+import { appError } from '../errors/codes.js';
+import { sameSecret } from '../platform/secrets.js';
 import { OUTSIDE_DOCUMENTS, type GraphEngine, type GraphErrorLike, type GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { translate } from '../i18n/messages.js';
-import { ACCESS, isAllowed } from '../services/identity/access.js';
+import { ACCESS, isAllowed, OPERATOR_FIELDS } from '../services/identity/access.js';
 import type { Services } from '../services/index.js';
 import { credentialsFrom } from '../services/identity/tenancy.service.js';
 import { NOOP_LOG, registerSubscriptions } from './graphql-ws.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isErrorCode } from './envelope.js';
-import type { ClientIp } from './pipeline.js';
+import { assertApplicationOpen, header, lookup, servable, type ClientIp } from './pipeline.js';
+import { traceOperation } from '../platform/tracing.js';
 
 interface GraphBody {
   query?: unknown;
@@ -21,21 +25,27 @@ interface GraphBody {
 }
 
 /**
- * `/graphql` for internal tools: server keys and level-0 users only, on the project their
- * credential belongs to. Both engines sit behind this one route, so authentication and the
- * error format do not depend on the engine. Credentials travel in headers, never cookies,
- * so no CSRF token is needed.
+ * `/graphql` for internal tools: server keys and level-0 users, on the project their credential
+ * belongs to, through the gates of REST (CONTRACT §1, §11: application maintenance, the project
+ * and its maintenance, usage limits, then the credential; refusals in the REST envelope); and the
+ * operator (`Authorization: Bearer OPERATOR_TOKEN`), who passes no gate and may run only the
+ * operator's own fields. Both engines sit behind this one route, so authentication and the error
+ * format do not depend on the engine. Credentials travel in headers, never cookies, so no CSRF
+ * token is needed.
  */
 export async function registerGraphqlRoute(app: FastifyInstance, services: Services, engine: GraphEngine, clientIp: ClientIp, schema: GraphQLSchema): Promise<void> {
   const parsed = new ParsedDocuments(OUTSIDE_DOCUMENTS);
+  const parse = (query: string) => parsed.get(query) ?? parseOrReport(query);
+  const operatorToken = services.deps.config.operatorToken;
   const route: RouteOptions = {
     method: ['GET', 'POST'],
     url: '/graphql',
     schema: { hide: true },
     handler: async (req, reply) => {
-      const ctx = await internalContext(req, services, clientIp);
-      if (!ctx) return reply.code(401).send(errorsOnly('ERROR_UNAUTHORIZED', 'Authentication is required.'));
       const body = readRequest(req);
+      const ctx = isOperatorRequest(req, operatorToken)
+        ? operatorContext(req, services)
+        : await gatedContext(req, services, clientIp, () => onlyFields(body, parse, PROJECT_MAINTENANCE_FIELDS));
       if (typeof body.query !== 'string' || body.query.length === 0) {
         return reply.code(400).send(errorsOnly('ERROR_VALIDATION', 'A `query` string is required.'));
       }
@@ -43,28 +53,36 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
         return reply.code(400).send(errorsOnly('ERROR_VALIDATION', '`variables` must be an object.'));
       }
       // Parsed here first with the token bound, so an oversized document costs no more than its first tokens.
-      const document = parsed.get(body.query) ?? parseOrReport(body.query);
+      const document = parse(body.query);
       if (document instanceof GraphQLError) {
         return send(reply, req, { errors: [{ message: document.message, locations: document.locations, documentError: true }] });
       }
+      // The operator's context has no project: it never reaches a tenant's resolver.
+      if (isOperator(ctx) && !onlyFields(body, () => document, OPERATOR_FIELDS)) throw appError('ERROR_UNAUTHORIZED');
       if (req.method === 'GET' && isMutation(document, body.operationName)) {
         return reply.code(405).header('allow', 'POST').send(errorsOnly('ERROR_VALIDATION', 'Mutations need POST.'));
       }
-      const res = await engine.execute(
-        {
-          query: body.query,
-          variables: (body.variables ?? undefined) as Record<string, unknown> | undefined,
-          operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+      const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+      const query = body.query;
+      const res = await traceOperation(
+        () => {
+          const op = getOperationAST(document, operationName);
+          return { name: op?.name?.value ?? operationName, type: op?.operation, project: isOperator(ctx) ? undefined : ctx.project.code, req };
         },
-        ctx,
+        // an OperatorContext only for the operator's fields, whose resolvers take GraphContext
+        () => engine.execute({ query, variables: (body.variables ?? undefined) as Record<string, unknown> | undefined, operationName }, ctx as RequestContext),
       );
       // Kept only once the engine ran it: parsed, and validated with the limits of graph/limits.ts.
       if (!res.errors?.some((e) => e.documentError)) parsed.set(body.query, document);
       return send(reply, req, res);
     },
   };
-  // Subscriptions (graphql-ws) share the path: the engine serves the upgrade (rest/graphql-ws.ts).
-  await registerSubscriptions(app, route, engine.name, schema, (request, payload) => wsContext(services, clientIp, request, payload));
+  app.route(route);
+  // Subscriptions (graphql-ws) share the path, one implementation for both engines (rest/graphql-ws.ts).
+  registerSubscriptions(app, schema, {
+    auth: (request, payload) => wsContext(services, clientIp, request, payload),
+    formatError: (e, log) => formatError({ server: app, log }, e),
+  });
 }
 
 /**
@@ -83,26 +101,60 @@ export function wsContext(services: Services, clientIp: ClientIp, request: Incom
   return graphContext(services, clientIp, { headers, remoteAddress: request.socket?.remoteAddress, id: request.id ?? randomUUID(), log: request.log ?? NOOP_LOG });
 }
 
-function internalContext(req: FastifyRequest, services: Services, clientIp: ClientIp): Promise<RequestContext | null> {
-  return graphContext(services, clientIp, { headers: req.headers, remoteAddress: req.socket.remoteAddress, id: req.id, log: req.log });
+/** The one operation a project in maintenance may still run through /graphql: switching it off (CONTRACT §11). */
+const PROJECT_MAINTENANCE_FIELDS: ReadonlySet<string> = new Set(['setProjectMaintenance', '__typename']);
+
+/** `Authorization: Bearer OPERATOR_TOKEN`, compared in constant time; never true while the token is unset. */
+function isOperatorRequest(req: FastifyRequest, operatorToken: string | undefined): boolean {
+  if (!operatorToken) return false;
+  const { bearer } = credentialsFrom(req.headers);
+  return bearer !== undefined && sameSecret(bearer, operatorToken);
+}
+
+function operatorContext(req: FastifyRequest, services: Services): OperatorContext {
+  return { operator: true, requestId: req.id, lang: 'en', services, log: req.log };
 }
 
 /**
- * The context of the internal graph (`/graphql`, its WebSocket subscriptions): server keys and
- * level-0 users, on their credential's project; null for anyone else.
+ * A tenant's request through the checks of CONTRACT §1 (rest/pipeline.ts), in its order; the
+ * project is the credential's. Refusals are thrown: the REST error handler answers them with the
+ * envelope, status and headers (429's X-RateLimit-*) of REST.
  */
-export async function graphContext(
-  services: Services,
-  clientIp: ClientIp,
-  req: { headers: Record<string, string | string[] | undefined>; remoteAddress?: string; id: string; log: FastifyBaseLogger },
-): Promise<RequestContext | null> {
+async function gatedContext(req: FastifyRequest, services: Services, clientIp: ClientIp, maintenanceExempt: () => boolean): Promise<RequestContext> {
+  await assertApplicationOpen(services);
+  const creds = credentialsFrom(req.headers);
+  const found = creds.apiKey === undefined && creds.bearer === undefined ? null : await lookup(req, () => services.tenancy.identifyAnyProject(creds));
+  if (!found) throw appError('ERROR_UNAUTHORIZED'); // no credential, or one of no project: there is no project to check
+  const project = servable(found.project, maintenanceExempt);
+  const { caller } = found;
+  const ip = clientIp(req.socket.remoteAddress ?? '', header(req, 'x-forwarded-for'));
+  await services.limits.enforce({ project, ip, userId: caller.kind === 'user' ? caller.user.id : undefined });
+  if (caller.kind === 'invalid' || !isAllowed({ caller }, ACCESS.INTERNAL)) throw appError('ERROR_UNAUTHORIZED');
+  return contextFor(services, clientIp, { headers: req.headers, remoteAddress: req.socket.remoteAddress, id: req.id, log: req.log }, project, caller);
+}
+
+type GraphRequest = { headers: Record<string, string | string[] | undefined>; remoteAddress?: string; id: string; log: FastifyBaseLogger };
+
+/**
+ * The context of the internal graph for a credential, for its WebSocket subscriptions (at
+ * `connection_init` and again at each `subscribe`; `/graphql` requests pass the gates of
+ * gatedContext): server keys and level-0 users, on their credential's project; null for anyone
+ * else. Application and project maintenance refuse it too (thrown: the socket closes with 4403);
+ * usage limits are spent by requests, not by a socket's subscriptions.
+ */
+export async function graphContext(services: Services, clientIp: ClientIp, req: GraphRequest): Promise<RequestContext | null> {
   const creds = credentialsFrom(req.headers);
   if (creds.apiKey === undefined && creds.bearer === undefined) return null;
+  await assertApplicationOpen(services);
   const found = await services.tenancy.identifyAnyProject(creds);
   if (!found || found.caller.kind === 'invalid' || !found.project.subscription_active) return null;
   const { project, caller } = found;
   if (!isAllowed({ caller }, ACCESS.INTERNAL)) return null;
-  const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
+  return contextFor(services, clientIp, req, servable(project, () => false), caller);
+}
+
+function contextFor(services: Services, clientIp: ClientIp, req: GraphRequest, project: Project, caller: Caller): RequestContext {
+  const forwardedFor = single(req.headers['x-forwarded-for']);
   return {
     requestId: req.id,
     project,
@@ -111,10 +163,26 @@ export async function graphContext(
     lang: 'en',
     ip: clientIp(req.remoteAddress ?? '', forwardedFor),
     forwardedFor,
-    userAgent: req.headers['user-agent'] as string | undefined,
+    userAgent: single(req.headers['user-agent']),
     services,
     log: req.log,
   };
+}
+
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/**
+ * Whether the operation the request names selects only `allowed` root fields (fragments at the
+ * root never pass); false for a missing or unparsable document (the engine answers those).
+ */
+function onlyFields(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError, allowed: ReadonlySet<string>): boolean {
+  if (typeof body.query !== 'string') return false;
+  const document = parse(body.query);
+  if (document instanceof GraphQLError) return false;
+  const op = getOperationAST(document, typeof body.operationName === 'string' ? body.operationName : undefined);
+  return !!op && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && allowed.has(s.name.value));
 }
 
 function readRequest(req: FastifyRequest): GraphBody {
@@ -175,7 +243,7 @@ function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): Fasti
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */
-function formatError(req: FastifyRequest, e: GraphErrorLike) {
+function formatError(req: Pick<FastifyRequest, 'server' | 'log'>, e: GraphErrorLike) {
   const ext = e.extensions ?? {};
   const code = String(ext.code ?? '');
   if (isErrorCode(code) && Array.isArray(ext.messages)) {

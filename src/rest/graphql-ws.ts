@@ -1,98 +1,206 @@
-import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
-import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import mercurius from 'mercurius';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
+import type { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
-import { WebSocketServer } from 'ws';
-import type { GraphEngineName } from '../config.js';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../context/index.js';
-import { documentRules } from '../graph/limits.js';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
+import { AppError } from '../errors/app-error.js';
+import { appError } from '../errors/codes.js';
+import { unavailable, type GraphErrorLike } from '../graph/engines.js';
+import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
+import { translate } from '../i18n/messages.js';
 
 /** Authenticates a subscription connection: its upgrade request and `connection_init` payload. */
 export type WsAuth = (request: IncomingMessage & { id?: string; log?: FastifyBaseLogger }, payload: unknown) => Promise<RequestContext | null>;
 
+export interface SubscriptionOptions {
+  auth: WsAuth;
+  /** How POST /graphql shows an error (rest/graphql-route.ts): the same for the WebSocket's `error` and `next` messages. */
+  formatError: (e: GraphErrorLike, log: FastifyBaseLogger) => GraphQLFormattedError;
+}
+
 export const NOOP_LOG = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined, fatal: () => undefined, child: () => NOOP_LOG, level: 'silent', silent: () => undefined } as unknown as FastifyBaseLogger;
 
+/** CONTRACT §11: no valid `connection_init` this long after opening: 4408. */
+export const WS_INIT_TIMEOUT_MS = 10_000;
+/** A credential check slower than this closes the socket (1013, try again) instead of holding it. */
+const WS_AUTH_TIMEOUT_MS = 4_000;
+/** Sockets not acknowledged yet (opening or authenticating) per process; past it an upgrade gets 503. */
+export const WS_MAX_PENDING = 1_000;
+/** A subscriber with more than this waiting in its socket's send buffer is disconnected (CONTRACT §11). */
+export const WS_MAX_BUFFERED = 1024 * 1024;
+/** The largest message a client may send: the body limit of POST /graphql (app.ts). */
+const WS_MAX_PAYLOAD = 1024 * 1024;
 const KEEP_ALIVE_MS = 15_000;
-const MAX_PAYLOAD = 1024 * 1024;
-/** mercurius's subscription route (the GET route plus its WebSocket handler): not exported by its package index. */
-const mercuriusSubscription = createRequire(__filename)('mercurius/lib/subscription.js');
+
+interface Extra {
+  socket: WebSocket;
+  request: IncomingMessage;
+}
 
 /**
- * `/graphql` answers GET/POST (`route`) and WebSocket upgrades speaking the graphql-ws protocol
- * on the same path, with the same authentication (`auth`) and the same visibility (the services
- * check it). mercurius: its own subscription support, on an instance of its own (no `resolvers`
- * or `loaders`: the shared schema stays untouched) that also serves the GET route. Apollo: the
- * `graphql-ws` server on the same HTTP server.
+ * WebSocket upgrades on `/graphql` speak the graphql-ws protocol, the same for both engines: the
+ * graphql-ws server over `ws`, the credential checked by `auth` (the gates of /graphql) before the
+ * acknowledgement, documents bounded like POST /graphql (graph/subscription.ts), a send buffer
+ * capped per socket, keep-alive pings (one timer for all sockets) only once acknowledged.
  */
-export async function registerSubscriptions(app: FastifyInstance, route: RouteOptions, engine: GraphEngineName, schema: GraphQLSchema, auth: WsAuth): Promise<void> {
-  if (engine === 'mercurius') return mercuriusSubscriptions(app, route, schema, auth);
-  app.route(route);
-  apolloSubscriptions(app, schema, auth);
-}
+export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchema, opts: SubscriptionOptions): void {
+  // allowSynchronousEvents false: one message per turn of the event loop, so a flood of large
+  // documents on a socket yields to everything else between them.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, handleProtocols, allowSynchronousEvents: false });
+  const contexts = new WeakMap<WebSocket, RequestContext>();
+  const log = (socket: WebSocket) => contexts.get(socket)?.log ?? app.log;
+  /** Opened, not acknowledged yet. */
+  const pending = new Set<WebSocket>();
+  /** Acknowledged sockets, and whether each answered the last ping. */
+  const alive = new Map<WebSocket, boolean>();
+  const streams = new WeakMap<object, AsyncIterableIterator<unknown>>();
+  let closing = false;
 
-async function mercuriusSubscriptions(app: FastifyInstance, route: RouteOptions, schema: GraphQLSchema, auth: WsAuth): Promise<void> {
-  await app.register(async (scope) => {
-    const context = async (_socket: unknown, request: { raw: IncomingMessage; id: string; log: FastifyBaseLogger }) =>
-      (await auth(Object.assign(request.raw, { id: request.id, log: request.log }), undefined)) ?? {};
-    const onConnect = async (data: { payload?: unknown }) => {
-      const payload = data?.payload;
-      const hasCredential = payload && typeof payload === 'object' && Object.keys(payload).some((k) => /^(x-api-key|authorization)$/i.test(k));
-      if (!hasCredential) return true; // the upgrade request's headers decide (context above); none: each operation gets 401
-      const ctx = await auth({ headers: {}, socket: undefined } as unknown as IncomingMessage, payload);
-      return ctx ?? false;
-    };
-    await scope.register(mercurius, {
-      schema,
-      routes: false,
-      graphiql: false,
-      cache: false,
-      validationRules: documentRules(),
-      subscription: { context, onConnect, keepAlive: KEEP_ALIVE_MS },
-    });
-    const subscriber = (scope as unknown as { graphql: { pubsub: unknown } }).graphql.pubsub;
-    await scope.register(mercuriusSubscription, {
-      getOptions: { ...route, method: 'GET' },
-      subscriber,
-      onConnect,
-      subscriptionContextFn: context,
-      keepAlive: KEEP_ALIVE_MS,
-      errorFormatter: mercurius.defaultErrorFormatter,
+  const server = makeServer<Record<string, unknown> | undefined, Extra>({
+    schema,
+    connectionInitWaitTimeout: WS_INIT_TIMEOUT_MS,
+    onConnect: async (ctx) => {
+      const { socket, request } = ctx.extra;
+      const found = await authenticate(app, opts.auth, request, ctx.connectionParams, socket);
+      if (!found || found instanceof AppError || socket.readyState !== socket.OPEN) return false; // graphql-ws closes with 4403
+      contexts.set(socket, found);
+      pending.delete(socket);
+      alive.set(socket, true);
+      return true;
+    },
+    onSubscribe: async (ctx, _id, payload) => {
+      const checked = checkSubscription(schema, payload);
+      if (Array.isArray(checked)) return checked as GraphQLError[];
+      const { document, operationName } = checked as CheckedSubscription;
+      // The credential is checked again for each subscription: one that stopped being valid opens nothing.
+      const { socket, request } = ctx.extra;
+      const contextValue = await authenticate(app, opts.auth, request, ctx.connectionParams, socket);
+      if (!contextValue || contextValue instanceof AppError) return [contextValue ?? appError('ERROR_UNAUTHORIZED')];
+      contexts.set(socket, contextValue);
+      contextValue.services.events.onOverflow(contextValue, () => disconnect(socket, 'the subscriber is not reading'));
+      const results = await openSubscription(schema, checked as CheckedSubscription, contextValue);
+      if (Array.isArray(results)) return results as GraphQLError[];
+      // graphql-ws hands these arguments to `subscribe` below, which returns the stream opened here.
+      const args = { schema, document, operationName, contextValue };
+      streams.set(args, results as AsyncIterableIterator<unknown>);
+      return args;
+    },
+    subscribe: (args) => streams.get(args) as never,
+    onError: (ctx, _id, _payload, errors) => errors.map((e) => shown(e, ctx.extra.socket)),
+    onNext: (ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => shown(e as GraphQLError, ctx.extra.socket)) } : undefined),
+  });
+
+  const shown = (e: GraphQLError, socket: WebSocket) => opts.formatError(asGraphError(app, e), log(socket));
+  const disconnect = (socket: WebSocket, why: string) => {
+    log(socket).info({ buffered: socket.bufferedAmount }, `subscription socket closed: ${why}`);
+    socket.terminate();
+  };
+
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    pending.add(socket);
+    socket.on('error', () => socket.terminate());
+    socket.on('pong', () => alive.has(socket) && alive.set(socket, true));
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => {
+          if (socket.readyState !== socket.OPEN) return;
+          // Checked before each send: a client that stops reading never makes the server buffer more than this.
+          if (socket.bufferedAmount > WS_MAX_BUFFERED) return disconnect(socket, 'the subscriber is not reading');
+          socket.send(data);
+        },
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (cb) =>
+          socket.on('message', (data) => {
+            cb(String(data)).catch((err: unknown) => {
+              log(socket).error({ err: (err as Error).message }, 'subscription message failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      pending.delete(socket);
+      alive.delete(socket);
+      closed(code, String(reason)).catch(() => undefined);
     });
   });
-  app.route({ ...route, method: 'POST' });
-}
 
-function apolloSubscriptions(app: FastifyInstance, schema: GraphQLSchema, auth: WsAuth): void {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
-  const contexts = new WeakMap<object, RequestContext>();
-  const rules = [...specifiedRules, ...documentRules()];
-  const server = useServer<Record<string, unknown>, { request: IncomingMessage; socket: object }>(
-    {
-      schema,
-      validate: (s, document) => validate(s, document, rules),
-      onConnect: async (ctx) => {
-        const found = await auth(ctx.extra.request, ctx.connectionParams);
-        if (!found) return false;
-        contexts.set(ctx.extra.socket, found);
-        return true;
-      },
-      context: (ctx) => contexts.get(ctx.extra.socket) as never,
-    },
-    wss,
-    KEEP_ALIVE_MS,
-  );
-  app.server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    const path = (request.url ?? '').split('?')[0];
-    if (path !== '/graphql') {
+  const keepAlive = setInterval(() => {
+    for (const [socket, answered] of alive) {
+      if (!answered) {
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      if (socket.bufferedAmount > WS_MAX_BUFFERED) disconnect(socket, 'the subscriber is not reading');
+      else socket.ping();
+    }
+  }, KEEP_ALIVE_MS);
+  keepAlive.unref();
+
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((request.url ?? '').split('?')[0] !== '/graphql') {
       socket.destroy();
+      return;
+    }
+    const pressured = app as FastifyInstance & { isUnderPressure?: () => boolean };
+    if (closing || pending.size >= WS_MAX_PENDING || (typeof pressured.isUnderPressure === 'function' && pressured.isUnderPressure())) {
+      refuseUpgrade(socket);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
   app.addHook('preClose', async () => {
-    await server.dispose();
-    wss.close();
+    closing = true;
+    clearInterval(keepAlive);
+    for (const socket of wss.clients) socket.close(1001, 'Going away');
+    // the HTTP server's close waits for upgraded sockets: a client that does not answer the close is cut
+    setTimeout(() => wss.clients.forEach((socket) => socket.terminate()), 1_000).unref();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
+}
+
+/**
+ * The connection's context; null for a missing or invalid credential, the AppError of a gate that
+ * refused it (maintenance, usage limits). A check that fails for another reason (the database) or
+ * takes too long closes the socket with 1013: try again.
+ */
+async function authenticate(app: FastifyInstance, auth: WsAuth, request: IncomingMessage, payload: unknown, socket: WebSocket): Promise<RequestContext | AppError | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const tooSlow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), WS_AUTH_TIMEOUT_MS)));
+  try {
+    const found = await Promise.race([auth(Object.assign(request, { id: randomUUID(), log: app.log }), payload ?? undefined), tooSlow]);
+    if (found !== 'slow') return found;
+    app.log.warn('subscription credential check timed out');
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    app.log.warn({ err: (err as Error).message }, 'subscription credential check failed');
+  } finally {
+    clearTimeout(timer);
+  }
+  socket.close(1013, 'Try again later');
+  return null;
+}
+
+/** A request's own mistakes (parse, validation, variables) have no original error; a database failure is 503 as on POST /graphql. */
+function asGraphError(app: FastifyInstance, e: GraphQLError): GraphErrorLike {
+  const shape = { message: e.message, locations: e.locations, path: e.path, extensions: e.extensions };
+  if (!e.originalError) return { ...shape, documentError: !e.extensions?.code };
+  if (!e.extensions?.code && isDatabaseUnavailable(e.originalError)) return unavailable(app, e.originalError, e);
+  return shape;
+}
+
+/** Load shedding and the pending-socket cap: the upgrade is answered 503 with Retry-After, as REST. */
+function refuseUpgrade(socket: Duplex): void {
+  const body = JSON.stringify({ error: true, code: 'ERROR_SERVICE_UNAVAILABLE', result: [translate('en', { key: 'ERROR_SERVICE_UNAVAILABLE' })] });
+  socket.end(
+    'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n' +
+      `retry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

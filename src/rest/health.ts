@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
+import type { DatabaseBreaker } from '../db/breaker.js';
 import { selectRows } from '../db/direct-read.js';
 import { causeOf, LineLimiter, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 
@@ -11,9 +12,10 @@ export const READY_TIMEOUT_MS = 900;
  * through the same pool and path as a request's reads (an acquire, which hands out only a
  * connection in a known idle state, then the statement), answered within READY_TIMEOUT_MS. At
  * most one such read is in flight: checks arriving meanwhile share its outcome, so a frozen
- * database holds at most one pooled connection for readiness however often it is asked.
+ * database holds at most one pooled connection for readiness however often it is asked. While the
+ * breaker (db/breaker.ts) knows the database is down, readiness fails at once.
  */
-export function registerHealth(app: FastifyInstance, orm: MikroORM): void {
+export function registerHealth(app: FastifyInstance, orm: MikroORM, breaker?: DatabaseBreaker): void {
   const em = orm.em.fork();
   let inFlight: Promise<unknown> | undefined;
   const read = () => (inFlight ??= selectRows(em, 'select 1 as ok', []).finally(() => (inFlight = undefined)));
@@ -24,6 +26,7 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM): void {
     if (app.isUnderPressure()) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
     let timer: NodeJS.Timeout | undefined;
     try {
+      if (breaker?.isDown) throw new Error('the database is down (the breaker probes it)');
       await Promise.race([
         read(),
         new Promise((_, reject) => {
@@ -32,6 +35,7 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM): void {
       ]);
       return { status: 'ok' };
     } catch (err) {
+      breaker?.suspect();
       const cause = causeOf(err);
       const suppressed = lines.admit(`ready ${cause}`);
       if (suppressed !== false) req.log.warn({ cause, ...(suppressed ? { suppressed } : {}) }, 'readiness check failed');

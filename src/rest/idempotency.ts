@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyStore, type IdempotencyRequest } from '../db/idempotency-store.js';
 import { appError, validationError } from '../errors/codes.js';
 import type { Caller } from '../context/index.js';
+import type { CredentialCipher } from '../platform/secrets.js';
 import type { Services } from '../services/index.js';
 import type { RouteSpec } from './route-spec.js';
 
@@ -16,6 +17,12 @@ import type { RouteSpec } from './route-spec.js';
  *   or answer the kept answer (`Idempotent-Replayed: true`), 400 ERROR_IDEMPOTENCY_KEY_REUSED
  *   for another method/path/body, 409 ERROR_IDEMPOTENCY_IN_PROGRESS + Retry-After: 1 while it runs.
  * - onSend: keep the answer (status and body), or forget the claim for a 5xx.
+ *
+ * Kept answers are sealed with the credential cipher (AES-256-GCM under CREDENTIALS_KEY, like agent
+ * credentials): some carry a secret (`POST /ai/webhooks` answers the webhook's signing `secret`,
+ * once), and a kept answer is a copy of it for 24 hours. Every answer is sealed, not only those of
+ * routes known to carry one: one rule that a new route cannot forget, for a few microseconds per
+ * request. Rows kept before sealing existed are read as they are.
  *
  * Anonymous callers have no caller scope: their key is checked for form and otherwise ignored.
  */
@@ -35,6 +42,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
   let store = stores.get(services);
   if (!store) stores.set(services, (store = new IdempotencyStore(services.deps.orm)));
   const kept = store;
+  const { cipher } = services.deps;
 
   return {
     preValidation: async (req: FastifyRequest) => {
@@ -68,7 +76,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
           throw appError('ERROR_IDEMPOTENCY_IN_PROGRESS', undefined, { headers: { 'retry-after': '1' } });
         case 'done':
           state.replayed = true;
-          return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.response);
+          return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(unseal(cipher, claim.response));
       }
     },
 
@@ -77,7 +85,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
       if (!state?.token || state.replayed) return payload;
       try {
         if (reply.statusCode >= 500) await kept.release(state, state.token);
-        else await kept.complete(state, state.token, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
+        else await kept.complete(state, state.token, reply.statusCode, seal(cipher, typeof payload === 'string' ? payload : String(payload ?? '')));
       } catch (err) {
         // The key stays "running" until its lease ends; the answer itself is still sent.
         req.log.error({ err }, 'idempotency key could not be stored');
@@ -85,6 +93,16 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
       return payload;
     },
   };
+}
+
+const SEALED = 'sealed:';
+
+function seal(cipher: CredentialCipher, answer: string): string {
+  return SEALED + cipher.encrypt(answer);
+}
+
+function unseal(cipher: CredentialCipher, kept: string): string {
+  return kept.startsWith(SEALED) ? cipher.decrypt<string>(kept.slice(SEALED.length)) : kept;
 }
 
 /** A server key is its own caller; a user is one caller whether by session or by one of its keys. */

@@ -20,9 +20,9 @@ export function pipeline(spec: RouteSpec, services: Services, clientIp: ClientIp
   return async function runPipeline(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const { lang: langSegment, project: code } = req.params as { lang: string; project: string };
     req.lang = resolveLang(langSegment);
-    if (await services.settings.maintenance()) throw appError('ERROR_MAINTENANCE');
+    await assertApplicationOpen(services);
 
-    const project = servable(await lookup(req, services, code));
+    const project = servable(await lookup(req, () => services.tenancy.findProject(code)));
 
     const em = services.tenancy.scopedEm(project);
     const forwardedFor = header(req, 'x-forwarded-for');
@@ -49,17 +49,27 @@ export function pipeline(spec: RouteSpec, services: Services, clientIp: ClientIp
   };
 }
 
-/** 401 for an unknown project or inactive subscription, 503 for project maintenance. */
-function servable(project: Project | null): Project {
+/** Application maintenance: 503 before anything else but the version (REST and /graphql). */
+export async function assertApplicationOpen(services: Services): Promise<void> {
+  if (await services.settings.maintenance()) throw appError('ERROR_MAINTENANCE');
+}
+
+/**
+ * 401 for an unknown project or inactive subscription, 503 for project maintenance unless the
+ * request is the one a project in maintenance may still make (`maintenanceExempt`, /graphql's
+ * `setProjectMaintenance`; asked only while the project is in maintenance).
+ */
+export function servable(project: Project | null, maintenanceExempt?: () => boolean): Project {
   if (!project) throw appError('ERROR_PROJECT_NOT_FOUND');
   if (!project.subscription_active) throw appError('ERROR_PROJECT_SUBSCRIPTION_INACTIVE');
-  if (project.maintenance) throw appError('ERROR_MAINTENANCE');
+  if (project.maintenance && !maintenanceExempt?.()) throw appError('ERROR_MAINTENANCE');
   return project;
 }
 
-async function lookup(req: FastifyRequest, services: Services, code: string) {
+/** A project lookup (`load`): a database outage stays itself (a 503), any other failure is a 500 ERROR_PROJECT_LOOKUP_FAILED, logged. */
+export async function lookup<T>(req: FastifyRequest, load: () => Promise<T>): Promise<T> {
   try {
-    return await services.tenancy.findProject(code);
+    return await load();
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw err; // a 503 (rest/errors.ts), logged once per outage
     req.server.outage.unexpected(req.log, err, 'project lookup failed');
@@ -67,7 +77,7 @@ async function lookup(req: FastifyRequest, services: Services, code: string) {
   }
 }
 
-function header(req: FastifyRequest, name: string): string | undefined {
+export function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(', ') : v;
 }

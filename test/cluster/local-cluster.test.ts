@@ -48,6 +48,8 @@ async function portsFree(base: number, count: number): Promise<boolean> {
   return true;
 }
 
+/** Usage limits are the operator's (CONTRACT §11): the nodes get this token from the environment. */
+const OPERATOR_TOKEN = 'operator-token-local-cluster-0123456789';
 const skip = missing();
 if (skip) console.log(`local cluster test skipped: ${skip}`);
 
@@ -65,8 +67,8 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
   async function setRules(rules: unknown[]): Promise<void> {
     const res = await fetch(`${node(1)}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ query: 'mutation($r: [RateLimitRuleInput!]!) { setProjectRateLimits(rules: $r) { code } }', variables: { r: rules } }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
+      body: JSON.stringify({ query: 'mutation($r: [RateLimitRuleInput!]!) { setProjectRateLimits(project: "demo", rules: $r) { code } }', variables: { r: rules } }),
     });
     expect(res.status).toBe(200);
     await sleep(2500); // the other processes see project settings within 2 s (their project cache)
@@ -77,7 +79,7 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordergraph-cluster-'));
     fs.chmodSync(dir, 0o755);
     for (base = 20000 + Math.floor(Math.random() * 20000); !(await portsFree(base, 16)); base += 16);
-    env = { ...process.env, CLUSTER_DIR: path.join(dir, 'c'), CLUSTER_PORT_BASE: String(base), NODES: '2', LOG_LEVEL: 'warn' };
+    env = { ...process.env, OPERATOR_TOKEN, CLUSTER_DIR: path.join(dir, 'c'), CLUSTER_PORT_BASE: String(base), NODES: '2', LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const { stdout } = await run(SCRIPT, ['up'], { env, timeout: 170_000 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pgDriver from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres, withDatabase, type EmbeddedDatabase } from '../../src/db/embedded.js';
@@ -18,13 +19,16 @@ import { startServe, type ServeProcess } from '../support/serve-process.js';
  * Faults longer than the bounds, under a light mixed load (reads and translation PATCHes), on a
  * real `serve` and a PostgreSQL of this test's own: a freeze (SIGSTOP of the postmaster and every
  * backend) for more than twice the read bound, then an outage (the cluster stopped, then started).
- * Throughout: no 5xx but 503 (with Retry-After), no request longer than the bounds; after the
- * thaw or restart: every request started more than 1 s later succeeds, readiness says so, and the
- * log holds no SQL and at most one warning or error line per cause per 5 s.
+ * Throughout: no 5xx but 503 (with Retry-After), no request longer than the bounds, and once the
+ * database is known to be down requests fail fast (db/breaker.ts): the p99 time-to-answer of the
+ * requests started during the fault is at most 1.5 s; after the thaw or restart: every request
+ * started more than 1 s later succeeds, readiness says so, and the log holds no SQL and at most
+ * one warning or error line per cause per 5 s.
  *
  * FAULT_PROBE=1 runs the issue's probe instead (the service's default timeouts, 30 s and 60 s
  * freezes and a 30 s outage, 8 clients) and prints its figures; FAULT_PROBE_CLI=<dist/src/cli/main.js>
- * runs it against another build (the figures before a change).
+ * runs it against another build (the figures before a change); FAULT_PROBE_FAULTS=freeze:30 runs
+ * only the faults listed (kind:seconds, comma-separated).
  */
 const PROBE = process.env.FAULT_PROBE === '1';
 const STATEMENT_MS = PROBE ? 10_000 : 1000; // the default of DB_STATEMENT_TIMEOUT_MS in the probe
@@ -35,9 +39,13 @@ const READ_BOUND_MS = STATEMENT_MS + 1000;
 const REQUEST_BOUND_MS = READ_BOUND_MS + ACQUIRE_MS + 1000 + 2500;
 const CLIENTS = PROBE ? 8 : 6;
 const AFTER_MS = PROBE ? 20_000 : 6000;
-const FAULTS: { kind: 'freeze' | 'outage'; ms: number }[] = PROBE
-  ? [{ kind: 'freeze', ms: 30_000 }, { kind: 'freeze', ms: 60_000 }, { kind: 'outage', ms: 30_000 }]
-  : [{ kind: 'freeze', ms: 2 * READ_BOUND_MS + 2000 }, { kind: 'outage', ms: 4000 }];
+const FAULTS: { kind: 'freeze' | 'outage'; ms: number }[] = process.env.FAULT_PROBE_FAULTS
+  ? process.env.FAULT_PROBE_FAULTS.split(',').map((f) => ({ kind: f.split(':')[0] as 'freeze' | 'outage', ms: Number(f.split(':')[1]) * 1000 }))
+  : PROBE
+    ? [{ kind: 'freeze', ms: 30_000 }, { kind: 'freeze', ms: 60_000 }, { kind: 'outage', ms: 30_000 }]
+    : [{ kind: 'freeze', ms: 30_000 }, { kind: 'outage', ms: 4000 }];
+/** The issue's bound: p99 time-to-answer of the requests started during a fault. */
+const FAULT_P99_MS = 1500;
 const AGENT = 1;
 
 let dir: string;
@@ -71,7 +79,6 @@ beforeAll(async () => {
     agents: [{ id: AGENT, business_id: 1, name: 'Agent', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'freeze-agent', enabled: true }],
     translations: [{ agent_id: AGENT, locale: 'en', value: { hello: 'Hello' } }],
   } as never), testCipher);
-  await loadFixtures(orm, { projects: [{ code: 'demo', name: 'Demo' }] }, testCipher); // serve seeds the demo project otherwise
   await orm.close();
   server = await startServe(url, {
     LOG_LEVEL: 'warn',
@@ -164,6 +171,8 @@ async function parallelReads(): Promise<number> {
 }
 
 interface Run {
+  /** Probe connections (db/breaker.ts) open 1.5 s after recovery: one probe at a time. */
+  probes: number;
   samples: Sample[];
   faultStart: number;
   recovered: number;
@@ -196,15 +205,35 @@ async function underLoad(fault: { kind: 'freeze' | 'outage'; ms: number }): Prom
     recovered = Date.now();
   }
   await new Promise((r) => setTimeout(r, 1500));
+  const probes = await probeConnections();
   const readyAfter = await ready();
   const parallelAfter = await parallelReads();
   await new Promise((r) => setTimeout(r, Math.max(0, recovered + AFTER_MS - Date.now())));
   const samples = await running.stop();
-  return { samples, faultStart, recovered, readyDuring, readyAfter, parallelAfter };
+  return { probes, samples, faultStart, recovered, readyDuring, readyAfter, parallelAfter };
+}
+
+async function probeConnections(): Promise<number> {
+  const client = new pgDriver.Client({ connectionString: pg!.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select count(*)::int as n from pg_stat_activity where application_name = 'ordergraph-probe'");
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Time-to-answer of the requests started while the fault lasted: count, median, p99, longest (ms). */
+function duringFault(run: Run): { n: number; median: number; p99: number; max: number } {
+  const ms = run.samples.filter((s) => s.start >= run.faultStart && s.start < run.recovered).map((s) => s.end - s.start).sort((a, b) => a - b);
+  const at = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)] ?? 0;
+  return { n: ms.length, median: at(0.5), p99: at(0.99), max: ms[ms.length - 1] ?? 0 };
 }
 
 function summary(label: string, run: Run): string {
   const { samples, recovered, faultStart } = run;
+  const during = duringFault(run);
   const by = (f: (s: Sample) => boolean) => samples.filter(f).length;
   const after = samples.filter((s) => s.start > recovered + 1000);
   const firstOk = samples.filter((s) => s.start >= recovered && s.status === 200).sort((a, b) => a.end - b.end)[0];
@@ -214,8 +243,10 @@ function summary(label: string, run: Run): string {
   return [
     `[freeze.test] ${label}: ${samples.length} requests, ${by((s) => s.status === 503)} × 503, ${by((s) => s.status >= 500 && s.status !== 503)} other 5xx, ${by((s) => s.status === 0)} unanswered`,
     `  5xx by code: ${JSON.stringify(Object.fromEntries(codes))}`,
+    `  started during the fault: ${during.n}, time to answer median ${during.median} ms, p99 ${during.p99} ms, longest ${during.max} ms`,
     `  started > 1 s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
     `  longest request: ${Math.max(...samples.map((s) => s.end - s.start))} ms; writes in flight at the fault's start answered after ${inFlightWrites.map((s) => `${s.end - faultStart} ms (${s.status})`).join(', ') || '—'}`,
+    `  probe connections after recovery: ${run.probes}`,
     `  readiness during: ${run.readyDuring.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; after: ${run.readyAfter.status}/${run.readyAfter.ms}ms with ${run.parallelAfter}/10 parallel reads ok`,
   ].join('\n');
 }
@@ -228,6 +259,9 @@ function expectHealthy(run: Run): void {
   const late = samples.filter((s) => s.start > recovered + 1000 && s.status !== 200);
   expect(late.slice(0, 5), 'every request started > 1 s after recovery succeeds').toEqual([]);
   expect(samples.filter((s) => s.start > recovered + 1000).length).toBeGreaterThan(CLIENTS);
+  const during = duringFault(run);
+  expect(during.n).toBeGreaterThan(CLIENTS);
+  expect(during.p99, `p99 time-to-answer during the fault at most ${FAULT_P99_MS} ms`).toBeLessThanOrEqual(FAULT_P99_MS);
   const slow = samples.filter((s) => s.end - s.start > REQUEST_BOUND_MS);
   expect(slow.slice(0, 5), `no request longer than ${REQUEST_BOUND_MS} ms`).toEqual([]);
   const writes = samples.filter((s) => s.method === 'PATCH' && s.start < run.faultStart && s.end > run.faultStart);
@@ -239,6 +273,7 @@ function expectHealthy(run: Run): void {
   }
   expect(run.readyAfter.status).toBe(200);
   expect(run.parallelAfter).toBe(10);
+  expect(run.probes, 'one probe connection at a time').toBeLessThanOrEqual(1);
 }
 
 function logLines(): { level: number; time: number; msg: string; [k: string]: unknown }[] {
@@ -279,6 +314,7 @@ describe('faults longer than the bounds, under load', () => {
       if (cannot) return ctx.skip();
       const run = await underLoad(fault);
       console.log(summary(`${fault.kind} ${fault.ms / 1000} s`, run));
+      if (run.samples.some((s) => s.status === 0)) console.log(`[freeze.test] unanswered requests; the server's output ends:\n${output().slice(-4000)}`);
       expectHealthy(run);
     }, FAULTS.reduce((n, f) => n + f.ms, 0) + 120_000);
   }

@@ -5,6 +5,8 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, PASSWORD } from '../support/fixtures.js';
 
 const QUERY = '{ project { code } configs { key value } }';
+const OPERATOR_TOKEN = 'operator-token-graphql-endpoint-0123456789';
+const OPERATOR = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -16,7 +18,7 @@ afterAll(() => db.orm.close());
 describe.each(ENGINES)('/graphql (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(engine, db);
+    t = await startApp(engine, db, { config: { operatorToken: OPERATOR_TOKEN } });
   });
   afterAll(async () => {
     await t.services.settings.setMaintenance(false);
@@ -47,12 +49,10 @@ describe.each(ENGINES)('/graphql (%s)', (engine) => {
     expect(body.data.configs.find((c: { key: string }) => c.key === 'project_code').value).toBe(code);
   }
 
+  /** The REST envelope, as every refusal of the gates (CONTRACT §11). */
   function expectUnauthorized(res: Awaited<ReturnType<typeof post>>) {
     expect(res.statusCode).toBe(401);
-    const body = res.json();
-    expect(body.errors).toHaveLength(1);
-    expect(body.errors[0].extensions.code).toBe('ERROR_UNAUTHORIZED');
-    expect(body.data ?? null).toBeNull();
+    expect(res.json()).toEqual({ error: true, code: 'ERROR_UNAUTHORIZED', result: ['Authentication is required.'] });
   }
 
   it('answers a server key with its own project', async () => {
@@ -92,11 +92,11 @@ describe.each(ENGINES)('/graphql (%s)', (engine) => {
   });
 
   it('refuses a mutation sent by GET with 405, and changes nothing', async () => {
-    const res = await get('mutation { setApplicationMaintenance(enabled: true) }', { 'x-api-key': KEYS.server });
+    const res = await get('mutation { setApplicationMaintenance(enabled: true) }', OPERATOR);
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('POST');
     expect(res.json().errors[0].message).toBeTruthy();
-    const state = await post('{ applicationMaintenance }', { 'x-api-key': KEYS.server });
+    const state = await post('{ applicationMaintenance }', OPERATOR);
     expect(state.json().data.applicationMaintenance).toBe(false);
   });
 
@@ -116,32 +116,33 @@ describe.each(ENGINES)('/graphql (%s)', (engine) => {
     expect(res.body).not.toMatch(/stack|stacktrace|node_modules/i);
   });
 
-  it('puts REST into maintenance through the graph, keeps /graphql working, and restores it', async () => {
+  it('puts REST and the tenants\' /graphql into maintenance through the operator, who still gets through, and restores it', async () => {
     // A second app on the same database stands for another process: its settings cache is its own.
-    const other = await startApp(engine, db);
+    const other = await startApp(engine, db, { config: { operatorToken: OPERATOR_TOKEN } });
     try {
       const rest = () => other.api({ path: '/configs', key: KEYS.server });
       expect((await rest()).statusCode).toBe(200);
 
-      const on = await post('mutation { setApplicationMaintenance(enabled: true) }', { 'x-api-key': KEYS.server });
+      const on = await post('mutation { setApplicationMaintenance(enabled: true) }', OPERATOR);
       expect(on.statusCode).toBe(200);
       expect(on.json().data.setApplicationMaintenance).toBe(true);
 
       const down = await pollUntil(rest, (r) => r.statusCode === 503, 5000);
       expect(down.statusCode).toBe(503);
       expect(down.json()).toMatchObject({ error: true, code: 'ERROR_MAINTENANCE' });
-      // The process that set it sees it at once.
+      // The process that set it sees it at once, on REST and on the tenants' /graphql alike.
       expect((await t.api({ path: '/configs', key: KEYS.server })).statusCode).toBe(503);
-
       const graph = await post(QUERY, { 'x-api-key': KEYS.server });
-      expectOwnProject(graph, 'acme', 'acme_only', 'other_secret');
-      expect((await post('{ applicationMaintenance }', { 'x-api-key': KEYS.server })).json().data.applicationMaintenance).toBe(true);
+      expect(graph.statusCode).toBe(503);
+      expect(graph.json()).toMatchObject({ error: true, code: 'ERROR_MAINTENANCE' });
+      expect((await post('{ applicationMaintenance }', OPERATOR)).json().data.applicationMaintenance).toBe(true);
 
-      const off = await post('mutation { setApplicationMaintenance(enabled: false) }', { 'x-api-key': KEYS.server });
+      const off = await post('mutation { setApplicationMaintenance(enabled: false) }', OPERATOR);
       expect(off.json().data.setApplicationMaintenance).toBe(false);
       const up = await pollUntil(rest, (r) => r.statusCode === 200, 5000);
       expect(up.statusCode).toBe(200);
       expect((await t.api({ path: '/configs', key: KEYS.server })).statusCode).toBe(200);
+      expectOwnProject(await post(QUERY, { 'x-api-key': KEYS.server }), 'acme', 'acme_only', 'other_secret');
     } finally {
       await t.services.settings.setMaintenance(false);
       await other.close();

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const OPERATOR_TOKEN = 'operator-token-limits-test-0123456789';
 const RATE_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-scope', 'x-ratelimit-key'];
 
 let db: TestDatabase;
@@ -45,7 +46,7 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
   let t: TestApp;
   let proxied: TestApp;
   beforeAll(async () => {
-    t = await startApp(engine, db);
+    t = await startApp(engine, db, { config: { operatorToken: OPERATOR_TOKEN } });
     proxied = await startApp(engine, db, { config: { trustProxy: ['127.0.0.1'] } });
   });
   afterAll(async () => {
@@ -216,9 +217,10 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
 
   it('changes the limits through /graphql, validated, effective at once', async () => {
     await setRules([t], []);
+    // usage limits are the operator's (CONTRACT §11): the operator token, naming the project
     const gql = (query: string, variables?: object) =>
-      t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query, variables } });
-    const set = 'mutation($rules: [RateLimitRuleInput!]!) { setProjectRateLimits(rules: $rules) { code rate_limits } }';
+      t.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, payload: { query, variables } });
+    const set = 'mutation($rules: [RateLimitRuleInput!]!) { setProjectRateLimits(project: "acme", rules: $rules) { code rate_limits } }';
 
     const bad = await gql(set, { rules: [{ scope: 'project', points: 0, duration_s: 60 }, { scope: 'ip', points: 1, duration_s: 1, ban_after: 2 }] });
     expect(bad.json().errors[0].extensions.code).toBe('ERROR_VALIDATION');
@@ -235,13 +237,16 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
     });
     expect((await configs(t)).statusCode).toBe(200);
     expectLimited(await configs(t), 'project', 'acme', 1);
-    // /graphql itself is not limited, so internal tools can always lift a limit
+    // the operator is never limited, so a limit can always be lifted
     const off = await gql(set, { rules: [] });
     expect(off.json().data.setProjectRateLimits.rate_limits).toEqual([]);
     expect((await configs(t)).statusCode).toBe(200);
 
     const customer = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.customer }, payload: { query: set, variables: { rules: [] } } });
     expect(customer.statusCode).toBe(401);
+    const tenant = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query: set, variables: { rules: [] } } });
+    expect(tenant.statusCode).toBe(200);
+    expect(tenant.json().errors[0].extensions.code).toBe('ERROR_FORBIDDEN');
   });
 
   it('keeps the auth lockout of POST /auth: the 11th attempt is 429 with scope auth', async () => {

@@ -14,8 +14,15 @@ afterAll(() => db.orm.close());
 
 const configs = (t: TestApp, project = 'acme', key = KEYS.server) => t.api({ path: '/configs', project, key });
 
+const OPERATOR_TOKEN = 'operator-token-maintenance-test-0123456789';
+
 function graph(t: TestApp, query: string, key = KEYS.server) {
   return t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': key }, payload: { query } });
+}
+
+/** Application maintenance is the operator's (CONTRACT §11). */
+function operator(t: TestApp, query: string) {
+  return t.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, payload: { query } });
 }
 
 /** Polls until `t` answers `status`; returns how long it took. */
@@ -36,8 +43,8 @@ describe.each(ENGINES)('maintenance (%s)', (engine) => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    a = await startApp(engine, db);
-    b = await startApp(engine, db);
+    a = await startApp(engine, db, { config: { operatorToken: OPERATOR_TOKEN } });
+    b = await startApp(engine, db, { config: { operatorToken: OPERATOR_TOKEN } });
   });
   afterAll(async () => {
     await db.sql('update projects set maintenance = false');
@@ -56,9 +63,11 @@ describe.each(ENGINES)('maintenance (%s)', (engine) => {
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ error: true, code: 'ERROR_MAINTENANCE' });
     expect(await until(b, 503)).toBeLessThanOrEqual(2500);
-    // only that project; the graph still answers so it can be switched back
+    // only that project; its /graphql answers 503 too, but for the one mutation that switches it back
     expect((await configs(a, 'other', KEYS.otherServer)).statusCode).toBe(200);
-    expect((await graph(a, '{ project { maintenance } }')).json()).toEqual({ data: { project: { maintenance: true } } });
+    const read = await graph(a, '{ project { maintenance } }');
+    expect(read.statusCode).toBe(503);
+    expect(read.json()).toMatchObject({ error: true, code: 'ERROR_MAINTENANCE' });
 
     const off = await graph(b, 'mutation { setProjectMaintenance(enabled: false) { maintenance } }');
     expect(off.json()).toEqual({ data: { setProjectMaintenance: { maintenance: false } } });
@@ -81,7 +90,7 @@ describe.each(ENGINES)('maintenance (%s)', (engine) => {
   });
 
   it('switches application maintenance through /graphql for every project, within seconds everywhere, and back', async () => {
-    const on = await graph(a, 'mutation { setApplicationMaintenance(enabled: true) }');
+    const on = await operator(a, 'mutation { setApplicationMaintenance(enabled: true) }');
     expect(on.json()).toEqual({ data: { setApplicationMaintenance: true } });
     for (const project of ['acme', 'other', 'no-such-project']) {
       const res = await a.api({ path: '/configs', project, key: KEYS.server });
@@ -93,9 +102,9 @@ describe.each(ENGINES)('maintenance (%s)', (engine) => {
     const old = await a.app.inject({ method: 'GET', url: '/v399/en/acme/configs' });
     expect(old.statusCode).toBe(404);
     expect(old.body).toBe('');
-    expect((await graph(b, '{ applicationMaintenance }')).json()).toEqual({ data: { applicationMaintenance: true } });
+    expect((await operator(b, '{ applicationMaintenance }')).json()).toEqual({ data: { applicationMaintenance: true } });
 
-    const off = await graph(b, 'mutation { setApplicationMaintenance(enabled: false) }');
+    const off = await operator(b, 'mutation { setApplicationMaintenance(enabled: false) }');
     expect(off.json()).toEqual({ data: { setApplicationMaintenance: false } });
     expect((await configs(b)).statusCode).toBe(200);
     expect(await until(a, 200)).toBeLessThanOrEqual(2500);
@@ -108,12 +117,12 @@ describe.each(ENGINES)('maintenance (%s)', (engine) => {
   });
 
   it('puts the application in maintenance from the environment (MAINTENANCE_MODE)', async () => {
-    const env = await startApp(engine, db, { config: { maintenance: true } });
+    const env = await startApp(engine, db, { config: { maintenance: true, operatorToken: OPERATOR_TOKEN } });
     try {
       const res = await configs(env);
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('ERROR_MAINTENANCE');
-      expect((await graph(env, '{ applicationMaintenance }')).json()).toEqual({ data: { applicationMaintenance: true } });
+      expect((await operator(env, '{ applicationMaintenance }')).json()).toEqual({ data: { applicationMaintenance: true } });
     } finally {
       await env.close();
     }

@@ -51,6 +51,8 @@ const PRESSED_STREAM_BYTES = 64 * 1024;
 function sizeOf(event: AiEventRecord): number {
   return eventJson(event).length + 64;
 }
+/** Overflow handlers registered for a context before its stream opens (the WebSocket transport). */
+const OVERFLOW = new WeakMap<object, () => void>();
 /** What the caller's current-conversation stream shows: one set for all of them. */
 const CURRENT_TYPES: ReadonlySet<string> = new Set(['message.created', 'conversation.closed']);
 /** app_settings key prefix of a project's highest pruned event id. */
@@ -145,6 +147,15 @@ export class EventsService {
   committed(projectId: number, lastId: number): void {
     this.notified(projectId, lastId);
     this.bus?.publish(projectId, lastId);
+  }
+
+  /**
+   * `fn` runs when the next stream opened with this context is ended because its client fell too
+   * far behind (the transport then cuts a connection that may never drain). The stream keeps `fn`,
+   * not the context.
+   */
+  onOverflow(ctx: RequestContext, fn: () => void): void {
+    OVERFLOW.set(ctx, fn);
   }
 
   /** Open streams in this process (the bench and tests read it). */
@@ -261,6 +272,7 @@ export class EventsService {
     feed.position ??= max;
     const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, ticket);
     ticket.stop = () => stream.end(null);
+    stream.onOverflow = OVERFLOW.get(ctx) ?? null;
     if (reset) stream.push({ id: cursor, type: 'stream.reset', created_at: new Date().toISOString(), data: { last_event_id: lastId, oldest_id: min } });
     feed.add(stream);
     return stream;

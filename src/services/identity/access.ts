@@ -1,7 +1,7 @@
 import { UserBusiness } from '../../entities/user-business.js';
 import { LEVEL } from '../../entities/user.js';
 import { appError } from '../../errors/codes.js';
-import type { RequestContext } from '../../context/index.js';
+import { isOperator, type GraphContext, type OperatorContext, type RequestContext } from '../../context/index.js';
 
 /** Who may run an operation. The REST gateway and the services read the same policy. */
 export interface Access {
@@ -30,6 +30,18 @@ export function isAllowed(ctx: Pick<RequestContext, 'caller'>, access: Access): 
 export function assertAccess(ctx: Pick<RequestContext, 'caller'>, access: Access): void {
   if (!isAllowed(ctx, access)) throw appError('ERROR_UNAUTHORIZED');
 }
+
+/**
+ * Operator settings (application maintenance, usage limits): the operator only. Anyone else who
+ * reaches a resolver (a project's server key or level-0 user: /graphql admits no one else) gets
+ * ERROR_FORBIDDEN, and nothing changes.
+ */
+export function assertOperator(ctx: GraphContext): asserts ctx is OperatorContext {
+  if (!isOperator(ctx)) throw appError('ERROR_FORBIDDEN');
+}
+
+/** Root fields the operator's context may run (rest/graphql-route.ts checks a document against them before executing it). */
+export const OPERATOR_FIELDS: ReadonlySet<string> = new Set(['applicationMaintenance', 'setApplicationMaintenance', 'setProjectRateLimits', '__typename']);
 
 /** 403 when the project's AI module is off. */
 export function assertAiModule(ctx: Pick<RequestContext, 'project'>): void {

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
-import type { CredentialCipher } from '../../platform/secrets.js';
+import { sameSecret, type CredentialCipher } from '../../platform/secrets.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
 import { conversationEvent, messageRecord } from '../conversations/conversation.service.js';
@@ -327,12 +327,6 @@ function skip(problems: string[], problem: string): 0 {
 /** Constant time on equal-length digests; a wrong length is simply no match. */
 function sameDigest(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Secrets of any length compared in constant time (through their HMAC digests, which have one length). */
-function sameSecret(a: string, b: string): boolean {
-  const key = 'ordergraph-compare';
-  return timingSafeEqual(createHmac('sha256', key).update(a).digest(), createHmac('sha256', key).update(b).digest());
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);

@@ -1,0 +1,91 @@
+import {
+  createSourceEventStream,
+  execute,
+  getOperationAST,
+  GraphQLError,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
+import { documentRules, parseBounded } from './limits.js';
+
+export interface SubscriptionRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** A subscription document that passed the bounds and rules. */
+export interface CheckedSubscription {
+  document: DocumentNode;
+  operationName?: string;
+  variables?: Record<string, unknown>;
+}
+
+/** graphql's rules plus the bounds of ./limits.ts: what POST /graphql applies, whichever engine runs it. */
+const RULES = [...specifiedRules, ...documentRules()];
+
+/**
+ * The document parsed with the token bound and validated with the rules of POST /graphql; only
+ * subscriptions pass (queries and mutations go through POST /graphql and its gates). Nothing runs.
+ */
+export function checkSubscription(schema: GraphQLSchema, request: SubscriptionRequest): CheckedSubscription | readonly GraphQLError[] {
+  let document: DocumentNode;
+  try {
+    document = parseBounded(request.query);
+  } catch (err) {
+    if (err instanceof GraphQLError) return [err];
+    throw err;
+  }
+  const invalid = validate(schema, document, RULES);
+  if (invalid.length) return invalid;
+  const operationName = request.operationName ?? undefined;
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return [new GraphQLError('Unable to identify the operation.')];
+  if (operation.operation !== 'subscription') {
+    return [new GraphQLError('Only subscriptions run over the WebSocket; queries and mutations use POST /graphql.')];
+  }
+  return { document, operationName, variables: request.variables ?? undefined };
+}
+
+/**
+ * Opens a checked subscription of the one schema, the same way for both engines: the subscribe
+ * resolver runs (access checks, 404s, stream caps: its errors come back here with their
+ * `extensions.code`), then each event of its source stream is executed against the document.
+ */
+export async function openSubscription(
+  schema: GraphQLSchema,
+  checked: CheckedSubscription,
+  contextValue: unknown,
+): Promise<AsyncIterableIterator<ExecutionResult> | readonly GraphQLError[]> {
+  const args = { schema, document: checked.document, operationName: checked.operationName, variableValues: checked.variables, contextValue };
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return (source as ExecutionResult).errors ?? [];
+  return mapEvents(source as AsyncIterableIterator<unknown>, (event) => execute({ ...args, rootValue: event }) as ExecutionResult);
+}
+
+/**
+ * Each event through `map`. `return` reaches the source at once, even while a `next` waits for an
+ * event (an async generator would queue it behind that `next`, keeping the stream open).
+ */
+function mapEvents<T, R>(source: AsyncIterator<T>, map: (value: T) => R | Promise<R>): AsyncIterableIterator<R> {
+  return {
+    async next() {
+      const step = await source.next();
+      return step.done ? { value: undefined, done: true } : { value: await map(step.value), done: false };
+    },
+    async return() {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    async throw(err?: unknown) {
+      await source.return?.();
+      throw err;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
