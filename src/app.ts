@@ -130,6 +130,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'OrderGraph API', version: '400', description: 'AI module, authentication and configuration.' },
+      // paths are absolute (/v400/{lang}/{project}/…): the API is served from the root of whichever host serves this document
+      servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer' },
@@ -172,7 +174,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
  * Nested JSON text and empty JSON bodies: rest/json-bodies.ts.
  */
 function useStrictBodies(app: FastifyInstance): void {
-  const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false } as const;
+  // verbose: errors carry their schema, whose bounds the messages name (rest/ajv-rules.ts)
+  const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false, verbose: true } as const;
   const bodies = new Ajv({ ...common, coerceTypes: false });
   const strings = new Ajv({ ...common, coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) =>

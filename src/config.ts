@@ -56,6 +56,8 @@ export interface AppConfig {
   streams: StreamsConfig;
   /** Load shedding (CONTRACT §11's last rule, docs/events.md). */
   pressure: PressureConfig;
+  /** Replies sent on WhatsApp (CONTRACT §10.1, docs/whatsapp.md); one attempt's deadline is providerTimeoutMs. */
+  whatsappSends: WhatsAppSendConfig;
 }
 
 export interface StreamsConfig {
@@ -76,6 +78,15 @@ export interface PressureConfig {
   maxEventLoopDelayMs: number;
   /** How often heap and event-loop delay are sampled (PRESSURE_SAMPLE_MS). */
   sampleMs: number;
+}
+
+export interface WhatsAppSendConfig {
+  /** First retry delay (WHATSAPP_RETRY_BASE_MS, default 1,000), doubling per attempt. */
+  retryBaseMs: number;
+  /** How often an idle sender looks for due sends without being woken (WHATSAPP_SEND_POLL_MS). */
+  pollMs: number;
+  /** Sends in flight per process (WHATSAPP_SEND_CONCURRENCY). */
+  concurrency: number;
 }
 
 export interface WebhookConfig {
@@ -145,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollMs: Math.max(10, int(env.WEBHOOK_POLL_MS, 250)),
       concurrency: Math.max(1, int(env.WEBHOOK_CONCURRENCY, 32)),
       concurrencyPerWebhook: Math.max(1, int(env.WEBHOOK_CONCURRENCY_PER_WEBHOOK, 8)),
+    },
+    whatsappSends: {
+      retryBaseMs: Math.max(1, int(env.WHATSAPP_RETRY_BASE_MS, 1000)),
+      pollMs: Math.max(10, int(env.WHATSAPP_SEND_POLL_MS, 500)),
+      concurrency: Math.max(1, int(env.WHATSAPP_SEND_CONCURRENCY, 64)),
     },
     eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
     eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),

@@ -59,4 +59,16 @@ export class AiConversation extends TenantEntity {
   @Field(() => String, { nullable: true, description: "The provider's contact id (a WhatsApp wa_id); null for conversations opened through the API." })
   @Property({ length: 64, nullable: true })
   contact?: string | null;
+
+  /** The newest created_at of a message received through the WhatsApp webhook (kept by the inbound service); not in the graph. */
+  @Property({ type: 'datetime', nullable: true })
+  last_inbound_at?: Date | null;
+}
+
+/** Meta's customer service window (CONTRACT §10.1): 24 hours after the contact's newest message. */
+export const WHATSAPP_WINDOW_MS = 24 * 3600 * 1000;
+
+/** `window_expires_at`: last_inbound_at + 24 h, null while no inbound message exists (only WhatsApp conversations have one). */
+export function windowExpiresAt(lastInboundAt: Date | string | null | undefined): Date | null {
+  return lastInboundAt == null ? null : new Date(new Date(lastInboundAt).getTime() + WHATSAPP_WINDOW_MS);
 }

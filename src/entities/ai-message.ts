@@ -38,4 +38,19 @@ export class AiMessage extends TenantEntity {
   @Field(() => String, { nullable: true, description: "The provider's message id (a WhatsApp wamid), or null." })
   @Property({ length: 128, nullable: true })
   external_id?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'CONTRACT §10.1: pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
+  })
+  @Property({ length: 16, nullable: true })
+  delivery_status?: DeliveryStatus | null;
+
+  @Field(() => String, { nullable: true, description: 'Why a failed message failed ("CODE: TEXT", "timeout", "HTTP 503", "agent disabled"); else null.' })
+  @Property({ length: 1000, nullable: true })
+  delivery_error?: string | null;
 }
+
+/** CONTRACT §10.1: the delivery states of a message sent on WhatsApp. */
+export const DELIVERY_STATUSES = ['pending', 'accepted', 'sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

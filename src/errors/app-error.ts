@@ -3,7 +3,8 @@ import { GraphQLError } from 'graphql';
 /** A message to translate: a catalogue key and its parameters (i18n/messages.ts). */
 export interface Message {
   key: string;
-  params?: Record<string, string | number>;
+  /** Lists (the allowed values of an enum) are joined in the message's language. */
+  params?: Record<string, string | number | readonly (string | number)[]>;
 }
 
 export interface AppErrorExtensions {

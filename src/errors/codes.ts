@@ -1,3 +1,4 @@
+import { ruleKey, type Rule } from '../i18n/messages.js';
 import { AppError, type Message } from './app-error.js';
 
 /** Every error code the service answers with, and its HTTP status: the one mapping. */
@@ -14,6 +15,7 @@ export const ERROR_STATUS = {
   ERROR_AI_CONVERSATION_CLOSED: 400,
   ERROR_IDEMPOTENCY_KEY_REUSED: 400,
   ERROR_WEBHOOK_NOT_FOUND: 400,
+  ERROR_WHATSAPP_WINDOW_CLOSED: 400,
   ERROR_UNAUTHORIZED: 401,
   ERROR_INVALID_CREDENTIALS: 401,
   ERROR_WEBHOOK_SIGNATURE: 401,
@@ -54,10 +56,22 @@ export function appError(code: ErrorCode, messages: Message[] = [{ key: code }],
   return new AppError(code, ERROR_STATUS[code], messages, extra);
 }
 
-/** One 400 ERROR_VALIDATION naming each invalid field. */
-export function validationError(problems: { field: string; key?: string; params?: Record<string, string | number> }[]): AppError {
+/**
+ * An invalid field: the rule it breaks and the rule's parameters (i18n/messages.ts lists the rules,
+ * e.g. `{ field: 'status_reason', rule: 'enum', params: { values: STATUS_REASONS } }`), or a catalogue
+ * `key`; with neither, the generic "The field X is invalid.".
+ */
+export interface Problem {
+  field: string;
+  rule?: Rule;
+  key?: string;
+  params?: Message['params'];
+}
+
+/** One 400 ERROR_VALIDATION naming each invalid field, with what it must be where known. */
+export function validationError(problems: Problem[]): AppError {
   return appError(
     'ERROR_VALIDATION',
-    problems.map((p) => ({ key: p.key ?? 'invalid_field', params: { field: p.field, ...p.params } })),
+    problems.map((p) => ({ key: p.rule ? ruleKey(p.rule) : (p.key ?? 'invalid_field'), params: { field: p.field, ...p.params } })),
   );
 }

@@ -51,7 +51,8 @@ type Tree = Map<string, Tree>;
 export async function documentWithSelection(req: SelectionRequest): Promise<string> {
   const { parameter, value, base } = req;
   if (value === undefined || value === null || value === '') return base;
-  if (typeof value !== 'string' || value.length > MAX_VALUE_LENGTH) throw validationError([{ field: parameter }]);
+  if (typeof value !== 'string') throw validationError([{ field: parameter, rule: 'string' }]);
+  if (value.length > MAX_VALUE_LENGTH) throw validationError([{ field: parameter, rule: 'max_length', params: { max: MAX_VALUE_LENGTH } }]);
   const key = `${req.target.join('.')}|${req.relations ? 1 : 0}|${(req.always ?? []).join(',')}|${value}`;
   const hit = cache.get(key);
   if (hit !== undefined) {

@@ -1,9 +1,188 @@
 import type { Message } from '../errors/app-error.js';
 
+/*
+ * Every message of the API, in its four languages. Two tables per language:
+ * - the catalogue: a message per error code (ERROR_*) and per other key. A new error code: add it to
+ *   ERROR_STATUS (errors/codes.ts) and a line with the code as key to en, es, fr and ar below
+ *   (test/rest/docs.test.ts fails on a missing translation).
+ * - the rules of ERROR_VALIDATION: what the field must be, always starting with the field's name
+ *   ("The field {field} must ..."), with the rule's parameters ({values}, {min}, {max}, ...). A new rule:
+ *   add it to en_rules, es_rules, fr_rules and ar_rules (the compiler refuses a missing one), then throw
+ *   `validationError([{ field, rule: 'my_rule', params }])` (errors/codes.ts); an Ajv keyword reaches a
+ *   rule in rest/ajv-rules.ts, a route's pattern through NAMED_PATTERNS (rest/json-schema.ts). A list
+ *   parameter (string[]) is joined with the language's separator. Add a case for the new rule to
+ *   test/rest/validation-messages.test.ts (it fails while a rule has none).
+ */
+
 export const LANGS = ['en', 'es', 'fr', 'ar'] as const;
 export type Lang = (typeof LANGS)[number];
 
 type Catalogue = Record<string, string>;
+
+const en_rules = {
+  required: 'The field {field} is required.',
+  enum: 'The field {field} must be one of: {values}.',
+  items_enum: 'The field {field} must contain only: {values}.',
+  key_enum: 'The field {field} is not allowed; the keys allowed are: {values}.',
+  not_empty: 'The field {field} must not be empty.',
+  items_not_blank: 'The field {field} must not contain blank items.',
+  max_length: 'The field {field} must be at most {max} characters.',
+  length: 'The field {field} must be {min} to {max} characters.',
+  range: 'The field {field} must be between {min} and {max}.',
+  max_items: 'The field {field} must have at most {max} items.',
+  max_keys: 'The field {field} must have at most {max} keys.',
+  business: 'The field {field} must be the id of a business you can use.',
+  integer: 'The field {field} must be a whole number.',
+  number: 'The field {field} must be a number.',
+  string: 'The field {field} must be a string.',
+  boolean: 'The field {field} must be true or false.',
+  object: 'The field {field} must be a JSON object.',
+  array: 'The field {field} must be an array.',
+  pattern: 'The field {field} must match the pattern {pattern}.',
+  digits: 'The field {field} must contain only digits.',
+  digits_count: 'The field {field} must be {min} to {max} digits.',
+  uuid: 'The field {field} must be a UUID.',
+  external_id: 'The field {field} must contain only letters, digits, - and _.',
+  date: 'The field {field} must be a date (YYYY-MM-DD).',
+  month: 'The field {field} must be a month (YYYY-MM) of the years 1000 to 9998.',
+  date_order: 'The field {field} must not be before {other}.',
+  max_days: 'The field {field} must be at most {max} days after {other}.',
+  max_years: 'The field {field} must be less than {max} years after {other}.',
+  email: 'The field {field} must be an email address.',
+  phone: 'The field {field} must contain only digits, optionally after a +.',
+  url: 'The field {field} must be an http or https URL.',
+  timezone: 'The field {field} must be an IANA time zone name, such as Europe/Madrid.',
+  printable: 'The field {field} must be {min} to {max} printable ASCII characters, without spaces.',
+  max_depth: 'The field {field} must be nested at most {max} levels deep.',
+  filter: 'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
+};
+
+/** A rule of ERROR_VALIDATION: the key of its message. */
+export type Rule = keyof typeof en_rules;
+type Rules = Record<Rule, string>;
+export const RULE_NAMES = Object.keys(en_rules) as Rule[];
+
+const es_rules: Rules = {
+  required: 'El campo {field} es obligatorio.',
+  enum: 'El campo {field} debe ser uno de: {values}.',
+  items_enum: 'El campo {field} solo puede contener: {values}.',
+  key_enum: 'El campo {field} no está permitido; las claves permitidas son: {values}.',
+  not_empty: 'El campo {field} no puede estar vacío.',
+  items_not_blank: 'El campo {field} no puede contener elementos en blanco.',
+  max_length: 'El campo {field} debe tener como máximo {max} caracteres.',
+  length: 'El campo {field} debe tener de {min} a {max} caracteres.',
+  range: 'El campo {field} debe estar entre {min} y {max}.',
+  max_items: 'El campo {field} debe tener como máximo {max} elementos.',
+  max_keys: 'El campo {field} debe tener como máximo {max} claves.',
+  business: 'El campo {field} debe ser el id de un negocio que usted pueda usar.',
+  integer: 'El campo {field} debe ser un número entero.',
+  number: 'El campo {field} debe ser un número.',
+  string: 'El campo {field} debe ser una cadena de texto.',
+  boolean: 'El campo {field} debe ser true o false.',
+  object: 'El campo {field} debe ser un objeto JSON.',
+  array: 'El campo {field} debe ser una lista.',
+  pattern: 'El campo {field} debe seguir el patrón {pattern}.',
+  digits: 'El campo {field} solo puede contener dígitos.',
+  digits_count: 'El campo {field} debe tener de {min} a {max} dígitos.',
+  uuid: 'El campo {field} debe ser un UUID.',
+  external_id: 'El campo {field} solo puede contener letras, dígitos, - y _.',
+  date: 'El campo {field} debe ser una fecha (AAAA-MM-DD).',
+  month: 'El campo {field} debe ser un mes (AAAA-MM) de los años 1000 a 9998.',
+  date_order: 'El campo {field} no puede ser anterior a {other}.',
+  max_days: 'El campo {field} debe ser como máximo {max} días después de {other}.',
+  max_years: 'El campo {field} debe ser menos de {max} años después de {other}.',
+  email: 'El campo {field} debe ser una dirección de correo electrónico.',
+  phone: 'El campo {field} solo puede contener dígitos, opcionalmente tras un +.',
+  url: 'El campo {field} debe ser una URL http o https.',
+  timezone: 'El campo {field} debe ser una zona horaria IANA, como Europe/Madrid.',
+  printable: 'El campo {field} debe tener de {min} a {max} caracteres ASCII imprimibles, sin espacios.',
+  max_depth: 'El campo {field} puede anidarse como máximo {max} niveles.',
+  filter: 'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
+};
+
+const fr_rules: Rules = {
+  required: 'Le champ {field} est obligatoire.',
+  enum: "Le champ {field} doit être l'une des valeurs : {values}.",
+  items_enum: 'Le champ {field} ne peut contenir que : {values}.',
+  key_enum: "Le champ {field} n'est pas permis ; les clés permises sont : {values}.",
+  not_empty: 'Le champ {field} ne doit pas être vide.',
+  items_not_blank: "Le champ {field} ne doit pas contenir d'éléments vides.",
+  max_length: 'Le champ {field} doit compter au plus {max} caractères.',
+  length: 'Le champ {field} doit compter de {min} à {max} caractères.',
+  range: 'Le champ {field} doit être compris entre {min} et {max}.',
+  max_items: 'Le champ {field} doit contenir au plus {max} éléments.',
+  max_keys: 'Le champ {field} doit contenir au plus {max} clés.',
+  business: "Le champ {field} doit être l'id d'un établissement que vous pouvez utiliser.",
+  integer: 'Le champ {field} doit être un nombre entier.',
+  number: 'Le champ {field} doit être un nombre.',
+  string: 'Le champ {field} doit être une chaîne de caractères.',
+  boolean: 'Le champ {field} doit valoir true ou false.',
+  object: 'Le champ {field} doit être un objet JSON.',
+  array: 'Le champ {field} doit être une liste.',
+  pattern: 'Le champ {field} doit suivre le motif {pattern}.',
+  digits: 'Le champ {field} ne peut contenir que des chiffres.',
+  digits_count: 'Le champ {field} doit compter de {min} à {max} chiffres.',
+  uuid: 'Le champ {field} doit être un UUID.',
+  external_id: 'Le champ {field} ne peut contenir que des lettres, des chiffres, - et _.',
+  date: 'Le champ {field} doit être une date (AAAA-MM-JJ).',
+  month: 'Le champ {field} doit être un mois (AAAA-MM) des années 1000 à 9998.',
+  date_order: 'Le champ {field} ne doit pas précéder {other}.',
+  max_days: 'Le champ {field} doit être au plus {max} jours après {other}.',
+  max_years: 'Le champ {field} doit être moins de {max} ans après {other}.',
+  email: 'Le champ {field} doit être une adresse e-mail.',
+  phone: 'Le champ {field} ne peut contenir que des chiffres, éventuellement après un +.',
+  url: 'Le champ {field} doit être une URL http ou https.',
+  timezone: 'Le champ {field} doit être un fuseau horaire IANA, comme Europe/Madrid.',
+  printable: 'Le champ {field} doit compter de {min} à {max} caractères ASCII imprimables, sans espace.',
+  max_depth: 'Le champ {field} peut être imbriqué sur au plus {max} niveaux.',
+  filter: 'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
+};
+
+const ar_rules: Rules = {
+  required: 'الحقل {field} مطلوب.',
+  enum: 'الحقل {field} يجب أن يكون إحدى القيم: {values}.',
+  items_enum: 'الحقل {field} لا يقبل إلا: {values}.',
+  key_enum: 'الحقل {field} غير مسموح به؛ المفاتيح المسموح بها: {values}.',
+  not_empty: 'الحقل {field} يجب ألا يكون فارغًا.',
+  items_not_blank: 'الحقل {field} يجب ألا يحتوي على عناصر فارغة.',
+  max_length: 'الحقل {field} يجب ألا يتجاوز {max} حرفًا.',
+  length: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} حرفًا.',
+  range: 'الحقل {field} يجب أن يكون بين {min} و{max}.',
+  max_items: 'الحقل {field} يجب ألا يتجاوز {max} عنصرًا.',
+  max_keys: 'الحقل {field} يجب ألا يتجاوز {max} مفتاحًا.',
+  business: 'الحقل {field} يجب أن يكون معرّف نشاط تجاري يمكنك استخدامه.',
+  integer: 'الحقل {field} يجب أن يكون عددًا صحيحًا.',
+  number: 'الحقل {field} يجب أن يكون رقمًا.',
+  string: 'الحقل {field} يجب أن يكون نصًا.',
+  boolean: 'الحقل {field} يجب أن يكون true أو false.',
+  object: 'الحقل {field} يجب أن يكون كائن JSON.',
+  array: 'الحقل {field} يجب أن يكون قائمة.',
+  pattern: 'الحقل {field} يجب أن يطابق النمط {pattern}.',
+  digits: 'الحقل {field} يجب أن يحتوي على أرقام فقط.',
+  digits_count: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} أرقام.',
+  uuid: 'الحقل {field} يجب أن يكون UUID.',
+  external_id: 'الحقل {field} يجب أن يحتوي على حروف وأرقام و- و_ فقط.',
+  date: 'الحقل {field} يجب أن يكون تاريخًا (YYYY-MM-DD).',
+  month: 'الحقل {field} يجب أن يكون شهرًا (YYYY-MM) من السنوات 1000 إلى 9998.',
+  date_order: 'الحقل {field} يجب ألا يسبق {other}.',
+  max_days: 'الحقل {field} يجب ألا يتجاوز {max} يومًا بعد {other}.',
+  max_years: 'الحقل {field} يجب أن يكون أقل من {max} سنوات بعد {other}.',
+  email: 'الحقل {field} يجب أن يكون عنوان بريد إلكتروني.',
+  phone: 'الحقل {field} يجب أن يحتوي على أرقام فقط، وقد تسبقها علامة +.',
+  url: 'الحقل {field} يجب أن يكون عنوان URL من نوع http أو https.',
+  timezone: 'الحقل {field} يجب أن يكون اسم منطقة زمنية IANA، مثل Europe/Madrid.',
+  printable: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} من أحرف ASCII القابلة للطباعة، دون مسافات.',
+  max_depth: 'الحقل {field} يجب ألا يتجاوز تداخله {max} مستوى.',
+  filter: 'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
+};
+
+export const RULES: Readonly<Record<Lang, Rules>> = { en: en_rules, es: es_rules, fr: fr_rules, ar: ar_rules };
+/** A rule's message key: `rule.<rule>`. */
+export const ruleKey = (rule: Rule) => `rule.${rule}`;
+export const isRule = (name: string): name is Rule => Object.prototype.hasOwnProperty.call(en_rules, name);
+
+/** How a list parameter is joined in each language. */
+const LIST_SEPARATOR: Record<Lang, string> = { en: ', ', es: ', ', fr: ', ', ar: '، ' };
 
 const en: Catalogue = {
   invalid_field: 'The field {field} is invalid.',
@@ -25,6 +204,7 @@ const en: Catalogue = {
   ERROR_IDEMPOTENCY_IN_PROGRESS: 'A request with this Idempotency-Key is still running. Try again shortly.',
   ERROR_AI_TEMPLATE_NOT_APPROVED: 'The template is not approved.',
   ERROR_WEBHOOK_SIGNATURE: 'The webhook signature is missing or does not match.',
+  ERROR_WHATSAPP_WINDOW_CLOSED: 'WhatsApp\'s 24-hour customer service window is closed for this contact: send a template instead.',
   ERROR_WEBHOOK_VERIFICATION_FAILED: 'The webhook verification failed.',
   ERROR_AI_PROVIDER_REJECTED: 'The provider rejected the request: {detail}',
   ERROR_AI_PROVIDER_UNAVAILABLE: 'The provider is not available. Try again later.',
@@ -77,6 +257,7 @@ const es: Catalogue = {
   ERROR_IDEMPOTENCY_IN_PROGRESS: 'Una solicitud con esta Idempotency-Key sigue en curso. Inténtelo de nuevo en breve.',
   ERROR_AI_TEMPLATE_NOT_APPROVED: 'La plantilla no está aprobada.',
   ERROR_WEBHOOK_SIGNATURE: 'La firma del webhook falta o no coincide.',
+  ERROR_WHATSAPP_WINDOW_CLOSED: 'La ventana de atención de 24 horas de WhatsApp está cerrada para este contacto: envíe una plantilla.',
   ERROR_WEBHOOK_VERIFICATION_FAILED: 'La verificación del webhook falló.',
   ERROR_AI_PROVIDER_REJECTED: 'El proveedor rechazó la solicitud: {detail}',
   ERROR_AI_PROVIDER_UNAVAILABLE: 'El proveedor no está disponible. Inténtelo más tarde.',
@@ -129,6 +310,7 @@ const fr: Catalogue = {
   ERROR_IDEMPOTENCY_IN_PROGRESS: 'Une requête avec cette Idempotency-Key est encore en cours. Réessayez bientôt.',
   ERROR_AI_TEMPLATE_NOT_APPROVED: "Le modèle n'est pas approuvé.",
   ERROR_WEBHOOK_SIGNATURE: 'La signature du webhook est absente ou ne correspond pas.',
+  ERROR_WHATSAPP_WINDOW_CLOSED: 'La fenêtre de service client de 24 heures de WhatsApp est fermée pour ce contact : envoyez un modèle.',
   ERROR_WEBHOOK_VERIFICATION_FAILED: 'La vérification du webhook a échoué.',
   ERROR_AI_PROVIDER_REJECTED: 'Le fournisseur a refusé la requête : {detail}',
   ERROR_AI_PROVIDER_UNAVAILABLE: "Le fournisseur n'est pas disponible. Réessayez plus tard.",
@@ -181,6 +363,7 @@ const ar: Catalogue = {
   ERROR_IDEMPOTENCY_IN_PROGRESS: 'لا يزال طلب بمفتاح Idempotency-Key هذا قيد التنفيذ. حاول بعد قليل.',
   ERROR_AI_TEMPLATE_NOT_APPROVED: 'القالب غير معتمد.',
   ERROR_WEBHOOK_SIGNATURE: 'توقيع الويب هوك مفقود أو غير مطابق.',
+  ERROR_WHATSAPP_WINDOW_CLOSED: 'نافذة خدمة العملاء لمدة 24 ساعة في واتساب مغلقة لهذا الاتصال: أرسل قالبًا بدلاً من ذلك.',
   ERROR_WEBHOOK_VERIFICATION_FAILED: 'فشل التحقق من الويب هوك.',
   ERROR_AI_PROVIDER_REJECTED: 'رفض المزود الطلب: {detail}',
   ERROR_AI_PROVIDER_UNAVAILABLE: 'المزود غير متاح. حاول لاحقًا.',
@@ -222,8 +405,12 @@ export function resolveLang(segment: string | undefined): Lang {
 }
 
 export function translate(lang: Lang, message: Message): string {
-  const template = CATALOGUES[lang][message.key] ?? en[message.key] ?? message.key;
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(message.params?.[name] ?? ''));
+  const rule = message.key.startsWith('rule.') ? message.key.slice(5) : undefined;
+  const template = (rule && isRule(rule) ? RULES[lang][rule] : undefined) ?? CATALOGUES[lang][message.key] ?? en[message.key] ?? message.key;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = message.params?.[name] ?? '';
+    return Array.isArray(value) ? value.join(LIST_SEPARATOR[lang]) : String(value);
+  });
 }
 
 /** Keys present in English but missing in another language (a test keeps this empty). */

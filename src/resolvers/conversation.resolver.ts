@@ -1,7 +1,7 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { AiAgent } from '../entities/ai-agent.js';
-import { AiConversation } from '../entities/ai-conversation.js';
+import { AiConversation, windowExpiresAt } from '../entities/ai-conversation.js';
 import { AiMessage } from '../entities/ai-message.js';
 import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversations/conversation.service.js';
@@ -119,6 +119,14 @@ export class ConversationResolver {
   messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | undefined> {
     // the batch answers 0 for a conversation without messages; the loader's promise is returned as it is (one per row)
     return ctx.services.conversations.messagesCount(ctx, conversation.id, (conversation as { messages_count?: number }).messages_count);
+  }
+
+  @FieldResolver(() => Date, {
+    nullable: true,
+    description: "WhatsApp's customer service window (CONTRACT §10.1): the newest inbound WhatsApp message's created_at + 24 h; null for other conversations and while none exists.",
+  })
+  window_expires_at(@Root() conversation: AiConversation): Date | null {
+    return windowExpiresAt(conversation.last_inbound_at);
   }
 
   @FieldResolver(() => AiAgent, { nullable: true, description: 'The conversation\'s agent, loaded once per page.' })

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, InputType, Int, Mutation, registerEnumType, Resolver } from 'type-graphql';
 import { Project, type RateLimitRule } from '../entities/project.js';
-import { validationError } from '../errors/codes.js';
+import { validationError, type Problem } from '../errors/codes.js';
 import type { GraphContext, RequestContext } from '../context/index.js';
 import { ACCESS, assertAccess, assertOperator } from '../services/identity/access.js';
 
@@ -64,19 +64,19 @@ async function update(ctx: GraphContext, project: Project, changes: Partial<Pick
 }
 
 function validRules(rules: RateLimitRuleInput[]): RateLimitRule[] {
-  const problems: { field: string }[] = [];
-  const bad = (field: string) => problems.push({ field });
+  const problems: Problem[] = [];
+  const bad = (field: string, rule?: Problem['rule'], params?: Problem['params']) => problems.push({ field, rule, params });
   const inRange = (n: number | null | undefined, max: number) => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= max;
-  if (rules.length > MAX_RULES) bad('rules');
+  if (rules.length > MAX_RULES) bad('rules', 'max_items', { max: MAX_RULES });
   const out = rules.map((r, i): RateLimitRule => {
     const at = `rules[${i}]`;
-    if (!Object.values(RateLimitScope).includes(r.scope)) bad(`${at}.scope`);
-    if (!inRange(r.points, 2 ** 31 - 1)) bad(`${at}.points`);
-    if (!inRange(r.duration_s, MAX_SECONDS)) bad(`${at}.duration_s`);
+    if (!Object.values(RateLimitScope).includes(r.scope)) bad(`${at}.scope`, 'enum', { values: Object.values(RateLimitScope) });
+    if (!inRange(r.points, 2 ** 31 - 1)) bad(`${at}.points`, 'range', { min: 1, max: 2 ** 31 - 1 });
+    if (!inRange(r.duration_s, MAX_SECONDS)) bad(`${at}.duration_s`, 'range', { min: 1, max: MAX_SECONDS });
     const hasBan = r.ban_after != null || r.ban_s != null;
-    if (hasBan && !inRange(r.ban_after, 2 ** 31 - 1)) bad(`${at}.ban_after`);
-    if (hasBan && !inRange(r.ban_s, MAX_SECONDS)) bad(`${at}.ban_s`);
-    if (r.on_error != null && !Object.values(RateLimitOnError).includes(r.on_error)) bad(`${at}.on_error`);
+    if (hasBan && !inRange(r.ban_after, 2 ** 31 - 1)) bad(`${at}.ban_after`, 'range', { min: 1, max: 2 ** 31 - 1 });
+    if (hasBan && !inRange(r.ban_s, MAX_SECONDS)) bad(`${at}.ban_s`, 'range', { min: 1, max: MAX_SECONDS });
+    if (r.on_error != null && !Object.values(RateLimitOnError).includes(r.on_error)) bad(`${at}.on_error`, 'enum', { values: Object.values(RateLimitOnError) });
     return {
       scope: r.scope,
       points: r.points,

@@ -5,13 +5,8 @@ import { isClientAbort, isDatabaseUnavailable, OutageLog, serviceUnavailable } f
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import { resolveLang, translate } from '../i18n/messages.js';
+import { problemsOfAjv, type AjvError } from './ajv-rules.js';
 import { sendError } from './envelope.js';
-
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-}
 
 /** 5xx answers that are states, not faults: maintenance, and a database outage (the outage log counts those). */
 const ANSWERS_NOT_FAILURES = new Set(['ERROR_MAINTENANCE', 'ERROR_SERVICE_UNAVAILABLE']);
@@ -117,7 +112,7 @@ export const MAX_BODY_DEPTH = 64;
 export function limitBodyDepth(app: FastifyInstance): void {
   app.addHook('preValidation', async (req) => {
     if (req.body !== null && typeof req.body === 'object' && depthExceeds(req.body, MAX_BODY_DEPTH)) {
-      throw validationError([{ field: 'body', key: 'invalid_field' }]);
+      throw validationError([{ field: 'body', rule: 'max_depth', params: { max: MAX_BODY_DEPTH } }]);
     }
   });
 }
@@ -136,7 +131,7 @@ function depthExceeds(value: object, max: number): boolean {
 
 function toAppError(err: FastifyError): AppError {
   if (err instanceof AppError) return err;
-  if (err.validation) return fromAjv(err.validation as unknown as AjvError[], err.validationContext);
+  if (err.validation) return validationError(problemsOfAjv(err.validation as unknown as AjvError[], err.validationContext));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return appError('ERROR_PAYLOAD_TOO_LARGE');
@@ -153,18 +148,6 @@ function toAppError(err: FastifyError): AppError {
   const internal = appError('ERROR_INTERNAL');
   (internal as { cause?: unknown }).cause = err;
   return internal;
-}
-
-/** One message per invalid field, naming it. */
-function fromAjv(errors: AjvError[], context: string | undefined): AppError {
-  const fields = new Map<string, string>();
-  for (const e of errors) {
-    const path = e.instancePath.split('/').filter(Boolean).join('.');
-    const missing = e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
-    const field = missing ? (path ? `${path}.${missing}` : missing) : path || context || 'body';
-    if (!fields.has(field)) fields.set(field, missing ? 'required_field' : 'invalid_field');
-  }
-  return validationError([...fields].map(([field, key]) => ({ field, key })));
 }
 
 function segments(url: string): string[] {

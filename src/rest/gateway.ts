@@ -53,6 +53,8 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
     method: spec.method,
     url: spec.path,
     schema: {
+      // generated clients name their methods after the operation the route runs
+      operationId: spec.operation,
       summary: spec.summary,
       tags: spec.tags,
       security: spec.access.anonymous ? [] : SECURED,

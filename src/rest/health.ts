@@ -20,8 +20,8 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM, breaker?: Da
   let inFlight: Promise<unknown> | undefined;
   const read = () => (inFlight ??= selectRows(em, 'select 1 as ok', []).finally(() => (inFlight = undefined)));
   const lines = new LineLimiter();
-  app.get('/health/live', { schema: { tags: ['health'], summary: 'The process is up' } }, async () => ({ status: 'ok' }));
-  app.get('/health/ready', { schema: { tags: ['health'], summary: 'The process can serve requests' } }, async (req, reply) => {
+  app.get('/health/live', { schema: { operationId: 'HealthLive', tags: ['health'], summary: 'The process is up', security: [] } }, async () => ({ status: 'ok' }));
+  app.get('/health/ready', { schema: { operationId: 'HealthReady', tags: ['health'], summary: 'The process can serve requests', security: [] } }, async (req, reply) => {
     // shedding load (rest/load-shedding.ts): not ready for more, though alive
     if (app.isUnderPressure()) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
     let timer: NodeJS.Timeout | undefined;

@@ -48,7 +48,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
     preValidation: async (req: FastifyRequest) => {
       const header = req.headers[IDEMPOTENCY_HEADER];
       if (header === undefined) return;
-      if (typeof header !== 'string' || !KEY_FORM.test(header)) throw validationError([{ field: 'Idempotency-Key' }]);
+      if (typeof header !== 'string' || !KEY_FORM.test(header)) throw validationError([{ field: 'Idempotency-Key', rule: 'printable', params: { min: 1, max: 255 } }]);
       const caller = callerScope(req.ctx!.caller);
       if (!caller) return;
       states.set(req, {

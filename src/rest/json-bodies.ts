@@ -5,6 +5,8 @@ import type { JSONSchema } from './json-schema.js';
  * JSON bodies as the platform's clients send them (CONTRACT §3):
  * - `Content-Type: application/json` with an empty body is no body (the SDK sets the type on
  *   every request, also on bodyless action calls such as `POST …/templates/refresh`);
+ * - no body at all where the route's schema requires fields is validated as `{}`, so the 400 names
+ *   the missing fields;
  * - a string where the route's schema specifies an object or an array is accepted when it is the
  *   JSON text of exactly that type (the SDK's `post`/`put` send every nested value as its text);
  *   the decoded value is then validated as usual, and any other string stays a 400.
@@ -22,9 +24,13 @@ type Validator = ((data: any, ...rest: any[]) => any) & { errors?: unknown; sche
 
 /** Wraps a compiled body validator: JSON text in object/array places is decoded first. */
 export function decodingJsonText<V extends Validator>(schema: object, validate: V): V {
+  // No body at all where fields are required is those fields missing (CONTRACT §9.1): the 400 names them, not `body`.
+  const required = Array.isArray((schema as JSONSchema).required) && ((schema as JSONSchema).required as unknown[]).length > 0;
   const wrapped: Validator = (data, ...rest) => {
     decodeJsonText(schema as JSONSchema, data);
-    const ok = validate(data, ...rest);
+    // Fastify hands an absent body over as null; the request (the parent) tells it from a JSON `null`.
+    const absent = data === undefined || (data === null && (rest[0] as { parentData?: { body?: unknown } } | undefined)?.parentData?.body === undefined);
+    const ok = validate(absent && required ? {} : data, ...rest);
     wrapped.errors = validate.errors;
     return ok;
   };

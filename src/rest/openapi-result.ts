@@ -63,7 +63,7 @@ function selectionSchema(
     }
   };
   visit(selectionSet, parent, false);
-  return { type: 'object', properties, required };
+  return { type: 'object', properties, ...(required.length && { required }) };
 }
 
 function fieldSchema(

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import type { Services } from '../services/index.js';
 import { IdleSweeper } from './idle-sweeper.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { WhatsAppSender } from './whatsapp-sender.js';
 
 /**
  * What runs in the background of every `serve` process, how it starts and stops, and what makes it
@@ -12,7 +13,8 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
  * | worker | runs on | safe across processes because |
  * |---|---|---|
  * | idle sweeper (`idle-sweeper.ts`): closes idle conversations, deletes expired idempotency keys | a timer (`AI_IDLE_SWEEP_MS`) | rows claimed with `for update skip locked`: each conversation closed once |
- * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and the events' notification | attempts claimed with leases (`for update skip locked`), so one process sends each |
+ * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every events commit (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
+ * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every events commit | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
  *
  * Two more run inside the app itself, because the request paths need them even without `serve`
  * (tests, `build()`): the event bus (`services/events/event-bus.ts`: a LISTEN connection, or Redis,
@@ -33,10 +35,21 @@ export interface Workers {
 export function startWorkers({ services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig }, log: FastifyBaseLogger): Workers {
   const sweeper = new IdleSweeper(services, config.idleSweepMs, log).start();
   const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log }).start();
+  const { events } = services;
+  const replies = new WhatsAppSender({
+    orm, cipher: services.deps.cipher, config: config.whatsappSends, apiUrl: config.whatsappApiUrl, timeoutMs: config.providerTimeoutMs, log,
+    onEvents: (projectId, lastId) => events.committed(projectId, lastId),
+  }).start();
+  // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
+  const unsubscribe = events.onCommit(() => {
+    webhooks.wake();
+    replies.wake();
+  });
   return {
     async stop(drain) {
+      unsubscribe();
       await sweeper.stop();
-      await Promise.all([drain(), webhooks.stop()]);
+      await Promise.all([drain(), webhooks.stop(), replies.stop()]);
     },
   };
 }

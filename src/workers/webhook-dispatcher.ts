@@ -4,9 +4,9 @@ import https from 'node:https';
 import net from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../config.js';
-import { causeOf } from '../db/unavailable.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
+import { backoffMs, OutboxWorker, type OutboxLog, type OutboxQueue } from './outbox-worker.js';
 
 /** CONTRACT §9.4: at most 8 attempts per delivery. */
 export const MAX_ATTEMPTS = 8;
@@ -16,11 +16,7 @@ const LEASE_MARGIN_MS = 5000;
 const CLAIM_WINDOW = 500;
 const MAX_ERROR_TEXT = 500;
 
-export interface DispatcherLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type DispatcherLog = OutboxLog;
 
 export interface DispatcherOptions {
   orm: MikroORM;
@@ -32,6 +28,8 @@ export interface DispatcherOptions {
 /** One claimed attempt: the delivery, its webhook and its event (null when the event is no longer kept). */
 interface Claimed {
   id: string;
+  /** The webhook id: attempts in flight are bounded per webhook. */
+  group: string;
   webhook_id: number;
   delivery_id: string;
   attempts: number;
@@ -62,87 +60,48 @@ interface Outcome {
  *   attempt whose lease ran out changes nothing).
  * - Bounded: at most `concurrency` attempts in flight, at most `concurrencyPerWebhook` per webhook
  *   (a slow receiver holds its own slots, not everyone's), each cut at `timeoutMs`.
- * - Woken by a short poll; the database going away costs one log line per cause and a pause.
+ * - The loop (wake-ups, the safety poll, concurrency, database outages) is the shared OutboxWorker
+ *   (workers/outbox-worker.ts); `kick()` wakes it after events are committed.
  */
-export class WebhookDispatcher {
-  private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly perWebhook = new Map<number, number>();
+export class WebhookDispatcher implements OutboxQueue<Claimed> {
+  readonly name = 'webhook dispatcher';
   private readonly secrets = new Map<string, string>();
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private claiming = false;
-  private again = false;
-  private pausedUntil = 0;
-  private lastFailure: string | null = null;
+  private readonly worker: OutboxWorker<Claimed>;
 
   constructor(private readonly opts: DispatcherOptions) {
     const agent = { keepAlive: true, maxSockets: opts.config.concurrency, timeout: opts.config.timeoutMs };
     this.httpAgent = new http.Agent(agent);
     this.httpsAgent = new https.Agent(agent);
+    this.worker = new OutboxWorker(this, { concurrency: opts.config.concurrency, pollMs: opts.config.pollMs, drainMs: opts.config.timeoutMs + 1000, log: opts.log });
   }
 
   start(): this {
-    if (!this.stopped) return this;
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.opts.config.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.worker.start();
     return this;
   }
 
   /** Stops claiming; waits for the attempts in flight (each bounded by its deadline), then closes the sockets. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight.values()]),
-      new Promise((resolve) => (timer = setTimeout(resolve, this.opts.config.timeoutMs + 1000))),
-    ]);
-    clearTimeout(timer);
+    await this.worker.stop();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
 
   /** Looks for due deliveries now (coalesced: one claim at a time, another right after when asked). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    if (Date.now() < this.pausedUntil) return;
-    this.claiming = true;
-    void this.claimLoop().finally(() => {
-      this.claiming = false;
-    });
+    this.worker.kick();
   }
 
-  private async claimLoop(): Promise<void> {
-    do {
-      this.again = false;
-      const free = this.opts.config.concurrency - this.inFlight.size;
-      if (free <= 0 || this.stopped) return;
-      let batch: Claimed[];
-      try {
-        batch = await this.claim(free);
-        this.recovered();
-      } catch (err) {
-        this.failure('claim', err);
-        this.pausedUntil = Date.now() + 1000;
-        return;
-      }
-      for (const row of batch) this.launch(row);
-      // a full batch may have left more due rows behind
-      if (batch.length === free) this.again = true;
-    } while (this.again && !this.stopped);
+  /** A commit anywhere may have queued work: claims soon (throttled, see OutboxWorker.wake). */
+  wake(): void {
+    this.worker.wake();
   }
 
-  private async claim(limit: number): Promise<Claimed[]> {
+  async claim(limit: number, busyGroups: ReadonlyMap<string, number>): Promise<Claimed[]> {
     const cap = this.opts.config.concurrencyPerWebhook;
-    const busy = [...this.perWebhook.entries()];
+    const busy = [...busyGroups.entries()].map(([id, n]) => [Number(id), n] as const);
     const full = busy.filter(([, n]) => n >= cap).map(([id]) => id);
     const partial = busy.filter(([, n]) => n < cap);
     const leaseMs = this.opts.config.timeoutMs + LEASE_MARGIN_MS;
@@ -185,6 +144,7 @@ export class WebhookDispatcher {
     );
     return rows.map((r) => ({
       id: String(r.id),
+      group: String(r.webhook_id),
       webhook_id: Number(r.webhook_id),
       delivery_id: r.delivery_id as string,
       attempts: Number(r.attempts),
@@ -197,19 +157,8 @@ export class WebhookDispatcher {
     }));
   }
 
-  private launch(row: Claimed): void {
-    this.perWebhook.set(row.webhook_id, (this.perWebhook.get(row.webhook_id) ?? 0) + 1);
-    const run = this.attempt(row)
-      .then((outcome) => this.record(row, outcome))
-      .catch((err) => this.failure('record', err))
-      .finally(() => {
-        this.inFlight.delete(row.id);
-        const n = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
-        if (n > 0) this.perWebhook.set(row.webhook_id, n);
-        else this.perWebhook.delete(row.webhook_id);
-        this.kick();
-      });
-    this.inFlight.set(row.id, run);
+  async process(row: Claimed): Promise<void> {
+    await this.record(row, await this.attempt(row));
   }
 
   private async attempt(row: Claimed): Promise<Outcome> {
@@ -300,12 +249,12 @@ export class WebhookDispatcher {
       return;
     }
     const final = row.attempts >= MAX_ATTEMPTS || row.event_type === null;
-    const backoffMs = this.opts.config.retryBaseMs * 2 ** (row.attempts - 1);
+    const delayMs = backoffMs(this.opts.config.retryBaseMs, row.attempts);
     await connection.execute(
       `update ai_webhook_deliveries
           set status = ?, next_attempt_at = ${final ? 'null' : 'now() + make_interval(secs => ?)'}, last_status_code = ?, last_error = ?
         where id = ? and attempts = ? and status = 'pending'`,
-      final ? ['failed', outcome.status, error, row.id, row.attempts] : ['pending', backoffMs / 1000, outcome.status, error, row.id, row.attempts],
+      final ? ['failed', outcome.status, error, row.id, row.attempts] : ['pending', delayMs / 1000, outcome.status, error, row.id, row.attempts],
       'run',
     );
   }
@@ -318,21 +267,6 @@ export class WebhookDispatcher {
       this.secrets.set(stored, plain);
     }
     return plain;
-  }
-
-  /** One log line per cause while the database keeps failing the same way. */
-  private failure(where: string, err: unknown): void {
-    const e = err as { code?: string; message?: string };
-    const cause = `${where}:${e?.code ?? String(e?.message ?? err).slice(0, 80)}`;
-    if (cause === this.lastFailure) return;
-    this.lastFailure = cause;
-    this.opts.log.warn({ where, code: e?.code, cause: causeOf(err) }, 'webhook dispatcher: database unavailable, retrying');
-  }
-
-  private recovered(): void {
-    if (this.lastFailure === null) return;
-    this.lastFailure = null;
-    this.opts.log.info({}, 'webhook dispatcher: database available again');
   }
 }
 

@@ -221,7 +221,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       for (const business_id of [2, 999]) {
         const res = await create(whatsapp(tag(), { business_id }), KEYS.owner);
         expectInvalid(res, 'business_id');
-        expect(res.json().result).toEqual(['The field business_id is invalid.']);
+        expect(res.json().result).toEqual(['The field business_id must be the id of a business you can use.']);
       }
       expectInvalid(await patch(mine.json().result.id, { business_id: 2 }, KEYS.owner), 'business_id');
 
@@ -300,7 +300,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       const id = (await created('pv')).id;
       for (const [, change, field] of cases.filter(([label]) => !label.includes('null credential'))) expectInvalid(await patch(id, change), field);
       const es = await call({ method: 'PATCH', path: `/ai/agents/${id}`, key: KEYS.server, lang: 'es', body: { name: '' } });
-      expect(es.json().result).toEqual(['El campo name no es válido.']);
+      expect(es.json().result).toEqual(['El campo name no puede estar vacío.']);
       // a key another provider would take is refused when the agent becomes WhatsApp with it
       const web = (await create({ name: 'Web', provider: 'web', provider_type: 'chat', provider_external_id: pei('to-wa'), credentials: { api_key: 'k' } })).json().result;
       expectInvalid(await patch(web.id, { provider: 'whatsapp' }), 'credentials.api_key');

@@ -355,10 +355,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
     it('rejects a malformed guest token', () => rejects({ guest_token: 'not-a-uuid' }, 'guest_token'));
     it('rejects a malformed country code', () => rejects({ cellphone: '5512345678', country_phone_code: '52a', password: PASSWORD }, 'country_phone_code'));
 
-    it('names the field in the request\'s language', async () => {
+    it('names the field, and what it must be, in the request\'s language', async () => {
       const res = await auth({ email: 'nope', password: PASSWORD }, { lang: 'es' });
       expect(res.statusCode).toBe(400);
-      expect(res.json().result).toEqual(['El campo email no es válido.']);
+      expect(res.json().result).toEqual(['El campo email debe ser una dirección de correo electrónico.']);
     });
   });
 

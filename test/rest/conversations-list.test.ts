@@ -45,7 +45,7 @@ const MESSAGES = [
 ];
 const COUNTS = new Map<number, number>([[1, 4], [2, 1], [25, BIG_COUNT]]);
 
-const DEFAULT_FIELDS = ['agent_id', 'business_id', 'closed_at', 'contact', 'created_at', 'id', 'messages_count', 'status', 'status_reason', 'updated_at', 'usage', 'user_id'];
+const DEFAULT_FIELDS = ['agent_id', 'business_id', 'closed_at', 'contact', 'created_at', 'id', 'messages_count', 'status', 'status_reason', 'updated_at', 'usage', 'user_id', 'window_expires_at'];
 const AGENT_FIELDS = ['business_id', 'created_at', 'credentials', 'enabled', 'id', 'name', 'provider', 'provider_external_id', 'provider_type', 'updated_at'];
 
 let db: TestDatabase;
@@ -396,7 +396,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(ids(body)).toEqual([1, 2, 3, 5]);
-      expect(body.result[1]).toEqual({ id: 2, conversation_id: 1, role: 'system', content: 'prompt', public: false, created_at: at(1), usage: null, external_id: null });
+      expect(body.result[1]).toEqual({ id: 2, conversation_id: 1, role: 'system', content: 'prompt', public: false, created_at: at(1), usage: null, external_id: null, delivery_status: null, delivery_error: null });
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 1, total: 4, from: 1, to: 4 });
       const big = (await msgs('25', { page: '3', page_size: '100' })).json();
       expect(big.result).toHaveLength(100);

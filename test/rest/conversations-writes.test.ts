@@ -8,8 +8,9 @@ import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
  * to any conversation, closing; their events (§9.4), their errors and the metrics that follow them.
  * Both engines share this file's database: every case uses the conversations and agents of its engine.
  */
+// Not WhatsApp agents: these writes are about §9.1; replies sent on WhatsApp (§10.1) are whatsapp-replies.test.ts's.
 const agent = (id: number, ext: string, extra: Record<string, unknown> = {}) => ({
-  id, business_id: 1, name: `Agent ${ext}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: ext, enabled: true, ...extra,
+  id, business_id: 1, name: `Agent ${ext}`, provider: 'web', provider_type: 'chat', provider_external_id: ext, enabled: true, ...extra,
 });
 const base = (i: number) => 10 + i * 20;
 const AGENTS = [
@@ -236,6 +237,12 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       for (const body of [{}, { status_reason: 'done' }, { status_reason: 1 }, { status_reason: null }]) {
         const res = await post(`/ai/conversations/${B + 4}/close`, body);
         expect([res.statusCode, res.json().code]).toEqual([400, 'ERROR_VALIDATION']);
+      }
+      // no body at all (no content type, or JSON's with nothing in it) is a missing status_reason (CONTRACT §9.1)
+      for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
+        const res = await t.api({ method: 'POST', path: `/ai/conversations/${B + 4}/close`, key: KEYS.server, headers });
+        expect([res.statusCode, res.json().code]).toEqual([400, 'ERROR_VALIDATION']);
+        expect(JSON.stringify(res.json().result)).toContain('status_reason');
       }
       const foreign = await post('/ai/conversations/101/close', { status_reason: 'completed' });
       expect([foreign.statusCode, foreign.json().code]).toEqual([400, 'ERROR_AI_CONVERSATION_NOT_FOUND']);

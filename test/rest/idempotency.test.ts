@@ -11,7 +11,8 @@ import { startServe, stopServe, type ServeProcess } from '../support/serve-proce
  * concurrency, kept answers replayed, reuse and in-progress refusals, what is not kept, caller
  * scope, expiry and cleanup, and a replay by a restarted `serve` process.
  */
-const agent = (id: number, ext: string) => ({ id, business_id: 1, name: ext, provider: 'whatsapp', provider_type: 'chat', provider_external_id: ext, enabled: true });
+// Not WhatsApp agents: an assistant message is then sent nowhere (whatsapp-replies.test.ts replays a sent reply).
+const agent = (id: number, ext: string) => ({ id, business_id: 1, name: ext, provider: 'web', provider_type: 'chat', provider_external_id: ext, enabled: true });
 const base = (i: number) => 10 + i * 10;
 const conv = (id: number, extra: Record<string, unknown> = {}) => ({ id, agent_id: 1, user_id: null, contact: `c${id}`, business_id: 1, status: 'active', usage: {}, created_at: '2026-11-01T12:00:00Z', ...extra });
 

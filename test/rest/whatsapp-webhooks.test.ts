@@ -209,26 +209,47 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect((await messagesWith(next))[0].conversation_id).toBe(m.conversation_id);
     });
 
-    it('other types: the caption, else [TYPE]; unknown types and a bad timestamp are stored, never a 500', async () => {
-      const ids = { image: wamid('img'), sticker: wamid('stk'), weird: wamid('weird'), badTs: wamid('ts') };
+    it('other types: the caption, else [TYPE]; an item without id or from, or with a non-Unix timestamp, is skipped and the rest stored', async () => {
+      const ids = { image: wamid('img'), sticker: wamid('stk'), weird: wamid('weird'), badTs: wamid('ts'), noFrom: wamid('nofrom') };
       const from = '34600000010';
       const body = MetaWebhooks.notification(phone(MAIN), {
         messages: [
           { id: ids.image, from, type: 'image', extra: { image: { id: 'media1', caption: 'my receipt', mime_type: 'image/jpeg' } } },
-          { id: ids.sticker, from, type: 'sticker', extra: { sticker: { id: 'media2' } } },
-          { id: ids.weird, from, type: 'weird_new_type' },
           { id: ids.badTs, from, text: 'late', timestamp: 'yesterday' },
+          { id: ids.sticker, from, type: 'sticker', extra: { sticker: { id: 'media2' } } },
+          { id: '', from, text: 'no id' },
+          { id: ids.noFrom, from: '', text: 'no from' },
+          { id: ids.weird, from, type: 'weird_new_type' },
         ],
-      });
-      const before = Date.now();
+      }) as any;
+      delete body.entry[0].changes[0].value.messages[3].id;
+      delete body.entry[0].changes[0].value.messages[4].from;
       const res = await signedPost(JSON.stringify(body));
-      expect(res.body).toEqual({ error: false, result: { messages: 4, statuses: 0 } });
+      expect(res.body).toEqual({ error: false, result: { messages: 3, statuses: 0 } });
       expect((await messagesWith(ids.image))[0].content).toBe('my receipt');
       expect((await messagesWith(ids.sticker))[0].content).toBe('[STICKER]');
       expect((await messagesWith(ids.weird))[0].content).toBe('[WEIRD_NEW_TYPE]');
-      const [late] = await messagesWith(ids.badTs);
-      expect(late.content).toBe('late');
-      expect(new Date(late.created_at).getTime()).toBeGreaterThanOrEqual(before - 5_000);
+      expect(await messagesWith(ids.badTs)).toEqual([]);
+      expect(await messagesWith(ids.noFrom)).toEqual([]);
+      const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_messages where content in ('no id', 'no from', 'late')");
+      expect(n).toBe(0);
+    });
+
+    it("opens the customer service window: window_expires_at is the newest inbound message's created_at + 24 h", async () => {
+      const from = '34600000020';
+      const older = Math.floor(Date.now() / 1000) - 3600;
+      const newer = older + 600;
+      const w1 = wamid('w1');
+      await signedPost(JSON.stringify(textNotification(w1, from, 'second', phone(MAIN), String(newer))));
+      await signedPost(JSON.stringify(textNotification(wamid('w2'), from, 'first, delivered late', phone(MAIN), String(older))));
+      const [m] = await messagesWith(w1);
+      const res = await t.api({ path: `/ai/conversations/${m.conversation_id}`, key: KEYS.server });
+      expect(res.json().result.window_expires_at).toBe(new Date((newer + 24 * 3600) * 1000).toISOString());
+      // a user message posted through the API does not count
+      await t.api({ method: 'POST', path: `/ai/conversations/${m.conversation_id}/messages`, key: KEYS.server, body: { role: 'user', content: 'via API' } });
+      expect((await t.api({ path: `/ai/conversations/${m.conversation_id}`, key: KEYS.server })).json().result.window_expires_at).toBe(
+        new Date((newer + 24 * 3600) * 1000).toISOString(),
+      );
     });
 
     it('non-Meta shapes and unusable items: 200 with what was stored', async () => {

@@ -37,9 +37,21 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: http.IncomingHttpHeaders;
   body: any;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
-export type FailureAnswer = { status: number; body?: unknown } | { hang: true };
+/** A scripted answer: a status/body, never answering, or the normal answer after a delay. */
+export type FailureAnswer = { status: number; body?: unknown } | { hang: true } | { delayMs: number };
+
+/** The Cloud API's answers the outbound tests script (CONTRACT §10.1). */
+export const CLOUD_ANSWERS = {
+  serverError: { status: 500, body: graphError('An unknown error has occurred.', 'OAuthException', 1) },
+  tooManyRequests: { status: 429, body: graphError('(#4) Application request limit reached', 'OAuthException', 4) },
+  reEngagement: { status: 400, body: graphError('Re-engagement message', 'OAuthException', 131047) },
+  throttled: { status: 400, body: graphError('Rate limit hit', 'OAuthException', 130429) },
+  unauthorized: { status: 401, body: graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190) },
+} satisfies Record<string, FailureAnswer>;
 
 type FakeCall = 'list' | 'send' | 'phone';
 
@@ -59,6 +71,9 @@ export class WhatsAppFake {
   private readonly accounts: FakeAccount[] = [];
   private failures: Failure[] = [];
   private server?: http.Server;
+  private readonly hung: http.ServerResponse[] = [];
+  /** Answers the next normal text send after this many ms (the bench's provider latency). */
+  latencyMs = 0;
   private sent = 0;
   private origin = '';
 
@@ -76,6 +91,7 @@ export class WhatsAppFake {
 
   async close(): Promise<void> {
     if (!this.server) return;
+    this.dropHung();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
@@ -92,6 +108,16 @@ export class WhatsAppFake {
   /** Answers the next `times` matching requests with `answer` instead of the normal one. */
   fail(on: FakeCall, answer: FailureAnswer, opts: { page?: number; times?: number } = {}): void {
     this.failures.push({ on, answer, page: opts.page, times: opts.times ?? Infinity });
+  }
+
+  /** The wamid the next accepted text message will get. */
+  nextTextId(): string {
+    return textId(this.sent + 1);
+  }
+
+  /** Cuts the connections of requests left hanging. */
+  dropHung(): void {
+    for (const res of this.hung.splice(0)) res.socket?.destroy();
   }
 
   /** Forgets scripted failures (recorded requests stay unless `requests` too). */
@@ -121,6 +147,7 @@ export class WhatsAppFake {
       query: Object.fromEntries(url.searchParams),
       headers: req.headers,
       body,
+      at: Date.now(),
     };
     this.requests.push(recorded);
 
@@ -139,8 +166,12 @@ export class WhatsAppFake {
     const failure = this.failures.find((f) => f.on === kind && f.times > 0 && (f.page === undefined || f.page === page));
     if (failure) {
       failure.times--;
-      if ('hang' in failure.answer) return; // never answers; close() destroys the socket
-      return json(res, failure.answer.status, failure.answer.body ?? graphError('An unexpected error has occurred.', 'OAuthException', 2));
+      if ('hang' in failure.answer) {
+        this.hung.push(res); // never answers; close() or dropHung() ends it
+        return;
+      }
+      if ('delayMs' in failure.answer) await new Promise((r) => setTimeout(r, (failure.answer as { delayMs: number }).delayMs));
+      else return json(res, failure.answer.status, failure.answer.body ?? graphError('An unexpected error has occurred.', 'OAuthException', 2));
     }
 
     const account = this.account(parts[1]);
@@ -172,6 +203,7 @@ export class WhatsAppFake {
     }
 
     if (parts[1] !== account.phone_number_id) return json(res, 400, graphError('Unsupported post request.', 'GraphMethodException', 100));
+    if ((body as { type?: string })?.type === 'text') return this.text(res, body);
     const msg = body as { messaging_product?: string; to?: string; type?: string; template?: { name?: string; language?: { code?: string } } };
     if (msg?.messaging_product !== 'whatsapp' || msg.type !== 'template' || typeof msg.to !== 'string') {
       return json(res, 400, graphError('(#100) Invalid parameter', 'OAuthException', 100));
@@ -185,7 +217,24 @@ export class WhatsAppFake {
       messages: [{ id: `wamid.FAKE${String(this.sent).padStart(6, '0')}` }],
     });
   }
+
+  /** A text message (CONTRACT §10.1): checked as the Cloud API checks it, answered with a new wamid. */
+  private async text(res: http.ServerResponse, body: unknown): Promise<void> {
+    const msg = body as { messaging_product?: string; recipient_type?: string; to?: string; text?: { body?: unknown; preview_url?: unknown } };
+    const ok = msg.messaging_product === 'whatsapp' && msg.recipient_type === 'individual' && typeof msg.to === 'string' && /^[0-9]+$/.test(msg.to)
+      && typeof msg.text?.body === 'string' && msg.text.body.length > 0 && [...msg.text.body].length <= 4096;
+    if (!ok) return json(res, 400, graphError('(#100) Invalid parameter', 'OAuthException', 100));
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    this.sent++;
+    return json(res, 200, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: msg.to, wa_id: msg.to }],
+      messages: [{ id: textId(this.sent) }],
+    });
+  }
 }
+
+const textId = (n: number) => `wamid.TEXT${process.pid}.${String(n).padStart(6, '0')}`;
 
 function graphError(message: string, type: string, code: number) {
   return { error: { message, type, code, fbtrace_id: 'AbCdEfGh' } };

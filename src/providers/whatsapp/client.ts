@@ -208,3 +208,70 @@ function toTemplate(t: CloudTemplate): ProviderTemplate {
     components: Array.isArray(t.components) ? t.components : [],
   };
 }
+
+/** Meta's throttling codes (CONTRACT §10.1): retried like a 429. */
+export const THROTTLING_CODES: ReadonlySet<number> = new Set([4, 80007, 130429, 131056]);
+
+/**
+ * The outcome of one text send: `accepted` with the provider's message id, or not, with whether a
+ * later attempt may succeed (`retry`) and the reason as CONTRACT §10.1 words it: `"CODE: TEXT"`
+ * for the provider's own error, else `"timeout"`, `"connection error"` or `"HTTP 503"`.
+ */
+export type TextSendOutcome = { accepted: true; id: string } | { accepted: false; retry: boolean; error: string };
+
+export interface TextMessage {
+  phone_number_id: string;
+  access_token: string;
+  to: string;
+  body: string;
+}
+
+/**
+ * `POST {base}/{phone_number_id}/messages` with a text message (CONTRACT §10.1), one attempt, cut at
+ * `timeoutMs`. Never throws: every answer is classified. Retried: no answer in time, a connection
+ * error, 5xx, 429, and Meta's throttling codes; any other 4xx is final.
+ */
+export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: number }): (message: TextMessage) => Promise<TextSendOutcome> {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return async (message) => {
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${base}/${encodeURIComponent(message.phone_number_id)}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${message.access_token}`, accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: message.to,
+          type: 'text',
+          text: { body: message.body, preview_url: false },
+        }),
+        redirect: 'error',
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      const name = (err as Error)?.name;
+      if (name === 'TimeoutError' || name === 'AbortError') return { accepted: false, retry: true, error: 'timeout' };
+      const code = (err as { cause?: { code?: string } }).cause?.code;
+      return { accepted: false, retry: true, error: code ? `connection error (${code})` : 'connection error' };
+    }
+    let body: any;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (res.status >= 200 && res.status < 300) {
+      const id = Array.isArray(body?.messages) ? body.messages[0]?.id : undefined;
+      if (typeof id === 'string' && id) return { accepted: true, id };
+      return { accepted: false, retry: false, error: `HTTP ${res.status} without messages[0].id` };
+    }
+    const code = body?.error?.code;
+    const detail = typeof body?.error?.message === 'string' && body.error.message ? body.error.message : null;
+    const reason = typeof code === 'number' && detail ? redact(`${code}: ${detail}`, [message.access_token]).slice(0, 1000) : `HTTP ${res.status}`;
+    const retry = res.status >= 500 || res.status === 429 || (typeof code === 'number' && THROTTLING_CODES.has(code));
+    return { accepted: false, retry, error: reason };
+  };
+}

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent } from '../../entities/ai-agent.js';
-import { appError, validationError } from '../../errors/codes.js';
+import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import type { CredentialCipher } from '../../platform/secrets.js';
 import { ProviderError, providerAppError, type CredentialCheck, type ProviderRegistry } from '../../providers/messaging.js';
@@ -57,7 +57,6 @@ interface CheckedFields {
   enabled?: boolean;
 }
 
-type Problem = { field: string; key?: string };
 
 /**
  * Agents a dashboard manages (CONTRACT §10.3): levels 0 and 2 and server keys, a business owner
@@ -193,13 +192,13 @@ export class AgentService {
   private async checkBusiness(ctx: RequestContext, businessId: number | null | undefined, creating: boolean): Promise<void> {
     const owned = await visibleBusinessIds(ctx);
     if (owned) {
-      if (businessId == null) throw validationError([{ field: 'business_id', key: creating && businessId === undefined ? 'required_field' : 'invalid_field' }]);
-      if (!owned.includes(businessId)) throw validationError([{ field: 'business_id' }]);
+      if (businessId == null) throw validationError([{ field: 'business_id', rule: creating && businessId === undefined ? 'required' : 'business' }]);
+      if (!owned.includes(businessId)) throw validationError([{ field: 'business_id', rule: 'business' }]);
       return;
     }
     if (businessId == null) return;
     const found = await ctx.em.getConnection().execute<unknown[]>('select 1 from businesses where project_id = ? and id = ?', [ctx.project.id, businessId], 'all');
-    if (!found.length) throw validationError([{ field: 'business_id' }]);
+    if (!found.length) throw validationError([{ field: 'business_id', rule: 'business' }]);
   }
 }
 
@@ -209,11 +208,14 @@ function checkFields(input: AgentInput, problems: Problem[], creating: boolean):
   const text = (field: 'name' | 'provider' | 'provider_type' | 'provider_external_id', pattern?: RegExp) => {
     const value = input[field];
     if (value === undefined || (value === null && creating)) {
-      if (creating) problems.push({ field, key: 'required_field' });
+      if (creating) problems.push({ field, rule: 'required' });
       return;
     }
     const length = typeof value === 'string' ? [...value].length : 0;
-    if (typeof value !== 'string' || !value.trim() || length > AGENT_LIMITS[field] || (pattern && !pattern.test(value))) problems.push({ field });
+    if (typeof value !== 'string') problems.push({ field, rule: 'string' });
+    else if (!value.trim()) problems.push({ field, rule: 'not_empty' });
+    else if (length > AGENT_LIMITS[field]) problems.push({ field, rule: 'max_length', params: { max: AGENT_LIMITS[field] } });
+    else if (pattern && !pattern.test(value)) problems.push({ field, rule: 'external_id' });
     else out[field] = value;
   };
   text('name');
@@ -222,13 +224,13 @@ function checkFields(input: AgentInput, problems: Problem[], creating: boolean):
   text('provider_external_id', PROVIDER_EXTERNAL_ID);
   if (input.enabled !== undefined) {
     if (typeof input.enabled === 'boolean') out.enabled = input.enabled;
-    else if (input.enabled !== null || !creating) problems.push({ field: 'enabled' });
+    else if (input.enabled !== null || !creating) problems.push({ field: 'enabled', rule: 'boolean' });
   }
   if (input.business_id !== undefined) {
     const id = input.business_id;
     if (id === null) out.business_id = null;
     else if (typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= INT_MAX) out.business_id = id;
-    else problems.push({ field: 'business_id' });
+    else problems.push({ field: 'business_id', rule: 'range', params: { min: 1, max: INT_MAX } });
   }
   return out;
 }
@@ -239,17 +241,20 @@ function checkFields(input: AgentInput, problems: Problem[], creating: boolean):
  */
 function checkCredentialPatch(provider: string | undefined, value: unknown, problems: Problem[], patch: boolean): Record<string, string | null> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ field: 'credentials' });
+    problems.push({ field: 'credentials', rule: 'object' });
     return {};
   }
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_CREDENTIAL_KEYS) problems.push({ field: 'credentials' });
+  if (entries.length > MAX_CREDENTIAL_KEYS) problems.push({ field: 'credentials', rule: 'max_keys', params: { max: MAX_CREDENTIAL_KEYS } });
   const known = provider === undefined ? undefined : KNOWN_CREDENTIAL_KEYS[provider];
   for (const [key, v] of entries) {
     const wellFormed = CREDENTIAL_KEY.test(key) && !RESERVED_KEYS.has(key);
     const field = wellFormed ? `credentials.${key}` : 'credentials';
-    if (!wellFormed || (known && !known.includes(key))) problems.push({ field, key: 'unknown_field' });
-    else if (v === null ? !patch : typeof v !== 'string' || !v || [...v].length > MAX_CREDENTIAL_VALUE) problems.push({ field });
+    if (!wellFormed) problems.push({ field, key: 'unknown_field' });
+    else if (known && !known.includes(key)) problems.push({ field, rule: 'key_enum', params: { values: known } });
+    else if (v === null ? !patch : typeof v !== 'string' || !v || [...v].length > MAX_CREDENTIAL_VALUE) {
+      problems.push({ field, rule: 'length', params: { min: 1, max: MAX_CREDENTIAL_VALUE } });
+    }
   }
   return value as Record<string, string | null>;
 }

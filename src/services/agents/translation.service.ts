@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiTranslation, LOCALES, type Locale } from '../../entities/ai-translation.js';
-import { validationError } from '../../errors/codes.js';
+import { validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
 import { assertAiAdmin } from '../identity/access.js';
@@ -24,7 +24,7 @@ export class TranslationService {
   /** Without `locale`: every stored locale's value, keyed by locale; with it: that value or `{}`. */
   async get(ctx: RequestContext, agentId: number, locale?: string | null): Promise<unknown> {
     assertAiAdmin(ctx);
-    if (locale != null && !isLocale(locale)) throw validationError([{ field: 'locale' }]);
+    if (locale != null && !isLocale(locale)) throw validationError([{ field: 'locale', rule: 'enum', params: { values: LOCALES } }]);
     const agent = await findVisibleAgent(ctx, agentId);
     const map = await readMap(ctx.em, agent.id);
     return locale != null ? (map[locale as Locale] ?? {}) : map;
@@ -85,10 +85,10 @@ function isObject(value: unknown): value is JsonObject {
 /** `{LOCALE: object | null}`; anything else is a 400 naming the offending field. */
 function parseInput(translations: unknown): Record<string, JsonObject | null> | undefined {
   if (translations === undefined || translations === null) return undefined;
-  if (!isObject(translations)) throw validationError([{ field: 'translations' }]);
+  if (!isObject(translations)) throw validationError([{ field: 'translations', rule: 'object' }]);
   const bad = Object.entries(translations)
     .filter(([locale, value]) => !isLocale(locale) || (value !== null && !isObject(value)))
-    .map(([locale]) => ({ field: `translations.${locale}` }));
+    .map(([locale]): Problem => (isLocale(locale) ? { field: `translations.${locale}`, rule: 'object' } : { field: `translations.${locale}`, rule: 'key_enum', params: { values: LOCALES } }));
   if (bad.length) throw validationError(bad);
   return translations as Record<string, JsonObject | null>;
 }

@@ -2,10 +2,10 @@ import { readOnReplica } from '../../db/replicas.js';
 import { selectOnReplica } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
-import { AiConversation, type ConversationUsage } from '../../entities/ai-conversation.js';
+import { AiConversation, WHATSAPP_WINDOW_MS, windowExpiresAt, type ConversationUsage } from '../../entities/ai-conversation.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
-import { appError, notFound404, validationError } from '../../errors/codes.js';
+import { appError, notFound404, validationError, type Problem } from '../../errors/codes.js';
 import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
@@ -39,6 +39,7 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
   role: 'string',
   public: 'boolean',
   created_at: 'timestamp',
+  delivery_status: 'string',
 };
 
 export interface Page<T> {
@@ -179,7 +180,8 @@ export class ConversationService {
     const scope = await visibleBusinessIds(ctx);
     return writeWithEvents(ctx, async (tx) => {
       const conversation = await lockVisible(tx, ctx, conversationId, scope);
-      const row = await insertMessage(tx, ctx.project.id, conversation.id, message);
+      const outbound = sentOnWhatsApp(conversation, message);
+      const row = await insertMessage(tx, ctx.project.id, conversation.id, message, outbound);
       const u = message.usage ?? {};
       const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
       // Members the message carries, and only those: cost and tokens add (numeric, exact), the
@@ -205,7 +207,7 @@ export class ConversationService {
   async close(ctx: RequestContext, conversationId: number, statusReason: unknown): Promise<AiConversation & { messages_count: number }> {
     assertAiAdmin(ctx);
     if (typeof statusReason !== 'string' || !(STATUS_REASONS as readonly string[]).includes(statusReason)) {
-      throw validationError([{ field: 'status_reason' }]);
+      throw validationError([{ field: 'status_reason', rule: 'enum', params: { values: STATUS_REASONS } }]);
     }
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
@@ -337,22 +339,24 @@ export async function closeIdleConversations(em: EntityManager, projectId: numbe
 
 /** The same rules as the REST schema, for /graphql callers: one message per invalid field. */
 function checkMessage(input: MessageInput): CheckedMessage {
-  const problems: { field: string; key?: string }[] = [];
-  if (input.role === undefined || input.role === null) problems.push({ field: 'role', key: 'required_field' });
-  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role' });
-  if (input.content === undefined || input.content === null) problems.push({ field: 'content', key: 'required_field' });
-  else if (!validContent(input.content, CONTENT_MAX)) problems.push({ field: 'content' });
-  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public' });
+  const problems: Problem[] = [];
+  if (input.role === undefined || input.role === null) problems.push({ field: 'role', rule: 'required' });
+  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role', rule: 'enum', params: { values: MESSAGE_ROLES } });
+  if (input.content === undefined || input.content === null) problems.push({ field: 'content', rule: 'required' });
+  else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
+  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public', rule: 'boolean' });
   let usage: ConversationUsage | null = null;
   if (input.usage !== undefined && input.usage !== null) {
     const u = input.usage as Record<string, unknown>;
-    if (typeof u !== 'object' || Array.isArray(u)) problems.push({ field: 'usage' });
+    if (typeof u !== 'object' || Array.isArray(u)) problems.push({ field: 'usage', rule: 'object' });
     else {
       usage = {};
       for (const [k, v] of Object.entries(u)) {
         const integer = (USAGE_INTEGERS as readonly string[]).includes(k);
         if (k !== 'cost' && !integer) continue; // unknown members are dropped, as the REST schema drops them
-        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > USAGE_MAX || (integer && !Number.isInteger(v))) problems.push({ field: `usage.${k}` });
+        if (typeof v !== 'number' || !Number.isFinite(v)) problems.push({ field: `usage.${k}`, rule: integer ? 'integer' : 'number' });
+        else if (integer && !Number.isInteger(v)) problems.push({ field: `usage.${k}`, rule: 'integer' });
+        else if (v < 0 || v > USAGE_MAX) problems.push({ field: `usage.${k}`, rule: 'range', params: { min: 0, max: USAGE_MAX } });
         else usage[k as keyof ConversationUsage] = v;
       }
     }
@@ -369,9 +373,15 @@ function validContent(content: unknown, max: number): content is string {
   return true;
 }
 
+/** What is wrong with a content that is not valid: its type, emptiness or length. */
+function contentProblem(content: unknown, max: number): Problem {
+  if (typeof content !== 'string') return { field: 'content', rule: 'string' };
+  return content.length === 0 ? { field: 'content', rule: 'not_empty' } : { field: 'content', rule: 'max_length', params: { max } };
+}
+
 function checkContent(content: unknown, max: number): string {
-  if (content === undefined || content === null) throw validationError([{ field: 'content', key: 'required_field' }]);
-  if (!validContent(content, max)) throw validationError([{ field: 'content' }]);
+  if (content === undefined || content === null) throw validationError([{ field: 'content', rule: 'required' }]);
+  if (!validContent(content, max)) throw validationError([contentProblem(content, max)]);
   return content;
 }
 
@@ -386,7 +396,7 @@ async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<a
   return rows;
 }
 /** The driver hands timestamps over as text; the graph's DateTime wants dates. */
-const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at'] as const;
+const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] as const;
 
 /**
  * The conversation, locked for this transaction, with its agent's business (event visibility):
@@ -395,11 +405,13 @@ const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at'] as const;
 async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
   const [conversation] = await run(
     tx,
-    `select c.*, a.business_id as agent_business_id from ai_conversations c
+    `select c.*, a.business_id as agent_business_id, a.provider as agent_provider,
+            coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
+       from ai_conversations c
        join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
       where c.project_id = ? and c.id = ?
       for no key update of c`,
-    [ctx.project.id, id],
+    [WHATSAPP_WINDOW_MS / 1000, ctx.project.id, id],
   );
   if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
   if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
@@ -408,14 +420,39 @@ async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, s
 
 const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
 
-async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage): Promise<any> {
+/**
+ * Inserts a message; one to be sent on WhatsApp (`outbound`) is written `pending` with its row in
+ * the send outbox (workers/whatsapp-sender.ts), in the same statement and so the same transaction:
+ * a rolled-back write sends nothing, a committed one is never forgotten.
+ */
+async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage, outbound = false): Promise<any> {
   const [row] = await run(
     tx,
-    `insert into ai_messages (project_id, conversation_id, role, content, public, usage, created_at)
-     values (?, ?, ?, ?, ?, ?::jsonb, now()) returning *`,
-    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null],
+    `with m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, created_at, delivery_status)
+       values (?, ?, ?, ?, ?, ?::jsonb, now(), ?) returning *),
+     queued as (
+       insert into ai_message_sends (message_id, project_id, conversation_id)
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending')
+     select * from m`,
+    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, outbound ? 'pending' : null],
   );
   return row;
+}
+
+/** The Cloud API's limit on a text message, in code points (CONTRACT §10.1). */
+export const WHATSAPP_CONTENT_MAX = 4_096;
+
+/**
+ * CONTRACT §10.1: a public `assistant` message to a WhatsApp conversation (a contact, a `whatsapp`
+ * agent) is sent to the contact. It must fit the Cloud API's limit and the customer service window
+ * must be open, else 400 and nothing is stored. Other messages are sent nowhere.
+ */
+function sentOnWhatsApp(conversation: Record<string, any>, m: CheckedMessage): boolean {
+  if (m.role !== 'assistant' || !m.public || !conversation.contact || conversation.agent_provider !== 'whatsapp') return false;
+  if (!validContent(m.content, WHATSAPP_CONTENT_MAX)) throw validationError([{ field: 'content' }]);
+  if (conversation.window_open !== true) throw appError('ERROR_WHATSAPP_WINDOW_CLOSED');
+  return true;
 }
 
 /** A message.created event: visible by the agent's business; `public` from the message. */
@@ -461,6 +498,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     closed_at: iso(c.closed_at),
     updated_at: iso(c.updated_at),
     contact: c.contact ?? null,
+    window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
     messages_count: messagesCount,
   };
 }
@@ -476,6 +514,8 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     created_at: iso(m.created_at),
     usage: m.usage ?? null,
     external_id: m.external_id ?? null,
+    delivery_status: m.delivery_status ?? null,
+    delivery_error: m.delivery_error ?? null,
   };
 }
 

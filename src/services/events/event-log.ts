@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 
-/** CONTRACT §9.4: the event types, and what `data` holds for each. */
-export const AI_EVENT_TYPES = ['conversation.created', 'conversation.closed', 'message.created', 'template.sent', 'template.status'] as const;
+/** CONTRACT §9.4 and §10.1 (`message.status`): the event types, and what `data` holds for each. */
+export const AI_EVENT_TYPES = ['conversation.created', 'conversation.closed', 'message.created', 'message.status', 'template.sent', 'template.status'] as const;
 export type AiEventType = (typeof AI_EVENT_TYPES)[number];
 
 /** One event to append: its type, its data (the record as the REST API shows it) and who may see it. */

@@ -76,7 +76,7 @@ export function eventJson(event: { id: unknown; type: unknown; created_at: unkno
 export function parseLastEventId(value: unknown, field = 'last_event_id'): number | null {
   if (value === undefined || value === null || value === '') return null;
   const text = String(value);
-  if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text))) throw validationError([{ field }]);
+  if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text))) throw validationError([{ field, rule: 'range', params: { min: 0, max: Number.MAX_SAFE_INTEGER } }]);
   return Number(text);
 }
 
@@ -93,6 +93,7 @@ function warnOnce(log: BusLog, cause: string, message: string): void {
 
 export class EventsService {
   private bus: EventBus | null = null;
+  private readonly wakers = new Set<() => void>();
   private readonly feeds = new Map<number, ProjectFeed>();
   private poll: NodeJS.Timeout | null = null;
   private prune: NodeJS.Timeout | null = null;
@@ -112,7 +113,10 @@ export class EventsService {
     if (this.bus) return;
     this.log = log;
     this.streams.start(log);
-    const onNotify = (projectId: number | null, lastId: number) => this.notified(projectId, lastId);
+    const onNotify = (projectId: number | null, lastId: number) => {
+      this.notified(projectId, lastId);
+      this.wake();
+    };
     const databaseUrl = this.config.databaseUrl ?? this.orm.config.getClientUrl();
     this.bus = this.config.redisUrl
       ? redisBus(this.config.redisUrl, namespaceOf(databaseUrl), onNotify, log)
@@ -146,7 +150,22 @@ export class EventsService {
   /** After a commit that appended events up to `lastId` (services/events/event-log.ts): this process's streams, then the others. */
   committed(projectId: number, lastId: number): void {
     this.notified(projectId, lastId);
+    this.wake();
     this.bus?.publish(projectId, lastId);
+  }
+
+  /**
+   * `fn` runs whenever events were committed, in this process or (through the bus) in another: the
+   * wake-up of the outbox workers, whose rows are written in the same transactions as events.
+   * Returns the function that removes it.
+   */
+  onCommit(fn: () => void): () => void {
+    this.wakers.add(fn);
+    return () => this.wakers.delete(fn);
+  }
+
+  private wake(): void {
+    for (const fn of this.wakers) fn();
   }
 
   /**
@@ -168,9 +187,9 @@ export class EventsService {
     assertAiAdmin(ctx);
     const types = q.types?.length ? new Set(q.types) : null;
     const unknown = [...(types ?? [])].filter((t) => !(AI_EVENT_TYPES as readonly string[]).includes(t));
-    if (unknown.length) throw validationError([{ field: 'types' }]);
+    if (unknown.length) throw validationError([{ field: 'types', rule: 'items_enum', params: { values: AI_EVENT_TYPES } }]);
     const conversationId = q.conversation_id ?? null;
-    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id' }]);
+    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id', rule: 'range', params: { min: 1, max: Number.MAX_SAFE_INTEGER } }]);
     const lastId = parseLastEventId(q.last_event_id);
     const scope = await visibleBusinessIds(ctx);
     return this.open(ctx, lastId, { types, conversationId, businessIds: scope ? new Set(scope) : null, publicOnly: false });

@@ -75,7 +75,7 @@ export class WebhookService {
     guard(ctx);
     const url = await this.checkUrl(input.url);
     const events = checkEvents(input.events);
-    if (input.enabled !== undefined && input.enabled !== null && typeof input.enabled !== 'boolean') throw validationError([{ field: 'enabled' }]);
+    if (input.enabled !== undefined && input.enabled !== null && typeof input.enabled !== 'boolean') throw validationError([{ field: 'enabled', rule: 'boolean' }]);
     const enabled = input.enabled !== false;
     const secret = newToken('whsec');
     const row = await ctx.em.transactional(async (tx) => {
@@ -137,14 +137,15 @@ export class WebhookService {
 
   /** http(s), at most 2,048 characters, and (unless allowed) a host with public addresses only. */
   private async checkUrl(value: unknown): Promise<string> {
-    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_WEBHOOK_URL) throw validationError([{ field: 'url' }]);
+    if (typeof value !== 'string' || value.length === 0) throw validationError([{ field: 'url', rule: 'url' }]);
+    if (value.length > MAX_WEBHOOK_URL) throw validationError([{ field: 'url', rule: 'max_length', params: { max: MAX_WEBHOOK_URL } }]);
     let url: URL;
     try {
       url = new URL(value);
     } catch {
-      throw validationError([{ field: 'url' }]);
+      throw validationError([{ field: 'url', rule: 'url' }]);
     }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw validationError([{ field: 'url' }]);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw validationError([{ field: 'url', rule: 'url' }]);
     if (!this.config.allowPrivateNetworks) {
       const check = await checkPublicHost(hostOf(url));
       if (check === 'private') throw validationError([{ field: 'url', key: 'webhook_url_private' }]);
@@ -163,11 +164,16 @@ const validId = (id: number) => Number.isInteger(id) && id >= 1 && id <= INT_MAX
 
 /** A non-empty array of known event types, or exactly ["*"]; duplicates are dropped. */
 function checkEvents(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string')) throw validationError([{ field: 'events' }]);
-  const unique = [...new Set(value as string[])];
-  if (unique.length === 1 && unique[0] === '*') return unique;
-  if (unique.some((t) => !(AI_EVENT_TYPES as readonly string[]).includes(t))) throw validationError([{ field: 'events' }]);
-  return unique;
+  if (!Array.isArray(value)) throw validationError([{ field: 'events', rule: 'array' }]);
+  if (value.length === 0) throw validationError([{ field: 'events', rule: 'not_empty' }]);
+  const unique = [...new Set(value as unknown[])];
+  if (unique.length === 1 && unique[0] === '*') return ['*'];
+  // "*" stands alone: mixed with types, only the types are allowed
+  const allowed: readonly string[] = unique.includes('*') ? AI_EVENT_TYPES : ['*', ...AI_EVENT_TYPES];
+  if (unique.some((t) => typeof t !== 'string' || !(AI_EVENT_TYPES as readonly string[]).includes(t))) {
+    throw validationError([{ field: 'events', rule: 'items_enum', params: { values: allowed } }]);
+  }
+  return unique as string[];
 }
 
 function webhookRecord(row: Record<string, unknown>): WebhookRecord {

@@ -4,7 +4,7 @@ import { Config } from '../../entities/config.js';
 import { Device } from '../../entities/device.js';
 import { OneTimePassword } from '../../entities/one-time-password.js';
 import { LEVEL, User } from '../../entities/user.js';
-import { appError, validationError } from '../../errors/codes.js';
+import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { rateLimitHeaders, type LimiterStore } from '../../limits/store.js';
 import type { RecaptchaVerifier } from '../../providers/recaptcha.js';
@@ -207,38 +207,39 @@ function recaptchaAnswer(input: AuthInput): { token?: string | null; type?: stri
 
 /** Which branch a body takes, with its fields checked (400 naming each bad field). */
 export function chooseBranch(input: AuthInput): Branch {
-  const problems: { field: string; key?: string }[] = [];
-  const bad = (field: string, key = 'invalid_field') => problems.push({ field, key });
+  const problems: Problem[] = [];
+  const bad = (field: string, rule?: Problem['rule'], params?: Problem['params']) => problems.push({ field, rule, params });
   const fail = () => validationError(problems);
 
   const identifier = (): Identifier | null => {
     if (input.email != null) {
       const email = input.email.trim().toLowerCase();
-      if (!EMAIL.test(email)) return bad('email'), null;
+      if (!EMAIL.test(email)) return bad('email', 'email'), null;
       return { by: 'email', email, key: email };
     }
     if (input.cellphone != null) {
-      if (!CELLPHONE.test(input.cellphone)) bad('cellphone');
-      if (input.country_phone_code != null && !COUNTRY_CODE.test(input.country_phone_code)) bad('country_phone_code');
+      if (!CELLPHONE.test(input.cellphone)) bad('cellphone', 'digits_count', { min: 4, max: 15 });
+      if (input.country_phone_code != null && !COUNTRY_CODE.test(input.country_phone_code)) bad('country_phone_code', 'phone');
       if (problems.length) return null;
       // Without a country code (the customer apps send the national number only): the cellphone alone.
       if (input.country_phone_code == null) return { by: 'cellphone', cellphone: input.cellphone, code: null, key: input.cellphone };
       const code = input.country_phone_code.replace(/^\+/, '');
       return { by: 'cellphone', cellphone: input.cellphone, code, key: `+${code}${input.cellphone}` };
     }
-    bad('email', 'required_field');
+    bad('email', 'required');
     return null;
   };
 
-  if (input.guest_token != null && !UUID.test(input.guest_token)) bad('guest_token');
+  if (input.guest_token != null && !UUID.test(input.guest_token)) bad('guest_token', 'uuid');
   if (input.one_time_password != null) {
-    if (!DIGITS.test(input.one_time_password)) bad('one_time_password');
+    if (!DIGITS.test(input.one_time_password)) bad('one_time_password', 'digits');
     const id = identifier();
     if (problems.length || !id) throw fail();
     return { kind: 'otp', identifier: id, code: input.one_time_password };
   }
   if (input.password != null) {
-    if (input.password.length === 0 || input.password.length > 1024) bad('password');
+    if (input.password.length === 0) bad('password', 'not_empty');
+    else if (input.password.length > 1024) bad('password', 'max_length', { max: 1024 });
     const id = identifier();
     if (problems.length || !id) throw fail();
     return id.by === 'email'
@@ -249,8 +250,8 @@ export function chooseBranch(input: AuthInput): Branch {
     if (problems.length) throw fail();
     return { kind: 'guest', token: input.guest_token.toLowerCase() };
   }
-  if (input.email != null || input.cellphone != null) bad('password', 'required_field');
-  else if (!problems.length) bad('email', 'required_field');
+  if (input.email != null || input.cellphone != null) bad('password', 'required');
+  else if (!problems.length) bad('email', 'required');
   throw fail();
 }
 

@@ -1,4 +1,4 @@
-import { validationError } from '../../errors/codes.js';
+import { validationError, type Problem } from '../../errors/codes.js';
 
 /** A half-open UTC interval [start, end), in epoch milliseconds. */
 export interface Range {
@@ -99,7 +99,7 @@ export function localDate(offsetAt: OffsetAt, ms: number): { y: number; m: numbe
  * comparison period is the previous day or month. Bad values: 400 naming the parameter.
  */
 export function resolvePeriod(input: PeriodInput, now: number = Date.now()): MetricsPeriod {
-  const problems: { field: string }[] = [];
+  const problems: Problem[] = [];
   const resolved = resolveZone(input, problems);
   const { offsetAt, zone } = resolved;
   const { month } = input;
@@ -107,7 +107,7 @@ export function resolvePeriod(input: PeriodInput, now: number = Date.now()): Met
   if (month !== undefined && month !== null) {
     const m = typeof month === 'string' ? MONTH.exec(month) : null;
     // Years 1000–9998 only: every boundary (and the previous month's) stays a 4-digit year.
-    if (!m || Number(m[1]) < 1000 || Number(m[1]) > 9998) problems.push({ field: 'month' });
+    if (!m || Number(m[1]) < 1000 || Number(m[1]) > 9998) problems.push({ field: 'month', rule: 'month' });
     else monthParts = [Number(m[1]), Number(m[2])];
   }
   if (problems.length) throw validationError(problems);
@@ -140,13 +140,13 @@ export interface Zone {
  * The zone of CONTRACT §6.3: `timezone` (IANA) wins over `timezone_offset` (whole hours
  * −12..14); neither: UTC. A bad value is pushed onto `problems` (naming the parameter).
  */
-export function resolveZone(input: PeriodInput, problems: { field: string }[]): Zone {
+export function resolveZone(input: PeriodInput, problems: Problem[]): Zone {
   const { timezone, timezone_offset: offset } = input;
   if (timezone !== undefined && timezone !== null) {
-    if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) problems.push({ field: 'timezone' });
+    if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) problems.push({ field: 'timezone', rule: 'timezone' });
     else return { offsetAt: ianaOffset(timezone), zone: timezone, label: timezone };
   } else if (offset !== undefined && offset !== null) {
-    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < -12 || offset > 14) problems.push({ field: 'timezone_offset' });
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < -12 || offset > 14) problems.push({ field: 'timezone_offset', rule: 'range', params: { min: -12, max: 14 } });
     else {
       const fixedMs = offset * 3_600_000;
       return {

@@ -1,4 +1,4 @@
-import { validationError } from '../../errors/codes.js';
+import { validationError, type Problem } from '../../errors/codes.js';
 import { localMidnight, resolveZone, type OffsetAt, type PeriodInput } from './period.js';
 import type { MetricsArgs } from './shared.js';
 import { keep, remember } from './plan-cache.js';
@@ -83,15 +83,15 @@ export function localIso(offsetAt: OffsetAt, ms: number): string {
 
 /** Validates the parameters (every bad one named at once) and lays out the buckets. */
 export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
-  const problems: { field: string }[] = [];
+  const problems: Problem[] = [];
   const metric = (SERIES_METRICS as readonly string[]).includes(args.metric) ? (args.metric as SeriesMetric) : null;
-  if (!metric) problems.push({ field: 'metric' });
+  if (!metric) problems.push({ field: 'metric', rule: 'enum', params: { values: SERIES_METRICS } });
   const groupBy = (SERIES_GROUPINGS as readonly string[]).includes(args.group_by) ? (args.group_by as SeriesGrouping) : null;
-  if (!groupBy) problems.push({ field: 'group_by' });
+  if (!groupBy) problems.push({ field: 'group_by', rule: 'enum', params: { values: SERIES_GROUPINGS } });
   const from = parseDate(args.from);
-  if (!from) problems.push({ field: 'from' });
+  if (!from) problems.push({ field: 'from', rule: 'date' });
   const to = parseDate(args.to);
-  if (!to) problems.push({ field: 'to' });
+  if (!to) problems.push({ field: 'to', rule: 'date' });
   const zone = resolveZone(args, problems);
   if (from && to && groupBy) {
     const days = (Date.UTC(to[0], to[1] - 1, to[2]) - Date.UTC(from[0], from[1] - 1, from[2])) / DAY_MS + 1;
@@ -99,7 +99,9 @@ export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
       groupBy === 'month'
         ? Date.UTC(to[0], to[1] - 1, to[2]) >= Date.UTC(from[0] + MAX_YEARS_MONTH, from[1] - 1, from[2])
         : days > MAX_DAYS[groupBy];
-    if (days < 1 || tooLong) problems.push({ field: 'to' });
+    if (days < 1) problems.push({ field: 'to', rule: 'date_order', params: { other: 'from' } });
+    else if (tooLong && groupBy === 'month') problems.push({ field: 'to', rule: 'max_years', params: { max: MAX_YEARS_MONTH, other: 'from' } });
+    else if (tooLong) problems.push({ field: 'to', rule: 'max_days', params: { max: MAX_DAYS[groupBy] - 1, other: 'from' } });
   }
   if (problems.length || !metric || !groupBy || !from || !to) throw validationError(problems);
 

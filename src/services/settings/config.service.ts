@@ -28,7 +28,7 @@ export class ConfigService {
   async list(ctx: RequestContext, mode?: string | null): Promise<ConfigEntry[]> {
     assertAccess(ctx, ACCESS.AUTHENTICATED);
     if (mode != null && !(CONFIG_MODES as readonly string[]).includes(mode)) {
-      throw validationError([{ field: 'mode' }]);
+      throw validationError([{ field: 'mode', rule: 'enum', params: { values: CONFIG_MODES } }]);
     }
     const dictionary = mode === 'dictionary';
     const stored = await readRows(ctx.em, Config, dictionary ? { v2_only: false } : {}, { orderBy: { key: 'asc' } });

@@ -80,11 +80,11 @@ export function parseListQuery(input: ListInput, attributes: Attributes, relatio
 
 function parseInteger(field: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw validationError([{ field }]);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw validationError([{ field, rule: 'range', params: { min, max } }]);
   return value;
 }
 
-const whereError = () => validationError([{ field: 'where' }]);
+const whereError = () => validationError([{ field: 'where', rule: 'filter' }]);
 const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}…` : s);
 
 /** `where`: JSON text (REST) or an already parsed value (the graph's JSON scalar). */
@@ -92,7 +92,7 @@ export function parseWhere(text: unknown, attributes: Attributes, relations: Rel
   if (text === undefined || text === null || text === '') return { conector: 'AND', items: [] };
   let value = text;
   if (typeof text === 'string') {
-    if (text.length > MAX_WHERE_LENGTH) throw whereError();
+    if (text.length > MAX_WHERE_LENGTH) throw validationError([{ field: 'where', rule: 'max_length', params: { max: MAX_WHERE_LENGTH } }]);
     try {
       value = JSON.parse(text);
     } catch {
@@ -240,7 +240,7 @@ function timestamp(v: string): Date | null {
 export function parseOrderBy(raw: string | null | undefined, attributes: Attributes): OrderKey[] {
   const keys: OrderKey[] = [];
   const seen = new Set<string>();
-  if (raw != null && typeof raw !== 'string') throw validationError([{ field: 'orderBy' }]);
+  if (raw != null && typeof raw !== 'string') throw validationError([{ field: 'orderBy', rule: 'string' }]);
   for (const part of (raw ?? '').split(',')) {
     const token = part.trim();
     if (!token) continue;

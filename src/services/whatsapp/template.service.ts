@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiTemplate, TEMPLATE_STATUSES } from '../../entities/ai-template.js';
 import type { AiAgent } from '../../entities/ai-agent.js';
-import { appError, validationError } from '../../errors/codes.js';
+import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import type { CredentialCipher } from '../../platform/secrets.js';
 import { ProviderError, providerAppError, type MessagingProvider, type ProviderRegistry, type ProviderTemplate } from '../../providers/messaging.js';
@@ -38,7 +38,7 @@ export class TemplateService {
     let wanted: string | undefined;
     if (status != null) {
       wanted = status.toUpperCase();
-      if (!(TEMPLATE_STATUSES as readonly string[]).includes(wanted)) throw validationError([{ field: 'status' }]);
+      if (!(TEMPLATE_STATUSES as readonly string[]).includes(wanted)) throw validationError([{ field: 'status', rule: 'enum', params: { values: TEMPLATE_STATUSES } }]);
     }
     const agent = await findVisibleAgent(ctx, agentId);
     return stored(ctx.em, agent.id, wanted);
@@ -77,11 +77,11 @@ export class TemplateService {
   ): Promise<TemplateSendResult> {
     assertAiAdmin(ctx);
     const params = bodyParameters ?? [];
-    const problems: { field: string }[] = [];
-    if (typeof to !== 'string' || to.length < SEND_TO_MIN || to.length > SEND_TO_MAX || !new RegExp(SEND_TO_PATTERN).test(to)) {
-      problems.push({ field: 'to' });
-    }
-    if (!Array.isArray(params) || params.some((p) => typeof p !== 'string' || p.trim() === '')) problems.push({ field: 'body_parameters' });
+    const problems: Problem[] = [];
+    if (typeof to !== 'string' || !new RegExp(SEND_TO_PATTERN).test(to)) problems.push({ field: 'to', rule: 'phone' });
+    else if (to.length < SEND_TO_MIN || to.length > SEND_TO_MAX) problems.push({ field: 'to', rule: 'length', params: { min: SEND_TO_MIN, max: SEND_TO_MAX } });
+    if (!Array.isArray(params)) problems.push({ field: 'body_parameters', rule: 'array' });
+    else if (params.some((p) => typeof p !== 'string' || p.trim() === '')) problems.push({ field: 'body_parameters', rule: 'items_not_blank' });
     if (problems.length) throw validationError(problems);
 
     const agent = await findVisibleAgent(ctx, agentId, { credentials: true });

@@ -8,6 +8,7 @@ import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
 import { conversationEvent, messageRecord } from '../conversations/conversation.service.js';
 import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM, moveTemplateSend, templateSendEvent } from './template-send.service.js';
+import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from './delivery.js';
 
 /** A WhatsApp agent of the project with its webhook credentials (decrypted; never logged or returned). */
 interface WhatsAppAgent {
@@ -25,6 +26,8 @@ export interface WhatsAppDeliveryResult {
 }
 
 const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
+/** Meta's statuses that say nothing about delivery (CONTRACT §10.1). */
+const IGNORED_STATUSES: ReadonlySet<string> = new Set(['played', 'deleted', 'warning']);
 /** `ai_conversations.contact` and `ai_inbound_message_ids.external_id` widths. */
 const MAX_CONTACT = 64;
 const MAX_EXTERNAL_ID = 128;
@@ -92,7 +95,7 @@ export class WhatsAppInboundService {
     const verified = targets.length > 0 ? targets.map(signs).every(Boolean) : agents.map(signs).some(Boolean);
     if (!verified) throw appError('ERROR_WEBHOOK_SIGNATURE');
 
-    if (!isObject(body)) throw validationError([{ field: 'body' }]);
+    if (!isObject(body)) throw validationError([{ field: 'body', rule: 'object' }]);
     ctx.webhook = { agents: targets.map((a) => ({ id: a.id, business_id: a.business_id, phone_number_id: a.phone_number_id! })) };
     return body;
   }
@@ -109,7 +112,7 @@ export class WhatsAppInboundService {
     const byPhone = new Map(webhook.agents.map((a) => [a.phone_number_id, a]));
     const problems: string[] = [];
     const result: WhatsAppDeliveryResult = { messages: 0, statuses: 0 };
-    if (!isObject(payload)) throw validationError([{ field: 'body' }]);
+    if (!isObject(payload)) throw validationError([{ field: 'body', rule: 'object' }]);
     if (payload.object !== undefined && payload.object !== 'whatsapp_business_account') problems.push('object is not whatsapp_business_account');
 
     for (const [e, entry] of list(payload.entry, 'entry', problems).entries()) {
@@ -148,7 +151,8 @@ export class WhatsAppInboundService {
     if (typeof id !== 'string' || !id || id.length > MAX_EXTERNAL_ID) return skip(problems, `${where}: no usable id`);
     if (typeof from !== 'string' || !/^[0-9]{1,64}$/.test(from) || from.length > MAX_CONTACT) return skip(problems, `${where}: no usable from`);
     const createdAt = unixSeconds(m.timestamp);
-    if (!createdAt) problems.push(`${where}: timestamp ${clip(m.timestamp)} is not Unix seconds; stored with the time received`);
+    // Without its time a message cannot be dated (nor open the customer service window): skipped (CONTRACT §9.3).
+    if (!createdAt) return skip(problems, `${where}: timestamp ${clip(m.timestamp)} is not Unix seconds`);
     const content = contentOf(type, m);
 
     return writeWithEvents(ctx, async (tx) => {
@@ -162,9 +166,10 @@ export class WhatsAppInboundService {
                 where project_id = ? and agent_id = ? and contact = ? and status = 'active' and exists (select 1 from k)
                 for no key update),
          m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
-               select ?, c.id, 'user', ?, true, coalesce(?::timestamptz, now()), ? from c
+               select ?, c.id, 'user', ?, true, ?::timestamptz, ? from c
                returning *),
-         touched as (update ai_conversations set updated_at = now() where project_id = ? and id in (select conversation_id from m))
+         touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
+                      where project_id = ? and id in (select conversation_id from m))
          select exists (select 1 from k) as fresh, m.* from (select 1) one left join m on true`,
         [agent.id, id, ctx.project.id, ctx.project.id, agent.id, from, ctx.project.id, content, createdAt, id, ctx.project.id],
       );
@@ -179,9 +184,10 @@ export class WhatsAppInboundService {
           tx,
           `with m as (
              insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
-             values (?, ?, 'user', ?, true, coalesce(?::timestamptz, now()), ?)
+             values (?, ?, 'user', ?, true, ?::timestamptz, ?)
              returning *),
-           touched as (update ai_conversations set updated_at = now() where id = ? and project_id = ?)
+           touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
+                        where id = ? and project_id = ?)
            select * from m`,
           [ctx.project.id, conversation.id, content, createdAt, id, conversation.id, ctx.project.id],
         );
@@ -191,17 +197,26 @@ export class WhatsAppInboundService {
     });
   }
 
-  /** One status, in its own transaction: 1 when it moved a send forward, else 0. */
+  /**
+   * One status, in its own transaction: 1 when it moved a template send or a reply forward, else 0.
+   * A status whose id matches nothing yet is kept for the reply whose send answer is still on its
+   * way (CONTRACT §10.1); `played`, `deleted` and `warning` say nothing about delivery: ignored.
+   */
   private async moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, where: string, problems: string[]): Promise<number> {
     if (!isObject(s)) return skip(problems, `${where}: not a status`);
     const { id, status } = s;
     if (typeof id !== 'string' || !id || id.length > MAX_EXTERNAL_ID) return skip(problems, `${where}: no usable id`);
+    if (typeof status === 'string' && IGNORED_STATUSES.has(status)) return 0;
     if (typeof status !== 'string' || !Object.hasOwn(MOVES_FROM, status)) return skip(problems, `${where}: status ${clip(status)} unknown`);
-    const next = status as keyof typeof MOVES_FROM;
-    const error = next === 'failed' ? firstErrorTitle(s.errors) : null;
+    const next = status as StatusMove;
     return writeWithEvents(ctx, async (tx) => {
-      const row = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, error);
-      return { value: row ? 1 : 0, events: row ? [templateSendEvent('template.status', row, agent)] : [] };
+      const send = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorTitle(s.errors) : null);
+      if (send) return { value: 1, events: [templateSendEvent('template.status', send, agent)] };
+      await lockExternalId(tx, agent.id, id);
+      const message = await moveMessageStatus(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
+      if (message) return { value: 1, events: [messageStatusEvent(message, agent)] };
+      if (!(await knownExternalId(tx, ctx.project.id, agent.id, id))) await keepEarlyStatus(tx, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
+      return { value: 0, events: [] };
     });
   }
 
@@ -299,6 +314,15 @@ function unixSeconds(v: unknown): Date | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]{1,12}$/.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n) || n < 0 || n > 253_402_300_799) return null;
   return new Date(n * 1000);
+}
+
+/** A reply's `delivery_error` from a failed status: `"CODE: TITLE"` of its first error (CONTRACT §10.1). */
+function firstErrorCode(errors: unknown): string | null {
+  const first = Array.isArray(errors) ? errors[0] : undefined;
+  const title = firstErrorTitle(errors);
+  const code = isObject(first) && (typeof first.code === 'number' || typeof first.code === 'string') ? String(first.code) : null;
+  if (code && title) return `${code}: ${title}`.slice(0, 1000);
+  return title ?? code;
 }
 
 function firstErrorTitle(errors: unknown): string | null {

@@ -1,0 +1,221 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.js';
+import { ensureDatabase } from '../src/db/database.js';
+import { withDatabase } from '../src/db/embedded.js';
+import { initORM, migrate } from '../src/db/orm.js';
+import { credentialCipher } from '../src/platform/dev-key.js';
+import { sha256 } from '../src/platform/secrets.js';
+import { openBenchDatabase } from './database.js';
+import { startServe, type BenchServer } from './processes.js';
+
+/**
+ * `npm run bench:outbound`: WhatsApp replies (CONTRACT §10.1) against a local fake Cloud API that
+ * answers each text message in BENCH_PROVIDER_MS (default 20 ms).
+ *
+ * 1. Drain: BENCH_REPLIES (default 5,000) replies over BENCH_CONVERSATIONS (default 100) conversations
+ *    are queued in one transaction, then drained by one `serve` process, then (a fresh batch) by two.
+ *    Prints sends/s, duplicates (a body the provider saw twice) and per-conversation order.
+ * 2. Latency: one process, replies POSTed at a steady 50/s for 10 s; prints the p99 from the POST
+ *    being sent (its commit is inside it) to the provider's request, and from the POST's answer.
+ * 3. The POST itself: autocannon, 10 connections, 10 s, assistant replies over the conversations.
+ *
+ * Figures measured while other work loads the machine are floors, not the product's capacity.
+ */
+const PROVIDER_MS = Number(process.env.BENCH_PROVIDER_MS ?? 20);
+const REPLIES = Number(process.env.BENCH_REPLIES ?? 5_000);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100);
+const SERVER_KEY = 'bench-outbound-server-key-0123456789';
+const PHONE = 'pn-bench';
+const TOKEN = 'EAAG-bench-token';
+
+/** The fake Cloud API: records every text request (arrival time, recipient, body), answers after PROVIDER_MS. */
+function startProvider(): Promise<{ url: string; requests: { at: number; to: string; body: string }[]; close(): void }> {
+  const requests: { at: number; to: string; body: string }[] = [];
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    const at = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string; text: { body: string } };
+      requests.push({ at, to: msg.to, body: msg.text.body });
+      setTimeout(() => {
+        const text = JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: msg.to, wa_id: msg.to }], messages: [{ id: `wamid.BENCH${++n}` }] });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+      }, PROVIDER_MS);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v21.0`,
+        requests,
+        close: () => {
+          server.closeAllConnections();
+          server.close();
+        },
+      }),
+    ),
+  );
+}
+
+const p = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+};
+
+async function main(): Promise<void> {
+  const server = await openBenchDatabase();
+  const name = `og_bench_outbound_${randomBytes(3).toString('hex')}`;
+  await ensureDatabase(server.url, name);
+  const url = withDatabase(server.url, name);
+  const orm = await initORM({ clientUrl: url, poolMax: 4 });
+  const provider = await startProvider();
+  let servers: BenchServer[] = [];
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, params, 'all');
+  try {
+    await migrate(orm);
+    const { projectId, conversations, contacts } = await seed(sql);
+    const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', WHATSAPP_API_URL: provider.url };
+
+    for (const processes of [1, 2]) {
+      servers = await Promise.all(Array.from({ length: processes }, () => startServe(env)));
+      provider.requests.length = 0;
+      const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`);
+      const bodies = provider.requests.map((r) => r.body);
+      const duplicates = bodies.length - new Set(bodies).size;
+      const outOfOrder = conversations.filter((_, i) => {
+        const order = provider.requests.filter((r) => r.to === contacts[i]).map((r) => Number(r.body.split(' m')[1]));
+        return order.some((m, k) => k > 0 && m < order[k - 1]);
+      }).length;
+      console.log(`drain, ${processes} process(es): ${sent} replies in ${seconds.toFixed(2)} s = ${Math.round(sent / seconds)} sends/s (target ≥ 500/s; more with two)`);
+      console.log(`  provider requests ${bodies.length}, duplicates ${duplicates}, conversations out of order ${outOfOrder}`);
+      if (duplicates || outOfOrder) process.exitCode = 1;
+      if (processes === 1) {
+        await latency(servers[0].origin, conversations, provider.requests);
+        await postLatency(servers[0].origin, conversations);
+      }
+      await Promise.all(servers.map((s) => s.stop()));
+      servers = [];
+    }
+    console.log('(measured on a shared machine while other work runs: floors, not the product\'s capacity)');
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    provider.close();
+    await orm.close();
+    const admin = await initORM({ clientUrl: server.url, poolMax: 1 });
+    await admin.em.getConnection().execute(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await admin.close();
+    await server.stop();
+  }
+}
+
+type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/** A project with a WhatsApp agent, a server key and CONVERSATIONS conversations whose window is open. */
+async function seed(sql: Sql): Promise<{ projectId: number; conversations: number[]; contacts: string[] }> {
+  await sql(`insert into projects (code, name, ai_enabled) values ('demo', 'Demo', false), ('bench-outbound', 'Bench outbound', true)`);
+  const [{ id: projectId }] = await sql<{ id: number }>(`select id from projects where code = 'bench-outbound'`);
+  await sql('insert into api_keys (project_id, server, key_hash, name) values (?, true, ?, ?)', [projectId, sha256(SERVER_KEY), 'bench']);
+  const cipher = credentialCipher(loadConfig().credentialsKey);
+  const [{ id: agentId }] = await sql<{ id: number }>(
+    `insert into ai_agents (project_id, name, provider, provider_type, provider_external_id, enabled, credentials)
+     values (?, 'WA bench', 'whatsapp', 'chat', 'wa-bench', true, ?) returning id`,
+    [projectId, cipher.encrypt({ waba_id: 'waba-bench', phone_number_id: PHONE, access_token: TOKEN })],
+  );
+  const contacts = Array.from({ length: CONVERSATIONS }, (_, i) => `3460080${String(i).padStart(4, '0')}`);
+  const rows = await sql<{ id: number }>(
+    `insert into ai_conversations (project_id, agent_id, contact, status, usage, last_inbound_at)
+     select ?, ?, c, 'active', '{}', now() from unnest(?::text[]) with ordinality as t(c, n) order by n returning id`,
+    [projectId, agentId, `{${contacts.join(',')}}`],
+  );
+  return { projectId, conversations: rows.map((r) => r.id), contacts };
+}
+
+/** Queues REPLIES replies in one transaction (round robin over the conversations) and waits until none is pending. */
+async function drain(sql: Sql, projectId: number, conversations: number[], tag: string): Promise<{ seconds: number; sent: number }> {
+  await sql(
+    `with m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status)
+       select ?, (?::int[])[1 + (i % ?)], 'assistant', ? || ' c' || (i % ?) || ' m' || (i / ?), true, now(), 'pending'
+         from generate_series(0, ? - 1) as i order by i
+       returning id, project_id, conversation_id)
+     insert into ai_message_sends (message_id, project_id, conversation_id) select id, project_id, conversation_id from m order by id`,
+    [projectId, `{${conversations.join(',')}}`, conversations.length, tag, conversations.length, conversations.length, REPLIES],
+  );
+  const started = performance.now();
+  for (;;) {
+    const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from ai_message_sends where status = 'pending'`);
+    if (n === 0) break;
+    if (performance.now() - started > 300_000) throw new Error(`${n} still pending after 300 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { seconds: (performance.now() - started) / 1000, sent: REPLIES };
+}
+
+const post = (base: string, conversationId: number, content: string) =>
+  fetch(`${base}/v400/en/bench-outbound/ai/conversations/${conversationId}/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': SERVER_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'assistant', content }),
+  });
+
+/** 50 replies/s for 10 s: from each POST's start (and its answer) to the provider's request for it. */
+async function latency(base: string, conversations: number[], requests: { at: number; body: string }[]): Promise<void> {
+  const sent = new Map<string, { start: number; answered: number }>();
+  const pending: Promise<void>[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < 500; i++) {
+    const due = t0 + i * 20;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const body = `steady ${i}`;
+    const start = performance.now();
+    pending.push(post(base, conversations[i % conversations.length], body).then(async (res) => {
+      await res.arrayBuffer();
+      sent.set(body, { start, answered: performance.now() });
+    }));
+  }
+  await Promise.all(pending);
+  const deadline = performance.now() + 30_000;
+  while (requests.filter((r) => r.body.startsWith('steady ')).length < 500 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const fromStart: number[] = [];
+  const fromAnswer: number[] = [];
+  for (const r of requests) {
+    const s = sent.get(r.body);
+    if (!s) continue;
+    fromStart.push(r.at - s.start);
+    fromAnswer.push(r.at - s.answered);
+  }
+  console.log(`latency at 50 replies/s: ${fromStart.length} of 500 reached the provider; POST start → provider request p50 ${p(fromStart, 0.5).toFixed(1)} ms, p99 ${p(fromStart, 0.99).toFixed(1)} ms (target p99 ≤ 200 ms)`);
+  console.log(`  POST answer → provider request p50 ${p(fromAnswer, 0.5).toFixed(1)} ms, p99 ${p(fromAnswer, 0.99).toFixed(1)} ms (negative: the send began before the answer reached the client)`);
+}
+
+/** The POST's own latency at 10 connections (autocannon), over the conversations in turn. */
+async function postLatency(base: string, conversations: number[]): Promise<void> {
+  let i = 0;
+  const result = await autocannon({
+    url: base,
+    connections: 10,
+    duration: 10,
+    requests: [{
+      method: 'POST',
+      headers: { 'x-api-key': SERVER_KEY, 'content-type': 'application/json' },
+      setupRequest: (req: any) => ({
+        ...req,
+        path: `/v400/en/bench-outbound/ai/conversations/${conversations[i++ % conversations.length]}/messages`,
+        body: JSON.stringify({ role: 'assistant', content: `load ${i}` }),
+      }),
+    }],
+  });
+  console.log(`POST …/messages at 10 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (target p99 ≤ 25 ms), non-2xx ${result.non2xx}, errors ${result.errors}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,186 @@
+import { causeOf } from '../db/unavailable.js';
+
+/** At most one claim per this many ms comes of commit wake-ups (`wake`). */
+export const WAKE_INTERVAL_MS = 20;
+
+export interface OutboxLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** One claimed attempt. `group` bounds concurrency within a queue (a webhook, a conversation). */
+export interface OutboxJob {
+  id: string;
+  group: string;
+}
+
+/**
+ * What a durable outbox table provides to the worker. Both calls are single statements or short
+ * transactions against the shared database, so any number of processes may run one worker each:
+ *
+ * - `claim` locks due rows with FOR UPDATE SKIP LOCKED and, in the same statement, counts the
+ *   attempt and leases the row (`next_attempt_at` moved past the attempt's deadline), so no other
+ *   process takes the same attempt; a process that dies mid-attempt leaves the lease to expire and
+ *   the attempt is made again. `busy` is how many attempts of each group this process has in flight.
+ * - `process` makes the attempt (outside any transaction) and writes its result, only if the row is
+ *   still at the claimed attempt. It rejects only when the result could not be written.
+ */
+export interface OutboxQueue<J extends OutboxJob> {
+  /** Names the worker in log lines ("webhook dispatcher", "whatsapp sender"). */
+  readonly name: string;
+  claim(limit: number, busy: ReadonlyMap<string, number>): Promise<J[]>;
+  process(job: J): Promise<void>;
+}
+
+export interface OutboxWorkerOptions {
+  /** Attempts in flight in this process. */
+  concurrency: number;
+  /** The safety poll: an idle worker claims this often even when nobody woke it. */
+  pollMs: number;
+  /** How long `stop` waits for the attempts in flight (each is bounded by its own deadline). */
+  drainMs: number;
+  log: OutboxLog;
+}
+
+/**
+ * The claim / attempt / record loop shared by every outbox of the service (webhook deliveries,
+ * WhatsApp replies). Woken by `kick()` (after a commit in this process, or a notification from
+ * another) and by a poll; claims are coalesced (one at a time, another right after when asked).
+ * At most `concurrency` attempts in flight. The database going away costs one log line per cause
+ * and a one-second pause, never a crash.
+ */
+export class OutboxWorker<J extends OutboxJob> {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perGroup = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private claiming = false;
+  private again = false;
+  private pausedUntil = 0;
+  private lastFailure: string | null = null;
+  private lastWake = 0;
+  private wakeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly queue: OutboxQueue<J>,
+    private readonly opts: OutboxWorkerOptions,
+  ) {}
+
+  start(): this {
+    if (!this.stopped) return this;
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.opts.pollMs);
+    this.timer.unref();
+    this.kick();
+    return this;
+  }
+
+  /** Stops claiming and waits for the attempts in flight, at most `drainMs`. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight.values()]),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.opts.drainMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * A wake-up from a commit anywhere (one per committed write): at most one claim per
+   * WAKE_INTERVAL_MS comes of these, so a busy API does not turn every commit into a claim in every
+   * process. `kick` (this process's own results, the poll) is not throttled.
+   */
+  wake(): void {
+    if (this.stopped || this.wakeTimer) return;
+    const wait = this.lastWake + WAKE_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      this.lastWake = Date.now();
+      this.kick();
+      return;
+    }
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.lastWake = Date.now();
+      this.kick();
+    }, wait);
+    this.wakeTimer.unref();
+  }
+
+  /** Looks for due rows now. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    if (Date.now() < this.pausedUntil) return;
+    this.claiming = true;
+    void this.claimLoop().finally(() => {
+      this.claiming = false;
+    });
+  }
+
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  private async claimLoop(): Promise<void> {
+    do {
+      this.again = false;
+      const free = this.opts.concurrency - this.inFlight.size;
+      if (free <= 0 || this.stopped) return;
+      let batch: J[];
+      try {
+        batch = await this.queue.claim(free, this.perGroup);
+        this.recovered();
+      } catch (err) {
+        this.failure('claim', err);
+        this.pausedUntil = Date.now() + 1000;
+        return;
+      }
+      for (const job of batch) this.launch(job);
+      // a full batch may have left more due rows behind
+      if (batch.length === free) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  private launch(job: J): void {
+    this.perGroup.set(job.group, (this.perGroup.get(job.group) ?? 0) + 1);
+    const run = this.queue
+      .process(job)
+      .catch((err) => this.failure('record', err))
+      .finally(() => {
+        this.inFlight.delete(job.id);
+        const n = (this.perGroup.get(job.group) ?? 1) - 1;
+        if (n > 0) this.perGroup.set(job.group, n);
+        else this.perGroup.delete(job.group);
+        this.kick();
+      });
+    this.inFlight.set(job.id, run);
+  }
+
+  /** One log line per cause while the database keeps failing the same way. */
+  private failure(where: string, err: unknown): void {
+    const e = err as { code?: string; message?: string };
+    const cause = `${where}:${e?.code ?? String(e?.message ?? err).slice(0, 80)}`;
+    if (cause === this.lastFailure) return;
+    this.lastFailure = cause;
+    this.opts.log.warn({ where, code: e?.code, cause: causeOf(err) }, `${this.queue.name}: database unavailable, retrying`);
+  }
+
+  private recovered(): void {
+    if (this.lastFailure === null) return;
+    this.lastFailure = null;
+    this.opts.log.info({}, `${this.queue.name}: database available again`);
+  }
+}
+
+/** The delay before attempt `attempts + 1`: `baseMs` doubling from the first retry. */
+export function backoffMs(baseMs: number, attempts: number): number {
+  return baseMs * 2 ** Math.max(0, attempts - 1);
+}

@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/rest/routes/index.js';
+import { ENGINES, startApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { baseFixture } from '../support/fixtures.js';
+
+/**
+ * /openapi.json as real tools read it: @apidevtools/swagger-parser's validation (the OpenAPI 3.0 schema
+ * plus its own checks) and Redocly's `recommended` ruleset, both on the document the server serves;
+ * operationIds are the GraphQL operation names, so a client generated with openapi-typescript gets
+ * `operations['CloseAiConversation']`, which a small client snippet type-checks against.
+ */
+const CLI = path.resolve(__dirname, '..', '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+const openApiPath = (p: string) => `/v400/{lang}/{project}${p}`.replace(/:(\w+)/g, '{$1}');
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/**
+ * Redocly warnings the document keeps on purpose (rule → where):
+ * - info-license: the project is UNLICENSED (package.json); there is no license to name.
+ * - operation-4xx-response on the health probes: they answer 200 or 503 and nothing else.
+ */
+const EXPLAINED_WARNINGS = [
+  'info-license #/info',
+  'operation-4xx-response #/paths/~1health~1live/get/responses',
+  'operation-4xx-response #/paths/~1health~1ready/get/responses',
+];
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.load(baseFixture());
+});
+afterAll(() => db.orm.close());
+
+describe.each(ENGINES)('/openapi.json passes real validators (%s)', (engine) => {
+  let t: TestApp;
+  let doc: any;
+  beforeAll(async () => {
+    t = await startApp(engine, db);
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+  afterAll(() => t.close());
+
+  it('swagger-parser validates it with no error', async () => {
+    let errors: string[] = [];
+    try {
+      await SwaggerParser.validate(structuredClone(doc));
+    } catch (err) {
+      const details = (err as { details?: { instancePath: string; message: string }[] }).details;
+      errors = details ? details.map((e) => `${e.instancePath} ${e.message}`) : [String(err)];
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("Redocly's recommended rules find no error, and only the explained warnings", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const found = problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}`);
+    expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    expect(found.sort()).toEqual([...EXPLAINED_WARNINGS].sort());
+  });
+
+  it('every route has the name of the GraphQL operation it runs as operationId; every operation has one, once', () => {
+    for (const spec of ROUTES) {
+      expect(doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].operationId, `${spec.method} ${spec.path}`).toBe(spec.operation);
+    }
+    const ids = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) =>
+      METHODS.filter((m) => item[m]).map((m) => item[m].operationId as string | undefined));
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('security schemes are declared once and referenced per operation; public routes have none', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyAuth', 'bearerAuth']);
+    expect(doc.servers?.length).toBeGreaterThan(0);
+    for (const spec of ROUTES) {
+      const op = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()];
+      expect(op.security, `${spec.method} ${spec.path}`).toEqual(spec.access.anonymous ? [] : [{ bearerAuth: [] }, { apiKeyAuth: [] }]);
+    }
+    expect(doc.paths[openApiPath('/auth')].post.security).toEqual([]);
+    expect(doc.paths[openApiPath('/ai/webhooks/whatsapp')].post.security).toEqual([]);
+  });
+});
+
+describe('a client generated with openapi-typescript', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    t = await startApp('mercurius', db);
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordergraph-client-'));
+    fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
+    execFileSync(process.execPath, [CLI, path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], { stdio: 'pipe' });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Diagnostics of `snippet` compiled beside the generated `api.d.ts`. */
+  function typeErrors(snippet: string): string[] {
+    const file = path.join(dir, 'client.ts');
+    fs.writeFileSync(file, snippet);
+    const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] });
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  }
+
+  const CLOSE = `
+    import type { operations } from './api';
+    type Close = operations['CloseAiConversation'];
+    type Body = NonNullable<Close['requestBody']>['content']['application/json'];
+    type Answer = Close['responses'][200]['content']['application/json'];
+    declare function call(params: Close['parameters']['path'], body: Body): Promise<Answer>;
+  `;
+
+  it('types a call by its operation name: path parameters, the body and the answer', () => {
+    expect(typeErrors(`${CLOSE}
+      export async function close(): Promise<string> {
+        const answer = await call({ lang: 'en', project: 'acme', conversation_id: '7' }, { status_reason: 'completed' });
+        return answer.result.status;
+      }
+    `)).toEqual([]);
+  });
+
+  it('refuses a call the API would refuse (an unknown status_reason, a missing path parameter)', () => {
+    const errors = typeErrors(`${CLOSE}
+      export const a = call({ lang: 'en', project: 'acme', conversation_id: '7' }, { status_reason: 'done' });
+      export const b = call({ lang: 'en', project: 'acme' }, { status_reason: 'failed' });
+    `);
+    expect(errors).toHaveLength(2);
+    expect(errors.join('\n')).toContain('"done"');
+    expect(errors.join('\n')).toContain('conversation_id');
+  });
+});
