@@ -6,15 +6,21 @@ import { openBenchDatabase } from './database.js';
 import { startServe, type BenchServer } from './processes.js';
 
 /**
- * `npm run bench:events`: BENCH_STREAMS (default 1,000) SSE streams open on one `serve` (A) while
- * customers open conversations at BENCH_WRITES_PER_S (default 50) — each open commits one
- * conversation.created — for BENCH_DURATION seconds (default 10), first through A itself, then
- * through a second `serve` (B) on the same database (LISTEN/NOTIFY, or Redis with REDIS_URL).
- * Commit→arrival is measured on BENCH_SAMPLED streams (default 50; the others only count bytes, so
- * the bench client does not parse 50,000 events a second on a shared machine) against the event's
- * created_at (taken at insert, before the commit: an upper bound). RSS of A: idle, and with the streams.
+ * `npm run bench:events`: BENCH_STREAMS (default 1,000) SSE streams open on one `serve` (A, under
+ * `npm start`'s V8 flags) while customers open conversations at BENCH_WRITES_PER_S (default 50) —
+ * each open commits one conversation.created — for BENCH_DURATION seconds (default 10), first
+ * through A itself, then through a second `serve` (B) on the same database (LISTEN/NOTIFY, or Redis
+ * with REDIS_URL). Commit→arrival is measured on BENCH_SAMPLED streams (default 50; the others only
+ * count bytes, so the bench client does not parse 50,000 events a second on a shared machine)
+ * against the event's created_at (taken at insert, before the commit: an upper bound).
+ * BENCH_ATTEMPT (default BENCH_STREAMS) streams are attempted: past A's bound (STREAMS_MAX_OPEN,
+ * heap) the excess must be refused with 503 while the held streams go on. Reported: RSS and heap
+ * used of A (its /metrics) idle and with the streams, per stream; refusals; held streams that ended.
+ * All streams use one key of one project, so the per-credential and per-project caps are raised to
+ * BENCH_ATTEMPT for the run: what is measured is the process, not the caps (tests cover those).
  */
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
+const ATTEMPT = Math.max(STREAMS, Number(process.env.BENCH_ATTEMPT ?? STREAMS));
 const SAMPLED = Math.min(STREAMS, Number(process.env.BENCH_SAMPLED ?? 50));
 const RATE = Number(process.env.BENCH_WRITES_PER_S ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -51,21 +57,34 @@ interface Streams {
   latencies: number[];
   events: number;
   open: number;
+  /** Answered 503 (the process sheds load), and anything else that was not a stream. */
+  refused: number;
+  failed: number;
+  /** Held streams that ended before the bench closed them. */
+  dropped: number;
   close(): void;
 }
 
-/** Opens `n` SSE streams on `origin`; the first `sampled` parse each event's created_at. */
+/** Attempts `n` SSE streams on `origin` (50 at a time); the first `sampled` held ones parse each event's created_at. */
 async function openStreams(origin: string, n: number, sampled: number): Promise<Streams> {
-  const out: Streams = { latencies: [], events: 0, open: 0, close: () => reqs.forEach((r) => r.destroy()) };
+  let closing = false;
+  const out: Streams = { latencies: [], events: 0, open: 0, refused: 0, failed: 0, dropped: 0, close: () => ((closing = true), reqs.forEach((r) => r.destroy())) };
   const reqs: http.ClientRequest[] = [];
-  const openOne = (i: number) => new Promise<void>((resolve, reject) => {
+  const openOne = () => new Promise<void>((resolve) => {
     const req = http.get(`${origin}/v400/en/evbench/ai/events`, { headers: { 'x-api-key': KEY }, agent: false }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream ${i}: ${res.statusCode}`));
-      out.open++;
+      if (res.statusCode !== 200) {
+        if (res.statusCode === 503) out.refused++;
+        else out.failed++;
+        res.resume();
+        res.on('end', () => req.destroy());
+        return resolve();
+      }
+      const parse = out.open++ < sampled;
+      reqs.push(req);
       res.setEncoding('utf8');
       let buf = '';
       res.on('data', (chunk: string) => {
-        if (i >= sampled) return;
+        if (!parse) return;
         const now = Date.now();
         buf += chunk;
         let cut: number;
@@ -78,14 +97,43 @@ async function openStreams(origin: string, n: number, sampled: number): Promise<
           out.latencies.push(now - Date.parse(JSON.parse(data.slice(6)).created_at));
         }
       });
+      res.on('close', () => void (closing || out.dropped++));
       res.on('error', () => undefined);
       resolve();
     });
-    req.on('error', reject);
-    reqs.push(req);
+    req.on('error', () => {
+      out.failed++;
+      resolve();
+    });
   });
-  for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, k) => openOne(i + k)));
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => openOne()));
+    if ((i + 50) % 2000 === 0) console.log(`  ${i + 50} attempted: ${out.open} open, ${out.refused} refused, ${out.failed} failed, ${out.dropped} ended`);
+  }
   return out;
+}
+
+/** Heap used by `origin`'s process (its /metrics), the least of a few reads (garbage not yet collected inflates single reads). */
+async function heapMb(origin: string): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const text = await (await fetch(`${origin}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
+    if (line) least = Math.min(least, Number(line.split(' ').pop()) / 1048576);
+    await new Promise((r) => setTimeout(r, 400));
+  }
+  return least;
+}
+
+/** How long /health/live takes to answer (ms), the worst of a few. */
+async function liveMs(origin: string): Promise<number> {
+  let worst = 0;
+  for (let i = 0; i < 5; i++) {
+    const t0 = Date.now();
+    await (await fetch(`${origin}/health/live`)).arrayBuffer();
+    worst = Math.max(worst, Date.now() - t0);
+  }
+  return worst;
 }
 
 /** RATE conversation opens a second through `origin` for DURATION seconds; each commits one event. */
@@ -121,15 +169,25 @@ async function main(): Promise<void> {
   const servers: BenchServer[] = [];
   try {
     await prepare(db.url, RATE * DURATION * 2 + 10);
-    const env = { ...process.env, DATABASE_URL: db.url, CREDENTIALS_KEY, LOG_LEVEL: 'warn' };
+    const env = {
+      ...process.env, DATABASE_URL: db.url, CREDENTIALS_KEY, LOG_LEVEL: 'warn',
+      STREAMS_PER_CREDENTIAL: String(ATTEMPT), STREAMS_PER_PROJECT: String(ATTEMPT),
+    };
     const [a, b] = await Promise.all([startServe(env), startServe(env)]);
     servers.push(a, b);
     await new Promise((r) => setTimeout(r, 2000));
-    const idle = a.rssMb();
-    const streams = await openStreams(a.origin, STREAMS, SAMPLED);
+    const idle = { rss: a.rssMb(), heap: await heapMb(a.origin) };
+    const t0 = Date.now();
+    const streams = await openStreams(a.origin, ATTEMPT, SAMPLED);
+    const openS = (Date.now() - t0) / 1000;
     await new Promise((r) => setTimeout(r, 1000));
-    const withStreams = a.rssMb();
-    console.log(`${streams.open} SSE streams open on A (${SAMPLED} sampled); writes ${RATE}/s for ${DURATION} s; bus: ${process.env.REDIS_URL ? 'Redis' : 'PostgreSQL LISTEN/NOTIFY'}`);
+    const held = { rss: a.rssMb(), heap: await heapMb(a.origin) };
+    const live = liveMs(a.origin);
+    const ready = (await fetch(`${a.origin}/health/ready`)).status;
+    console.log(`${ATTEMPT} SSE streams attempted on A in ${openS.toFixed(0)} s: ${streams.open} open, ${streams.refused} refused with 503, ${streams.failed} other failures; /health/ready ${ready}, /health/live worst ${await live} ms`);
+    const per = (mb: number) => ((mb * 1024) / Math.max(1, streams.open)).toFixed(1);
+    console.log(`A idle: RSS ${idle.rss.toFixed(1)} MB, heap ${idle.heap.toFixed(1)} MB; with the streams: RSS ${held.rss.toFixed(1)} MB (+${(held.rss - idle.rss).toFixed(1)}, ${per(held.rss - idle.rss)} KB per stream), heap ${held.heap.toFixed(1)} MB (+${(held.heap - idle.heap).toFixed(1)}, ${per(held.heap - idle.heap)} KB per stream)`);
+    console.log(`${SAMPLED} streams sampled; writes ${RATE}/s for ${DURATION} s; bus: ${process.env.REDIS_URL ? 'Redis' : 'PostgreSQL LISTEN/NOTIFY'}`);
 
     const rows: string[] = [];
     for (const [label, origin, first] of [['same process (writes through A)', a.origin, 100_001], ['across processes (writes through B)', b.origin, 100_001 + RATE * DURATION]] as const) {
@@ -137,13 +195,12 @@ async function main(): Promise<void> {
       streams.events = 0;
       const { writes, failed } = await write(origin, first);
       await new Promise((r) => setTimeout(r, 1500));
-      const expected = writes * SAMPLED;
+      const expected = writes * Math.min(SAMPLED, streams.open);
       rows.push(`${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms`);
     }
-    const after = a.rssMb();
     console.log(rows.join('\n'));
-    console.log(`RSS of A: idle ${idle.toFixed(1)} MB, with ${streams.open} streams ${withStreams.toFixed(1)} MB (+${(withStreams - idle).toFixed(1)}), after the writes ${after.toFixed(1)} MB (+${(after - idle).toFixed(1)})`);
-    console.log('(short runs on a shared 2-core machine: other processes disturb the figures)');
+    console.log(`RSS of A after the writes ${a.rssMb().toFixed(1)} MB; held streams that ended before the bench closed them: ${streams.dropped}; A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}`);
+    console.log('(runs on a shared 2-core machine: other processes disturb the figures)');
     streams.close();
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

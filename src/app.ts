@@ -28,9 +28,12 @@ import { registerConsole } from './rest/console.js';
 import { registerGraphiql } from './rest/graphiql.js';
 import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
+import { registerLoadShedding } from './rest/load-shedding.js';
+import { PressureMonitor } from './platform/pressure.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { ROUTES } from './rest/routes/index.js';
+import { SseHub } from './rest/sse.js';
 import { createServices, type Services } from './services/index.js';
 
 export interface BuildOptions {
@@ -111,6 +114,11 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
   failFastWhileDown(app, breaker);
+  const pressure = new PressureMonitor(config.pressure, () => services.events.openStreams);
+  // sampled from when the app is ready: building the schema blocks the event loop longer than any threshold
+  app.addHook('onReady', async () => void pressure.start());
+  registerLoadShedding(app, pressure);
+  services.events.streams.shedding = () => app.isUnderPressure();
   limitBodyDepth(app);
 
   const schema = await getSchema();
@@ -141,13 +149,14 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
   await registerGateway(app, {
     services, plans, operations, routes: ROUTES, clientIp, schema,
-    sse: { keepAliveMs: config.eventsKeepAliveMs },
+    sse: new SseHub(config.eventsKeepAliveMs),
   });
   services.events.start(app.log);
   // Open streams end before the server waits for its connections to close (they are never idle).
   app.addHook('preClose', async () => services.events.close());
 
   app.addHook('onClose', async () => {
+    pressure.stop();
     breaker.stop();
     await services.events.close();
     await engine.close();

@@ -52,8 +52,32 @@ export interface AppConfig {
   eventsPruneIntervalMs: number;
   /** Outbound webhooks (CONTRACT §9.4, docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** Open streams (SSE and subscriptions): caps and re-validation (CONTRACT §11, docs/events.md). */
+  streams: StreamsConfig;
+  /** Load shedding (CONTRACT §11's last rule, docs/events.md). */
+  pressure: PressureConfig;
   /** Replies sent on WhatsApp (CONTRACT §10.1, docs/whatsapp.md); one attempt's deadline is providerTimeoutMs. */
   whatsappSends: WhatsAppSendConfig;
+}
+
+export interface StreamsConfig {
+  /** Open streams per credential, all processes together (STREAMS_PER_CREDENTIAL, default 20). */
+  perCredential: number;
+  /** Open streams per project, all processes together (STREAMS_PER_PROJECT, default 2,000). */
+  perProject: number;
+  /** How often a process re-checks the credentials of its open streams (STREAMS_REVALIDATE_MS, default 30 s). */
+  revalidateMs: number;
+}
+
+export interface PressureConfig {
+  /** Open streams one process holds before it sheds load (STREAMS_MAX_OPEN). */
+  maxOpenStreams: number;
+  /** Heap used, as a fraction of the heap limit, past which it sheds load (PRESSURE_MAX_HEAP_RATIO; 0: never). */
+  maxHeapRatio: number;
+  /** Mean event-loop delay over a sample past which it sheds load (PRESSURE_MAX_EVENT_LOOP_DELAY_MS; 0: never). */
+  maxEventLoopDelayMs: number;
+  /** How often heap and event-loop delay are sampled (PRESSURE_SAMPLE_MS). */
+  sampleMs: number;
 }
 
 export interface WhatsAppSendConfig {
@@ -77,6 +101,13 @@ export interface WebhookConfig {
   /** Attempts in flight per process (WEBHOOK_CONCURRENCY), and per webhook (WEBHOOK_CONCURRENCY_PER_WEBHOOK). */
   concurrency: number;
   concurrencyPerWebhook: number;
+}
+
+function num(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`expected a number, got "${value}"`);
+  return n;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -136,5 +167,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsPollMs: int(env.EVENTS_POLL_MS, 2_000),
     eventsStreamBufferBytes: int(env.EVENTS_STREAM_BUFFER_BYTES, 1024 * 1024),
     eventsPruneIntervalMs: int(env.EVENTS_PRUNE_INTERVAL_MS, 60_000),
+    streams: {
+      perCredential: Math.max(1, int(env.STREAMS_PER_CREDENTIAL, 20)),
+      perProject: Math.max(1, int(env.STREAMS_PER_PROJECT, 2000)),
+      revalidateMs: Math.max(50, int(env.STREAMS_REVALIDATE_MS, 30_000)),
+    },
+    pressure: {
+      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 10_000)),
+      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.55),
+      maxEventLoopDelayMs: Math.max(0, int(env.PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000)),
+      sampleMs: Math.max(10, int(env.PRESSURE_SAMPLE_MS, 500)),
+    },
   };
 }

@@ -16,8 +16,18 @@ export interface ServiceRegistry {}
 /** Who is calling: nobody yet, a user (by session or by a user-bound key), or a server key. */
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'user'; user: User; via: 'session' | 'api_key' }
+  | { kind: 'user'; user: User; via: 'session' | 'api_key'; credentialId?: number }
   | { kind: 'server'; apiKeyId: number };
+
+/**
+ * The one credential a caller came with, as open streams count and re-check it (services/events/streams.ts):
+ * an API key or a session, by its row id; null for anonymous callers.
+ */
+export function credentialOf(caller: Caller): { kind: 'api_key' | 'session'; id: number } | null {
+  if (caller.kind === 'server') return { kind: 'api_key', id: caller.apiKeyId };
+  if (caller.kind === 'user' && caller.credentialId !== undefined) return { kind: caller.via, id: caller.credentialId };
+  return null;
+}
 
 /**
  * The request context every resolver and service receives first. `em` is forked per request

@@ -9,7 +9,7 @@ import { envelopeResponse, errorResponse, type JSONSchema } from './json-schema.
 import { operationDataSchema, rootFieldSchema } from './openapi-result.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
-import { queryCredentials, runSse, type SseOptions } from './sse.js';
+import { queryCredentials, runSse, type SseHub } from './sse.js';
 import { traceOperation } from '../platform/tracing.js';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
@@ -25,7 +25,8 @@ export interface GatewayDeps {
   clientIp: ClientIp;
   /** The executable schema: /openapi.json documents each route's answer from its operation's selection over it; SSE routes subscribe on it in-process. */
   schema: GraphQLSchema;
-  sse: SseOptions;
+  /** The open SSE responses and their shared keep-alive timer. */
+  sse: SseHub;
 }
 
 /** Registers every declared route under /v400/{lang}/{project}. */
@@ -85,7 +86,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       };
       if (spec.stream) {
         const variables = spec.variables ? spec.variables(input) : pick(declared, input);
-        return runSse(req, reply, deps.schema, op, variables, deps.sse, deps.services);
+        return runSse(req, reply, deps.schema, op, variables, deps.sse);
       }
       const variables = spec.variables ? spec.variables(input) : pick(declared, input);
       const query = spec.document ? await spec.document(input, op.source) : op.source;

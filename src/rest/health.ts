@@ -8,7 +8,7 @@ import { causeOf, LineLimiter, RETRY_AFTER_SECONDS } from '../db/unavailable.js'
 export const READY_TIMEOUT_MS = 900;
 
 /**
- * Liveness: the process answers. Readiness: the serving pool can serve a read now: one `select 1`
+ * Liveness: the process answers (also while it sheds load). Readiness: 503 while it sheds load; otherwise the serving pool can serve a read now: one `select 1`
  * through the same pool and path as a request's reads (an acquire, which hands out only a
  * connection in a known idle state, then the statement), answered within READY_TIMEOUT_MS. At
  * most one such read is in flight: checks arriving meanwhile share its outcome, so a frozen
@@ -22,6 +22,8 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM, breaker?: Da
   const lines = new LineLimiter();
   app.get('/health/live', { schema: { operationId: 'HealthLive', tags: ['health'], summary: 'The process is up', security: [] } }, async () => ({ status: 'ok' }));
   app.get('/health/ready', { schema: { operationId: 'HealthReady', tags: ['health'], summary: 'The process can serve requests', security: [] } }, async (req, reply) => {
+    // shedding load (rest/load-shedding.ts): not ready for more, though alive
+    if (app.isUnderPressure()) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
     let timer: NodeJS.Timeout | undefined;
     try {
       if (breaker?.isDown) throw new Error('the database is down (the breaker probes it)');

@@ -3,12 +3,7 @@ import { createSourceEventStream, type ExecutionResult, type GraphQLSchema } fro
 import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { NamedOperation } from '../graph/operations.js';
 import { eventJson, type AiEventRecord } from '../services/events/events.service.js';
-import type { Services } from '../services/index.js';
 import { fromGraphErrors } from './envelope.js';
-
-export interface SseOptions {
-  keepAliveMs: number;
-}
 
 /**
  * `EventSource` cannot send headers: on the SSE routes a credential may come as `?api_key=` or
@@ -35,10 +30,94 @@ export async function queryCredentials(req: FastifyRequest): Promise<void> {
 }
 
 /**
+ * The open SSE responses of one app and the one timer that sends their keep-alive comments (a
+ * stream that sent something since the last tick is skipped): one timer per process, not one per
+ * stream. Started with the first stream, stopped with the last.
+ */
+export class SseHub {
+  private readonly open = new Set<SseWriter>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly keepAliveMs: number) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  add(writer: SseWriter): void {
+    this.open.add(writer);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), this.keepAliveMs);
+      this.timer.unref();
+    }
+  }
+
+  remove(writer: SseWriter): void {
+    this.open.delete(writer);
+    if (this.open.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private tick(): void {
+    for (const w of this.open) w.keepAlive();
+  }
+}
+
+type EventIterator = AsyncIterableIterator<AiEventRecord> & { takeQueued?(): AiEventRecord[]; onOverflow?: (() => void) | null };
+
+/** One SSE response: writes frames with backpressure, ends with its iterator or its client. */
+class SseWriter {
+  open = true;
+  /** Something was written since the last keep-alive tick. */
+  private wrote = false;
+  private wake: (() => void) | null = null;
+  readonly stop = (): void => {
+    if (!this.open) return;
+    this.open = false;
+    this.hub.remove(this);
+    this.iterator.return?.(undefined).catch(() => undefined);
+    this.wakeUp();
+    if (!this.raw.writableEnded) this.raw.end();
+  };
+  readonly wakeUp = (): void => {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  };
+
+  constructor(
+    private readonly hub: SseHub,
+    readonly raw: FastifyReply['raw'],
+    readonly iterator: EventIterator,
+  ) {}
+
+  /** Writes a frame; false when the stream is closed. */
+  write(text: string): boolean {
+    if (!this.open || this.raw.destroyed) return false;
+    this.wrote = true;
+    this.raw.write(text);
+    return true;
+  }
+
+  keepAlive(): void {
+    if (!this.wrote && !this.raw.writableNeedDrain) this.write(': keep-alive\n\n');
+    this.wrote = false;
+  }
+
+  /** Resolves once the socket has room again (or the stream closed). */
+  drained(): Promise<void> {
+    if (!this.open || !this.raw.writableNeedDrain) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+}
+
+/**
  * Runs a named subscription in-process (graphql-js `createSourceEventStream` on the one schema,
  * whatever the engine) and writes the events its source stream yields as Server-Sent Events. Failures before the stream
- * opens (access, 404, bad input) are the usual error envelopes; once it opens, status and headers
- * go out at once, then `id:`/`event:`/`data:` per event and a keep-alive comment on a timer.
+ * opens (access, caps, 404, bad input) are the usual error envelopes; once it opens, status and headers
+ * go out at once, then `id:`/`event:`/`data:` per event, and the hub's keep-alive comments.
  */
 export async function runSse(
   req: FastifyRequest,
@@ -46,8 +125,7 @@ export async function runSse(
   schema: GraphQLSchema,
   op: NamedOperation,
   variables: Record<string, unknown>,
-  opts: SseOptions,
-  services: Services,
+  hub: SseHub,
 ): Promise<void> {
   // The source stream of the subscription: its subscribe resolver runs (access, 404, bad input), but not
   // a GraphQL execution per event and stream: the operation selects the whole event and its field
@@ -58,7 +136,9 @@ export async function runSse(
     if (errors.some((e) => !e.extensions?.code && isDatabaseUnavailable(e.originalError ?? e))) throw serviceUnavailable();
     throw fromGraphErrors(errors.map((e) => ({ message: e.message, extensions: e.extensions, path: e.path })));
   }
-  const iterator = result as AsyncIterableIterator<AiEventRecord> & { takeQueued?(): AiEventRecord[] };
+  // The stream holds what it needs; the request's context (its EntityManager) is not kept for the stream's life.
+  req.ctx = null;
+  const iterator = result as EventIterator;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -71,48 +151,32 @@ export async function runSse(
   });
   raw.flushHeaders();
 
-  let open = true;
-  let wake: (() => void) | null = null;
-  const stop = () => {
-    if (!open) return;
-    open = false;
-    clearInterval(keepAlive);
-    iterator.return?.(undefined).catch(() => undefined);
-    wake?.();
-    if (!raw.writableEnded) raw.end();
-  };
-  /** Writes a frame; false when the stream is closed. The writer waits for `drain` below, so the socket holds at most one frame past its high-water mark. */
-  const write = (frame: string): boolean => {
-    if (!open || raw.destroyed) return false;
-    raw.write(frame);
-    return true;
-  };
+  const writer = new SseWriter(hub, raw, iterator);
+  hub.add(writer);
   // What arrives while the client does not read queues in the stream, up to EVENTS_STREAM_BUFFER_BYTES;
   // past it the stream gives up and the connection is cut (a socket that never drains would otherwise stay).
-  services.events.onOverflow(req.ctx!, () => {
+  iterator.onOverflow = () => {
     req.log.info({ buffered: raw.writableLength }, 'event stream closed: the client is not reading');
-    stop();
+    writer.stop();
     raw.destroy();
-  });
-  const keepAlive = setInterval(() => write(': keep-alive\n\n'), opts.keepAliveMs);
-  raw.on('close', stop);
-  raw.on('drain', () => wake?.());
+  };
+  raw.on('close', writer.stop);
+  raw.on('drain', writer.wakeUp);
 
   try {
     for (;;) {
       const next = await iterator.next();
-      if (next.done || !open) break;
+      if (next.done || !writer.open) break;
       // what else is queued goes out in the same write
       let frames = frame(next.value);
       for (const event of iterator.takeQueued?.() ?? []) frames += frame(event);
-      if (!write(frames)) break;
+      if (!writer.write(frames)) break;
       // Respect backpressure: take the next event only once the socket has room again.
-      while (open && raw.writableNeedDrain) await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
+      await writer.drained();
     }
   } catch (err) {
     req.log.warn({ err: (err as Error).message }, 'event stream ended by a failure; the client resumes with Last-Event-ID');
   } finally {
-    stop();
+    writer.stop();
   }
 }

@@ -11,6 +11,7 @@ import { Migration20261123000200_whatsapp } from './Migration20261123000200_what
 import { Migration20261123000300_webhooks } from './Migration20261123000300_webhooks.js';
 import { Migration20261125000000_agent_management } from './Migration20261125000000_agent_management.js';
 import { Migration20261125000000_whatsapp_outbound } from './Migration20261125000000_whatsapp_outbound.js';
+import { Migration20261125000100_open_streams } from './Migration20261125000100_open_streams.js';
 import { Migration20261125000200_handoff } from './Migration20261125000200_handoff.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
@@ -27,5 +28,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123000300_webhooks', class: Migration20261123000300_webhooks },
   { name: 'Migration20261125000000_agent_management', class: Migration20261125000000_agent_management },
   { name: 'Migration20261125000000_whatsapp_outbound', class: Migration20261125000000_whatsapp_outbound },
+  { name: 'Migration20261125000100_open_streams', class: Migration20261125000100_open_streams },
   { name: 'Migration20261125000200_handoff', class: Migration20261125000200_handoff },
 ];

@@ -7,6 +7,7 @@ import { namespaceOf } from '../../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
 import { AI_EVENT_TYPES, type AiEventType } from './event-log.js';
+import { StreamRegistry, type StreamTicket } from './streams.js';
 
 /** CONTRACT §9.4: one event as every stream, subscription and webhook shows it. */
 export interface AiEventRecord {
@@ -44,7 +45,16 @@ export interface EventsQuery {
 }
 
 const BATCH = 500;
+/** What one stream may hold unsent while the process sheds load (EVENTS_STREAM_BUFFER_BYTES otherwise). */
+const PRESSED_STREAM_BYTES = 64 * 1024;
+/** What an event counts against a stream's buffer: its JSON (made once per event) and the frame around it. */
+function sizeOf(event: AiEventRecord): number {
+  return eventJson(event).length + 64;
+}
+/** Overflow handlers registered for a context before its stream opens (the WebSocket transport). */
 const OVERFLOW = new WeakMap<object, () => void>();
+/** What the caller's current-conversation stream shows: one set for all of them. */
+const CURRENT_TYPES: ReadonlySet<string> = new Set(['message.created', 'conversation.closed']);
 /** app_settings key prefix of a project's highest pruned event id. */
 const PRUNED_KEY = 'ai_events_pruned:';
 const PRUNE_BATCH = 1000;
@@ -88,16 +98,21 @@ export class EventsService {
   private poll: NodeJS.Timeout | null = null;
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
+  /** Every open stream of this process: caps, re-validation, the per-process bound (events/streams.ts). */
+  readonly streams: StreamRegistry;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.streams = new StreamRegistry(orm, config.streams, config.pressure.maxOpenStreams);
+  }
 
   /** Starts the bus (LISTEN, or Redis), the safety poll and the pruner. Idempotent. */
   start(log: BusLog & { error(obj: unknown, msg?: string): void }): void {
     if (this.bus) return;
     this.log = log;
+    this.streams.start(log);
     const onNotify = (projectId: number | null, lastId: number) => {
       this.notified(projectId, lastId);
       this.wake();
@@ -123,6 +138,7 @@ export class EventsService {
     if (this.prune) clearInterval(this.prune);
     for (const feed of this.feeds.values()) feed.endAll(null);
     this.feeds.clear();
+    await this.streams.close();
     await this.bus?.close();
     this.bus = null;
   }
@@ -153,8 +169,9 @@ export class EventsService {
   }
 
   /**
-   * `fn` runs when a stream opened with this context is ended because its client fell too far
-   * behind (the SSE writer then cuts the connection, which may never drain).
+   * `fn` runs when the next stream opened with this context is ended because its client fell too
+   * far behind (the transport then cuts a connection that may never drain). The stream keeps `fn`,
+   * not the context.
    */
   onOverflow(ctx: RequestContext, fn: () => void): void {
     OVERFLOW.set(ctx, fn);
@@ -162,9 +179,7 @@ export class EventsService {
 
   /** Open streams in this process (the bench and tests read it). */
   get openStreams(): number {
-    let n = 0;
-    for (const feed of this.feeds.values()) n += feed.streams.size;
-    return n;
+    return this.streams.size;
   }
 
   /** `GET /ai/events` and the subscription `aiEvents`: levels 0/2 and server keys; level 2 sees their businesses' agents' events. */
@@ -185,7 +200,7 @@ export class EventsService {
     const lastId = parseLastEventId(lastEventId);
     const conversation = await ctx.services.conversations.currentActive(ctx, providerExternalId);
     return this.open(ctx, lastId, {
-      types: new Set(['message.created', 'conversation.closed']),
+      types: CURRENT_TYPES,
       conversationId: conversation.id,
       businessIds: null,
       publicOnly: true,
@@ -256,7 +271,15 @@ export class EventsService {
    */
   private async open(ctx: RequestContext, lastId: number | null, filter: StreamFilter): Promise<EventStream> {
     const projectId = ctx.project.id;
-    const { min, max, pruned } = await projectBounds(this.orm, projectId);
+    const ticket = await this.streams.admit(ctx);
+    let bounds: Awaited<ReturnType<typeof projectBounds>>;
+    try {
+      bounds = await projectBounds(this.orm, projectId);
+    } catch (err) {
+      ticket.release();
+      throw err;
+    }
+    const { min, max, pruned } = bounds;
     const feed = this.feed(projectId);
     let cursor = max;
     let reset = false;
@@ -266,7 +289,9 @@ export class EventsService {
       cursor = lastId > max ? max : lastId;
     }
     feed.position ??= max;
-    const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, () => OVERFLOW.get(ctx)?.());
+    const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, ticket);
+    ticket.stop = () => stream.end(null);
+    stream.onOverflow = OVERFLOW.get(ctx) ?? null;
     if (reset) stream.push({ id: cursor, type: 'stream.reset', created_at: new Date().toISOString(), data: { last_event_id: lastId, oldest_id: min } });
     feed.add(stream);
     return stream;
@@ -320,7 +345,7 @@ class ProjectFeed {
     return rows.map((r) => {
       const id = Number(r.id_text);
       const event: AiEventRecord = { id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data };
-      return { id, business_id: r.business_id, conversation_id: r.conversation_id, public: r.public, event, bytes: eventJson(event).length + 64 };
+      return { id, business_id: r.business_id, conversation_id: r.conversation_id, public: r.public, event, bytes: sizeOf(event) };
     });
   }
 
@@ -371,7 +396,8 @@ class ProjectFeed {
  * queued is bounded by `maxBytes`: past it the stream ends (the client resumes with Last-Event-ID).
  */
 class EventStream implements AsyncIterableIterator<AiEventRecord> {
-  private queue: { event: AiEventRecord; bytes: number }[] = [];
+  /** Shared event objects only (one pointer per entry): thousands of streams may each hold a backlog. */
+  private queue: AiEventRecord[] = [];
   private head = 0;
   private bytes = 0;
   private behind = true;
@@ -387,16 +413,22 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     private cursor: number,
     private readonly filter: StreamFilter,
     private readonly maxBytes: number,
-    private readonly overflowed: () => void,
+    private readonly ticket: StreamTicket,
   ) {}
+
+  /**
+   * Runs when this stream is ended because its client fell too far behind (the SSE writer sets
+   * it, to cut a connection that may never drain).
+   */
+  onOverflow: (() => void) | null = null;
 
   [Symbol.asyncIterator]() {
     return this;
   }
 
-  push(event: AiEventRecord, bytes = 128): void {
-    this.queue.push({ event, bytes });
-    this.bytes += bytes;
+  push(event: AiEventRecord): void {
+    this.queue.push(event);
+    this.bytes += sizeOf(event);
   }
 
   private visible(row: LogRow): boolean {
@@ -423,15 +455,16 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
         return;
       }
       this.cursor = row.id;
-      if (this.visible(row)) this.push(row.event, row.bytes);
+      if (this.visible(row)) this.push(row.event);
     }
-    if (!paced && this.bytes > this.maxBytes) {
+    // While the process sheds load, a stream may hold far less: laggards end first, and resume later.
+    if (!paced && this.bytes > (this.ticket.pressed() ? Math.min(this.maxBytes, PRESSED_STREAM_BYTES) : this.maxBytes)) {
       // A client this slow resumes later from its last id; keeping more would grow without bound.
       this.queue = [];
       this.head = 0;
       this.bytes = 0;
       this.end(null);
-      this.overflowed();
+      this.onOverflow?.();
     }
   }
 
@@ -452,6 +485,7 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
     this.done = true;
     this.error = err;
     this.feed.remove(this);
+    this.ticket.release();
     this.wakeUp();
   }
 
@@ -466,12 +500,12 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
       if (this.head < this.queue.length) {
         const item = this.queue[this.head];
         this.queue[this.head++] = undefined as never;
-        this.bytes -= item.bytes;
+        this.bytes -= sizeOf(item);
         if (this.head === this.queue.length) {
           this.queue = [];
           this.head = 0;
         }
-        return { value: item.event, done: false };
+        return { value: item, done: false };
       }
       if (this.done) {
         if (this.error) {
@@ -511,7 +545,7 @@ class EventStream implements AsyncIterableIterator<AiEventRecord> {
   /** Everything queued right now, taken at once (the SSE writer sends it in one write). */
   takeQueued(): AiEventRecord[] {
     const out: AiEventRecord[] = [];
-    for (let i = this.head; i < this.queue.length; i++) out.push(this.queue[i].event);
+    for (let i = this.head; i < this.queue.length; i++) out.push(this.queue[i]);
     this.queue = [];
     this.head = 0;
     this.bytes = 0;

@@ -106,7 +106,7 @@ export class TenancyService {
     }
     const session = await em.findOne(Session, { token_hash: sha256(creds.bearer ?? ''), expires_at: { $gt: new Date() } }, unscoped);
     return session
-      ? { caller: this.asUser(session.user.getEntity(), 'session'), expiresAt: session.expires_at, projectCode: session.project.getEntity().code }
+      ? { caller: this.asUser(session.user.getEntity(), 'session', session.id), expiresAt: session.expires_at, projectCode: session.project.getEntity().code }
       : { caller: { kind: 'invalid' } };
   }
 
@@ -118,7 +118,7 @@ export class TenancyService {
   private fromKey(row: ApiKey): Identified {
     if (row.server) return { kind: 'server', apiKeyId: row.id };
     const user = row.user?.getEntity();
-    return user ? this.asUser(user, 'api_key') : { kind: 'invalid' };
+    return user ? this.asUser(user, 'api_key', row.id) : { kind: 'invalid' };
   }
 
   private async bySession(em: EntityManager, token: string): Promise<{ caller: Identified; expiresAt?: Date }> {
@@ -127,11 +127,11 @@ export class TenancyService {
       { token_hash: sha256(token), expires_at: { $gt: new Date() } },
       { populate: ['user'] },
     );
-    return row ? { caller: this.asUser(row.user.getEntity(), 'session'), expiresAt: row.expires_at } : { caller: { kind: 'invalid' } };
+    return row ? { caller: this.asUser(row.user.getEntity(), 'session', row.id), expiresAt: row.expires_at } : { caller: { kind: 'invalid' } };
   }
 
-  private asUser(user: User, via: 'session' | 'api_key'): Identified {
-    return user.enabled ? { kind: 'user', user, via } : { kind: 'invalid' };
+  private asUser(user: User, via: 'session' | 'api_key', credentialId: number): Identified {
+    return user.enabled ? { kind: 'user', user, via, credentialId } : { kind: 'invalid' };
   }
 }
 

@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { StreamsConfig } from '../../config.js';
+import { credentialOf, type RequestContext } from '../../context/index.js';
+import { causeOf, LineLimiter, serviceUnavailable } from '../../db/unavailable.js';
+import { appError } from '../../errors/codes.js';
+import { rateLimitHeaders } from '../../limits/store.js';
+import type { BusLog } from './event-bus.js';
+
+/** Key of the transaction-scoped advisory lock that serializes admissions per project: ("OGSt", project id). */
+const ADMIT_LOCK = 0x4f475374;
+/** Each process writes `seen_at` of its rows this often; rows not refreshed for ROW_TTL_S are a dead process's. */
+const HEARTBEAT_MS = 5_000;
+const ROW_TTL_S = 20;
+/** Closed streams leave the shared count within this (CONTRACT §11: within 1 s). */
+const RELEASE_FLUSH_MS = 200;
+/** A refused stream is told to retry after this many seconds (a slot frees when another stream closes). */
+const REFUSED_RETRY_S = 5;
+
+/** One open stream as the registry counts it, re-checks it and ends it. */
+export class StreamTicket {
+  /** Ends the stream (set by whoever opened it); the stream then calls release(). */
+  stop: (() => void) | null = null;
+  private released = false;
+
+  constructor(
+    private readonly registry: StreamRegistry,
+    readonly projectId: number,
+    /** `k<api key id>`, `s<session id>`, or `u<user id>` for a caller without a credential row. */
+    readonly credential: string,
+    /** The user's level when it opened; -1 for a server key. A change ends the stream. */
+    readonly level: number,
+  ) {}
+
+  /** The process sheds load (its streams then hold less). */
+  pressed(): boolean {
+    return this.registry.shedding();
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.registry.release(this);
+  }
+}
+
+/**
+ * The open streams of this process (SSE and subscriptions alike: both open theirs through
+ * EventsService), for CONTRACT §11:
+ * - caps: STREAMS_PER_CREDENTIAL per credential and STREAMS_PER_PROJECT per project, counted across
+ *   processes in the UNLOGGED table `open_streams` (one row per project, credential and process), a
+ *   new stream admitted by one conditional upsert under a transaction-scoped advisory lock on the
+ *   project (so it works through PgBouncer's transaction mode); closed streams are subtracted within
+ *   RELEASE_FLUSH_MS, rows of a dead process stop counting ROW_TTL_S after its last heartbeat;
+ * - re-validation: one timer per process re-checks the distinct credentials and projects of the open
+ *   streams in one query and ends the streams whose access ended;
+ * - the per-process bound (STREAMS_MAX_OPEN): past it a new stream is a 503.
+ */
+export class StreamRegistry {
+  readonly processId = randomUUID();
+  private readonly open = new Set<StreamTicket>();
+  /** This process's open streams per `project:credential`, and per project. */
+  private readonly perCredential = new Map<string, number>();
+  private readonly perProject = new Map<number, number>();
+  /** Releases not yet subtracted from the shared count, per `project:credential`. */
+  private pending = new Map<string, { project_id: number; credential: string; k: number }>();
+  private flushing: Promise<void> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly lines = new LineLimiter();
+  private log: BusLog = { warn: () => undefined, info: () => undefined };
+  /** True while the process sheds load (set by the app from its pressure monitor): new streams are a 503. */
+  shedding: () => boolean = () => false;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly config: StreamsConfig,
+    private readonly maxOpen: number,
+  ) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Starts the heartbeat and the re-validation timer. Idempotent. */
+  start(log: BusLog): void {
+    if (this.timers.length) return;
+    this.log = log;
+    const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
+      const t = setInterval(() => void fn().catch((err) => this.warn(err, what)), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(HEARTBEAT_MS, () => this.heartbeat(), 'stream heartbeat failed');
+    every(this.config.revalidateMs, () => this.revalidate(), 'stream re-validation failed');
+  }
+
+  /** Stops the timers and takes this process's rows out of the shared count (its streams were ended first). */
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.pending.clear();
+    await this.sql('delete from open_streams where process_id = ?', [this.processId]).catch((err) => this.warn(err, 'stream count cleanup failed'));
+  }
+
+  /**
+   * Admits one more stream of the caller, or throws: 503 past this process's bound, 429
+   * ERROR_RATE_LIMIT (with Retry-After) past the credential's or the project's cap.
+   */
+  async admit(ctx: RequestContext): Promise<StreamTicket> {
+    if (this.open.size >= this.maxOpen || this.shedding()) throw serviceUnavailable();
+    const projectId = ctx.project.id;
+    const credential = credentialKey(ctx);
+    const key = `${projectId}:${credential}`;
+    const { perCredential, perProject } = this.config;
+    if ((this.perCredential.get(key) ?? 0) >= perCredential) throw refused(perCredential, 'stream-credential', ctx);
+    if ((this.perProject.get(projectId) ?? 0) >= perProject) throw refused(perProject, 'stream-project', ctx);
+    // Streams this process closed count as closed for its own next admission, whatever the timer.
+    if (this.pending.size) await this.flush();
+    const verdict = await this.claim(projectId, credential);
+    if (verdict === 'credential') throw refused(perCredential, 'stream-credential', ctx);
+    if (verdict === 'project') throw refused(perProject, 'stream-project', ctx);
+    const level = ctx.caller.kind === 'user' ? ctx.caller.user.level : -1;
+    const ticket = new StreamTicket(this, projectId, credential, level);
+    this.open.add(ticket);
+    this.perCredential.set(key, (this.perCredential.get(key) ?? 0) + 1);
+    this.perProject.set(projectId, (this.perProject.get(projectId) ?? 0) + 1);
+    return ticket;
+  }
+
+  /** Called once per ticket (StreamTicket.release). */
+  release(ticket: StreamTicket): void {
+    if (!this.open.delete(ticket)) return;
+    const key = `${ticket.projectId}:${ticket.credential}`;
+    decrement(this.perCredential, key);
+    decrement(this.perProject, ticket.projectId);
+    const p = this.pending.get(key);
+    if (p) p.k++;
+    else this.pending.set(key, { project_id: ticket.projectId, credential: ticket.credential, k: 1 });
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush();
+    }, RELEASE_FLUSH_MS);
+  }
+
+  /** The one statement of an admission, after the project's lock: 'ok', or the cap that was full. */
+  private async claim(projectId: number, credential: string): Promise<'ok' | 'credential' | 'project'> {
+    const { perCredential, perProject } = this.config;
+    const em = this.orm.em.fork();
+    return em.transactional(async (tx) => {
+      const conn = tx.getConnection();
+      const trx = tx.getTransactionContext();
+      await conn.execute('select pg_advisory_xact_lock(?, ?)', [ADMIT_LOCK, projectId], 'all', trx);
+      const [row] = await conn.execute<{ total: number; mine: number; admitted: number }[]>(
+        `with c as (
+           select coalesce(sum(n), 0)::int as total, coalesce(sum(n) filter (where credential = ?), 0)::int as mine
+             from open_streams where project_id = ? and seen_at > now() - make_interval(secs => ?)),
+         ins as (
+           insert into open_streams (project_id, credential, process_id, n, seen_at)
+           select ?, ?, ?, 1, now() from c where c.total < ? and c.mine < ?
+           on conflict (project_id, credential, process_id) do update set n = open_streams.n + 1, seen_at = now()
+           returning 1)
+         select c.total, c.mine, (select count(*) from ins)::int as admitted from c`,
+        [credential, projectId, ROW_TTL_S, projectId, credential, this.processId, perProject, perCredential],
+        'all',
+        trx,
+      );
+      if (row.admitted) return 'ok';
+      return row.mine >= perCredential ? 'credential' : 'project';
+    });
+  }
+
+  /** Subtracts the releases so far from the shared count (one statement for all of them). */
+  private flush(): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => (this.pending.size ? this.flush() : undefined));
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    if (!batch.length) return Promise.resolve();
+    this.flushing = this.sql(
+      `update open_streams o set n = o.n - d.k
+         from jsonb_to_recordset(?::jsonb) as d(project_id int, credential text, k int)
+        where o.project_id = d.project_id and o.credential = d.credential and o.process_id = ?`,
+      [JSON.stringify(batch), this.processId],
+    )
+      .then(() => undefined)
+      .catch((err) => {
+        // kept for the next try, so the shared count never stays above the truth
+        for (const b of batch) {
+          const key = `${b.project_id}:${b.credential}`;
+          const p = this.pending.get(key);
+          if (p) p.k += b.k;
+          else this.pending.set(key, b);
+        }
+        this.warn(err, 'stream release failed');
+      })
+      .finally(() => (this.flushing = null));
+    return this.flushing;
+  }
+
+  /** Keeps this process's rows counting, drops emptied ones, and those of processes that stopped beating. */
+  private async heartbeat(): Promise<void> {
+    if (this.pending.size) await this.flush();
+    await this.sql(
+      `with beat as (update open_streams set seen_at = now() where process_id = ? and n > 0)
+       delete from open_streams
+        where (process_id = ? and n <= 0) or (process_id <> ? and seen_at < now() - make_interval(secs => ?))`,
+      [this.processId, this.processId, this.processId, ROW_TTL_S * 3],
+    );
+  }
+
+  /**
+   * Ends the open streams whose access ended: key deleted, session expired or deleted, user
+   * disabled or of another level now, project inactive or its AI module off. One query for all the
+   * distinct credentials and projects of this process's streams, however many streams share them.
+   */
+  async revalidate(): Promise<number> {
+    if (!this.open.size) return 0;
+    const keys = new Set<number>();
+    const sessions = new Set<number>();
+    const projects = new Set<number>();
+    // only these are judged: a stream admitted while the query runs is not in its answer
+    const judged = [...this.open];
+    for (const t of judged) {
+      projects.add(t.projectId);
+      const id = Number(t.credential.slice(1));
+      if (t.credential[0] === 'k') keys.add(id);
+      else if (t.credential[0] === 's') sessions.add(id);
+    }
+    const rows = await this.sql<{ kind: string; id: number; level: number }[]>(
+      `select 'k' as kind, k.id, coalesce(u.level, -1)::int as level
+         from api_keys k left join users u on u.id = k.user_id
+        where k.id = any(?::int[]) and (k.server or u.enabled)
+       union all
+       select 's', s.id, u.level::int from sessions s join users u on u.id = s.user_id
+        where s.id = any(?::int[]) and s.expires_at > now() and u.enabled
+       union all
+       select 'p', p.id, 0 from projects p where p.id = any(?::int[]) and p.subscription_active and p.ai_enabled`,
+      [pgArray(keys), pgArray(sessions), pgArray(projects)],
+    );
+    const levels = new Map<string, number>();
+    const live = new Set<number>();
+    for (const r of rows) {
+      if (r.kind === 'p') live.add(r.id);
+      else levels.set(`${r.kind}${r.id}`, r.level);
+    }
+    let ended = 0;
+    for (const t of judged) {
+      const level = t.credential[0] === 'u' ? t.level : levels.get(t.credential);
+      if (live.has(t.projectId) && level === t.level) continue;
+      ended++;
+      t.stop?.();
+      t.release();
+    }
+    if (ended) this.log.info({ ended }, 'streams ended: their access ended');
+    return ended;
+  }
+
+  private sql<T = unknown>(text: string, params: unknown[]): Promise<T> {
+    return this.orm.em.getConnection().execute(text, params, 'all') as Promise<T>;
+  }
+
+  private warn(err: unknown, message: string): void {
+    const cause = causeOf(err);
+    if (this.lines.admit(`${message} ${cause}`) !== false) this.log.warn({ cause }, message);
+  }
+}
+
+/** The credential a stream counts against (CONTRACT §11: one API key or token). */
+function credentialKey(ctx: RequestContext): string {
+  const c = credentialOf(ctx.caller);
+  if (c) return `${c.kind === 'api_key' ? 'k' : 's'}${c.id}`;
+  return `u${ctx.caller.kind === 'user' ? ctx.caller.user.id : 0}`;
+}
+
+function refused(limit: number, scope: string, ctx: RequestContext) {
+  const headers = rateLimitHeaders({ limit, msBeforeNext: REFUSED_RETRY_S * 1000, scope, key: ctx.project.code });
+  return appError('ERROR_RATE_LIMIT', [{ key: 'ERROR_RATE_LIMIT', params: { retry_after: headers['retry-after'] } }], { headers });
+}
+
+function decrement<K>(map: Map<K, number>, key: K): void {
+  const n = (map.get(key) ?? 0) - 1;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
+/** A PostgreSQL array literal of integers (knex would expand a JS array into a list of parameters). */
+function pgArray(ids: Set<number>): string {
+  return `{${[...ids].join(',')}}`;
+}
