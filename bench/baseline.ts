@@ -134,6 +134,9 @@ interface ConversationRow {
   closed_at: Date | null;
   updated_at: Date;
   contact: string | null;
+  last_inbound_at: Date | null;
+  handler: string;
+  assignee_id: number | null;
 }
 
 async function messageCounts(projectId: number, ids: number[]): Promise<Map<number, number>> {
@@ -151,6 +154,9 @@ async function messageCounts(projectId: number, ids: number[]): Promise<Map<numb
 const findConversation = (projectId: number, id: number) =>
   onePrepared<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."id" = $2 limit 1`, [projectId, id]);
 
+/** CONTRACT §10.1: the window closes 24 h after the newest inbound WhatsApp message. */
+const windowExpiresAt = (lastInbound: Date | null) => (lastInbound === null ? null : new Date(lastInbound.getTime() + 24 * 3600 * 1000).toISOString());
+
 const conversationFields = (c: ConversationRow) => ({
   id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason,
 });
@@ -162,7 +168,7 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
   const counts = await messageCounts(project.id, [c.id]);
   return {
     error: false,
-    result: { ...conversationFields(c), usage: c.usage, created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact, messages_count: counts.get(c.id) },
+    result: { ...conversationFields(c), usage: c.usage, created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact, window_expires_at: windowExpiresAt(c.last_inbound_at), handler: c.handler, assignee_id: c.assignee_id, messages_count: counts.get(c.id) },
   };
 });
 
@@ -211,7 +217,7 @@ app.get('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/curr
     [project.id, agent.id],
   );
   if (!c) throw new Refused(500); // the bench measures the existing conversation only
-  return { error: false, result: { ...conversationFields(c), created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact } };
+  return { error: false, result: { ...conversationFields(c), created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact, window_expires_at: windowExpiresAt(c.last_inbound_at) } };
 });
 
 /** `?page_size=50` only: the bench's messages request. */
@@ -221,13 +227,16 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async
   const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
   if (!c) throw new Refused(400);
   const [page, total] = await Promise.all([
-    prepared<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date; usage: unknown; external_id: string | null }>(
+    prepared<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date; usage: unknown; external_id: string | null; delivery_status: string | null; delivery_error: string | null; author_id: number | null }>(
       `select "a0".* from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2 order by "a0"."id" asc limit $3`,
       [project.id, c.id, pageSize],
     ),
     onePrepared<{ count: string }>(`select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`, [project.id, c.id]),
   ]);
-  const result = page.rows.map((m) => ({ id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at, usage: m.usage, external_id: m.external_id }));
+  const result = page.rows.map((m) => ({
+    id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at, usage: m.usage, external_id: m.external_id,
+    delivery_status: m.delivery_status, delivery_error: m.delivery_error, author_id: m.author_id,
+  }));
   return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
 });
 
@@ -367,15 +376,24 @@ async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: Ne
 const iso = (v: Date | null) => (v === null ? null : v.toISOString());
 const messageRecord = (m: Record<string, any>) => ({
   id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: iso(m.created_at), usage: m.usage, external_id: m.external_id,
+  delivery_status: m.delivery_status, delivery_error: m.delivery_error, author_id: m.author_id,
 });
 const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason, usage: c.usage,
-  created_at: iso(c.created_at), closed_at: iso(c.closed_at), updated_at: iso(c.updated_at), contact: c.contact, messages_count: messagesCount,
+  created_at: iso(c.created_at), closed_at: iso(c.closed_at), updated_at: iso(c.updated_at), contact: c.contact,
+  window_expires_at: windowExpiresAt(c.last_inbound_at), handler: c.handler, assignee_id: c.assignee_id, messages_count: messagesCount,
 });
-const insertMessage = async (tx: Tx, projectId: number, conversationId: number, role: string, content: string, isPublic: boolean, usage: unknown) =>
+/** serve's statement: the message, and its send queued when it is a WhatsApp reply (never in the bench). */
+const insertMessage = async (tx: Tx, projectId: number, conversationId: number, role: string, content: string, isPublic: boolean, usage: unknown, authorId: number | null) =>
   (await tx.query(
-    `insert into ai_messages (project_id, conversation_id, role, content, public, usage, created_at) values ($1, $2, $3, $4, $5, $6::jsonb, now()) returning *`,
-    [projectId, conversationId, role, content, isPublic, usage === null ? null : JSON.stringify(usage)],
+    `with m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
+       values ($1, $2, $3, $4, $5, $6::jsonb, $7, now(), $8) returning *),
+     queued as (
+       insert into ai_message_sends (message_id, project_id, conversation_id)
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending')
+     select * from m`,
+    [projectId, conversationId, role, content, isPublic, usage === null ? null : JSON.stringify(usage), authorId, null],
   )).rows[0];
 
 /** Server keys, valid bodies only (the bench's). */
@@ -393,7 +411,7 @@ app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', asyn
       [project.id, Number((req.params as { conversation_id: string }).conversation_id)],
     )).rows[0];
     if (!c || c.status !== 'active') throw new Refused(400);
-    const m = await insertMessage(tx, project.id, c.id, body.role, body.content, body.public !== false, body.usage ?? null);
+    const m = await insertMessage(tx, project.id, c.id, body.role, body.content, body.public !== false, body.usage ?? null, null);
     await tx.query(
       `update ai_conversations set updated_at = now(), usage = usage
          || case when $1::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $1::numeric) end
@@ -446,7 +464,7 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
       c = opened[0] ?? (await lockActive());
     }
     if (!c) throw new Refused(500);
-    const m = await insertMessage(tx, project.id, c.id, 'user', content, true, null);
+    const m = await insertMessage(tx, project.id, c.id, 'user', content, true, null, caller.kind === 'user' ? caller.id : null);
     await tx.query('update ai_conversations set updated_at = now() where id = $1 and project_id = $2', [c.id, project.id]);
     const record = messageRecord(m);
     events.push({ type: 'message.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: c.id, public: true, data: record });

@@ -26,7 +26,9 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
         businesses: [{ id: BASE, name: 'Bench writes shop' }],
         users: Array.from({ length: USERS }, (_, i) => ({ id: BASE + i, name: `Customer ${i}`, email: `c${i}@bench-writes.test`, level: 3 })),
         api_keys: [{ key: SERVER_KEY, server: true }, ...Array.from({ length: USERS }, (_, i) => ({ key: userKey(i), user_id: BASE + i }))],
-        agents: [{ id: BASE, business_id: BASE, name: 'Bench writer', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'bench-writer', enabled: true }],
+        // not `whatsapp`: the runtime's public replies would then be sent (CONTRACT §10.1, bench:outbound measures that)
+        // and need an open 24-hour window; this scenario measures the write itself, as before
+        agents: [{ id: BASE, business_id: BASE, name: 'Bench writer', provider: 'app', provider_type: 'chat', provider_external_id: 'bench-writer', enabled: true }],
         conversations: Array.from({ length: CONVERSATIONS }, (_, i) => ({
           id: BASE + i, agent_id: BASE, user_id: null, contact: `bench-${i}`, business_id: BASE, status: 'active', status_reason: null,
           usage: {}, created_at: '2026-11-01T12:00:00Z', closed_at: null,
