@@ -2,7 +2,7 @@ import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Field, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
-import type { AiEventRecord } from '../services/events/events.service.js';
+import type { AiEventRecord } from '../services/events/feed.js';
 
 @ObjectType({ simpleResolvers: true, description: 'An event of CONTRACT §9.4; `stream.reset` says events older than the stream could resume from are gone.' })
 export class AiEvent {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createSourceEventStream, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { NamedOperation } from '../graph/operations.js';
-import { eventJson, type AiEventRecord } from '../services/events/events.service.js';
+import { eventJson, type AiEventRecord } from '../services/events/feed.js';
 import { fromGraphErrors } from './envelope.js';
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Events (CONTRACT §9.4): the append in the writer's transaction (event-log), the streams that
- * SSE and subscriptions read (events.service), the bus that wakes them across processes
- * (event-bus), and the project's webhooks (webhook.service; sent by workers/webhook-dispatcher.ts).
+ * SSE and subscriptions read (events.service, over the shared reads of feed.ts), their caps and
+ * re-validation (streams), the bus that wakes them across processes (event-bus), and the project's
+ * webhooks (webhook.service; sent by workers/webhook-dispatcher.ts).
  */
 export { EventsService } from './events.service.js';
 export { WebhookService } from './webhook.service.js';

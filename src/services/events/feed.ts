@@ -1,0 +1,345 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { causeOf, LineLimiter } from '../../db/unavailable.js';
+import { type BusLog } from './event-bus.js';
+import { type AiEventType } from './event-log.js';
+import { type StreamTicket } from './streams.js';
+
+/**
+ * Reading the event log for open streams: one feed per project shares each read of the log among
+ * that project's streams (ProjectFeed), and each stream keeps its own position, filter and bounded
+ * backlog (EventStream). The service (events.service.ts) opens streams on them.
+ */
+
+/** CONTRACT §9.4: one event as every stream, subscription and webhook shows it. */
+export interface AiEventRecord {
+  id: number;
+  type: AiEventType | 'stream.reset';
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** A row of the log with what a stream filters on; `event` is shared by every stream that shows it. */
+export interface LogRow {
+  id: number;
+  business_id: number | null;
+  conversation_id: number | null;
+  public: boolean;
+  event: AiEventRecord;
+  /** Its JSON length, counted against a stream's buffer. */
+  bytes: number;
+}
+
+/** Which events of the project one stream shows. */
+export interface StreamFilter {
+  types: ReadonlySet<string> | null;
+  conversationId: number | null;
+  /** null: every business of the project (levels 0, server keys). */
+  businessIds: ReadonlySet<number> | null;
+  /** Only public messages (the caller's current-conversation stream). */
+  publicOnly: boolean;
+}
+
+export const BATCH = 500;
+
+/** What one stream may hold unsent while the process sheds load (EVENTS_STREAM_BUFFER_BYTES otherwise). */
+export const PRESSED_STREAM_BYTES = 64 * 1024;
+
+/** What an event counts against a stream's buffer: its JSON (made once per event) and the frame around it. */
+export function sizeOf(event: AiEventRecord): number {
+  return eventJson(event).length + 64;
+}
+
+/** app_settings key prefix of a project's highest pruned event id. */
+export const PRUNED_KEY = 'ai_events_pruned:';
+ // "OGEv", 0: project ids start at 1
+
+/** The JSON text of an event, made once per event however many streams send it (keyed by its `data`). */
+export const EVENT_JSON = new WeakMap<object, string>();
+
+export function eventJson(event: { id: unknown; type: unknown; created_at: unknown; data: unknown }): string {
+  const data = event.data;
+  const cached = data && typeof data === 'object' ? EVENT_JSON.get(data) : undefined;
+  if (cached !== undefined) return cached;
+  const json = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+  if (data && typeof data === 'object') EVENT_JSON.set(data, json);
+  return json;
+}
+
+/**
+ * Events of CONTRACT §9.4 seen from a process: the bus that tells every process what was
+ * committed, one shared tail of the log per project with open streams (one query per
+ * notification, whatever the number of streams), the streams themselves, and pruning.
+ */
+/** Background failures repeat while the database is away: one line per message and cause per 5 s, without SQL. */
+export const lines = new LineLimiter();
+
+export function warnOnce(log: BusLog, cause: string, message: string): void {
+  if (lines.admit(`${message} ${cause}`) !== false) log.warn({ cause }, message);
+}
+
+/** The oldest and newest kept event ids of a project (max 0 when none), and its highest pruned id (0 when none). */
+export async function projectBounds(orm: MikroORM, projectId: number): Promise<{ min: number | null; max: number; pruned: number }> {
+  const [row] = await orm.em.getConnection().execute<{ min: string | null; max: string | null; pruned: string | null }[]>(
+    `select min(id)::text as min, max(id)::text as max,
+            (select value #>> '{}' from app_settings where key = ?) as pruned
+       from ai_events where project_id = ?`,
+    [PRUNED_KEY + projectId, projectId],
+    'all',
+  );
+  return { min: row.min === null ? null : Number(row.min), max: row.max === null ? 0 : Number(row.max), pruned: Number(row.pruned ?? 0) };
+}
+
+/** The tail of one project's log, read once per notification for every stream of the project in this process. */
+export class ProjectFeed {
+  readonly streams = new Set<EventStream>();
+  /** The last id read and dispatched (null until the first stream opened). */
+  position: number | null = null;
+  private fetching = false;
+  private again = false;
+
+  constructor(
+    readonly projectId: number,
+    private readonly orm: MikroORM,
+    private readonly log: BusLog,
+    private readonly onEmpty: () => void,
+  ) {}
+
+  add(stream: EventStream): void {
+    this.streams.add(stream);
+  }
+
+  remove(stream: EventStream): void {
+    this.streams.delete(stream);
+    if (this.streams.size === 0) this.onEmpty();
+  }
+
+  /** Rows with id > after, oldest first. Ids follow commit order, so all below the last one read are committed too. */
+  async read(after: number, limit: number): Promise<LogRow[]> {
+    const rows = await this.orm.em.getConnection().execute<Record<string, any>[]>(
+      `select e.id::text as id_text, e.type, e.business_id, e.conversation_id, e.public, e.data, e.created_at
+         from ai_events e where e.project_id = ? and e.id > ? order by e.id limit ?`,
+      [this.projectId, after, limit],
+      'all',
+    );
+    return rows.map((r) => {
+      const id = Number(r.id_text);
+      const event: AiEventRecord = { id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data };
+      return { id, business_id: r.business_id, conversation_id: r.conversation_id, public: r.public, event, bytes: sizeOf(event) };
+    });
+  }
+
+  wake(lastId: number): void {
+    if (this.streams.size === 0) return;
+    if (this.position !== null && lastId <= this.position) return;
+    void this.fetch();
+  }
+
+  /** One reader at a time; a notification during a read makes it read again. */
+  private async fetch(): Promise<void> {
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    this.fetching = true;
+    try {
+      do {
+        this.again = false;
+        for (;;) {
+          const from = this.position ?? 0;
+          const rows = await this.read(from, BATCH);
+          if (rows.length) {
+            this.position = rows[rows.length - 1].id;
+            for (const s of this.streams) s.dispatch(from, rows, this.position);
+          }
+          if (rows.length < BATCH || this.streams.size === 0) break;
+        }
+      } while (this.again && this.streams.size > 0);
+    } catch (err) {
+      // The database went away: streams end cleanly, their clients resume with Last-Event-ID.
+      warnOnce(this.log, causeOf(err), 'reading events failed; ending the streams');
+      this.endAll(err as Error);
+    } finally {
+      this.fetching = false;
+    }
+  }
+
+  endAll(err: Error | null): void {
+    for (const s of [...this.streams]) s.end(err);
+  }
+}
+
+/**
+ * One stream's async iterator. It reads the log itself while it is behind (a resume, or a batch
+ * it could not take), then takes the feed's batches. `cursor` is the last id of the log it has
+ * looked at (shown or filtered out), so nothing is skipped and nothing is shown twice. What is
+ * queued is bounded by `maxBytes`: past it the stream ends (the client resumes with Last-Event-ID).
+ */
+export class EventStream implements AsyncIterableIterator<AiEventRecord> {
+  /** Shared event objects only (one pointer per entry): thousands of streams may each hold a backlog. */
+  private queue: AiEventRecord[] = [];
+  private head = 0;
+  private bytes = 0;
+  private behind = true;
+  /** Rows of the last read of the log not taken yet (the queue was full). */
+  private pending: LogRow[] = [];
+  private reading = false;
+  private done = false;
+  private error: Error | null = null;
+  private waiter: (() => void) | null = null;
+
+  constructor(
+    private readonly feed: ProjectFeed,
+    private cursor: number,
+    private readonly filter: StreamFilter,
+    private readonly maxBytes: number,
+    private readonly ticket: StreamTicket,
+  ) {}
+
+  /**
+   * Runs when this stream is ended because its client fell too far behind (the SSE writer sets
+   * it, to cut a connection that may never drain).
+   */
+  onOverflow: (() => void) | null = null;
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  push(event: AiEventRecord): void {
+    this.queue.push(event);
+    this.bytes += sizeOf(event);
+  }
+
+  private visible(row: LogRow): boolean {
+    const f = this.filter;
+    if (f.types && !f.types.has(row.event.type)) return false;
+    if (f.conversationId !== null && row.conversation_id !== f.conversationId) return false;
+    if (f.businessIds && (row.business_id === null || !f.businessIds.has(row.business_id))) return false;
+    if (f.publicOnly && !row.public) return false;
+    return true;
+  }
+
+  /**
+   * Takes rows past the cursor. Reading the log itself (`paced`), it stops at the cap and reads on
+   * once the queue drains; a live batch past the cap ends the stream instead.
+   */
+  private take(rows: LogRow[], paced: boolean): void {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (row.id <= this.cursor) continue;
+      if (paced && this.bytes > 0 && this.bytes + row.bytes > this.maxBytes) {
+        // the rest of this read waits (at most one batch) until the queue drains
+        this.pending = rows.slice(i);
+        this.behind = true;
+        return;
+      }
+      this.cursor = row.id;
+      if (this.visible(row)) this.push(row.event);
+    }
+    // While the process sheds load, a stream may hold far less: laggards end first, and resume later.
+    if (!paced && this.bytes > (this.ticket.pressed() ? Math.min(this.maxBytes, PRESSED_STREAM_BYTES) : this.maxBytes)) {
+      // A client this slow resumes later from its last id; keeping more would grow without bound.
+      this.queue = [];
+      this.head = 0;
+      this.bytes = 0;
+      this.end(null);
+      this.onOverflow?.();
+    }
+  }
+
+  /** A batch (from, to] of the feed. Taken only when this stream is exactly caught up; otherwise it reads the log itself. */
+  dispatch(from: number, rows: LogRow[], to: number): void {
+    if (this.done) return;
+    if (this.reading || this.behind || this.cursor < from) {
+      this.behind = true;
+    } else {
+      this.take(rows, false);
+      if (this.cursor < to && !this.done) this.cursor = to;
+    }
+    this.wakeUp();
+  }
+
+  end(err: Error | null): void {
+    if (this.done) return;
+    this.done = true;
+    this.error = err;
+    this.feed.remove(this);
+    this.ticket.release();
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
+    const w = this.waiter;
+    this.waiter = null;
+    w?.();
+  }
+
+  async next(): Promise<IteratorResult<AiEventRecord>> {
+    for (;;) {
+      if (this.head < this.queue.length) {
+        const item = this.queue[this.head];
+        this.queue[this.head++] = undefined as never;
+        this.bytes -= sizeOf(item);
+        if (this.head === this.queue.length) {
+          this.queue = [];
+          this.head = 0;
+        }
+        return { value: item, done: false };
+      }
+      if (this.done) {
+        if (this.error) {
+          const err = this.error;
+          this.error = null;
+          throw err;
+        }
+        return { value: undefined, done: true };
+      }
+      if (this.behind) {
+        await this.catchUp();
+        continue;
+      }
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    this.behind = false;
+    this.reading = true;
+    let rows: LogRow[];
+    try {
+      rows = this.pending.length ? this.pending : await this.feed.read(this.cursor, BATCH);
+      this.pending = [];
+    } catch (err) {
+      this.reading = false;
+      this.end(err as Error);
+      return;
+    } finally {
+      this.reading = false;
+    }
+    if (this.done) return;
+    this.take(rows, true);
+    if (this.pending.length || rows.length === BATCH || (this.feed.position ?? 0) > this.cursor) this.behind = true;
+  }
+
+  /** Everything queued right now, taken at once (the SSE writer sends it in one write). */
+  takeQueued(): AiEventRecord[] {
+    const out: AiEventRecord[] = [];
+    for (let i = this.head; i < this.queue.length; i++) out.push(this.queue[i]);
+    this.queue = [];
+    this.head = 0;
+    this.bytes = 0;
+    return out;
+  }
+
+  async return(): Promise<IteratorResult<AiEventRecord>> {
+    this.end(null);
+    this.queue = [];
+    this.head = 0;
+    return { value: undefined, done: true };
+  }
+
+  async throw(err?: unknown): Promise<IteratorResult<AiEventRecord>> {
+    this.end(null);
+    throw err;
+  }
+}
