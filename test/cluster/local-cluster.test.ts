@@ -78,7 +78,9 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     await ensureBuilt();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordergraph-cluster-'));
     fs.chmodSync(dir, 0o755);
-    for (base = 20000 + Math.floor(Math.random() * 20000); !(await portsFree(base, 16)); base += 16);
+    // Below the kernel's ephemeral range (32768+ on Linux): a port picked there can be taken by any
+    // outgoing connection between this check and the node's listen (CI once failed on EADDRINUSE).
+    for (base = 20000 + Math.floor(Math.random() * 12000); !(await portsFree(base, 16)); base += 16);
     env = { ...process.env, OPERATOR_TOKEN, CLUSTER_DIR: path.join(dir, 'c'), CLUSTER_PORT_BASE: String(base), NODES: '2', LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
