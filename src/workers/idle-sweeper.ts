@@ -62,8 +62,8 @@ export class IdleSweeper {
         if (!minutes) continue;
         for (;;) {
           if (this.stopped) return;
-          const { closed, lastId } = await closeIdleConversations(em.fork(), project_id, Number(minutes), BATCH);
-          if (lastId !== null) this.services.events.committed(project_id, lastId);
+          const closed = await closeIdleConversations(em.fork(), project_id, Number(minutes), BATCH);
+          if (closed > 0) await this.services.events.sequence(project_id);
           if (closed > 0) this.log.info({ project_id, closed }, 'idle conversations closed');
           if (closed < BATCH) break;
         }

@@ -38,7 +38,7 @@ export function startWorkers({ services, orm, config }: { services: Services; or
   const { events } = services;
   const replies = new WhatsAppSender({
     orm, cipher: services.deps.cipher, config: config.whatsappSends, apiUrl: config.whatsappApiUrl, timeoutMs: config.providerTimeoutMs, log,
-    onEvents: (projectId, lastId) => events.committed(projectId, lastId),
+    onEvents: (projectId) => events.sequence(projectId),
   }).start();
   // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
   const unsubscribe = events.onCommit(() => {

@@ -21,8 +21,8 @@ export interface WhatsAppSenderOptions {
   apiUrl: string;
   timeoutMs: number;
   log: OutboxLog;
-  /** Told after a commit that appended events (the process's event bus). */
-  onEvents?: (projectId: number, lastId: number) => void;
+  /** Told after a commit that appended events: the sequencer pass that gives them ids (services/events). */
+  onEvents?: (projectId: number) => Promise<void>;
 }
 
 /** One claimed attempt of a reply: the message, its contact and its agent. */
@@ -157,7 +157,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
       );
       return;
     }
-    const lastId = await this.opts.orm.em.fork().transactional(async (tx) => {
+    const appended = await this.opts.orm.em.fork().transactional(async (tx) => {
       // An acceptance counts whatever the lease: the provider has the message, it must not go again.
       const [done] = await run(
         tx,
@@ -166,7 +166,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
           returning message_id`,
         outcome.accepted ? [error, job.message_id] : [error, job.message_id, job.attempts],
       );
-      if (!done) return null; // a later attempt owns the row
+      if (!done) return false; // a later attempt owns the row
       const agent = { id: job.agent_id, business_id: job.business_id };
       if (outcome.accepted) await lockExternalId(tx, job.agent_id, outcome.id);
       const settled = await settleMessage(
@@ -175,14 +175,14 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
         job.message_id,
         outcome.accepted ? { status: 'accepted', externalId: outcome.id } : { status: 'failed', error: outcome.error.slice(0, 1000) },
       );
-      if (!settled) return null;
+      if (!settled) return false;
       const events: NewAiEvent[] = [messageStatusEvent(settled, agent)];
       if (outcome.accepted) {
         for (const row of await applyEarlyStatuses(tx, job.project_id, job.agent_id, outcome.id)) events.push(messageStatusEvent(row, agent));
       }
       return appendEvents(tx, job.project_id, events);
     });
-    if (lastId !== null) this.opts.onEvents?.(job.project_id, lastId);
+    if (appended) await this.opts.onEvents?.(job.project_id);
   }
 
   /** The agent's decrypted credentials (null when they cannot be read), cached per stored value. */

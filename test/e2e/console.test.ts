@@ -46,7 +46,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     sender = new WhatsAppSender({
       orm: db.orm, cipher: testCipher, config: { ...loadConfig({}).whatsappSends, retryBaseMs: 50, pollMs: 200 },
       apiUrl: fake.url, timeoutMs: 2000, log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      onEvents: (p, l) => t.services.events.committed(p, l),
+      onEvents: (p) => t.services.events.sequence(p),
     }).start();
     t.services.events.onCommit(() => sender.kick());
     browser = await launchChromium();

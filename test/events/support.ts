@@ -4,11 +4,16 @@ import { appendEvents, type NewAiEvent } from '../../src/services/events/event-l
 import type { Services } from '../../src/services/index.js';
 import type { FixtureProject } from '../../src/fixtures/types.js';
 
-/** Appends events through the one insert function, in a transaction of their own, and tells the bus (as writeWithEvents does). */
+/**
+ * Appends events through the one insert function, in a transaction of their own, then runs the
+ * sequencer pass (as writeWithEvents does). Returns the project's highest event id after it: the
+ * last of these events when nothing else of the project is written meanwhile.
+ */
 export async function emit(orm: MikroORM, services: Services, projectId: number, events: NewAiEvent[]): Promise<number> {
-  const lastId = await orm.em.fork().transactional((tx) => appendEvents(tx, projectId, events));
-  services.events.committed(projectId, lastId!);
-  return lastId!;
+  await orm.em.fork().transactional((tx) => appendEvents(tx, projectId, events));
+  await services.events.sequence(projectId);
+  const [{ max }] = await orm.em.getConnection().execute<{ max: string }[]>('select max(id)::text as max from ai_events where project_id = ?', [projectId]);
+  return Number(max);
 }
 
 export const agent = (id: number, ext: string, business_id: number | null = 1) => ({

@@ -71,7 +71,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     sender = new WhatsAppSender({
       orm: db.orm, cipher: testCipher, config: { ...loadConfig({}).whatsappSends, retryBaseMs: RETRY_BASE_MS, pollMs: 200 },
       apiUrl: fake.url, timeoutMs: TIMEOUT_MS, log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      onEvents: (p, l) => t.services.events.committed(p, l),
+      onEvents: (p) => t.services.events.sequence(p),
     }).start();
     t.services.events.onCommit(() => sender.wake());
   });

@@ -10,10 +10,10 @@ export const IDLE_CLOSE_CONFIG = 'ai_idle_close_minutes';
  * newest message (or creation, when none) is older than `minutes` are closed as `abandoned`, each
  * with its `conversation.closed` event. `for update skip locked` hands every conversation to one
  * sweeper only (other processes skip the rows this one holds, and find them closed afterwards), and
- * a conversation a message writer holds is left for the next pass. Returns the closed count and
- * the last event id (for the process's event bus).
+ * a conversation a message writer holds is left for the next pass. Returns the closed count (the
+ * caller then runs the sequencer pass that gives the events their ids).
  */
-export async function closeIdleConversations(em: EntityManager, projectId: number, minutes: number, limit: number): Promise<{ closed: number; lastId: number | null }> {
+export async function closeIdleConversations(em: EntityManager, projectId: number, minutes: number, limit: number): Promise<number> {
   return em.transactional(async (tx) => {
     const rows = await run(
       tx,
@@ -33,6 +33,7 @@ export async function closeIdleConversations(em: EntityManager, projectId: numbe
       [projectId, minutes, limit],
     );
     const events = rows.map((row) => conversationEvent('conversation.closed', row, agentOf(row), row.messages_count));
-    return { closed: rows.length, lastId: await appendEvents(tx, projectId, events) };
+    await appendEvents(tx, projectId, events);
+    return rows.length;
   });
 }

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 
+type Connection = ReturnType<EntityManager['getConnection']>;
+
 /** CONTRACT §9.4, §10.1 (`message.status`) and §10.2 (`conversation.handoff`): the event types, and what `data` holds for each. */
 export const AI_EVENT_TYPES = ['conversation.created', 'conversation.closed', 'conversation.handoff', 'message.created', 'message.status', 'template.sent', 'template.status'] as const;
 export type AiEventType = (typeof AI_EVENT_TYPES)[number];
@@ -19,20 +21,17 @@ export interface NewAiEvent {
 
 /** The channel of the NOTIFY that says "events up to id N in project P": payload `P:N`. */
 export const EVENTS_CHANNEL = 'ai_events';
-/** First key of the project's event lock (pg_advisory_xact_lock(int, int)); the second is the project id. */
-const EVENT_LOCK_CLASS = 0x4f474576; // "OGEv"
+/** First key of a project's sequencer lock (pg_advisory_xact_lock(int, int)); the second is the project id. Writers never take it. */
+const SEQUENCER_LOCK_CLASS = 0x4f474576; // "OGEv"
 
 /**
- * Appends events inside the caller's transaction and returns the last id (null for none).
- *
- * Ids increase in commit order within a project because they are taken only while the
- * project's transaction-scoped advisory lock is held, and that lock is released after the
- * transaction is visible: a reader that has seen id N can never later find a committed N-1.
- * Call it last in the transaction, so the lock is held only for this insert and the commit.
- * The NOTIFY is delivered by PostgreSQL at commit, and never for a rolled-back transaction.
+ * Appends events inside the caller's transaction, to the project's inbox, without any lock: a
+ * project's writers never wait for each other here. The events get their ids once committed, from
+ * a sequencer pass (`sequenceEvents`), which `writeWithEvents` runs after the commit. Returns
+ * whether anything was appended.
  */
-export async function appendEvents(tx: EntityManager, projectId: number, events: NewAiEvent[]): Promise<number | null> {
-  if (events.length === 0) return null;
+export async function appendEvents(tx: EntityManager, projectId: number, events: NewAiEvent[]): Promise<boolean> {
+  if (events.length === 0) return false;
   if (!tx.isInTransaction()) throw new Error('appendEvents outside a transaction');
   const rows = events.map((e) => ({
     type: e.type,
@@ -42,46 +41,74 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
     public: e.public ?? true,
     data: e.data,
   }));
-  // One statement, one round trip while the lock is held: the lock (a CTE that is never inlined,
-  // since it calls a volatile function) yields its row before the insert's first row takes an id;
-  // the webhook outbox (CONTRACT §9.4, workers/webhook-dispatcher.ts) gets one pending delivery per
-  // event and enabled webhook of the project that wants its type, from the inserted rows themselves.
-  const [{ last_id }] = await tx.getConnection().execute<{ last_id: string }[]>(
-    `with event_lock as (select pg_advisory_xact_lock(?, ?)),
+  await tx.getConnection().execute(
+    `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+     select ?, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
+       from rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+            with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
+      order by r.n`,
+    [projectId, JSON.stringify(rows)],
+    'run',
+    tx.getTransactionContext(),
+  );
+  return true;
+}
+
+/**
+ * One sequencer pass for a project: its committed inbox rows move to `ai_events`, where they get
+ * their ids, in one statement (its own transaction) that first takes the project's sequencer lock.
+ * Passes of one project therefore follow each other, and each draws its ids after the previous pass
+ * committed: ids increase in the order events become visible (CONTRACT §9.4), whatever the order
+ * in which writers committed. Within a pass rows keep their inbox order, so a conversation's
+ * events (its writers hold its row lock, hence commit in turn) keep the order of its changes.
+ * The webhook outbox (CONTRACT §9.4, workers/webhook-dispatcher.ts) gets one pending delivery per
+ * event and enabled webhook of the project that wants its type; the NOTIFY is sent at commit.
+ * Returns the last id given (null when the inbox was empty).
+ */
+export async function sequenceEvents(conn: Connection, projectId: number): Promise<number | null> {
+  const rows = await conn.execute<{ last_id: string }[]>(
+    `with pass_lock as (select pg_advisory_xact_lock(?, ?)),
+     moved as (
+       delete from ai_event_inbox i
+        where i.project_id = ? and exists (select 1 from pass_lock)
+       returning i.*),
      ins as (
        insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select ?, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-         from event_lock,
-              rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
-              with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
-        order by r.n
+       select project_id, type, agent_id, business_id, conversation_id, public, data, created_at from moved order by seq
        returning id, type),
      deliveries as (
        insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
        select w.project_id, w.id, ins.id, ins.type
          from ins join ai_webhooks w on w.project_id = ? and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
         order by ins.id, w.id)
-     select max(id)::text as last_id, pg_notify(?, ? || ':' || max(id)) from ins`,
-    [EVENT_LOCK_CLASS, projectId, projectId, JSON.stringify(rows), projectId, EVENTS_CHANNEL, String(projectId)],
+     select max(id)::text as last_id, pg_notify(?, ? || ':' || max(id)) from ins having count(*) > 0`,
+    [SEQUENCER_LOCK_CLASS, projectId, projectId, projectId, EVENTS_CHANNEL, String(projectId)],
     'all',
-    tx.getTransactionContext(),
   );
-  return Number(last_id);
+  return rows.length ? Number(rows[0].last_id) : null;
+}
+
+/** Projects whose inbox holds committed rows no pass has moved yet (a process died between a commit and its pass). */
+export async function projectsWithInbox(conn: Connection): Promise<number[]> {
+  const rows = await conn.execute<{ project_id: number }[]>('select distinct project_id from ai_event_inbox', [], 'all');
+  return rows.map((r) => r.project_id);
 }
 
 /**
  * The one way a service writes with events: `work` runs in a transaction and says what it
  * changed; its events are appended last in the same transaction (no change without its event, no
- * event without its change), and after the commit the process's event bus is told.
+ * event without its change). After the commit the write waits for the sequencer pass that gives
+ * them ids (shared by every write of the project that committed meanwhile), so once it answers,
+ * its events are in the log, and streams and webhooks have been told.
  */
 export async function writeWithEvents<T>(
   ctx: RequestContext,
   work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[] }>,
 ): Promise<T> {
-  const { value, lastId } = await ctx.em.transactional(async (tx) => {
+  const { value, appended } = await ctx.em.transactional(async (tx) => {
     const { value, events } = await work(tx);
-    return { value, lastId: await appendEvents(tx, ctx.project.id, events) };
+    return { value, appended: await appendEvents(tx, ctx.project.id, events) };
   });
-  if (lastId !== null) ctx.services.events.committed(ctx.project.id, lastId);
+  if (appended) await ctx.services.events.sequence(ctx.project.id);
   return value;
 }

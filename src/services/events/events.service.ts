@@ -6,7 +6,7 @@ import { causeOf } from '../../db/unavailable.js';
 import { namespaceOf } from '../../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
-import { AI_EVENT_TYPES } from './event-log.js';
+import { AI_EVENT_TYPES, projectsWithInbox, sequenceEvents } from './event-log.js';
 import { StreamRegistry } from './streams.js';
 import { AiEventRecord, StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed, EventStream } from './feed.js';
 
@@ -39,6 +39,8 @@ export class EventsService {
   private bus: EventBus | null = null;
   private readonly wakers = new Set<() => void>();
   private readonly feeds = new Map<number, ProjectFeed>();
+  /** Per project: the sequencer pass running in this process, and the one queued behind it. */
+  private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null }>();
   private poll: NodeJS.Timeout | null = null;
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
@@ -66,7 +68,10 @@ export class EventsService {
       ? redisBus(this.config.redisUrl, namespaceOf(databaseUrl), onNotify, log)
       : postgresBus(this.config.databaseDirectUrl ?? databaseUrl, onNotify, log);
     if (this.config.eventsPollMs > 0) {
-      this.poll = setInterval(() => this.notified(null, 0), this.config.eventsPollMs);
+      this.poll = setInterval(() => {
+        this.notified(null, 0);
+        void this.sequenceLeftovers();
+      }, this.config.eventsPollMs);
       this.poll.unref();
     }
     if (this.config.eventsPruneIntervalMs > 0) {
@@ -89,6 +94,50 @@ export class EventsService {
 
   get busKind(): 'postgres' | 'redis' | null {
     return this.bus?.kind ?? null;
+  }
+
+  /**
+   * Gives ids to the project's committed inbox events (event-log.ts `sequenceEvents`) and tells the
+   * streams. Resolves once a pass that started after this call has finished: passes of a project
+   * run one at a time in this process, and every caller arriving during a pass shares the next one,
+   * so a busy project needs about one pass per pass duration, not one per write. Never rejects:
+   * a failed pass is logged, and the poll moves what it left.
+   */
+  sequence(projectId: number): Promise<void> {
+    let state = this.passes.get(projectId);
+    if (!state) this.passes.set(projectId, (state = { running: null, queued: null }));
+    if (state.queued) return state.queued;
+    const s = state;
+    const start = (): Promise<void> => {
+      s.queued = null;
+      const pass = this.pass(projectId).finally(() => {
+        if (s.running === pass) s.running = null;
+        if (!s.running && !s.queued) this.passes.delete(projectId);
+      });
+      s.running = pass;
+      return pass;
+    };
+    if (!s.running) return start();
+    s.queued = s.running.then(start);
+    return s.queued;
+  }
+
+  private async pass(projectId: number): Promise<void> {
+    try {
+      const lastId = await sequenceEvents(this.orm.em.getConnection(), projectId);
+      if (lastId !== null) this.committed(projectId, lastId);
+    } catch (err) {
+      warnOnce(this.log, causeOf(err), 'sequencing events failed; the poll retries');
+    }
+  }
+
+  /** The poll's share: inbox rows a pass never moved (their writer's process died right after its commit). */
+  private async sequenceLeftovers(): Promise<void> {
+    try {
+      for (const projectId of await projectsWithInbox(this.orm.em.getConnection())) await this.sequence(projectId);
+    } catch (err) {
+      warnOnce(this.log, causeOf(err), 'reading the events inbox failed');
+    }
   }
 
   /** After a commit that appended events up to `lastId` (services/events/event-log.ts): this process's streams, then the others. */
