@@ -75,7 +75,8 @@ describe.each(ENGINES)('/graphql refuses unbounded documents before running them
 
   /**
    * Sends each document (twice: mercurius compiled on the second run) over a real socket while
-   * /health/live is polled; every answer must come within 1 s and no poll may wait over 250 ms.
+   * /health/live is polled; every answer must come within 3 s and no poll may wait over 2 s (bounds of
+   * seconds: the stalls this guards against lasted 5–12 s; a loaded CI machine adds hundreds of ms).
    */
   async function refusedQuickly(query: string, limit: RegExp): Promise<void> {
     const answers: number[] = [];
@@ -103,7 +104,7 @@ describe.each(ENGINES)('/graphql refuses unbounded documents before running them
         const elapsed = performance.now() - started;
         expect(res.status).toBe(400);
         expect(body.errors[0].message).toMatch(limit);
-        expect(elapsed).toBeLessThan(1000);
+        expect(elapsed).toBeLessThan(3000);
         answers.push(Math.round(elapsed));
       }
     } finally {
@@ -111,7 +112,7 @@ describe.each(ENGINES)('/graphql refuses unbounded documents before running them
       await poller;
     }
     console.log(`[limits.test] ${engine}: ${query.length} B refused (${limit.source}) in ${answers.join(' and ')} ms; slowest /health/live ${Math.round(slowest)} ms`);
-    expect(slowest).toBeLessThan(250);
+    expect(slowest).toBeLessThan(2000);
   }
 
   it('case 1: a fragment fan-out of 40 levels, sent twice', async () => {

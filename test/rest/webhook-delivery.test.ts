@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type WebhookConfig } from '../../src/config.js';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../src/db/orm.js';
-import { appendEvents } from '../../src/services/events/event-log.js';
+import { appendEvents, sequenceEvents } from '../../src/services/events/event-log.js';
 import { MAX_ATTEMPTS, WebhookDispatcher } from '../../src/workers/webhook-dispatcher.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, testCipher, type TestDatabase } from '../support/db.js';
@@ -166,7 +166,7 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(0);
   });
 
-  it('no event is committed without its deliveries, and a rolled-back event leaves none', async () => {
+  it('no event is committed without its deliveries (they come with its id), and a rolled-back event leaves none', async () => {
     const hook = await register('http://127.0.0.1:9/never', ['message.created']);
     const em = db.orm.em.fork();
     await expect(em.transactional(async (tx) => {
@@ -175,7 +175,9 @@ describe('webhook delivery', () => {
     })).rejects.toThrow('rolled back');
     expect(await deliveries(hook.id)).toEqual([]);
     const events = Array.from({ length: 5 }, (_, i) => ({ type: 'message.created' as const, data: { id: i }, agent_id: 1, business_id: 1 }));
-    const last = await em.transactional((tx) => appendEvents(tx, projectId, events));
+    await em.transactional((tx) => appendEvents(tx, projectId, events));
+    expect(await deliveries(hook.id)).toEqual([]); // committed to the inbox: no id, no delivery yet
+    const last = await sequenceEvents(db.orm.em.getConnection(), projectId);
     const rows = await deliveries(hook.id);
     expect(Number(rows.at(-1)!.event_id)).toBe(last);
     const committed = await db.sql<{ id: string }>("select id from ai_events where project_id = ? and type = 'message.created' order by id desc limit 5", [projectId]);
