@@ -340,37 +340,73 @@ app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
 
 // ---- writes (CONTRACT §9.1): the statements of ConversationService.addMessage / addCurrentMessage and appendEvents ----
 
-const EVENT_LOCK_CLASS = 0x4f474576;
+const SEQUENCER_LOCK_CLASS = 0x4f474576;
 type Tx = pg.PoolClient;
 interface NewEvent { type: string; agent_id: number; business_id: number | null; conversation_id: number; public: boolean; data: unknown }
 
 async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: NewEvent[]; projectId: number }>): Promise<T> {
   const tx = await pool.connect();
+  let sequence: number | null = null;
+  let value: T;
   try {
     await tx.query('BEGIN');
-    const { value, events, projectId } = await work(tx);
+    const done = await work(tx);
+    value = done.value;
+    const { events, projectId } = done;
     if (events.length) {
-      await tx.query('select pg_advisory_xact_lock($1, $2)', [EVENT_LOCK_CLASS, projectId]);
       await tx.query(
-        `with ins as (
-           insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-           select $1, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-             from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
-                  with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
-            order by r.n
-           returning id)
-         select max(id)::text as last_id, pg_notify($3, $4 || ':' || max(id)) from ins`,
-        [projectId, JSON.stringify(events), 'ai_events', String(projectId)],
+        `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+         select $1, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
+           from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+                with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
+          order by r.n`,
+        [projectId, JSON.stringify(events)],
       );
+      sequence = projectId;
     }
     await tx.query('COMMIT');
-    return value;
   } catch (err) {
     await tx.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
     tx.release();
   }
+  if (sequence !== null) await sequenced(sequence);
+  return value!;
+}
+
+/** The sequencer pass of services/events/event-log.ts, shared as serve shares it: one running per project, callers meanwhile share the next. */
+const passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null }>();
+function sequenced(projectId: number): Promise<void> {
+  let s = passes.get(projectId);
+  if (!s) passes.set(projectId, (s = { running: null, queued: null }));
+  if (s.queued) return s.queued;
+  const state = s;
+  const start = (): Promise<void> => {
+    state.queued = null;
+    const pass = pool.query(
+      `with pass_lock as (select pg_advisory_xact_lock($1, $2)),
+       moved as (delete from ai_event_inbox i where i.project_id = $2 and exists (select 1 from pass_lock) returning i.*),
+       ins as (
+         insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+         select project_id, type, agent_id, business_id, conversation_id, public, data, created_at from moved order by seq
+         returning id, type),
+       deliveries as (
+         insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
+         select w.project_id, w.id, ins.id, ins.type
+           from ins join ai_webhooks w on w.project_id = $2 and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
+          order by ins.id, w.id)
+       select max(id)::text as last_id, pg_notify($3, $4 || ':' || max(id)) from ins having count(*) > 0`,
+      [SEQUENCER_LOCK_CLASS, projectId, 'ai_events', String(projectId)],
+    ).then(() => undefined).finally(() => {
+      if (state.running === pass) state.running = null;
+    });
+    state.running = pass;
+    return pass;
+  };
+  if (!state.running) return start();
+  state.queued = state.running.then(start, start);
+  return state.queued;
 }
 
 const iso = (v: Date | null) => (v === null ? null : v.toISOString());
