@@ -10,7 +10,8 @@ import type { BenchServer } from './processes.js';
 import type { BenchScenario, PrepareScenarios } from './types.js';
 
 /** What bench/run.ts and bench/ab.ts share: the scenarios, one measured run, the median. */
-export const CONNECTIONS = 10;
+/** Concurrent connections of every run: 10, or BENCH_CONNECTIONS (issue 34 compares 50 with 10). */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 10;
 
 export interface Run {
   rps: number;

@@ -14,7 +14,7 @@ const userKey = (i: number) => `bench-ai-writes-user-${i}-0123456789`;
  *   spread over 200 active conversations (10 connections: never two at once on one conversation);
  * - `POST .../conversations/current/messages` by 50 customers in turn (each their own current conversation).
  * Both sample pg_stat_activity's wait events: writers of different conversations must not wait on
- * each other's rows; what remains is the per-project event lock (event ids in commit order).
+ * each other at all (target 0 lock waits/s); the sequencer passes of the event log are counted apart.
  */
 export const prepare: PrepareScenarios = async ({ load, orm }) => {
   await load({
