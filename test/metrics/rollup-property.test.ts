@@ -203,6 +203,29 @@ async function totalsAgree(): Promise<void> {
   expect(o.c0).toBe(o.craw);
   expect(o.c3).toBe(o.craw);
   expect(o.c4).toBe(o.craw);
+  await seriesRollupsFollow();
+}
+
+/** The narrow rollups of the series equal the wide rollups summed over agent and status, row for row. */
+async function seriesRollupsFollow(): Promise<void> {
+  for (const [narrow, wide, keys, values] of [
+    ['metrics_order_series', 'metrics_order_rollup', 'business_id', ['orders', 'revenue']],
+    ['metrics_conversation_series', 'metrics_conversation_rollup', 'business_id, state', ['conversations', 'cost']],
+  ] as const) {
+    const key = `project_id, grain, bucket, ${keys}`;
+    const nonzero = values.map((v) => `${v} <> 0`).join(' or ');
+    const [{ differ }] = await db.sql<{ differ: number }>(
+      `select count(*)::int as differ from (
+         (select ${key}, ${values.join(', ')} from ${narrow} where ${nonzero}
+          except all
+          select ${key}, ${values.map((v) => `sum(${v})`).join(', ')} from ${wide} group by ${key} having ${values.map((v) => `sum(${v}) <> 0`).join(' or ')})
+         union all
+         (select ${key}, ${values.map((v) => `sum(${v})`).join(', ')} from ${wide} group by ${key} having ${values.map((v) => `sum(${v}) <> 0`).join(' or ')}
+          except all
+          select ${key}, ${values.join(', ')} from ${narrow} where ${nonzero})) d`,
+    );
+    expect(differ, narrow).toBe(0);
+  }
 }
 
 beforeAll(async () => {

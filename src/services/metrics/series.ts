@@ -195,8 +195,9 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
     return rows.map((r: any) => ({ ...r, i: Number(r.i), w: 1 }));
   };
   return {
-    orders: () => read('metrics_order_rollup', ['orders', 'revenue'], ''),
-    conversations: () => read('metrics_conversation_rollup', ['conversations', 'cost'], 'state'),
+    // the narrow rollups (Migration20261125000600_metrics_series_rollups): only the business and the state
+    orders: () => read('metrics_order_series', ['orders', 'revenue'], ''),
+    conversations: () => read('metrics_conversation_series', ['conversations', 'cost'], 'state'),
   };
 }
 
