@@ -250,7 +250,7 @@ export async function ensureBenchData(orm: MikroORM, n: number, log: (line: stri
     await knex.raw('analyze metrics_order_state, orders, order_products, ai_conversations');
   }
   // Index-only reads of the rollups need a current visibility map (autovacuum keeps it so later).
-  await knex.raw('vacuum (analyze) metrics_order_rollup, metrics_product_rollup, metrics_conversation_rollup');
+  await knex.raw('vacuum (analyze) metrics_order_rollup, metrics_product_rollup, metrics_conversation_rollup, metrics_order_series, metrics_conversation_series');
   const { rows: total } = await knex.raw('select count(*) n from orders where project_id = ?', [projectId]);
   return { projectId, orders: Number(total[0].n), inserted, seconds: (Date.now() - started) / 1000, rebuilt };
 }
