@@ -13,6 +13,7 @@ import { Migration20261125000000_agent_management } from './Migration20261125000
 import { Migration20261125000000_whatsapp_outbound } from './Migration20261125000000_whatsapp_outbound.js';
 import { Migration20261125000100_open_streams } from './Migration20261125000100_open_streams.js';
 import { Migration20261125000200_handoff } from './Migration20261125000200_handoff.js';
+import { Migration20261125000400_metrics_deltas } from './Migration20261125000400_metrics_deltas.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000000_whatsapp_outbound', class: Migration20261125000000_whatsapp_outbound },
   { name: 'Migration20261125000100_open_streams', class: Migration20261125000100_open_streams },
   { name: 'Migration20261125000200_handoff', class: Migration20261125000200_handoff },
+  { name: 'Migration20261125000400_metrics_deltas', class: Migration20261125000400_metrics_deltas },
 ];

@@ -32,3 +32,22 @@ export function businessFilter(column: string, ids: number[] | null, p: Bind): s
   if (ids.length === 0) return ' and false';
   return ` and ${column} in (${ids.map((id) => p(id)).join(', ')})`;
 }
+
+/**
+ * The rows of one signed range `v(grain, s, e)` of the conversation rollup, read inside a
+ * `cross join lateral`: the rollup rows of that grain, and the deltas the trigger appended since
+ * the compactor last ran (Migration20261125000400_metrics_deltas). Deltas are 15-minute rows and
+ * the range is aligned on its grain, so `bucket >= s and bucket < e` finds them whatever the
+ * grain; `withBucket` names each delta's bucket at the range's grain. One statement, one
+ * snapshot: a compaction commits before it or after it, so nothing is counted twice or missed.
+ */
+export function conversationRange(cols: string[], projectId: number, businessIds: number[] | null, p: Bind, withBucket = false): string {
+  const rollup = withBucket ? ['grain', 'bucket', ...cols] : cols;
+  const delta = withBucket ? ['v.grain', 'metrics_bin(v.grain, bucket)', ...cols] : cols;
+  return `select ${rollup.join(', ')} from metrics_conversation_rollup
+        where project_id = ${p(projectId)} and grain = v.grain and bucket >= v.s and bucket < v.e${businessFilter('business_id', businessIds, p)}
+      union all
+      select ${delta.join(', ')} from metrics_conversation_delta
+        where project_id = ${p(projectId)} and bucket >= v.s and bucket < v.e${businessFilter('business_id', businessIds, p)}
+      offset 0`;
+}
