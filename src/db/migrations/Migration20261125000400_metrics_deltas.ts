@@ -10,11 +10,11 @@ export const COMPACT_LOCK_CLASS = 1330072931;
  * day, month and 6-hour rows (`Lock:transactionid`).
  *
  * Now the trigger appends its signed change to `metrics_conversation_delta` (plain inserts, no
- * unique key: nobody waits), at the 15-minute grain only. A delta of bucket b belongs to the
- * bucket of b at every coarser grain, and every range a read asks of grain g starts and ends on
- * g's boundaries, so "the deltas of [s, e)" is `bucket >= s and bucket < e` whatever the grain.
- * Reads add those deltas to the rollup rows in the same statement (one snapshot), which keeps
- * every answer exact at once. `metrics_compact_conversations` (workers/metrics-compactor.ts,
+ * unique key: nobody waits), at the 15-minute grain only: a delta of bucket b belongs to the
+ * bucket of b at every coarser grain. Reads run on the rollups only when every boundary is on the
+ * 15-minute grid, so they place each delta exactly and add it to the rollup sums in the same
+ * statement (one snapshot; services/metrics/shared.ts conversationDeltas), which keeps every
+ * answer exact at once. `metrics_compact_conversations` (workers/metrics-compactor.ts,
  * about every second) moves a batch of deltas into the rollups at every grain in one
  * statement, under a transaction-scoped advisory lock so one compactor runs at a time across
  * processes: a reader sees the deltas before that commit, or the rollups after it, never both.
@@ -38,11 +38,6 @@ create index metrics_conversation_delta_idx on metrics_conversation_delta (proje
 alter table metrics_conversation_delta set (autovacuum_vacuum_threshold = 500, autovacuum_vacuum_scale_factor = 0,
   autovacuum_vacuum_insert_threshold = 500, autovacuum_vacuum_insert_scale_factor = 0, autovacuum_analyze_threshold = 500,
   autovacuum_analyze_scale_factor = 0);
-
--- The bucket of grain g that holds the 15-minute bucket (or instant) t.
-create function metrics_bin(g smallint, t timestamptz) returns timestamptz language sql immutable parallel safe as
-$$ select case g when 0 then metrics_b15(t) when 3 then metrics_bhour(t) when 4 then metrics_b6h(t)
-                 when 1 then metrics_bday(t) else metrics_bmonth(t) end $$;
 
 create or replace function metrics_apply_conversations(olds ai_conversations[], news ai_conversations[]) returns void language sql as $$
   insert into metrics_conversation_delta (project_id, bucket, business_id, agent_id, state, conversations, cost, rt_sum, rt_count)

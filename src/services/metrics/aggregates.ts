@@ -2,7 +2,7 @@ import { selectOnReplica } from '../../db/direct-read.js';
 import type { RequestContext } from '../../context/index.js';
 import { BUCKET_MS, coverSigned } from './cover.js';
 import type { MetricsPeriod, Range } from './period.js';
-import { businessFilter, conversationRange, type Bind, type MetricsMode } from './shared.js';
+import { businessFilter, conversationDeltas, type Bind, type MetricsMode } from './shared.js';
 
 /**
  * The SQL of the metrics: the aggregates of orders, conversations and products of a period and
@@ -96,8 +96,18 @@ function convSql(ctx: RequestContext, s: Scope, p: Bind): string {
       from (select v.p, v.sign, r.agent_id, r.state, sum(r.conversations) conversations, sum(r.cost) cost,
                    sum(r.rt_sum) rt_sum, sum(r.rt_count) rt_count
             from ${rollupCover(s.period, p)}
-            cross join lateral (${conversationRange(['agent_id', 'state', 'conversations', 'cost', 'rt_sum', 'rt_count'], ctx.project.id, s.businessIds, p)}) r
-            group by 1, 2, 3, 4) x
+            cross join lateral (
+              select agent_id, state, conversations, cost, rt_sum, rt_count from metrics_conversation_rollup
+              where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
+                ${businessFilter('business_id', s.businessIds, p)}
+              offset 0) r
+            group by 1, 2, 3, 4
+            union all
+            ${conversationDeltas(
+              [`case when d.bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end p`, '1 sign'],
+              ['agent_id', 'state'], ['conversations', 'cost', 'rt_sum', 'rt_count'],
+              s.period.previous.start, s.period.current.end, ctx.project.id, s.businessIds, p,
+            )}) x
       join ai_agents a on a.id = x.agent_id
       group by 1, 2, 3
       having sum(x.sign * x.conversations) <> 0

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/index.js';
 import { BUCKET_MS, coverSigned, type Grain } from './cover.js';
 import { keep, remember } from './plan-cache.js';
 import { DAY_MS, HOUR_MS, type MetricsSeries, type SeriesMetric, type SeriesPlan } from './series-plan.js';
-import { businessFilter, conversationRange, round2, type Bind, type MetricsMode } from './shared.js';
+import { businessFilter, conversationDeltas, round2, type Bind, type MetricsMode } from './shared.js';
 
 /**
  * GET /ai/metrics/series (CONTRACT §9.5): one metric over local calendar buckets of a zone.
@@ -171,7 +171,7 @@ function readPlan(plan: SeriesPlan): ReadPlan {
 function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] | null): Reads {
   const { runs, wg, wb, wi, ws } = readPlan(plan);
   /** Sums per rollup bucket, then the signed sums per series bucket, exact (numeric) in SQL. */
-  const read = async (source: (p: Bind) => string, cols: string[], group: string): Promise<Row[]> => {
+  const read = async (table: string, cols: string[], group: string, deltas?: (p: Bind) => string): Promise<Row[]> => {
     if (!runs.length) return [];
     const params: unknown[] = [];
     const p: Bind = (v) => (params.push(v), '?');
@@ -181,25 +181,31 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
       from (
         select r.grain, r.bucket${group ? `, r.${group}` : ''}, ${cols.map((c) => `sum(r.${c}) ${c}`).join(', ')}
         from (values ${values}) v(grain, s, e)
-        cross join lateral (${source(p)}) r
+        cross join lateral (
+          select * from ${table}
+          where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
+            ${businessFilter('business_id', businessIds, p)}
+          offset 0) r
         group by 1, 2${group ? ', 3' : ''}) x
       join unnest(${p(`{${wg.join(',')}}`)}::smallint[], ${p(`{${wb.join(',')}}`)}::timestamptz[], ${p(`{${wi.join(',')}}`)}::int[],
                   ${p(`{${ws.join(',')}}`)}::int[]) w(grain, bucket, i, sign)
         on w.grain = x.grain and w.bucket = x.bucket
-      group by 1${group ? ', 2' : ''}`;
+      group by 1${group ? ', 2' : ''}${deltas ? `
+      union all
+      ${deltas(p)}` : ''}`;
     const rows = await selectOnReplica<any>(ctx.em, sql, params);
     return rows.map((r: any) => ({ ...r, i: Number(r.i), w: 1 }));
   };
   return {
-    orders: () =>
-      read(
-        (p) => `select grain, bucket, orders, revenue from metrics_order_rollup
-          where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e ${businessFilter('business_id', businessIds, p)}
-          offset 0`,
-        ['orders', 'revenue'],
-        '',
+    orders: () => read('metrics_order_rollup', ['orders', 'revenue'], ''),
+    // a bucket's rollup sums and its deltas come as two rows: runSeries adds them
+    conversations: () =>
+      read('metrics_conversation_rollup', ['conversations', 'cost'], 'state', (p) =>
+        conversationDeltas(
+          [`width_bucket(d.bucket, ${p(`{${plan.bounds.map(iso).join(',')}}`)}::timestamptz[]) - 1 i`],
+          ['state'], ['conversations', 'cost'], plan.bounds[0], plan.bounds[plan.bounds.length - 1], ctx.project.id, businessIds, p,
+        ),
       ),
-    conversations: () => read((p) => conversationRange(['state', 'conversations', 'cost'], ctx.project.id, businessIds, p, true), ['conversations', 'cost'], 'state'),
   };
 }
 

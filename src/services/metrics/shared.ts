@@ -34,20 +34,18 @@ export function businessFilter(column: string, ids: number[] | null, p: Bind): s
 }
 
 /**
- * The rows of one signed range `v(grain, s, e)` of the conversation rollup, read inside a
- * `cross join lateral`: the rollup rows of that grain, and the deltas the trigger appended since
- * the compactor last ran (Migration20261125000400_metrics_deltas). Deltas are 15-minute rows and
- * the range is aligned on its grain, so `bucket >= s and bucket < e` finds them whatever the
- * grain; `withBucket` names each delta's bucket at the range's grain. One statement, one
- * snapshot: a compaction commits before it or after it, so nothing is counted twice or missed.
+ * The conversation deltas of `[from, to)` not yet folded into the rollup
+ * (Migration20261125000400_metrics_deltas), summed per `labels` (SQL expressions of the delta's
+ * 15-minute `d.bucket`, e.g. the period or the series bucket it falls in) and `keys`. Rollup reads
+ * only run when every boundary is on the 15-minute grid, so a delta's bucket lies wholly inside
+ * one period or series bucket: it is read like a raw row, by one index range, not through the
+ * rollup's signed cover. Callers `union all` it with the rollup's sums in the same statement (one
+ * snapshot: a compaction commits before or after it, so nothing is counted twice or missed).
  */
-export function conversationRange(cols: string[], projectId: number, businessIds: number[] | null, p: Bind, withBucket = false): string {
-  const rollup = withBucket ? ['grain', 'bucket', ...cols] : cols;
-  const delta = withBucket ? ['v.grain', 'metrics_bin(v.grain, bucket)', ...cols] : cols;
-  return `select ${rollup.join(', ')} from metrics_conversation_rollup
-        where project_id = ${p(projectId)} and grain = v.grain and bucket >= v.s and bucket < v.e${businessFilter('business_id', businessIds, p)}
-      union all
-      select ${delta.join(', ')} from metrics_conversation_delta
-        where project_id = ${p(projectId)} and bucket >= v.s and bucket < v.e${businessFilter('business_id', businessIds, p)}
-      offset 0`;
+export function conversationDeltas(labels: string[], keys: string[], cols: string[], from: number, to: number, projectId: number, businessIds: number[] | null, p: Bind): string {
+  return `select ${labels.join(', ')}, ${keys.map((k) => `d.${k}`).join(', ')}, ${cols.map((c) => `sum(d.${c}) ${c}`).join(', ')}
+    from metrics_conversation_delta d
+    where d.project_id = ${p(projectId)} and d.bucket >= ${p(new Date(from).toISOString())}::timestamptz and d.bucket < ${p(new Date(to).toISOString())}::timestamptz
+      ${businessFilter('d.business_id', businessIds, p)}
+    group by ${[...labels, ...keys].map((_, i) => i + 1).join(', ')}`;
 }
