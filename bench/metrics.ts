@@ -123,12 +123,16 @@ async function main(): Promise<void> {
     };
     // GET /ai/metrics/series (issue 22): day and week over a year, hour over a month, UTC and Kolkata
     const ymd = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-    const seriesCases = (['UTC', ZONE] as const).flatMap((zone) =>
-      ([['day', 365], ['hour', 30], ['week', 365]] as const).map(([group, days]) => ({
-        label: `${group} × ${days + 1} days (${zone})`,
-        url: `/v400/en/${BENCH_PROJECT}/ai/metrics/series?metric=orders&group_by=${group}&from=${ymd(days)}&to=${ymd(0)}${zone === 'UTC' ? '' : `&timezone=${encodeURIComponent(zone)}`}`,
-      })),
-    );
+    const seriesCase = (metric: string, zone: string, group: string, days: number) => ({
+      label: `${metric === 'orders' ? '' : `${metric} `}${group} × ${days + 1} days (${zone})`,
+      url: `/v400/en/${BENCH_PROJECT}/ai/metrics/series?metric=${metric}&group_by=${group}&from=${ymd(days)}&to=${ymd(0)}${zone === 'UTC' ? '' : `&timezone=${encodeURIComponent(zone)}`}`,
+    });
+    const seriesCases = [
+      ...(['UTC', ZONE] as const).flatMap((zone) => ([['day', 365], ['hour', 30], ['week', 365]] as const).map(([group, days]) => seriesCase('orders', zone, group, days))),
+      // a conversation metric reads the conversation rollup and its pending deltas (Migration20261125000400_metrics_deltas)
+      seriesCase('success_rate', ZONE, 'day', 365),
+      seriesCase('success_rate', ZONE, 'hour', 30),
+    ];
     const only = process.env.BENCH_ONLY; // `series`: only the series scenarios
     try {
       if (only === 'series' || !only)

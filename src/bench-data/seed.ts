@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { COMPACT_LOCK_CLASS } from '../db/migrations/Migration20261125000400_metrics_deltas.js';
 import { loadFixtures } from '../fixtures/load.js';
 import type { FixtureFile } from '../fixtures/types.js';
 import { loadConfig } from '../config.js';
@@ -132,6 +133,7 @@ export const REBUILD_SQL = [
   'delete from metrics_order_rollup where project_id = :project',
   'delete from metrics_product_rollup where project_id = :project',
   'delete from metrics_conversation_rollup where project_id = :project',
+  'delete from metrics_conversation_delta where project_id = :project',
   'delete from metrics_order_state where project_id = :project',
   `insert into metrics_order_state (order_id, project_id, business_id, created_at, agent_id, status_group, total)
    select o.id, o.project_id, coalesce(o.business_id, 0), o.created_at, c.agent_id, metrics_status_group(o.status),
@@ -172,6 +174,8 @@ export async function rebuildMetricsRollups(orm: MikroORM, projectId: number): P
     // a set-based rebuild of a large project outlasts any request's statement timeout: lift it for this transaction only
     await trx.raw('set local statement_timeout = 0');
     await trx.raw('lock table orders, order_products, ai_conversations in share mode');
+    // no compactor folds this project's deltas into the rollups while they are rebuilt
+    await trx.raw('select pg_advisory_xact_lock(?, 0)', [COMPACT_LOCK_CLASS]);
     for (const sql of REBUILD_SQL) await trx.raw(...named(sql, { project: projectId }));
   });
 }
@@ -236,9 +240,10 @@ export async function ensureBenchData(orm: MikroORM, n: number, log: (line: stri
   const { rows: check } = await knex.raw(
     `select (select count(*) from metrics_order_state where project_id = ?) state_rows,
             (select count(*) from orders where project_id = ? and conversation_id is not null) ai_orders,
-            (select coalesce(sum(conversations), 0) from metrics_conversation_rollup where project_id = ? and grain = 1) conv_rolled,
+            (select coalesce(sum(conversations), 0) from metrics_conversation_rollup where project_id = ? and grain = 1)
+              + (select coalesce(sum(conversations), 0) from metrics_conversation_delta where project_id = ?) conv_rolled,
             (select count(*) from ai_conversations where project_id = ?) conversations`,
-    [projectId, projectId, projectId, projectId],
+    [projectId, projectId, projectId, projectId, projectId],
   );
   const c = check[0];
   const rebuilt = inserted > 0 && triggersOff ? true : Number(c.state_rows) !== Number(c.ai_orders) || Number(c.conv_rolled) !== Number(c.conversations);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Services } from '../services/index.js';
 import { IdleSweeper } from './idle-sweeper.js';
+import { MetricsCompactor } from './metrics-compactor.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WhatsAppSender } from './whatsapp-sender.js';
 
@@ -15,6 +16,7 @@ import { WhatsAppSender } from './whatsapp-sender.js';
  * | idle sweeper (`idle-sweeper.ts`): closes idle conversations, deletes expired idempotency keys | a timer (`AI_IDLE_SWEEP_MS`) | rows claimed with `for update skip locked`: each conversation closed once |
  * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every events commit (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
  * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every events commit | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
+ * | metrics compactor (`metrics-compactor.ts`): folds the conversation metrics' deltas into the rollups | a timer (`METRICS_COMPACT_MS`, default 1000) | a transaction-scoped advisory lock: one compactor at a time, the others skip their pass; each batch is deleted and folded in one statement |
  *
  * Two more run inside the app itself, because the request paths need them even without `serve`
  * (tests, `build()`): the event bus (`services/events/event-bus.ts`: a LISTEN connection, or Redis,
@@ -34,6 +36,7 @@ export interface Workers {
 /** Starts the workers after `listen`. */
 export function startWorkers({ services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig }, log: FastifyBaseLogger): Workers {
   const sweeper = new IdleSweeper(services, config.idleSweepMs, log).start();
+  const compactor = new MetricsCompactor(orm, config.metricsCompactMs, log).start();
   const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log }).start();
   const { events } = services;
   const replies = new WhatsAppSender({
@@ -48,7 +51,7 @@ export function startWorkers({ services, orm, config }: { services: Services; or
   return {
     async stop(drain) {
       unsubscribe();
-      await sweeper.stop();
+      await Promise.all([sweeper.stop(), compactor.stop()]);
       await Promise.all([drain(), webhooks.stop(), replies.stop()]);
     },
   };

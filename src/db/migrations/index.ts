@@ -14,6 +14,7 @@ import { Migration20261125000000_whatsapp_outbound } from './Migration2026112500
 import { Migration20261125000100_open_streams } from './Migration20261125000100_open_streams.js';
 import { Migration20261125000200_handoff } from './Migration20261125000200_handoff.js';
 import { Migration20261125000300_event_sequencer } from './Migration20261125000300_event_sequencer.js';
+import { Migration20261125000400_metrics_deltas } from './Migration20261125000400_metrics_deltas.js';
 import { Migration20261125000600_metrics_series_rollups } from './Migration20261125000600_metrics_series_rollups.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
@@ -33,5 +34,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000100_open_streams', class: Migration20261125000100_open_streams },
   { name: 'Migration20261125000200_handoff', class: Migration20261125000200_handoff },
   { name: 'Migration20261125000300_event_sequencer', class: Migration20261125000300_event_sequencer },
+  { name: 'Migration20261125000400_metrics_deltas', class: Migration20261125000400_metrics_deltas },
   { name: 'Migration20261125000600_metrics_series_rollups', class: Migration20261125000600_metrics_series_rollups },
 ];

@@ -2,7 +2,7 @@ import { selectOnReplica } from '../../db/direct-read.js';
 import type { RequestContext } from '../../context/index.js';
 import { BUCKET_MS, coverSigned } from './cover.js';
 import type { MetricsPeriod, Range } from './period.js';
-import { businessFilter, type Bind, type MetricsMode } from './shared.js';
+import { businessFilter, conversationDeltas, type Bind, type MetricsMode } from './shared.js';
 
 /**
  * The SQL of the metrics: the aggregates of orders, conversations and products of a period and
@@ -101,7 +101,13 @@ function convSql(ctx: RequestContext, s: Scope, p: Bind): string {
               where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
                 ${businessFilter('business_id', s.businessIds, p)}
               offset 0) r
-            group by 1, 2, 3, 4) x
+            group by 1, 2, 3, 4
+            union all
+            ${conversationDeltas(
+              [`case when d.bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end p`, '1 sign'],
+              ['agent_id', 'state'], ['conversations', 'cost', 'rt_sum', 'rt_count'],
+              s.period.previous.start, s.period.current.end, ctx.project.id, s.businessIds, p,
+            )}) x
       join ai_agents a on a.id = x.agent_id
       group by 1, 2, 3
       having sum(x.sign * x.conversations) <> 0

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/index.js';
 import { BUCKET_MS, coverSigned, type Grain } from './cover.js';
 import { keep, remember } from './plan-cache.js';
 import { DAY_MS, HOUR_MS, type MetricsSeries, type SeriesMetric, type SeriesPlan } from './series-plan.js';
-import { businessFilter, round2, type Bind, type MetricsMode } from './shared.js';
+import { businessFilter, conversationDeltas, round2, type Bind, type MetricsMode } from './shared.js';
 
 /**
  * GET /ai/metrics/series (CONTRACT §9.5): one metric over local calendar buckets of a zone.
@@ -206,7 +206,7 @@ function byTimeOfDay(grain: Grain, ts: number[]): NonNullable<ReadPlan['tod']>[n
 function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] | null): Reads {
   const { runs, tod, text: t } = readPlan(plan);
   /** Sums per rollup bucket, then the signed sums per series bucket, exact (numeric) in SQL. */
-  const read = async (table: string, cols: string[], group: string): Promise<Row[]> => {
+  const read = async (table: string, cols: string[], group: string, deltas?: (p: Bind) => string): Promise<Row[]> => {
     if (!runs && !tod) return [];
     const params: unknown[] = [];
     const p: Bind = (v) => (params.push(v), '?');
@@ -232,14 +232,23 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
         group by 1, 2${group ? ', 3' : ''}) x
       join unnest(${p(t.wg)}::smallint[], ${p(t.wb)}::timestamptz[], ${p(t.wi)}::int[], ${p(t.ws)}::int[]) w(grain, bucket, i, sign)
         on w.grain = x.grain and w.bucket = x.bucket
-      group by 1${group ? ', 2' : ''}`;
+      group by 1${group ? ', 2' : ''}${deltas ? `
+      union all
+      ${deltas(p)}` : ''}`;
     const rows = await selectOnReplica<any>(ctx.em, sql, params);
     return rows.map((r: any) => ({ ...r, i: Number(r.i), w: 1 }));
   };
   return {
     // the narrow rollups (Migration20261125000600_metrics_series_rollups): only the business and the state
     orders: () => read('metrics_order_series', ['orders', 'revenue'], ''),
-    conversations: () => read('metrics_conversation_series', ['conversations', 'cost'], 'state'),
+    // a bucket's rollup sums and its pending deltas come as two rows: runSeries adds them
+    conversations: () =>
+      read('metrics_conversation_series', ['conversations', 'cost'], 'state', (p) =>
+        conversationDeltas(
+          [`width_bucket(d.bucket, ${p(`{${plan.bounds.map(iso).join(',')}}`)}::timestamptz[]) - 1 i`],
+          ['state'], ['conversations', 'cost'], plan.bounds[0], plan.bounds[plan.bounds.length - 1], ctx.project.id, businessIds, p,
+        ),
+      ),
   };
 }
 

@@ -32,3 +32,20 @@ export function businessFilter(column: string, ids: number[] | null, p: Bind): s
   if (ids.length === 0) return ' and false';
   return ` and ${column} in (${ids.map((id) => p(id)).join(', ')})`;
 }
+
+/**
+ * The conversation deltas of `[from, to)` not yet folded into the rollup
+ * (Migration20261125000400_metrics_deltas), summed per `labels` (SQL expressions of the delta's
+ * 15-minute `d.bucket`, e.g. the period or the series bucket it falls in) and `keys`. Rollup reads
+ * only run when every boundary is on the 15-minute grid, so a delta's bucket lies wholly inside
+ * one period or series bucket: it is read like a raw row, by one index range, not through the
+ * rollup's signed cover. Callers `union all` it with the rollup's sums in the same statement (one
+ * snapshot: a compaction commits before or after it, so nothing is counted twice or missed).
+ */
+export function conversationDeltas(labels: string[], keys: string[], cols: string[], from: number, to: number, projectId: number, businessIds: number[] | null, p: Bind): string {
+  return `select ${labels.join(', ')}, ${keys.map((k) => `d.${k}`).join(', ')}, ${cols.map((c) => `sum(d.${c}) ${c}`).join(', ')}
+    from metrics_conversation_delta d
+    where d.project_id = ${p(projectId)} and d.bucket >= ${p(new Date(from).toISOString())}::timestamptz and d.bucket < ${p(new Date(to).toISOString())}::timestamptz
+      ${businessFilter('d.business_id', businessIds, p)}
+    group by ${[...labels, ...keys].map((_, i) => i + 1).join(', ')}`;
+}

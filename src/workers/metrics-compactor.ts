@@ -1,0 +1,59 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import { causeOf, LineLimiter } from '../db/unavailable.js';
+
+/** Deltas folded per statement: short transactions, whatever a pause left behind. */
+const BATCH = 5_000;
+
+/**
+ * Folds the conversation metrics' deltas into the rollups (Migration20261125000400_metrics_deltas,
+ * docs/metrics-series.md) every `intervalMs`. Reads add the deltas left, so a metric is exact
+ * whenever this runs, or if it never does; it only keeps the deltas few. Any number of processes
+ * may run it: `metrics_compact_conversations` takes a transaction-scoped advisory lock and
+ * returns -1 at once when another process holds it. Passes never overlap within a process.
+ */
+export class MetricsCompactor {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly lines = new LineLimiter();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly intervalMs: number,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): this {
+    if (this.intervalMs > 0) this.schedule();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass().finally(() => this.schedule());
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Batches until one comes back short (or another process is compacting); failures wait for the next pass. */
+  async pass(): Promise<void> {
+    try {
+      const conn = this.orm.em.getConnection();
+      while (!this.stopped) {
+        const [{ moved }] = await conn.execute<{ moved: number }[]>('select metrics_compact_conversations(?) as moved', [BATCH], 'all');
+        if (Number(moved) < BATCH) break;
+      }
+    } catch (err) {
+      const cause = causeOf(err);
+      if (this.lines.admit(cause) !== false) this.log.warn({ cause }, 'metrics compaction failed; retrying at the next pass');
+    }
+  }
+}
