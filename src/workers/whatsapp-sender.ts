@@ -98,12 +98,19 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   async claim(limit: number): Promise<ClaimedSend[]> {
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
-      // Each conversation's oldest pending send (one pass over the pending index), due when its time
-      // has come; the lock re-checks the row, so a head another process just leased is skipped.
-      `with heads as (
-         select distinct on (conversation_id) message_id, next_attempt_at from ai_message_sends
-          where status = 'pending'
-          order by conversation_id, message_id),
+      // Each conversation's oldest pending send, found by a skip scan of the pending index: one probe
+      // per conversation with pending sends (the first row after the previous conversation is the next
+      // one's head), not a pass over every pending row. Due when its time has come; the lock re-checks
+      // the row, so a head another process just leased is skipped.
+      `with recursive heads as (
+         (select conversation_id, message_id, next_attempt_at from ai_message_sends
+           where status = 'pending' order by conversation_id, message_id limit 1)
+         union all
+         select n.conversation_id, n.message_id, n.next_attempt_at from heads h
+          cross join lateral (
+            select s.conversation_id, s.message_id, s.next_attempt_at from ai_message_sends s
+             where s.status = 'pending' and s.conversation_id > h.conversation_id
+             order by s.conversation_id, s.message_id limit 1) n),
        due as (
          select s.message_id from heads h join ai_message_sends s on s.message_id = h.message_id
           where h.next_attempt_at <= now() and s.status = 'pending' and s.next_attempt_at <= now()
@@ -165,8 +172,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     await this.opts.orm.em.getConnection().execute(
       `update ai_message_sends s set next_attempt_at = now() + make_interval(secs => r.delay_s), last_error = r.error
          from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, delay_s float8, error text)
-        where s.message_id = r.message_id and s.attempts = r.attempts and s.status = 'pending'`,
-      [JSON.stringify(rows)],
+        where s.message_id = any(?::int[]) and s.message_id = r.message_id and s.attempts = r.attempts and s.status = 'pending'`,
+      [JSON.stringify(rows), `{${rows.map((r) => r.message_id).join(',')}}`],
       'run',
     );
   }
@@ -211,14 +218,14 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       `with r as (select * from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, accepted boolean, error text)),
        locked as (
          select s.message_id from ai_message_sends s join r on r.message_id = s.message_id
-          where s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
+          where s.message_id = any(?::int[]) and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
           order by s.message_id
           for update of s)
        update ai_message_sends s set status = 'done', next_attempt_at = null, last_error = r.error
          from locked, r
         where s.message_id = locked.message_id and r.message_id = s.message_id and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
        returning s.message_id`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(rows), `{${rows.map((r) => r.message_id).join(',')}}`],
     );
     const ids = new Set(done.map((d) => Number(d.message_id)));
     return results.filter((r) => ids.has(r.job.message_id));

@@ -131,6 +131,8 @@ export interface SendSettlement {
 
 /**
  * Writes the sends' final words on the project's messages (one statement), in message id order.
+ * (`id = any(ARRAY)` beside the join: the planner counts a JSON recordset as 100 rows and would scan
+ * the table; with the array it looks the rows up by key.)
  * A message no longer pending (another attempt already decided it) is left as it is and absent
  * from the answer.
  */
@@ -141,9 +143,9 @@ export async function settleMessages(tx: EntityManager, projectId: number, settl
     `update ai_messages m
         set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id)
        from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text)
-      where m.project_id = ? and m.id = r.id and m.delivery_status = 'pending'
+      where m.project_id = ? and m.id = any(?::int[]) and m.id = r.id and m.delivery_status = 'pending'
       returning m.*`,
-    [JSON.stringify(settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null }))), projectId],
+    [JSON.stringify(settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null }))), projectId, `{${settlements.map((s) => s.messageId).join(',')}}`],
   );
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
