@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     for (const processes of [1, 2]) {
       servers = await Promise.all(Array.from({ length: processes }, () => startServe(env)));
       provider.requests.length = 0;
-      const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`);
+      const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`, servers);
       const { requests, duplicates, outOfOrder } = audit(provider.requests, contacts);
       console.log(`drain, ${processes} process(es): ${sent} replies in ${seconds.toFixed(2)} s = ${Math.round(sent / seconds)} sends/s (target ≥ 500/s; more with two)`);
       console.log(`  provider requests ${requests}, duplicates ${duplicates}, conversations out of order ${outOfOrder}`);
@@ -156,7 +156,7 @@ async function drainWith(
     const postgres = await clusterCpu(sql);
     const pg0 = postgres();
     const cpu0 = servers.reduce((t, s) => t + s.cpuMs(), 0);
-    const { seconds, sent } = await drain(sql, projectId, conversations, `${build}${processes}x${randomBytes(2).toString('hex')}`);
+    const { seconds, sent } = await drain(sql, projectId, conversations, `${build}${processes}x${randomBytes(2).toString('hex')}`, servers);
     const serveMs = servers.reduce((t, s) => t + s.cpuMs(), 0) - cpu0;
     const pgMs = postgres() - pg0;
     const seen = audit(requests, contacts);
@@ -248,7 +248,7 @@ async function seed(sql: Sql): Promise<{ projectId: number; conversations: numbe
 }
 
 /** Queues REPLIES replies in one transaction (round robin over the conversations) and waits until none is pending. */
-async function drain(sql: Sql, projectId: number, conversations: number[], tag: string): Promise<{ seconds: number; sent: number }> {
+async function drain(sql: Sql, projectId: number, conversations: number[], tag: string, servers: BenchServer[]): Promise<{ seconds: number; sent: number }> {
   await sql(
     `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status)
@@ -262,6 +262,8 @@ async function drain(sql: Sql, projectId: number, conversations: number[], tag: 
   for (;;) {
     const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from ai_message_sends where status = 'pending'`);
     if (n === 0) break;
+    const gone = servers.find((s) => s.child.exitCode !== null || s.child.signalCode !== null);
+    if (gone) throw new Error(`a serve process ended during the drain (${gone.child.exitCode ?? gone.child.signalCode}), ${n} still pending`);
     if (performance.now() - started > 300_000) throw new Error(`${n} still pending after 300 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
