@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { openBenchDatabase } from './database.js';
 import { CONNECTIONS, fire, machine, median, prepareScenarios, type Run } from './harness.js';
-import { benchNodeArgs, SERVE_NODE_ARGS, startServer, type BenchServer } from './processes.js';
+import { benchNodeArgs, SERVE_NODE_ARGS, serveScript, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario } from './types.js';
 
 /**
@@ -23,18 +23,13 @@ import type { BenchScenario } from './types.js';
  * `serve`s (e.g. `--require ./dist/bench/profile-signal.js` for bench:profile-diff); BENCH_NODE_ARGS_B
  * go to B only, so one build can be compared with itself under other node flags (`current current`).
  */
-const BUILDS = path.resolve('bench', 'results', 'builds');
-
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const PROFILE_DIR = path.resolve('bench', 'results', 'prof');
 const profiling = PROFILE ? ['--require', path.join(__dirname, 'profile-signal.js')] : [];
 
 function script(side: string): { script: string; args: string[]; ready: string; nodeArgs: string[] } {
   if (side === 'baseline') return { script: path.join(__dirname, 'baseline.js'), args: [], ready: '/health', nodeArgs: profiling };
-  const dir = side === 'current' ? path.resolve('dist') : path.join(BUILDS, side, 'dist');
-  const main = path.join(dir, 'src', 'cli', 'main.js');
-  if (!fs.existsSync(main)) throw new Error(`${side}: ${main} not found (npm run bench:snapshot ${side})`);
-  return { script: main, args: ['serve'], ready: '/health/live', nodeArgs: [...SERVE_NODE_ARGS, ...benchNodeArgs(), ...profiling] };
+  return { script: serveScript(side), args: ['serve'], ready: '/health/live', nodeArgs: [...SERVE_NODE_ARGS, ...benchNodeArgs(), ...profiling] };
 }
 
 interface Side {

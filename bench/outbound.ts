@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.js';
 import { ensureDatabase } from '../src/db/database.js';
@@ -24,6 +26,12 @@ import { startServe, type BenchServer } from './processes.js';
  * 3. The POST itself: autocannon, 10 connections, 10 s, assistant replies over the conversations.
  *
  * Figures measured while other work loads the machine are floors, not the product's capacity.
+ *
+ * `npm run bench:outbound -- A B`: the drain only, A/B interleaved (A and B: `current` or a build kept
+ * with `npm run bench:snapshot NAME`): BENCH_ROUNDS rounds (default 3), each draining a fresh batch
+ * with one process then two, for A and B in an order that flips every round. Prints each drain's
+ * sends/s and CPU per send (the `serve` processes', and PostgreSQL's: the cluster's backends), then
+ * the medians and the per-round B/A ratios.
  */
 const PROVIDER_MS = Number(process.env.BENCH_PROVIDER_MS ?? 20);
 const REPLIES = Number(process.env.BENCH_REPLIES ?? 5_000);
@@ -69,6 +77,7 @@ const p = (values: number[], q: number) => {
 };
 
 async function main(): Promise<void> {
+  const [a, b] = process.argv.slice(2);
   const server = await openBenchDatabase();
   const name = `og_bench_outbound_${randomBytes(3).toString('hex')}`;
   await ensureDatabase(server.url, name);
@@ -81,19 +90,18 @@ async function main(): Promise<void> {
     await migrate(orm);
     const { projectId, conversations, contacts } = await seed(sql);
     const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', WHATSAPP_API_URL: provider.url };
+    if (a && b) {
+      await alternate([a, b], env, (processes, build) => drainWith(processes, build, env, sql, projectId, conversations, contacts, provider.requests));
+      return;
+    }
 
     for (const processes of [1, 2]) {
       servers = await Promise.all(Array.from({ length: processes }, () => startServe(env)));
       provider.requests.length = 0;
-      const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`);
-      const bodies = provider.requests.map((r) => r.body);
-      const duplicates = bodies.length - new Set(bodies).size;
-      const outOfOrder = conversations.filter((_, i) => {
-        const order = provider.requests.filter((r) => r.to === contacts[i]).map((r) => Number(r.body.split(' m')[1]));
-        return order.some((m, k) => k > 0 && m < order[k - 1]);
-      }).length;
+      const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`, servers);
+      const { requests, duplicates, outOfOrder } = audit(provider.requests, contacts);
       console.log(`drain, ${processes} process(es): ${sent} replies in ${seconds.toFixed(2)} s = ${Math.round(sent / seconds)} sends/s (target ≥ 500/s; more with two)`);
-      console.log(`  provider requests ${bodies.length}, duplicates ${duplicates}, conversations out of order ${outOfOrder}`);
+      console.log(`  provider requests ${requests}, duplicates ${duplicates}, conversations out of order ${outOfOrder}`);
       if (duplicates || outOfOrder) process.exitCode = 1;
       if (processes === 1) {
         await latency(servers[0].origin, conversations, provider.requests);
@@ -112,6 +120,109 @@ async function main(): Promise<void> {
     await admin.close();
     await server.stop();
   }
+}
+
+/** What the provider saw of a drain: requests, bodies seen twice, conversations whose replies came out of order. */
+function audit(requests: { to: string; body: string }[], contacts: string[]): { requests: number; duplicates: number; outOfOrder: number } {
+  const bodies = requests.map((r) => r.body);
+  const outOfOrder = contacts.filter((to) => {
+    const order = requests.filter((r) => r.to === to).map((r) => Number(r.body.split(' m')[1]));
+    return order.some((m, k) => k > 0 && m < order[k - 1]);
+  }).length;
+  return { requests: bodies.length, duplicates: bodies.length - new Set(bodies).size, outOfOrder };
+}
+
+interface Drained {
+  sendsPerSecond: number;
+  /** CPU time per send, in µs: the `serve` processes' and PostgreSQL's (the cluster's processes). */
+  serveUs: number;
+  pgUs: number;
+}
+
+/** `processes` servers of `build` drain a fresh batch; checks duplicates and order as the main run does. */
+async function drainWith(
+  processes: number,
+  build: string,
+  env: NodeJS.ProcessEnv,
+  sql: Sql,
+  projectId: number,
+  conversations: number[],
+  contacts: string[],
+  requests: { to: string; body: string }[],
+): Promise<Drained> {
+  const servers = await Promise.all(Array.from({ length: processes }, () => startServe(env, undefined, build)));
+  try {
+    requests.length = 0;
+    const postgres = await clusterCpu(sql);
+    const pg0 = postgres();
+    const cpu0 = servers.reduce((t, s) => t + s.cpuMs(), 0);
+    const { seconds, sent } = await drain(sql, projectId, conversations, `${build}${processes}x${randomBytes(2).toString('hex')}`, servers);
+    const serveMs = servers.reduce((t, s) => t + s.cpuMs(), 0) - cpu0;
+    const pgMs = postgres() - pg0;
+    const seen = audit(requests, contacts);
+    if (seen.duplicates || seen.outOfOrder || seen.requests !== sent) {
+      process.exitCode = 1;
+      console.log(`  ${build}: provider requests ${seen.requests} of ${sent}, duplicates ${seen.duplicates}, conversations out of order ${seen.outOfOrder}`);
+    }
+    return { sendsPerSecond: sent / seconds, serveUs: (serveMs * 1000) / sent, pgUs: (pgMs * 1000) / sent };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+/** BENCH_ROUNDS rounds of drains by 1 then 2 processes, the builds' order flipping every round; prints medians and B/A. */
+async function alternate(builds: string[], env: NodeJS.ProcessEnv, run: (processes: number, build: string) => Promise<Drained>): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const results = new Map<string, Drained[]>();
+  const key = (build: string, processes: number) => `${build} ×${processes}`;
+  for (let i = 0; i < rounds; i++) {
+    for (const processes of [1, 2]) {
+      for (const build of i % 2 ? [...builds].reverse() : builds) {
+        const r = await run(processes, build);
+        results.set(key(build, processes), [...(results.get(key(build, processes)) ?? []), r]);
+        console.log(`round ${i + 1}, ${key(build, processes)}: ${Math.round(r.sendsPerSecond)} sends/s, CPU per send: serve ${Math.round(r.serveUs)} µs, PostgreSQL ${Math.round(r.pgUs)} µs`);
+      }
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+  console.log(`\n${REPLIES} replies over ${CONVERSATIONS} conversations per drain, provider ${PROVIDER_MS} ms; medians of ${rounds} alternated rounds; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('| build | processes | sends/s | serve CPU µs/send | PostgreSQL CPU µs/send |\n|---|---:|---:|---:|---:|');
+  for (const processes of [1, 2]) {
+    for (const build of builds) {
+      const rs = results.get(key(build, processes))!;
+      console.log(`| ${build} | ${processes} | ${Math.round(median(rs.map((r) => r.sendsPerSecond)))} | ${Math.round(median(rs.map((r) => r.serveUs)))} | ${Math.round(median(rs.map((r) => r.pgUs)))} |`);
+    }
+    const [ra, rb] = builds.map((bd) => results.get(key(bd, processes))!);
+    console.log(`| ${builds[1]}/${builds[0]} | ${processes} | ×${median(ra.map((r, k) => rb[k].sendsPerSecond / r.sendsPerSecond)).toFixed(2)} | ×${median(ra.map((r, k) => rb[k].serveUs / r.serveUs)).toFixed(2)} | ×${median(ra.map((r, k) => rb[k].pgUs / r.pgUs)).toFixed(2)} |`);
+  }
+}
+
+/**
+ * A reader of the CPU time (ms) used so far by the PostgreSQL cluster behind `sql` (Linux /proc):
+ * the postmaster's children alive at each read (a backend that exits in between is not counted).
+ */
+async function clusterCpu(sql: Sql): Promise<() => number> {
+  const [{ pid }] = await sql<{ pid: number }>('select pg_backend_pid() as pid');
+  const stat = (p: string) => fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+  let postmaster: string;
+  try {
+    postmaster = stat(String(pid))[1];
+  } catch {
+    return () => NaN; // not Linux, or PostgreSQL elsewhere
+  }
+  return () => {
+    let ticks = 0;
+    for (const p of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(p)) continue;
+      try {
+        const f = stat(p);
+        if (f[1] === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return (ticks * 1000) / 100;
+  };
 }
 
 type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -137,7 +248,7 @@ async function seed(sql: Sql): Promise<{ projectId: number; conversations: numbe
 }
 
 /** Queues REPLIES replies in one transaction (round robin over the conversations) and waits until none is pending. */
-async function drain(sql: Sql, projectId: number, conversations: number[], tag: string): Promise<{ seconds: number; sent: number }> {
+async function drain(sql: Sql, projectId: number, conversations: number[], tag: string, servers: BenchServer[]): Promise<{ seconds: number; sent: number }> {
   await sql(
     `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status)
@@ -151,6 +262,8 @@ async function drain(sql: Sql, projectId: number, conversations: number[], tag: 
   for (;;) {
     const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from ai_message_sends where status = 'pending'`);
     if (n === 0) break;
+    const gone = servers.find((s) => s.child.exitCode !== null || s.child.signalCode !== null);
+    if (gone) throw new Error(`a serve process ended during the drain (${gone.child.exitCode ?? gone.child.signalCode}), ${n} still pending`);
     if (performance.now() - started > 300_000) throw new Error(`${n} still pending after 300 s`);
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -44,10 +44,18 @@ export function benchNodeArgs(): string[] {
 
 /**
  * `ordergraph serve` (the compiled CLI) with `env`, ready once /health/live answers; `nodeArgs` go
- * to node (default: SERVE_NODE_ARGS, then BENCH_NODE_ARGS).
+ * to node (default: SERVE_NODE_ARGS, then BENCH_NODE_ARGS). `build`: `current` (this tree's dist/)
+ * or the name of a snapshot (`npm run bench:snapshot NAME`).
  */
-export function startServe(env: NodeJS.ProcessEnv, nodeArgs = [...SERVE_NODE_ARGS, ...benchNodeArgs()]): Promise<BenchServer> {
-  return startServer(path.join(__dirname, '..', 'src', 'cli', 'main.js'), ['serve'], env, '/health/live', nodeArgs);
+export function startServe(env: NodeJS.ProcessEnv, nodeArgs = [...SERVE_NODE_ARGS, ...benchNodeArgs()], build = 'current'): Promise<BenchServer> {
+  return startServer(serveScript(build), ['serve'], env, '/health/live', nodeArgs);
+}
+
+/** The CLI of a build: `current` (this tree's dist/) or a snapshot under bench/results/builds. */
+export function serveScript(build: string): string {
+  const main = build === 'current' ? path.join(__dirname, '..', 'src', 'cli', 'main.js') : path.resolve('bench', 'results', 'builds', build, 'dist', 'src', 'cli', 'main.js');
+  if (!fs.existsSync(main)) throw new Error(`${build}: ${main} not found (npm run bench:snapshot ${build})`);
+  return main;
 }
 
 /** Starts `node script args` with `env` (plus PORT and HOST) and waits until `readyPath` answers. */

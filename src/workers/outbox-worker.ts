@@ -15,22 +15,30 @@ export interface OutboxJob {
   group: string;
 }
 
+/** One attempt's result, as `record` receives it. */
+export interface OutboxResult<J extends OutboxJob, R> {
+  job: J;
+  result: R;
+}
+
 /**
- * What a durable outbox table provides to the worker. Both calls are single statements or short
- * transactions against the shared database, so any number of processes may run one worker each:
+ * What a durable outbox table provides to the worker. `claim` and `record` are single statements or
+ * short transactions against the shared database, so any number of processes may run one worker each:
  *
  * - `claim` locks due rows with FOR UPDATE SKIP LOCKED and, in the same statement, counts the
  *   attempt and leases the row (`next_attempt_at` moved past the attempt's deadline), so no other
  *   process takes the same attempt; a process that dies mid-attempt leaves the lease to expire and
  *   the attempt is made again. `busy` is how many attempts of each group this process has in flight.
- * - `process` makes the attempt (outside any transaction) and writes its result, only if the row is
- *   still at the claimed attempt. It rejects only when the result could not be written.
+ * - `attempt` makes the attempt (outside any transaction) and resolves with its result.
+ * - `record` writes a batch of results, each only if its row is still at the claimed attempt. It
+ *   rejects only when the batch could not be written (its rows keep their leases: tried again later).
  */
-export interface OutboxQueue<J extends OutboxJob> {
+export interface OutboxQueue<J extends OutboxJob, R> {
   /** Names the worker in log lines ("webhook dispatcher", "whatsapp sender"). */
   readonly name: string;
   claim(limit: number, busy: ReadonlyMap<string, number>): Promise<J[]>;
-  process(job: J): Promise<void>;
+  attempt(job: J): Promise<R>;
+  record(results: OutboxResult<J, R>[]): Promise<void>;
 }
 
 export interface OutboxWorkerOptions {
@@ -47,11 +55,16 @@ export interface OutboxWorkerOptions {
  * The claim / attempt / record loop shared by every outbox of the service (webhook deliveries,
  * WhatsApp replies). Woken by `kick()` (after a commit in this process, or a notification from
  * another) and by a poll; claims are coalesced (one at a time, another right after when asked).
- * At most `concurrency` attempts in flight. The database going away costs one log line per cause
- * and a one-second pause, never a crash.
+ * At most `concurrency` attempts in flight. Results are recorded in batches, one `record` at a time:
+ * those that arrive while one is being written go together in the next (a group commit: the cost
+ * of a write, a transaction and its commit, is shared by every result of the batch, so the rate
+ * grows with the load instead of being capped by one write per attempt). The database going away
+ * costs one log line per cause and a one-second pause, never a crash.
  */
-export class OutboxWorker<J extends OutboxJob> {
+export class OutboxWorker<J extends OutboxJob, R> {
   private readonly inFlight = new Map<string, Promise<void>>();
+  private results: { done: OutboxResult<J, R>; settle: (err?: unknown) => void }[] = [];
+  private recording = false;
   private readonly perGroup = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
@@ -63,7 +76,7 @@ export class OutboxWorker<J extends OutboxJob> {
   private wakeTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly queue: OutboxQueue<J>,
+    private readonly queue: OutboxQueue<J, R>,
     private readonly opts: OutboxWorkerOptions,
   ) {}
 
@@ -152,7 +165,8 @@ export class OutboxWorker<J extends OutboxJob> {
   private launch(job: J): void {
     this.perGroup.set(job.group, (this.perGroup.get(job.group) ?? 0) + 1);
     const run = this.queue
-      .process(job)
+      .attempt(job)
+      .then((result) => new Promise<void>((resolve, reject) => this.recordSoon({ job, result }, (err) => (err === undefined ? resolve() : reject(err)))))
       .catch((err) => this.failure('record', err))
       .finally(() => {
         this.inFlight.delete(job.id);
@@ -162,6 +176,28 @@ export class OutboxWorker<J extends OutboxJob> {
         this.kick();
       });
     this.inFlight.set(job.id, run);
+  }
+
+  /** Queues a result for the next batch; `settle` is told once its batch is written (or not). */
+  private recordSoon(done: OutboxResult<J, R>, settle: (err?: unknown) => void): void {
+    this.results.push({ done, settle });
+    if (!this.recording) void this.recordLoop();
+  }
+
+  private async recordLoop(): Promise<void> {
+    this.recording = true;
+    while (this.results.length) {
+      const batch = this.results;
+      this.results = [];
+      let error: unknown;
+      try {
+        await this.queue.record(batch.map((b) => b.done));
+      } catch (err) {
+        error = err ?? new Error('record failed');
+      }
+      for (const b of batch) b.settle(error);
+    }
+    this.recording = false;
   }
 
   /** One log line per cause while the database keeps failing the same way. */

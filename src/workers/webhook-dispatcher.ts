@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../config.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { backoffMs, OutboxWorker, type OutboxLog, type OutboxQueue } from './outbox-worker.js';
+import { backoffMs, OutboxWorker, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
 /** CONTRACT §9.4: at most 8 attempts per delivery. */
 export const MAX_ATTEMPTS = 8;
@@ -57,18 +57,19 @@ interface Outcome {
  *   after, outside any transaction. A process that dies mid-attempt leaves the lease to expire,
  *   and the attempt is made again: delivery is at least once, never lost.
  * - The result is written only if the row is still at the claimed attempt (a stale result of an
- *   attempt whose lease ran out changes nothing).
+ *   attempt whose lease ran out changes nothing); the results that arrive together are written by
+ *   one statement (the worker batches them).
  * - Bounded: at most `concurrency` attempts in flight, at most `concurrencyPerWebhook` per webhook
  *   (a slow receiver holds its own slots, not everyone's), each cut at `timeoutMs`.
  * - The loop (wake-ups, the safety poll, concurrency, database outages) is the shared OutboxWorker
  *   (workers/outbox-worker.ts); `kick()` wakes it after events are committed.
  */
-export class WebhookDispatcher implements OutboxQueue<Claimed> {
+export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
   readonly name = 'webhook dispatcher';
   private readonly secrets = new Map<string, string>();
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
-  private readonly worker: OutboxWorker<Claimed>;
+  private readonly worker: OutboxWorker<Claimed, Outcome>;
 
   constructor(private readonly opts: DispatcherOptions) {
     const agent = { keepAlive: true, maxSockets: opts.config.concurrency, timeout: opts.config.timeoutMs };
@@ -157,11 +158,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed> {
     }));
   }
 
-  async process(row: Claimed): Promise<void> {
-    await this.record(row, await this.attempt(row));
-  }
-
-  private async attempt(row: Claimed): Promise<Outcome> {
+  async attempt(row: Claimed): Promise<Outcome> {
     if (row.event_type === null) return { ok: false, status: null, error: 'the event is no longer kept' };
     let secret: string;
     try {
@@ -234,27 +231,31 @@ export class WebhookDispatcher implements OutboxQueue<Claimed> {
     });
   }
 
-  /** Writes the attempt's result, only if the row is still at that attempt. */
-  private async record(row: Claimed, outcome: Outcome): Promise<void> {
-    const connection = this.opts.orm.em.getConnection();
-    const error = outcome.error?.slice(0, MAX_ERROR_TEXT) ?? null;
-    if (outcome.ok) {
-      await connection.execute(
-        `update ai_webhook_deliveries
-            set status = 'delivered', delivered_at = now(), next_attempt_at = null, last_status_code = ?, last_error = null
-          where id = ? and attempts = ? and status = 'pending'`,
-        [outcome.status, row.id, row.attempts],
-        'run',
-      );
-      return;
-    }
-    const final = row.attempts >= MAX_ATTEMPTS || row.event_type === null;
-    const delayMs = backoffMs(this.opts.config.retryBaseMs, row.attempts);
-    await connection.execute(
-      `update ai_webhook_deliveries
-          set status = ?, next_attempt_at = ${final ? 'null' : 'now() + make_interval(secs => ?)'}, last_status_code = ?, last_error = ?
-        where id = ? and attempts = ? and status = 'pending'`,
-      final ? ['failed', outcome.status, error, row.id, row.attempts] : ['pending', delayMs / 1000, outcome.status, error, row.id, row.attempts],
+  /**
+   * Writes the attempts' results in one statement, each only if its row is still at that attempt
+   * (`id = any(ARRAY)`: the rows looked up by key, not a scan, as the recordset counts as 100 rows).
+   */
+  async record(results: OutboxResult<Claimed, Outcome>[]): Promise<void> {
+    const rows = results.map(({ job, result }) => {
+      const final = !result.ok && (job.attempts >= MAX_ATTEMPTS || job.event_type === null);
+      return {
+        id: job.id,
+        attempts: job.attempts,
+        status: result.ok ? 'delivered' : final ? 'failed' : 'pending',
+        delay_s: backoffMs(this.opts.config.retryBaseMs, job.attempts) / 1000,
+        code: result.status,
+        error: result.ok ? null : (result.error?.slice(0, MAX_ERROR_TEXT) ?? null),
+      };
+    });
+    await this.opts.orm.em.getConnection().execute(
+      `update ai_webhook_deliveries d
+          set status = r.status,
+              delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end,
+              next_attempt_at = case when r.status = 'pending' then now() + make_interval(secs => r.delay_s) end,
+              last_status_code = r.code, last_error = r.error
+         from jsonb_to_recordset(?::jsonb) as r(id bigint, attempts int, status text, delay_s float8, code int, error text)
+        where d.id = any(?::bigint[]) and d.id = r.id and d.attempts = r.attempts and d.status = 'pending'`,
+      [JSON.stringify(rows), `{${rows.map((r) => r.id).join(',')}}`],
       'run',
     );
   }

@@ -4,8 +4,8 @@ import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { createWhatsAppTextSender, type TextMessage, type TextSendOutcome } from '../providers/whatsapp/client.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
-import { applyEarlyStatuses, lockExternalId, messageStatusEvent, pruneEarlyStatuses, settleMessage } from '../services/whatsapp/delivery.js';
-import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue } from './outbox-worker.js';
+import { applyEarlyStatuses, lockExternalIds, messageStatusEvent, pruneEarlyStatuses, settleMessages } from '../services/whatsapp/delivery.js';
+import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
 /** CONTRACT §10.1: at most 8 attempts per reply. */
 export const MAX_SEND_ATTEMPTS = 8;
@@ -24,6 +24,8 @@ export interface WhatsAppSenderOptions {
   /** Told after a commit that appended events: the sequencer pass that gives them ids (services/events). */
   onEvents?: (projectId: number) => Promise<void>;
 }
+
+type SendResult = OutboxResult<ClaimedSend, TextSendOutcome>;
 
 /** One claimed attempt of a reply: the message, its contact and its agent. */
 interface ClaimedSend extends OutboxJob {
@@ -49,12 +51,14 @@ interface ClaimedSend extends OutboxJob {
  *   dies mid-send leaves the lease to expire, and another retries it.
  * - An accepted send is recorded even if its lease ran out meanwhile (the message leaves `pending`
  *   once, so it is never sent again); other results only while the row is at the claimed attempt.
+ *   The results that arrive together are recorded together (the worker batches them): one statement
+ *   for the retries, one transaction per project for the final words and their events.
  * - Timeouts, connection errors, 5xx, 429 and Meta's throttling codes are retried with backoff
  *   (`retryBaseMs`, doubling) up to MAX_SEND_ATTEMPTS; other answers are final.
  */
-export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
+export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome> {
   readonly name = 'whatsapp sender';
-  private readonly worker: OutboxWorker<ClaimedSend>;
+  private readonly worker: OutboxWorker<ClaimedSend, TextSendOutcome>;
   private readonly send: (message: TextMessage) => Promise<TextSendOutcome>;
   private readonly secrets = new Map<string, Record<string, unknown> | null>();
   private readonly lines = new LineLimiter();
@@ -94,12 +98,19 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
   async claim(limit: number): Promise<ClaimedSend[]> {
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
-      // Each conversation's oldest pending send (one pass over the pending index), due when its time
-      // has come; the lock re-checks the row, so a head another process just leased is skipped.
-      `with heads as (
-         select distinct on (conversation_id) message_id, next_attempt_at from ai_message_sends
-          where status = 'pending'
-          order by conversation_id, message_id),
+      // Each conversation's oldest pending send, found by a skip scan of the pending index: one probe
+      // per conversation with pending sends (the first row after the previous conversation is the next
+      // one's head), not a pass over every pending row. Due when its time has come; the lock re-checks
+      // the row, so a head another process just leased is skipped.
+      `with recursive heads as (
+         (select conversation_id, message_id, next_attempt_at from ai_message_sends
+           where status = 'pending' order by conversation_id, message_id limit 1)
+         union all
+         select n.conversation_id, n.message_id, n.next_attempt_at from heads h
+          cross join lateral (
+            select s.conversation_id, s.message_id, s.next_attempt_at from ai_message_sends s
+             where s.status = 'pending' and s.conversation_id > h.conversation_id
+             order by s.conversation_id, s.message_id limit 1) n),
        due as (
          select s.message_id from heads h join ai_message_sends s on s.message_id = h.message_id
           where h.next_attempt_at <= now() and s.status = 'pending' and s.next_attempt_at <= now()
@@ -130,11 +141,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
     }));
   }
 
-  async process(job: ClaimedSend): Promise<void> {
-    await this.record(job, await this.attempt(job));
-  }
-
-  private async attempt(job: ClaimedSend): Promise<TextSendOutcome> {
+  async attempt(job: ClaimedSend): Promise<TextSendOutcome> {
     if (!job.enabled) return { accepted: false, retry: false, error: 'agent disabled' };
     const c = this.credentials(job.credentials);
     const phone = c?.phone_number_id;
@@ -145,44 +152,83 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend> {
     return this.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
   }
 
-  private async record(job: ClaimedSend, outcome: TextSendOutcome): Promise<void> {
-    const final = outcome.accepted || !outcome.retry || job.attempts >= MAX_SEND_ATTEMPTS;
-    const error = outcome.accepted ? null : outcome.error.slice(0, 500);
-    if (!final) {
-      await this.opts.orm.em.getConnection().execute(
-        `update ai_message_sends set next_attempt_at = now() + make_interval(secs => ?), last_error = ?
-          where message_id = ? and attempts = ? and status = 'pending'`,
-        [backoffMs(this.opts.config.retryBaseMs, job.attempts) / 1000, error, job.message_id, job.attempts],
-        'run',
-      );
-      return;
-    }
+  async record(results: SendResult[]): Promise<void> {
+    const final = (r: SendResult) => r.result.accepted || !r.result.retry || r.job.attempts >= MAX_SEND_ATTEMPTS;
+    const retries = results.filter((r) => !final(r));
+    if (retries.length) await this.retryLater(retries);
+    const byProject = new Map<number, SendResult[]>();
+    for (const r of results.filter(final)) byProject.set(r.job.project_id, [...(byProject.get(r.job.project_id) ?? []), r]);
+    for (const projectId of [...byProject.keys()].sort((a, b) => a - b)) await this.settle(projectId, byProject.get(projectId)!);
+  }
+
+  /** Attempts to be made again: due after their backoff, if still at the claimed attempt. */
+  private async retryLater(retries: SendResult[]): Promise<void> {
+    const rows = retries.map(({ job, result }) => ({
+      message_id: job.message_id,
+      attempts: job.attempts,
+      delay_s: backoffMs(this.opts.config.retryBaseMs, job.attempts) / 1000,
+      error: result.accepted ? null : result.error.slice(0, 500),
+    }));
+    await this.opts.orm.em.getConnection().execute(
+      `update ai_message_sends s set next_attempt_at = now() + make_interval(secs => r.delay_s), last_error = r.error
+         from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, delay_s float8, error text)
+        where s.message_id = any(?::int[]) and s.message_id = r.message_id and s.attempts = r.attempts and s.status = 'pending'`,
+      [JSON.stringify(rows), `{${rows.map((r) => r.message_id).join(',')}}`],
+      'run',
+    );
+  }
+
+  /** The final words on a project's sends, their messages and their events, in one transaction. */
+  private async settle(projectId: number, results: SendResult[]): Promise<void> {
     const appended = await this.opts.orm.em.fork().transactional(async (tx) => {
-      // An acceptance counts whatever the lease: the provider has the message, it must not go again.
-      const [done] = await run(
+      const owned = await this.closeSends(tx, results);
+      const accepted = owned.flatMap(({ job, result }) => (result.accepted ? [{ agentId: job.agent_id, externalId: result.id }] : []));
+      await lockExternalIds(tx, accepted);
+      const settled = await settleMessages(
         tx,
-        `update ai_message_sends set status = 'done', next_attempt_at = null, last_error = ?
-          where message_id = ? and status = 'pending' ${outcome.accepted ? '' : 'and attempts = ?'}
-          returning message_id`,
-        outcome.accepted ? [error, job.message_id] : [error, job.message_id, job.attempts],
+        projectId,
+        owned.map(({ job, result }) =>
+          result.accepted ? { messageId: job.message_id, status: 'accepted', externalId: result.id } : { messageId: job.message_id, status: 'failed', error: result.error.slice(0, 1000) },
+        ),
       );
-      if (!done) return false; // a later attempt owns the row
-      const agent = { id: job.agent_id, business_id: job.business_id };
-      if (outcome.accepted) await lockExternalId(tx, job.agent_id, outcome.id);
-      const settled = await settleMessage(
-        tx,
-        job.project_id,
-        job.message_id,
-        outcome.accepted ? { status: 'accepted', externalId: outcome.id } : { status: 'failed', error: outcome.error.slice(0, 1000) },
-      );
-      if (!settled) return false;
-      const events: NewAiEvent[] = [messageStatusEvent(settled, agent)];
-      if (outcome.accepted) {
-        for (const row of await applyEarlyStatuses(tx, job.project_id, job.agent_id, outcome.id)) events.push(messageStatusEvent(row, agent));
+      const early = await applyEarlyStatuses(tx, projectId, accepted);
+      const jobs = new Map(owned.map((r) => [r.job.message_id, r.job]));
+      const events: NewAiEvent[] = [];
+      for (const row of settled) {
+        const job = jobs.get(Number(row.id))!;
+        const agent = { id: job.agent_id, business_id: job.business_id };
+        events.push(messageStatusEvent(row, agent));
+        for (const moved of row.external_id ? (early.get(`${job.agent_id}:${row.external_id}`) ?? []) : []) events.push(messageStatusEvent(moved, agent));
       }
-      return appendEvents(tx, job.project_id, events);
+      return appendEvents(tx, projectId, events);
     });
-    if (appended) await this.opts.onEvents?.(job.project_id);
+    if (appended) await this.opts.onEvents?.(projectId);
+  }
+
+  /**
+   * Marks the sends done and returns those this batch decided: an acceptance counts whatever the
+   * lease (the provider has the message, it must not go again); a failure only while the row is at
+   * the claimed attempt (else a later attempt owns it). Rows are locked in id order, so two batches
+   * that share rows (a lease ran out and another process took the send) never wait on each other in a circle.
+   */
+  private async closeSends(tx: EntityManager, results: SendResult[]): Promise<SendResult[]> {
+    const rows = results.map(({ job, result }) => ({ message_id: job.message_id, attempts: job.attempts, accepted: result.accepted, error: result.accepted ? null : result.error.slice(0, 500) }));
+    const done = await run(
+      tx,
+      `with r as (select * from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, accepted boolean, error text)),
+       locked as (
+         select s.message_id from ai_message_sends s join r on r.message_id = s.message_id
+          where s.message_id = any(?::int[]) and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
+          order by s.message_id
+          for update of s)
+       update ai_message_sends s set status = 'done', next_attempt_at = null, last_error = r.error
+         from locked, r
+        where s.message_id = locked.message_id and r.message_id = s.message_id and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
+       returning s.message_id`,
+      [JSON.stringify(rows), `{${rows.map((r) => r.message_id).join(',')}}`],
+    );
+    const ids = new Set(done.map((d) => Number(d.message_id)));
+    return results.filter((r) => ids.has(r.job.message_id));
   }
 
   /** The agent's decrypted credentials (null when they cannot be read), cached per stored value. */

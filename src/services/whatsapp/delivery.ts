@@ -27,7 +27,20 @@ export function messageStatusEvent(row: Record<string, any>, agent: { id: number
  * either applied to the message or kept for it, never lost in between.
  */
 export async function lockExternalId(tx: EntityManager, agentId: number, externalId: string): Promise<void> {
-  await run(tx, 'select pg_advisory_xact_lock(?, hashtext(? || \':\' || ?))', [STATUS_LOCK_CLASS, String(agentId), externalId]);
+  await lockExternalIds(tx, [{ agentId, externalId }]);
+}
+
+/** lockExternalId for several ids, taken in the order of their keys (two batches never wait on each other in a circle). */
+export async function lockExternalIds(tx: EntityManager, ids: { agentId: number; externalId: string }[]): Promise<void> {
+  if (!ids.length) return;
+  await run(
+    tx,
+    `select count(pg_advisory_xact_lock(?, k)) from (
+       select distinct hashtext(agent_id::text || ':' || external_id) as k
+         from jsonb_to_recordset(?::jsonb) as r(agent_id int, external_id text)
+        order by k offset 0) keys`,
+    [STATUS_LOCK_CLASS, JSON.stringify(ids.map((i) => ({ agent_id: i.agentId, external_id: i.externalId })))],
+  );
 }
 
 /** Moves the agent's message with that external id forward; null when there is none or it would not move. */
@@ -75,22 +88,30 @@ export async function keepEarlyStatus(tx: EntityManager, agentId: number, extern
 }
 
 /**
- * After a message got its external id: the statuses kept for it (in the order they came) are
- * applied and forgotten. Returns the message as each move left it.
+ * After messages got their external ids: the statuses kept for them are applied (in the order they
+ * came) and forgotten. Returns, per `AGENT:EXTERNAL_ID`, the message as each move left it.
  */
-export async function applyEarlyStatuses(tx: EntityManager, projectId: number, agentId: number, externalId: string): Promise<Record<string, any>[]> {
+export async function applyEarlyStatuses(
+  tx: EntityManager,
+  projectId: number,
+  ids: { agentId: number; externalId: string }[],
+): Promise<Map<string, Record<string, any>[]>> {
+  const moved = new Map<string, Record<string, any>[]>();
+  if (!ids.length) return moved;
   const early = await run(
     tx,
-    `delete from ai_early_statuses where agent_id = ? and external_id = ?
-     returning status, error, received_at > now() - make_interval(mins => ?) as fresh, received_at`,
-    [agentId, externalId, EARLY_STATUS_MINUTES],
+    `delete from ai_early_statuses e
+      using jsonb_to_recordset(?::jsonb) as r(agent_id int, external_id text)
+      where e.agent_id = r.agent_id and e.external_id = r.external_id
+     returning e.agent_id, e.external_id, e.status, e.error, e.received_at > now() - make_interval(mins => ?) as fresh, e.received_at`,
+    [JSON.stringify(ids.map((i) => ({ agent_id: i.agentId, external_id: i.externalId }))), EARLY_STATUS_MINUTES],
   );
   early.sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime());
-  const moved: Record<string, any>[] = [];
   for (const s of early) {
     if (!s.fresh || !Object.hasOwn(MOVES_FROM, s.status)) continue;
-    const row = await moveMessageStatus(tx, projectId, agentId, externalId, s.status as StatusMove, s.error);
-    if (row) moved.push(row);
+    const row = await moveMessageStatus(tx, projectId, s.agent_id, s.external_id, s.status as StatusMove, s.error);
+    const key = `${s.agent_id}:${s.external_id}`;
+    if (row) moved.set(key, [...(moved.get(key) ?? []), row]);
   }
   return moved;
 }
@@ -100,24 +121,33 @@ export async function pruneEarlyStatuses(em: EntityManager): Promise<void> {
   await em.getConnection().execute('delete from ai_early_statuses where received_at < now() - make_interval(mins => ?)', [EARLY_STATUS_MINUTES], 'run');
 }
 
+/** The send's final word on a pending message: `accepted` with the provider's id, or `failed` with the reason. */
+export interface SendSettlement {
+  messageId: number;
+  status: Extract<DeliveryStatus, 'accepted' | 'failed'>;
+  externalId?: string;
+  error?: string;
+}
+
 /**
- * The send's final word on a pending message: `accepted` with the provider's id, or `failed` with
- * the reason. Null when the message is no longer pending (another attempt already decided it).
+ * Writes the sends' final words on the project's messages (one statement), in message id order.
+ * (`id = any(ARRAY)` beside the join: the planner counts a JSON recordset as 100 rows and would scan
+ * the table; with the array it looks the rows up by key.)
+ * A message no longer pending (another attempt already decided it) is left as it is and absent
+ * from the answer.
  */
-export async function settleMessage(
-  tx: EntityManager,
-  projectId: number,
-  messageId: number,
-  outcome: { status: Extract<DeliveryStatus, 'accepted' | 'failed'>; externalId?: string; error?: string },
-): Promise<Record<string, any> | null> {
-  const [row] = await run(
+export async function settleMessages(tx: EntityManager, projectId: number, settlements: SendSettlement[]): Promise<Record<string, any>[]> {
+  if (!settlements.length) return [];
+  const rows = await run(
     tx,
-    `update ai_messages set delivery_status = ?, delivery_error = ?, external_id = coalesce(?, external_id)
-      where project_id = ? and id = ? and delivery_status = 'pending'
-      returning *`,
-    [outcome.status, outcome.error ?? null, outcome.externalId ?? null, projectId, messageId],
+    `update ai_messages m
+        set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id)
+       from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text)
+      where m.project_id = ? and m.id = any(?::int[]) and m.id = r.id and m.delivery_status = 'pending'
+      returning m.*`,
+    [JSON.stringify(settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null }))), projectId, `{${settlements.map((s) => s.messageId).join(',')}}`],
   );
-  return row ?? null;
+  return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
