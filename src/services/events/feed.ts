@@ -213,8 +213,9 @@ export class ProjectFeed {
   }
 
   private async queuedRead(cursor: number): Promise<LogRow[]> {
-    if (this.readers >= CATCH_UP_READERS) await new Promise<void>((resolve) => this.queued.push(resolve));
-    this.readers++;
+    // a reader that finishes hands its turn to the next one waiting
+    if (this.readers < CATCH_UP_READERS) this.readers++;
+    else await new Promise<void>((resolve) => this.queued.push(resolve));
     try {
       // a read that finished meanwhile may hold these rows already
       const held = this.held(cursor);
@@ -228,8 +229,9 @@ export class ProjectFeed {
       this.keep({ after: cursor, rows, bytes: weigh(rows) });
       return rows;
     } finally {
-      this.readers--;
-      this.queued.shift()?.();
+      const next = this.queued.shift();
+      if (next) next();
+      else this.readers--;
     }
   }
 
