@@ -96,7 +96,7 @@ interface Segment {
   bytes: number;
 }
 
-/** What the rows a feed holds for lagging streams may weigh: its tail, and its recent reads of older rows. */
+/** What the rows a feed holds for lagging streams may weigh: its tail, and its recent reads of older rows (the newest kept whatever its size). */
 export const TAIL_BYTES = 1024 * 1024;
 export const RECENT_BYTES = 1024 * 1024;
 /** Reads of older rows one feed runs at a time (besides its one read of new rows). */
@@ -235,11 +235,12 @@ export class ProjectFeed {
     }
   }
 
+  /** Keeps a read for the streams that follow: the newest always (one page, however big its events), older ones up to RECENT_BYTES. */
   private keep(seg: Segment): void {
-    if (!seg.rows.length || seg.bytes > RECENT_BYTES) return;
+    if (!seg.rows.length) return;
     this.recent.push(seg);
     this.recentBytes += seg.bytes;
-    while (this.recentBytes > RECENT_BYTES) this.recentBytes -= this.recent.shift()!.bytes;
+    while (this.recent.length > 1 && this.recentBytes > RECENT_BYTES) this.recentBytes -= this.recent.shift()!.bytes;
   }
 
   wake(lastId: number): void {
