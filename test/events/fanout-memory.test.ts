@@ -54,15 +54,24 @@ async function append(from: number, n: number): Promise<number> {
 }
 
 /**
- * One client of `base`'s `/ai/events` from after `lastId` until it has seen `untilId`: ids only
+ * One client of `base`'s `/ai/events` from after `lastId` until it has seen `untilId()` (`checks` gets its check, to run when that changes): ids only
  * (the frames are not parsed beyond their `id:` line), reconnecting with Last-Event-ID when the
  * server ends the stream. Resolves with the ids received and the number of reconnections.
  */
-function follow(base: string, lastId: number, untilId: () => number): Promise<{ ids: number[]; resumes: number; refused: number[] }> {
+function follow(base: string, lastId: number, untilId: () => number, checks: (() => void)[]): Promise<{ ids: number[]; resumes: number; refused: number[] }> {
   const ids: number[] = [];
   let resumes = -1;
   const refused: number[] = [];
   return new Promise((resolve, reject) => {
+    let finished = false;
+    let current: http.ClientRequest | null = null;
+    const check = () => {
+      if (finished || !ids.length || ids[ids.length - 1] < untilId()) return;
+      finished = true;
+      current?.destroy();
+      resolve({ ids, resumes, refused });
+    };
+    checks.push(check);
     const open = () => {
       resumes++;
       const last = ids.length ? ids[ids.length - 1] : lastId;
@@ -72,9 +81,9 @@ function follow(base: string, lastId: number, untilId: () => number): Promise<{ 
           res.resume();
           return setTimeout(open, 200);
         }
+        current = req;
         res.setEncoding('utf8');
         let buf = '';
-        let finished = false;
         res.on('data', (chunk: string) => {
           buf += chunk;
           let cut: number;
@@ -83,11 +92,7 @@ function follow(base: string, lastId: number, untilId: () => number): Promise<{ 
             buf = buf.slice(cut + 2);
             if (frame.startsWith('id: ')) ids.push(Number(frame.slice(4, frame.indexOf('\n'))));
           }
-          if (ids.length && ids[ids.length - 1] >= untilId() && !finished) {
-            finished = true;
-            req.destroy();
-            resolve({ ids, resumes, refused });
-          }
+          check();
         });
         res.on('close', () => void (finished || open()));
         res.on('error', () => undefined);
@@ -101,13 +106,18 @@ function follow(base: string, lastId: number, untilId: () => number): Promise<{ 
 describe('streams that lag share their reads (mercurius and apollo serve, --max-old-space-size=64)', () => {
   it('hundreds of streams resuming behind a backlog while events are written: the processes live, every event arrives once, in order', async () => {
     const before = Number((await db.sql<{ max: string | null }>('select max(id)::text as max from ai_events where project_id = ?', [acmeId]))[0].max ?? 0);
-    let last = 0;
-    for (let i = 0; i < BACKLOG; i += 100) last = await append(i, 100);
-    const clients = servers.flatMap((s) => Array.from({ length: STREAMS }, () => follow(s.base, before, () => last)));
+    for (let i = 0; i < BACKLOG; i += 100) await append(i, 100);
+    // each client follows until it has the last event, known once every write is done
+    let last = Infinity;
+    const checks: (() => void)[] = [];
+    const clients = servers.flatMap((s) => Array.from({ length: STREAMS }, () => follow(s.base, before, () => last, checks)));
+    let final = 0;
     for (let i = 0; i < LIVE; i++) {
-      last = await append(BACKLOG + i, 1);
+      final = await append(BACKLOG + i, 1);
       await new Promise((r) => setTimeout(r, 50));
     }
+    last = final;
+    for (const check of checks) check();
     const results = await Promise.all(clients);
 
     for (const s of servers) expect(s.child.exitCode, s.output().slice(-2000)).toBeNull();
