@@ -9,8 +9,8 @@ import { startServe, stopServe, type ServeProcess } from '../support/serve-proce
 /**
  * Issue 29, finding 8: many streams that lag behind must not each hold their own copy of the log.
  * Two real `serve` processes (mercurius, Apollo) with a small heap (--max-old-space-size=64) each
- * hold STREAMS streams that resume from before a backlog of BACKLOG events of ~2 KB, while more
- * events are committed. Read stream by stream (one copy of 500 rows each, as before), this is
+ * hold STREAMS streams that resume from before a backlog of BACKLOG events of ~2 KB (the clients
+ * stop reading for the first PAUSE_MS), while more events are committed. Read stream by stream (one copy of 500 rows each, as before), this is
  * hundreds of MB and the process dies of "heap out of memory"; read through the feed, once. Every
  * stream receives every event once, in id order; a stream that is ended (its client too slow)
  * resumes with Last-Event-ID and misses nothing. Load shedding is off so the admissions do not
@@ -20,6 +20,7 @@ const STREAMS = 100;
 const BACKLOG = 400;
 const LIVE = 40;
 const PAD = 'x'.repeat(2000);
+const PAUSE_MS = 3000;
 
 let db: TestDatabase;
 let acmeId: number;
@@ -82,6 +83,11 @@ function follow(base: string, lastId: number, untilId: () => number, checks: (()
           return setTimeout(open, 200);
         }
         current = req;
+        // the first connection stops reading for a while: the streams hold their backlog at the same time
+        if (resumes === 0) {
+          res.pause();
+          setTimeout(() => res.resume(), PAUSE_MS);
+        }
         res.setEncoding('utf8');
         let buf = '';
         res.on('data', (chunk: string) => {
