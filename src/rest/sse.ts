@@ -21,6 +21,23 @@ function frame(event: AiEventRecord): string {
   return text;
 }
 
+/** The frames of the events one write sends, for the next stream that sends the same events (keyed by the first). */
+const BATCH_FRAMES = new WeakMap<AiEventRecord, { events: AiEventRecord[]; text: string }>();
+
+/**
+ * The text of one write: a stream that was caught up takes the same batch of shared events as its
+ * peers, and gets the same string, so thousands of sockets do not each hold a copy of it.
+ */
+function framesOf(events: AiEventRecord[]): string {
+  if (events.length === 1) return frame(events[0]);
+  const cached = BATCH_FRAMES.get(events[0]);
+  if (cached && cached.events.length === events.length && cached.events.every((e, i) => e === events[i])) return cached.text;
+  let text = '';
+  for (const event of events) text += frame(event);
+  BATCH_FRAMES.set(events[0], { events, text });
+  return text;
+}
+
 export async function queryCredentials(req: FastifyRequest): Promise<void> {
   const q = (req.query ?? {}) as Record<string, unknown>;
   if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) {
@@ -168,9 +185,9 @@ export async function runSse(
       const next = await iterator.next();
       if (next.done || !writer.open) break;
       // what else is queued goes out in the same write
-      let frames = frame(next.value);
-      for (const event of iterator.takeQueued?.() ?? []) frames += frame(event);
-      if (!writer.write(frames)) break;
+      const queued = iterator.takeQueued?.() ?? [];
+      queued.unshift(next.value);
+      if (!writer.write(framesOf(queued))) break;
       // Respect backpressure: take the next event only once the socket has room again.
       await writer.drained();
     }

@@ -281,7 +281,7 @@ export class EventsService {
       reset = lastId < pruned || lastId > max;
       cursor = lastId > max ? max : lastId;
     }
-    feed.position ??= max;
+    feed.startAt(max);
     const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, ticket);
     ticket.stop = () => stream.end(null);
     stream.onOverflow = OVERFLOW.get(ctx) ?? null;

@@ -89,11 +89,62 @@ export async function projectBounds(orm: MikroORM, projectId: number): Promise<{
   return { min: row.min === null ? null : Number(row.min), max: row.max === null ? 0 : Number(row.max), pruned: Number(row.pruned ?? 0) };
 }
 
-/** The tail of one project's log, read once per notification for every stream of the project in this process. */
+/** Rows of the log a feed holds for streams that lag: all of (after, last row's id], oldest first. */
+interface Segment {
+  after: number;
+  rows: LogRow[];
+  bytes: number;
+}
+
+/** What the rows a feed holds for lagging streams may weigh: its tail, and its recent reads of older rows (the newest kept whatever its size). */
+export const TAIL_BYTES = 1024 * 1024;
+export const RECENT_BYTES = 1024 * 1024;
+/** Reads of older rows one feed runs at a time (besides its one read of new rows). */
+const CATCH_UP_READERS = 1;
+
+/** Index of the first row with id > `after` (rows.length when none). */
+function firstAfter(rows: readonly LogRow[], after: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid].id <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function weigh(rows: readonly LogRow[]): number {
+  let bytes = 0;
+  for (const r of rows) bytes += r.bytes;
+  return bytes;
+}
+
+/**
+ * The log of one project as this process's streams read it. One read of new rows per
+ * notification, whatever the number of streams, handed to every stream that is caught up; the
+ * rows some stream has not passed yet stay in the feed's tail (at most TAIL_BYTES), so a stream a
+ * few batches behind takes the same objects from it without reading the log. A stream behind the
+ * tail (a resume, a slow client) reads older rows through the feed: one read per position however
+ * many streams wait there, CATCH_UP_READERS at a time, the last ones kept (RECENT_BYTES) for the
+ * streams that follow. So the objects of an event exist once per process, and the JSON and frame
+ * caches keyed by them hold.
+ */
 export class ProjectFeed {
   readonly streams = new Set<EventStream>();
   /** The last id read and dispatched (null until the first stream opened). */
   position: number | null = null;
+  /** Rows (tailFrom, position] not yet passed by every stream. */
+  private tail: LogRow[] = [];
+  private tailFrom = 0;
+  private tailBytes = 0;
+  /** Recent reads of rows older than the tail, oldest first. */
+  private recent: Segment[] = [];
+  private recentBytes = 0;
+  /** Reads of older rows in flight or waiting, by the position they read after. */
+  private readonly reads = new Map<number, Promise<LogRow[]>>();
+  private readers = 0;
+  private readonly queued: (() => void)[] = [];
   private fetching = false;
   private again = false;
 
@@ -103,6 +154,13 @@ export class ProjectFeed {
     private readonly log: BusLog,
     private readonly onEmpty: () => void,
   ) {}
+
+  /** Where the feed starts reading (the newest id when its first stream opened). */
+  startAt(max: number): void {
+    if (this.position !== null) return;
+    this.position = max;
+    this.tailFrom = max;
+  }
 
   add(stream: EventStream): void {
     this.streams.add(stream);
@@ -128,6 +186,63 @@ export class ProjectFeed {
     });
   }
 
+  /**
+   * Rows after `cursor` the feed holds without reading the log: the tail when it reaches back to
+   * `cursor` (then they run to `position`), or a recent read that holds the row after it. null otherwise.
+   */
+  held(cursor: number): LogRow[] | null {
+    if (this.position !== null && cursor >= this.tailFrom) return this.tail;
+    for (const seg of this.recent) {
+      if (seg.after <= cursor && seg.rows.length && cursor < seg.rows[seg.rows.length - 1].id) return seg.rows;
+    }
+    return null;
+  }
+
+  /**
+   * Up to BATCH rows after `cursor` from the log, for a stream behind what the feed holds: one read
+   * per position whatever the number of streams waiting there, CATCH_UP_READERS at a time; rows the
+   * tail holds are taken from it, and the read is kept for the streams that follow.
+   */
+  readAfter(cursor: number): Promise<LogRow[]> {
+    let read = this.reads.get(cursor);
+    if (!read) {
+      read = this.queuedRead(cursor).finally(() => this.reads.delete(cursor));
+      this.reads.set(cursor, read);
+    }
+    return read;
+  }
+
+  private async queuedRead(cursor: number): Promise<LogRow[]> {
+    // a reader that finishes hands its turn to the next one waiting
+    if (this.readers < CATCH_UP_READERS) this.readers++;
+    else await new Promise<void>((resolve) => this.queued.push(resolve));
+    try {
+      // a read that finished meanwhile may hold these rows already
+      const held = this.held(cursor);
+      if (held) return held;
+      const rows = await this.read(cursor, BATCH);
+      for (let i = 0; i < rows.length; i++) {
+        if (rows[i].id <= this.tailFrom) continue;
+        const j = firstAfter(this.tail, rows[i].id - 1);
+        if (j < this.tail.length && this.tail[j].id === rows[i].id) rows[i] = this.tail[j];
+      }
+      this.keep({ after: cursor, rows, bytes: weigh(rows) });
+      return rows;
+    } finally {
+      const next = this.queued.shift();
+      if (next) next();
+      else this.readers--;
+    }
+  }
+
+  /** Keeps a read for the streams that follow: the newest always (one page, however big its events), older ones up to RECENT_BYTES. */
+  private keep(seg: Segment): void {
+    if (!seg.rows.length) return;
+    this.recent.push(seg);
+    this.recentBytes += seg.bytes;
+    while (this.recent.length > 1 && this.recentBytes > RECENT_BYTES) this.recentBytes -= this.recent.shift()!.bytes;
+  }
+
   wake(lastId: number): void {
     if (this.streams.size === 0) return;
     if (this.position !== null && lastId <= this.position) return;
@@ -149,7 +264,11 @@ export class ProjectFeed {
           const rows = await this.read(from, BATCH);
           if (rows.length) {
             this.position = rows[rows.length - 1].id;
-            for (const s of this.streams) s.dispatch(from, rows, this.position);
+            for (const r of rows) this.tail.push(r);
+            this.tailBytes += weigh(rows);
+            let least = this.position;
+            for (const s of this.streams) least = Math.min(least, s.dispatch(from, rows, this.position));
+            this.trim(least);
           }
           if (rows.length < BATCH || this.streams.size === 0) break;
         }
@@ -163,16 +282,29 @@ export class ProjectFeed {
     }
   }
 
+  /** Drops from the tail the rows every stream has passed (up to `least`), then the oldest while past TAIL_BYTES. */
+  private trim(least: number): void {
+    let cut = firstAfter(this.tail, least);
+    let bytes = this.tailBytes;
+    for (let i = 0; i < cut; i++) bytes -= this.tail[i].bytes;
+    while (cut < this.tail.length && bytes > TAIL_BYTES) bytes -= this.tail[cut++].bytes;
+    if (cut === 0) return;
+    this.tailBytes = bytes;
+    this.tailFrom = this.tail[cut - 1].id;
+    this.tail = this.tail.slice(cut);
+  }
+
   endAll(err: Error | null): void {
     for (const s of [...this.streams]) s.end(err);
   }
 }
 
 /**
- * One stream's async iterator. It reads the log itself while it is behind (a resume, or a batch
- * it could not take), then takes the feed's batches. `cursor` is the last id of the log it has
- * looked at (shown or filtered out), so nothing is skipped and nothing is shown twice. What is
- * queued is bounded by `maxBytes`: past it the stream ends (the client resumes with Last-Event-ID).
+ * One stream's async iterator. While it is behind (a resume, or batches it could not take) it
+ * catches up through its feed (the feed's tail, or shared reads of the log), then takes the feed's
+ * batches. `cursor` is the last id of the log it has looked at (shown or filtered out), so nothing
+ * is skipped and nothing is shown twice. What is queued is bounded by `maxBytes`: catching up stops
+ * there until the queue drains; a live batch past it ends the stream (the client resumes with Last-Event-ID).
  */
 export class EventStream implements AsyncIterableIterator<AiEventRecord> {
   /** Shared event objects only (one pointer per entry): thousands of streams may each hold a backlog. */
@@ -180,8 +312,6 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
   private head = 0;
   private bytes = 0;
   private behind = true;
-  /** Rows of the last read of the log not taken yet (the queue was full). */
-  private pending: LogRow[] = [];
   private reading = false;
   private done = false;
   private error: Error | null = null;
@@ -223,13 +353,11 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
    * Takes rows past the cursor. Reading the log itself (`paced`), it stops at the cap and reads on
    * once the queue drains; a live batch past the cap ends the stream instead.
    */
-  private take(rows: LogRow[], paced: boolean): void {
-    for (let i = 0; i < rows.length; i++) {
+  private take(rows: readonly LogRow[], paced: boolean): void {
+    for (let i = firstAfter(rows, this.cursor); i < rows.length; i++) {
       const row = rows[i];
-      if (row.id <= this.cursor) continue;
       if (paced && this.bytes > 0 && this.bytes + row.bytes > this.maxBytes) {
-        // the rest of this read waits (at most one batch) until the queue drains
-        this.pending = rows.slice(i);
+        // the rest waits until the queue drains (the feed holds it, or reads it again)
         this.behind = true;
         return;
       }
@@ -247,9 +375,12 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
     }
   }
 
-  /** A batch (from, to] of the feed. Taken only when this stream is exactly caught up; otherwise it reads the log itself. */
-  dispatch(from: number, rows: LogRow[], to: number): void {
-    if (this.done) return;
+  /**
+   * A batch (from, to] of the feed. Taken only when this stream is caught up; otherwise it catches
+   * up through the feed. Returns the cursor (the feed keeps the rows after the least of them).
+   */
+  dispatch(from: number, rows: LogRow[], to: number): number {
+    if (this.done) return to;
     if (this.reading || this.behind || this.cursor < from) {
       this.behind = true;
     } else {
@@ -257,6 +388,7 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
       if (this.cursor < to && !this.done) this.cursor = to;
     }
     this.wakeUp();
+    return this.cursor;
   }
 
   end(err: Error | null): void {
@@ -302,23 +434,24 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
     }
   }
 
+  /** Takes what follows the cursor: from what the feed holds when it can, else from a read it shares. */
   private async catchUp(): Promise<void> {
     this.behind = false;
-    this.reading = true;
-    let rows: LogRow[];
-    try {
-      rows = this.pending.length ? this.pending : await this.feed.read(this.cursor, BATCH);
-      this.pending = [];
-    } catch (err) {
-      this.reading = false;
-      this.end(err as Error);
-      return;
-    } finally {
-      this.reading = false;
+    let rows = this.feed.held(this.cursor);
+    if (!rows) {
+      this.reading = true;
+      try {
+        rows = await this.feed.readAfter(this.cursor);
+      } catch (err) {
+        this.end(err as Error);
+        return;
+      } finally {
+        this.reading = false;
+      }
+      if (this.done) return;
     }
-    if (this.done) return;
     this.take(rows, true);
-    if (this.pending.length || rows.length === BATCH || (this.feed.position ?? 0) > this.cursor) this.behind = true;
+    if ((this.feed.position ?? 0) > this.cursor) this.behind = true;
   }
 
   /** Everything queued right now, taken at once (the SSE writer sends it in one write). */
