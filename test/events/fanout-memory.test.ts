@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvents, type NewAiEvent } from '../../src/services/events/event-log.js';
+import { appendEvents, sequenceEvents, type NewAiEvent } from '../../src/services/events/event-log.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { ensureEmitted } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -49,9 +49,10 @@ afterAll(async () => {
 
 const event = (i: number): NewAiEvent => ({ type: 'message.created', agent_id: null, business_id: null, data: { id: i, text: PAD } });
 
+/** Appends `n` events in one transaction, then gives them ids with a sequencer pass (its NOTIFY wakes both processes). */
 async function append(from: number, n: number): Promise<number> {
-  const lastId = await db.orm.em.fork().transactional((tx) => appendEvents(tx, acmeId, Array.from({ length: n }, (_, i) => event(from + i))));
-  return lastId!;
+  await db.orm.em.fork().transactional((tx) => appendEvents(tx, acmeId, Array.from({ length: n }, (_, i) => event(from + i))));
+  return (await sequenceEvents(db.orm.em.getConnection(), acmeId))!;
 }
 
 /**
