@@ -37,6 +37,12 @@ const ACQUIRE_MS = PROBE ? 5000 : 1000;
 const READ_BOUND_MS = STATEMENT_MS + 1000;
 /** The limiter's store call (1 s, failing open) can precede the bounded database call; plus slack for a shared machine. */
 const REQUEST_BOUND_MS = READ_BOUND_MS + ACQUIRE_MS + 1000 + 2500;
+/**
+ * Requests started this long after the thaw must all succeed. Measured after a 30 s freeze, the
+ * first 200 comes 1.0 s (2026-11-25, before issue 34) to 1.3 s (with its background workers) after
+ * the thaw, while the pool's connections and the breaker's probe reconnect: a bound of seconds.
+ */
+const RECOVERED_MS = 2000;
 const CLIENTS = PROBE ? 8 : 6;
 const AFTER_MS = PROBE ? 20_000 : 6000;
 const FAULTS: { kind: 'freeze' | 'outage'; ms: number }[] = process.env.FAULT_PROBE_FAULTS
@@ -235,7 +241,7 @@ function summary(label: string, run: Run): string {
   const { samples, recovered, faultStart } = run;
   const during = duringFault(run);
   const by = (f: (s: Sample) => boolean) => samples.filter(f).length;
-  const after = samples.filter((s) => s.start > recovered + 1000);
+  const after = samples.filter((s) => s.start > recovered + RECOVERED_MS);
   const firstOk = samples.filter((s) => s.start >= recovered && s.status === 200).sort((a, b) => a.end - b.end)[0];
   const inFlightWrites = samples.filter((s) => s.method === 'PATCH' && s.start < faultStart && s.end > faultStart);
   const codes = new Map<string, number>();
@@ -244,7 +250,7 @@ function summary(label: string, run: Run): string {
     `[freeze.test] ${label}: ${samples.length} requests, ${by((s) => s.status === 503)} × 503, ${by((s) => s.status >= 500 && s.status !== 503)} other 5xx, ${by((s) => s.status === 0)} unanswered`,
     `  5xx by code: ${JSON.stringify(Object.fromEntries(codes))}`,
     `  started during the fault: ${during.n}, time to answer median ${during.median} ms, p99 ${during.p99} ms, longest ${during.max} ms`,
-    `  started > 1 s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
+    `  started > ${RECOVERED_MS / 1000} s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
     `  longest request: ${Math.max(...samples.map((s) => s.end - s.start))} ms; writes in flight at the fault's start answered after ${inFlightWrites.map((s) => `${s.end - faultStart} ms (${s.status})`).join(', ') || '—'}`,
     `  probe connections after recovery: ${run.probes}`,
     `  readiness during: ${run.readyDuring.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; after: ${run.readyAfter.status}/${run.readyAfter.ms}ms with ${run.parallelAfter}/10 parallel reads ok`,
@@ -256,9 +262,9 @@ function expectHealthy(run: Run): void {
   const bad = samples.filter((s) => s.status === 0 || (s.status >= 500 && s.status !== 503));
   expect(bad.slice(0, 5), 'no 5xx other than 503, every request answered').toEqual([]);
   expect(samples.filter((s) => s.status === 503 && !(Number(s.retryAfter) > 0))).toEqual([]);
-  const late = samples.filter((s) => s.start > recovered + 1000 && s.status !== 200);
-  expect(late.slice(0, 5), 'every request started > 1 s after recovery succeeds').toEqual([]);
-  expect(samples.filter((s) => s.start > recovered + 1000).length).toBeGreaterThan(CLIENTS);
+  const late = samples.filter((s) => s.start > recovered + RECOVERED_MS && s.status !== 200);
+  expect(late.slice(0, 5), `every request started > ${RECOVERED_MS / 1000} s after recovery succeeds`).toEqual([]);
+  expect(samples.filter((s) => s.start > recovered + RECOVERED_MS).length).toBeGreaterThan(CLIENTS);
   const during = duringFault(run);
   expect(during.n).toBeGreaterThan(CLIENTS);
   expect(during.p99, `p99 time-to-answer during the fault at most ${FAULT_P99_MS} ms`).toBeLessThanOrEqual(FAULT_P99_MS);
@@ -310,7 +316,7 @@ describe('faults longer than the bounds, under load', () => {
   });
 
   for (const fault of FAULTS) {
-    it(`${fault.kind} for ${fault.ms / 1000} s: 503 during, every request 1 s after recovery succeeds, readiness tells the truth`, async (ctx) => {
+    it(`${fault.kind} for ${fault.ms / 1000} s: 503 during, every request 2 s after recovery succeeds, readiness tells the truth`, async (ctx) => {
       if (cannot) return ctx.skip();
       const run = await underLoad(fault);
       console.log(summary(`${fault.kind} ${fault.ms / 1000} s`, run));
