@@ -12,7 +12,8 @@ import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase
 import { CLOUD_ANSWERS, MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
 const OUT = path.resolve(__dirname, '..', 'artifacts');
-const DOCS = path.resolve(__dirname, '..', '..', 'docs');
+// The README's screenshots are rewritten only on request (UPDATE_DOCS_SCREENSHOTS=1): a test run leaves the tree clean.
+const DOCS = process.env.UPDATE_DOCS_SCREENSHOTS === '1' ? path.resolve(__dirname, '..', '..', 'docs') : OUT;
 /** The demo's WhatsApp agent, pointed at the local Cloud API of this test. */
 const CREDS = { waba_id: 'demo-waba', phone_number_id: 'demo-phone', access_token: 'EAAG-console-e2e', app_secret: 'console-app-secret', verify_token: 'console-verify' };
 
