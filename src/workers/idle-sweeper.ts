@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { IdempotencyStore } from '../db/idempotency-store.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
+import { PeriodicWorker } from './periodic-worker.js';
 import { closeIdleConversations, IDLE_CLOSE_CONFIG } from '../services/conversations/idle-close.js';
 import type { Services } from '../services/index.js';
 
@@ -16,38 +17,17 @@ const MINUTES = /^\s*([1-9][0-9]{0,5})\s*$/;
  * Any number of processes may run it: rows are claimed with `for update skip locked`, so each
  * conversation is closed, and its event emitted, once. Passes never overlap within a process.
  */
-export class IdleSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+export class IdleSweeper extends PeriodicWorker {
   private readonly keys: IdempotencyStore;
   private readonly lines = new LineLimiter();
 
   constructor(
     private readonly services: Services,
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly log: FastifyBaseLogger,
   ) {
+    super(intervalMs);
     this.keys = new IdempotencyStore(services.deps.orm);
-  }
-
-  start(): this {
-    if (this.intervalMs > 0) this.schedule();
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass().finally(() => this.schedule());
-    }, this.intervalMs);
-    this.timer.unref();
   }
 
   /** One pass over every configured project; failures are logged and the next pass tries again. */

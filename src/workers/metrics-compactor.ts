@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
+import { PeriodicWorker } from './periodic-worker.js';
 
 /** Deltas folded per statement: short transactions, whatever a pause left behind. */
 const BATCH = 5_000;
@@ -12,35 +13,15 @@ const BATCH = 5_000;
  * may run it: `metrics_compact_conversations` takes a transaction-scoped advisory lock and
  * returns -1 at once when another process holds it. Passes never overlap within a process.
  */
-export class MetricsCompactor {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+export class MetricsCompactor extends PeriodicWorker {
   private readonly lines = new LineLimiter();
 
   constructor(
     private readonly orm: MikroORM,
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly log: FastifyBaseLogger,
-  ) {}
-
-  start(): this {
-    if (this.intervalMs > 0) this.schedule();
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass().finally(() => this.schedule());
-    }, this.intervalMs);
-    this.timer.unref();
+  ) {
+    super(intervalMs);
   }
 
   /** Batches until one comes back short (or another process is compacting); failures wait for the next pass. */
