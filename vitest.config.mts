@@ -18,6 +18,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A worker keeps its loaded modules from one test file to the next: importing the app anew for
+    // every file cost ~1.7 s of CPU per file (138 s of a 446 s run). Files share no state through
+    // modules: each builds its own app on its own database, and restores what it changes in env.
+    isolate: false,
     fileParallelism: true,
     maxWorkers: 2,
     // ordering-api-sdk ships ESM with extensionless imports and no "type": "module": Vite resolves it.

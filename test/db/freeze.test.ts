@@ -21,8 +21,8 @@ import { startServe, type ServeProcess } from '../support/serve-process.js';
  * backend) for more than twice the read bound, then an outage (the cluster stopped, then started).
  * Throughout: no 5xx but 503 (with Retry-After), no request longer than the bounds, and once the
  * database is known to be down requests fail fast (db/breaker.ts): the p99 time-to-answer of the
- * requests started during the fault is at most 1.5 s; after the thaw or restart: every request
- * started more than 1 s later succeeds, readiness says so, and the log holds no SQL and at most
+ * requests started during the fault is at most 1.5 s; every request started more than 1 s after
+ * the thaw (2 s after a restart) succeeds, readiness says so, and the log holds no SQL and at most
  * one warning or error line per cause per 5 s.
  *
  * FAULT_PROBE=1 runs the issue's probe instead (the service's default timeouts, 30 s and 60 s
@@ -38,11 +38,12 @@ const READ_BOUND_MS = STATEMENT_MS + 1000;
 /** The limiter's store call (1 s, failing open) can precede the bounded database call; plus slack for a shared machine. */
 const REQUEST_BOUND_MS = READ_BOUND_MS + ACQUIRE_MS + 1000 + 2500;
 /**
- * Requests started this long after the thaw must all succeed. Measured after a 30 s freeze, the
- * first 200 comes 1.0 s (2026-11-25, before issue 34) to 1.3 s (with its background workers) after
- * the thaw, while the pool's connections and the breaker's probe reconnect: a bound of seconds.
+ * Requests started this long after recovery must all succeed. After a freeze (issue 35's target:
+ * 1 s), measured in four runs on a loaded 2-core machine (2026-11-25, afternoon), the first 200
+ * came 95–318 ms after the thaw, while the pool's connections and the breaker's probe reconnect.
+ * After an outage the server also replays its WAL once started: first 200 121–593 ms there.
  */
-const RECOVERED_MS = 2000;
+const RECOVERED_MS = { freeze: 1000, outage: 2000 } as const;
 const CLIENTS = PROBE ? 8 : 6;
 const AFTER_MS = PROBE ? 20_000 : 6000;
 const FAULTS: { kind: 'freeze' | 'outage'; ms: number }[] = process.env.FAULT_PROBE_FAULTS
@@ -177,6 +178,7 @@ async function parallelReads(): Promise<number> {
 }
 
 interface Run {
+  kind: 'freeze' | 'outage';
   /** Probe connections (db/breaker.ts) open 1.5 s after recovery: one probe at a time. */
   probes: number;
   samples: Sample[];
@@ -216,7 +218,7 @@ async function underLoad(fault: { kind: 'freeze' | 'outage'; ms: number }): Prom
   const parallelAfter = await parallelReads();
   await new Promise((r) => setTimeout(r, Math.max(0, recovered + AFTER_MS - Date.now())));
   const samples = await running.stop();
-  return { probes, samples, faultStart, recovered, readyDuring, readyAfter, parallelAfter };
+  return { kind: fault.kind, probes, samples, faultStart, recovered, readyDuring, readyAfter, parallelAfter };
 }
 
 async function probeConnections(): Promise<number> {
@@ -239,9 +241,10 @@ function duringFault(run: Run): { n: number; median: number; p99: number; max: n
 
 function summary(label: string, run: Run): string {
   const { samples, recovered, faultStart } = run;
+  const bound = RECOVERED_MS[run.kind];
   const during = duringFault(run);
   const by = (f: (s: Sample) => boolean) => samples.filter(f).length;
-  const after = samples.filter((s) => s.start > recovered + RECOVERED_MS);
+  const after = samples.filter((s) => s.start > recovered + bound);
   const firstOk = samples.filter((s) => s.start >= recovered && s.status === 200).sort((a, b) => a.end - b.end)[0];
   const inFlightWrites = samples.filter((s) => s.method === 'PATCH' && s.start < faultStart && s.end > faultStart);
   const codes = new Map<string, number>();
@@ -250,7 +253,7 @@ function summary(label: string, run: Run): string {
     `[freeze.test] ${label}: ${samples.length} requests, ${by((s) => s.status === 503)} × 503, ${by((s) => s.status >= 500 && s.status !== 503)} other 5xx, ${by((s) => s.status === 0)} unanswered`,
     `  5xx by code: ${JSON.stringify(Object.fromEntries(codes))}`,
     `  started during the fault: ${during.n}, time to answer median ${during.median} ms, p99 ${during.p99} ms, longest ${during.max} ms`,
-    `  started > ${RECOVERED_MS / 1000} s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
+    `  started > ${bound / 1000} s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
     `  longest request: ${Math.max(...samples.map((s) => s.end - s.start))} ms; writes in flight at the fault's start answered after ${inFlightWrites.map((s) => `${s.end - faultStart} ms (${s.status})`).join(', ') || '—'}`,
     `  probe connections after recovery: ${run.probes}`,
     `  readiness during: ${run.readyDuring.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; after: ${run.readyAfter.status}/${run.readyAfter.ms}ms with ${run.parallelAfter}/10 parallel reads ok`,
@@ -259,12 +262,13 @@ function summary(label: string, run: Run): string {
 
 function expectHealthy(run: Run): void {
   const { samples, recovered } = run;
+  const bound = RECOVERED_MS[run.kind];
   const bad = samples.filter((s) => s.status === 0 || (s.status >= 500 && s.status !== 503));
   expect(bad.slice(0, 5), 'no 5xx other than 503, every request answered').toEqual([]);
   expect(samples.filter((s) => s.status === 503 && !(Number(s.retryAfter) > 0))).toEqual([]);
-  const late = samples.filter((s) => s.start > recovered + RECOVERED_MS && s.status !== 200);
-  expect(late.slice(0, 5), `every request started > ${RECOVERED_MS / 1000} s after recovery succeeds`).toEqual([]);
-  expect(samples.filter((s) => s.start > recovered + RECOVERED_MS).length).toBeGreaterThan(CLIENTS);
+  const late = samples.filter((s) => s.start > recovered + bound && s.status !== 200);
+  expect(late.slice(0, 5), `every request started > ${bound / 1000} s after recovery succeeds`).toEqual([]);
+  expect(samples.filter((s) => s.start > recovered + bound).length).toBeGreaterThan(CLIENTS);
   const during = duringFault(run);
   expect(during.n).toBeGreaterThan(CLIENTS);
   expect(during.p99, `p99 time-to-answer during the fault at most ${FAULT_P99_MS} ms`).toBeLessThanOrEqual(FAULT_P99_MS);
@@ -316,7 +320,7 @@ describe('faults longer than the bounds, under load', () => {
   });
 
   for (const fault of FAULTS) {
-    it(`${fault.kind} for ${fault.ms / 1000} s: 503 during, every request 2 s after recovery succeeds, readiness tells the truth`, async (ctx) => {
+    it(`${fault.kind} for ${fault.ms / 1000} s: 503 during, every request ${RECOVERED_MS[fault.kind] / 1000} s after recovery succeeds, readiness tells the truth`, async (ctx) => {
       if (cannot) return ctx.skip();
       const run = await underLoad(fault);
       console.log(summary(`${fault.kind} ${fault.ms / 1000} s`, run));
