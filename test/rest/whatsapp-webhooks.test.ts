@@ -203,10 +203,19 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       const after = await db.sql('select 1 from ai_events where conversation_id = ?', [m.conversation_id]);
       expect(after).toHaveLength(2);
 
-      // The next message of that contact joins the same conversation.
+      // The next message of that contact joins the same conversation (one statement with its
+      // event); the event's data is the message record exactly as the REST API shows it.
       const next = wamid('text2');
       expect((await signedPost(JSON.stringify(textNotification(next, CUSTOMER_WA, 'y?')))).body.result.messages).toBe(1);
-      expect((await messagesWith(next))[0].conversation_id).toBe(m.conversation_id);
+      const [stored] = await messagesWith(next);
+      expect(stored.conversation_id).toBe(m.conversation_id);
+      const listed = (await t.api({ path: `/ai/conversations/${m.conversation_id}/messages`, key: KEYS.server })).json().result;
+      const record = listed.find((r: { id: number }) => r.id === stored.id);
+      const [event] = await db.sql<{ data: unknown; agent_id: number; business_id: number; public: boolean }>(
+        `select data, agent_id, business_id, public from ai_events where type = 'message.created' and conversation_id = ? and (data->>'id')::int = ?`,
+        [m.conversation_id, stored.id],
+      );
+      expect(event).toEqual({ data: record, agent_id: MAIN, business_id: 1, public: true });
     });
 
     it('other types: the caption, else [TYPE]; an item without id or from, or with a non-Unix timestamp, is skipped and the rest stored', async () => {

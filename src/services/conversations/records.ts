@@ -48,6 +48,18 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
   };
 }
 
+/**
+ * messageRecord built by PostgreSQL from the row `m` (an alias of ai_messages' columns), as jsonb:
+ * for writes that are one statement with their event (whatsapp-inbound.service.ts). Keep the two in
+ * step; test/rest/whatsapp-webhooks.test.ts compares an event built here with the REST record.
+ */
+export function messageRecordSql(m: string): string {
+  return `jsonb_build_object('id', ${m}.id, 'conversation_id', ${m}.conversation_id, 'role', ${m}.role, 'content', ${m}.content,
+    'public', ${m}.public, 'created_at', to_char(${m}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'usage', ${m}.usage, 'external_id', ${m}.external_id, 'delivery_status', ${m}.delivery_status,
+    'delivery_error', ${m}.delivery_error, 'author_id', ${m}.author_id)`;
+}
+
 /** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
 export function messageRecord(m: Record<string, any>): Record<string, unknown> {
   return {

@@ -112,3 +112,11 @@ export async function writeWithEvents<T>(
   if (appended) await ctx.services.events.sequence(ctx.project.id);
   return value;
 }
+
+/**
+ * For a write that is one statement inserting its own inbox rows (atomic without a transaction):
+ * once it committed, wait for the pass that gives them ids, as writeWithEvents does.
+ */
+export function eventsCommitted(ctx: RequestContext): Promise<void> {
+  return ctx.services.events.sequence(ctx.project.id);
+}
