@@ -10,14 +10,14 @@ import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
 import type { Pagination } from '../shared/list-query.js';
-import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { appendEvents, writeWithEvents } from '../events/event-log.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from '../identity/access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/postgresql';
 import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from '../shared/list-query.js';
 import { INT_MAX, STATUS_REASONS, CURRENT_CONTENT_MAX, MessageInput, CheckedMessage, checkMessage, validContent, checkContent, checkConversationId, WHATSAPP_CONTENT_MAX } from './message-rules.js';
-import { run, agentOf, messageEvent, conversationEvent } from './records.js';
+import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
@@ -141,7 +141,6 @@ export class ConversationService {
     const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
     for (let attempt = 0; attempt < 3; attempt++) {
       const message = await writeWithEvents(ctx, async (tx) => {
-        const events: NewAiEvent[] = [];
         const lockActive = () =>
           run(tx, `select * from ai_conversations
                     where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
@@ -156,15 +155,15 @@ export class ConversationService {
              returning *`,
             [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
           );
-          if (opened.length) events.push(conversationEvent('conversation.created', opened[0], agent, 0));
+          // its event goes to the inbox before the message's
+          if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
           [conversation] = opened.length ? opened : await lockActive();
         }
         // closed between the insert and the read: nothing was written, try again
         if (!conversation) return { value: null, events: [] };
-        const row = await insertMessage(tx, ctx.project.id, conversation.id, { role: 'user', content: text, public: true, usage: null }, authorOf(ctx));
-        await run(tx, 'update ai_conversations set updated_at = now() where id = ? and project_id = ?', [conversation.id, ctx.project.id]);
-        events.push(messageEvent(row, agent));
-        return { value: row, events };
+        const message = { role: 'user', content: text, public: true, usage: null } as const;
+        const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
+        return { value: row, events: [], inboxed: true };
       });
       if (message) return message;
     }
@@ -185,25 +184,8 @@ export class ConversationService {
       const conversation = await lockVisible(tx, ctx, conversationId, scope);
       assertNotHandedOff(ctx, conversation, message.role);
       const outbound = sentOnWhatsApp(conversation, message);
-      const row = await insertMessage(tx, ctx.project.id, conversation.id, message, authorOf(ctx), outbound);
-      const u = message.usage ?? {};
-      const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
-      // Members the message carries, and only those: cost and tokens add (numeric, exact), the
-      // response time is the mean over the conversation's messages that carry one, half up.
-      await run(
-        tx,
-        `update ai_conversations set updated_at = now(), usage = usage
-           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + ?::numeric) end
-           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + ?::numeric) end
-           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + ?::numeric) end
-           || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
-                (select round(avg((m.usage->>'response_time_ms')::numeric)) from ai_messages m
-                  where m.conversation_id = ai_conversations.id and m.project_id = ai_conversations.project_id
-                    and m.usage->>'response_time_ms' is not null)) end
-         where id = ? and project_id = ?`,
-        [has('cost'), has('cost'), has('input_tokens'), has('input_tokens'), has('output_tokens'), has('output_tokens'), has('response_time_ms'), conversation.id, ctx.project.id],
-      );
-      return { value: row, events: [messageEvent(row, agentOf(conversation))] };
+      const row = await insertMessage(tx, ctx.project.id, conversation.id, agentOf(conversation), message, authorOf(ctx), outbound, usageAdded(message.usage));
+      return { value: row, events: [], inboxed: true };
     });
   }
 
@@ -317,7 +299,44 @@ function assertNotHandedOff(ctx: RequestContext, conversation: Record<string, an
  * the send outbox (workers/whatsapp-sender.ts), in the same statement and so the same transaction:
  * a rolled-back write sends nothing, a committed one is never forgotten.
  */
-async function insertMessage(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage, authorId: number | null, outbound = false): Promise<any> {
+/** What a message changes on its conversation: a SET list of ai_conversations and its parameters. */
+interface ConversationChange {
+  set: string;
+  params: unknown[];
+}
+
+const TOUCH: ConversationChange = { set: 'updated_at = now()', params: [] };
+
+/**
+ * The usage members the message carries, and only those: cost and tokens add (numeric, exact),
+ * the response time is the mean over the conversation's messages that carry one, half up. (The
+ * statement's snapshot does not hold the new message: its value is added to the sum and count.)
+ */
+function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
+  const u = usage ?? {};
+  const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
+  return {
+    set: `updated_at = now(), usage = usage
+      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + ?::numeric) end
+      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + ?::numeric) end
+      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + ?::numeric) end
+      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
+           (select round((coalesce(sum((x.usage->>'response_time_ms')::numeric), 0) + ?::numeric) / (count(x.usage->>'response_time_ms') + 1))
+              from ai_messages x where x.conversation_id = ai_conversations.id and x.project_id = ai_conversations.project_id)) end`,
+    params: [has('cost'), has('cost'), has('input_tokens'), has('input_tokens'), has('output_tokens'), has('output_tokens'), has('response_time_ms'), has('response_time_ms')],
+  };
+}
+
+/**
+ * A message in one statement, under the conversation's row lock the caller holds: the row, its
+ * WhatsApp send when it goes out (CONTRACT §10.1), the conversation's change, and its
+ * message.created in the events inbox (visible by the agent's business; the record built by
+ * PostgreSQL). The caller's writeWithEvents sequences it (`inboxed`).
+ */
+async function insertMessage(
+  tx: EntityManager, projectId: number, conversationId: number, agent: { id: number; business_id?: number | null },
+  m: CheckedMessage, authorId: number | null, outbound: boolean, change: ConversationChange,
+): Promise<any> {
   const [row] = await run(
     tx,
     `with m as (
@@ -325,9 +344,14 @@ async function insertMessage(tx: EntityManager, projectId: number, conversationI
        values (?, ?, ?, ?, ?, ?::jsonb, ?, now(), ?) returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
-       select id, project_id, conversation_id from m where m.delivery_status = 'pending')
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
+     changed as (update ai_conversations set ${change.set} where id = ? and project_id = ?),
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', ?, ?, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
      select * from m`,
-    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId, outbound ? 'pending' : null],
+    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId, outbound ? 'pending' : null,
+      ...change.params, conversationId, projectId, agent.id, agent.business_id ?? null],
   );
   return row;
 }

@@ -20,11 +20,6 @@ export const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inboun
 
 export const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
 
-/** A message.created event: visible by the agent's business; `public` from the message. */
-export function messageEvent(row: Record<string, any>, agent: { id: number; business_id?: number | null }): NewAiEvent {
-  return { type: 'message.created', data: messageRecord(row), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.conversation_id, public: row.public };
-}
-
 export const iso = (v: unknown) => (v == null ? null : new Date(v as string | Date).toISOString());
 
 /** The conversation record as the REST API shows it (CONTRACT §6.2, §9.1), from an entity or a raw row. */

@@ -97,17 +97,18 @@ export async function projectsWithInbox(conn: Connection): Promise<number[]> {
 /**
  * The one way a service writes with events: `work` runs in a transaction and says what it
  * changed; its events are appended last in the same transaction (no change without its event, no
- * event without its change). After the commit the write waits for the sequencer pass that gives
- * them ids (shared by every write of the project that committed meanwhile), so once it answers,
- * its events are in the log, and streams and webhooks have been told.
+ * event without its change); `inboxed` says its own statements put events in the inbox (a
+ * message with its event in one statement). After the commit the write waits for the sequencer
+ * pass that gives them ids (shared by every write of the project that committed meanwhile), so
+ * once it answers, its events are in the log, and streams and webhooks have been told.
  */
 export async function writeWithEvents<T>(
   ctx: RequestContext,
-  work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[] }>,
+  work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean }>,
 ): Promise<T> {
   const { value, appended } = await ctx.em.transactional(async (tx) => {
-    const { value, events } = await work(tx);
-    return { value, appended: await appendEvents(tx, ctx.project.id, events) };
+    const { value, events, inboxed } = await work(tx);
+    return { value, appended: (await appendEvents(tx, ctx.project.id, events)) || inboxed === true };
   });
   if (appended) await ctx.services.events.sequence(ctx.project.id);
   return value;
