@@ -196,6 +196,7 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     const later = await acknowledged();
     expect(later.ws.readyState).toBe(WebSocket.OPEN);
     const { worst, samples, statuses } = await live.stop();
+    console.log(`[websocket.test] ${engine}: ${WS_MAX_PENDING} sockets without connection_init: slowest /health/live ${Math.round(worst)} ms`);
     expect(statuses).toEqual([200]);
     expect(samples).toBeGreaterThan(10);
     expect(worst).toBeLessThan(LIVE_BOUND_MS);
@@ -264,6 +265,7 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     await sleep(100);
     const big = await abuser({ mode: 'big', url, key: KEYS.server, messages: 20, bytes: 889 * 1024 }).last;
     const { worst, statuses } = await live.stop();
+    console.log(`[websocket.test] ${engine}: 20 documents of 889 KB: slowest /health/live ${Math.round(worst)} ms`);
     expect(big.bytes).toBeGreaterThan(889 * 1024);
     expect(big.answers).toHaveLength(20);
     for (const answer of big.answers) expect(answer).toMatchObject({ type: 'error', message: expect.stringMatching(/token/i) });
