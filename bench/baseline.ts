@@ -338,13 +338,24 @@ app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
   };
 });
 
-// ---- writes (CONTRACT §9.1): the statements of ConversationService.addMessage / addCurrentMessage and appendEvents ----
+// ---- writes (CONTRACT §9.1): the statements of ConversationService.addMessage / addCurrentMessage (insertMessage) and appendEvents ----
 
 const SEQUENCER_LOCK_CLASS = 0x4f474576;
 type Tx = pg.PoolClient;
 interface NewEvent { type: string; agent_id: number; business_id: number | null; conversation_id: number; public: boolean; data: unknown }
 
-async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: NewEvent[]; projectId: number }>): Promise<T> {
+const inbox = (tx: Tx, projectId: number, events: NewEvent[]) =>
+  tx.query(
+    `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+     select $1, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
+       from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+            with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
+      order by r.n`,
+    [projectId, JSON.stringify(events)],
+  );
+
+/** `inboxed`: the work's own statements put events in the inbox. */
+async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: NewEvent[]; projectId: number; inboxed?: boolean }>): Promise<T> {
   const tx = await pool.connect();
   let sequence: number | null = null;
   let value: T;
@@ -353,17 +364,8 @@ async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: Ne
     const done = await work(tx);
     value = done.value;
     const { events, projectId } = done;
-    if (events.length) {
-      await tx.query(
-        `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-         select $1, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-           from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
-                with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
-          order by r.n`,
-        [projectId, JSON.stringify(events)],
-      );
-      sequence = projectId;
-    }
+    if (events.length) await inbox(tx, projectId, events);
+    if (events.length || done.inboxed) sequence = projectId;
     await tx.query('COMMIT');
   } catch (err) {
     await tx.query('ROLLBACK').catch(() => undefined);
@@ -419,17 +421,31 @@ const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   created_at: iso(c.created_at), closed_at: iso(c.closed_at), updated_at: iso(c.updated_at), contact: c.contact,
   window_expires_at: windowExpiresAt(c.last_inbound_at), handler: c.handler, assignee_id: c.assignee_id, messages_count: messagesCount,
 });
-/** serve's statement: the message, and its send queued when it is a WhatsApp reply (never in the bench). */
-const insertMessage = async (tx: Tx, projectId: number, conversationId: number, role: string, content: string, isPublic: boolean, usage: unknown, authorId: number | null) =>
+/**
+ * serve's statement: the message, its send queued when it is a WhatsApp reply (never in the bench),
+ * the conversation's change (`set`, its parameters from $11) and its message.created inbox row.
+ */
+const insertMessage = async (
+  tx: Tx, projectId: number, c: { id: number; agent_id: number; business_id: number | null }, role: string, content: string,
+  isPublic: boolean, usage: unknown, authorId: number | null, set: string, setParams: unknown[],
+) =>
   (await tx.query(
     `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
        values ($1, $2, $3, $4, $5, $6::jsonb, $7, now(), $8) returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
-       select id, project_id, conversation_id from m where m.delivery_status = 'pending')
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
+     changed as (update ai_conversations set ${set} where id = $2 and project_id = $1),
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', $9, $10, m.conversation_id, m.public,
+              jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
+                'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
+                'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id),
+              clock_timestamp() from m)
      select * from m`,
-    [projectId, conversationId, role, content, isPublic, usage === null ? null : JSON.stringify(usage), authorId, null],
+    [projectId, c.id, role, content, isPublic, usage === null ? null : JSON.stringify(usage), authorId, null, c.agent_id, c.business_id, ...setParams],
   )).rows[0];
 
 /** Server keys, valid bodies only (the bench's). */
@@ -447,21 +463,18 @@ app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', asyn
       [project.id, Number((req.params as { conversation_id: string }).conversation_id)],
     )).rows[0];
     if (!c || c.status !== 'active') throw new Refused(400);
-    const m = await insertMessage(tx, project.id, c.id, body.role, body.content, body.public !== false, body.usage ?? null, null);
-    await tx.query(
-      `update ai_conversations set updated_at = now(), usage = usage
-         || case when $1::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $1::numeric) end
-         || case when $2::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + $2::numeric) end
-         || case when $3::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + $3::numeric) end
-         || case when $4::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
-              (select round(avg((m.usage->>'response_time_ms')::numeric)) from ai_messages m
-                where m.conversation_id = ai_conversations.id and m.project_id = ai_conversations.project_id
-                  and m.usage->>'response_time_ms' is not null)) end
-       where id = $5 and project_id = $6`,
-      [has('cost'), has('input_tokens'), has('output_tokens'), has('response_time_ms'), c.id, project.id],
+    const m = await insertMessage(
+      tx, project.id, { id: c.id, agent_id: c.agent_id, business_id: c.agent_business_id }, body.role, body.content, body.public !== false, body.usage ?? null, null,
+      `updated_at = now(), usage = usage
+         || case when $11::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $11::numeric) end
+         || case when $12::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + $12::numeric) end
+         || case when $13::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + $13::numeric) end
+         || case when $14::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
+              (select round((coalesce(sum((x.usage->>'response_time_ms')::numeric), 0) + $14::numeric) / (count(x.usage->>'response_time_ms') + 1))
+                 from ai_messages x where x.conversation_id = ai_conversations.id and x.project_id = ai_conversations.project_id)) end`,
+      [has('cost'), has('input_tokens'), has('output_tokens'), has('response_time_ms')],
     );
-    const record = messageRecord(m);
-    return { value: record, projectId: project.id, events: [{ type: 'message.created', agent_id: c.agent_id, business_id: c.agent_business_id, conversation_id: c.id, public: m.public, data: record }] };
+    return { value: messageRecord(m), projectId: project.id, events: [], inboxed: true };
   });
   return { error: false, result: message };
 });
@@ -480,7 +493,6 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
   const userKey = caller.kind === 'user' ? caller.id : 0;
   const { content } = req.body as { content: string };
   const message = await inTransaction(async (tx) => {
-    const events: NewEvent[] = [];
     const lockActive = async () => (await tx.query(
       `select * from ai_conversations
         where project_id = $1 and agent_id = $2 and coalesce(user_id, 0) = $3 and contact is null and status = 'active'
@@ -496,15 +508,14 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
          returning *`,
         [project.id, agent.id, userKey || null, agent.business_id],
       )).rows;
-      if (opened.length) events.push({ type: 'conversation.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: opened[0].id, public: true, data: conversationRecord(opened[0], 0) });
+      if (opened.length) {
+        await inbox(tx, project.id, [{ type: 'conversation.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: opened[0].id, public: true, data: conversationRecord(opened[0], 0) }]);
+      }
       c = opened[0] ?? (await lockActive());
     }
     if (!c) throw new Refused(500);
-    const m = await insertMessage(tx, project.id, c.id, 'user', content, true, null, caller.kind === 'user' ? caller.id : null);
-    await tx.query('update ai_conversations set updated_at = now() where id = $1 and project_id = $2', [c.id, project.id]);
-    const record = messageRecord(m);
-    events.push({ type: 'message.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: c.id, public: true, data: record });
-    return { value: record, projectId: project.id, events };
+    const m = await insertMessage(tx, project.id, { id: c.id, agent_id: agent.id, business_id: agent.business_id }, 'user', content, true, null, caller.kind === 'user' ? caller.id : null, 'updated_at = now()', []);
+    return { value: messageRecord(m), projectId: project.id, events: [], inboxed: true };
   });
   return { error: false, result: message };
 });
