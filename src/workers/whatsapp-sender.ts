@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { WhatsAppSendConfig } from '../config.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { createWhatsAppTextSender, type TextMessage, type TextSendOutcome } from '../providers/whatsapp/client.js';
+import { createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
 import { applyEarlyStatuses, lockExternalIds, messageStatusEvent, pruneEarlyStatuses, settleMessages } from '../services/whatsapp/delivery.js';
 import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
@@ -59,13 +59,13 @@ interface ClaimedSend extends OutboxJob {
 export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome> {
   readonly name = 'whatsapp sender';
   private readonly worker: OutboxWorker<ClaimedSend, TextSendOutcome>;
-  private readonly send: (message: TextMessage) => Promise<TextSendOutcome>;
+  private readonly client: WhatsAppTextSender;
   private readonly secrets = new Map<string, Record<string, unknown> | null>();
   private readonly lines = new LineLimiter();
   private prune: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: WhatsAppSenderOptions) {
-    this.send = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs });
+    this.client = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs, maxSockets: opts.config.concurrency });
     this.worker = new OutboxWorker(this, { concurrency: opts.config.concurrency, pollMs: opts.config.pollMs, drainMs: opts.timeoutMs + 1000, log: opts.log });
   }
 
@@ -83,6 +83,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   async stop(): Promise<void> {
     clearInterval(this.prune);
     await this.worker.stop();
+    this.client.close();
   }
 
   /** Looks for due sends now (after a commit here, or a notification from another process). */
@@ -149,7 +150,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     if (typeof phone !== 'string' || !phone || typeof token !== 'string' || !token || !job.contact) {
       return { accepted: false, retry: false, error: 'agent credentials missing (phone_number_id, access_token)' };
     }
-    return this.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
+    return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
   }
 
   async record(results: SendResult[]): Promise<void> {
