@@ -113,7 +113,9 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       // Each conversation's oldest pending send, found by a skip scan of the pending index: one probe
       // per conversation with pending sends (the first row after the previous conversation is the next
       // one's head), not a pass over every pending row. Due when its time has come; the lock re-checks
-      // the row, so a head another process just leased is skipped.
+      // the row, so a head another process just leased is skipped. The lease runs from the statement's
+      // own clock, not the transaction's start: a settling transaction that waited on locks before its
+      // claim must not hand out a lease already partly spent.
       `with recursive heads as (
          (select conversation_id, message_id, next_attempt_at from ai_message_sends
            where status = 'pending' order by conversation_id, message_id limit 1)
@@ -130,7 +132,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
           limit ?
           for update of s skip locked)
        update ai_message_sends s
-          set attempts = s.attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+          set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
          from due, ai_messages m, ai_conversations c, ai_agents a
         where s.message_id = due.message_id and m.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id
        returning s.message_id, s.project_id, s.conversation_id, s.attempts, m.content, c.contact, c.agent_id,
