@@ -177,6 +177,9 @@ export class OutboxWorker<J extends OutboxJob, R> {
   }
 
   private launch(job: J): void {
+    // claimed while `stop` began: left to its lease (once it runs out, any process makes the attempt),
+    // rather than started in a process that will not wait for it
+    if (this.stopped) return;
     this.perGroup.set(job.group, (this.perGroup.get(job.group) ?? 0) + 1);
     let release!: () => void;
     const done = new Promise<void>((resolve) => (release = resolve));
