@@ -72,6 +72,8 @@ export class OutboxWorker<J extends OutboxJob, R> {
   private recording = false;
   /** Slots a claim in progress (or a record's) may fill. */
   private reserved = 0;
+  /** A claim found no slot free while some were reserved. */
+  private starved = false;
   private readonly perGroup = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
@@ -157,7 +159,11 @@ export class OutboxWorker<J extends OutboxJob, R> {
     do {
       this.again = false;
       const free = this.free;
-      if (free <= 0) return;
+      if (free <= 0) {
+        // the slots are taken or reserved (a record may be claiming): claim again after the record
+        this.starved = true;
+        return;
+      }
       let batch: J[];
       this.reserved += free;
       try {
@@ -218,8 +224,9 @@ export class OutboxWorker<J extends OutboxJob, R> {
     while (this.results.length) {
       const batch = this.results;
       this.results = [];
-      // the slots this batch frees, and those free already
-      const free = this.stopped ? 0 : Math.max(0, this.opts.concurrency - this.inFlight.size - this.reserved + batch.length);
+      // the slots this batch frees (for the replies next in line behind its own); the others stay
+      // with claims, which wake-ups may start meanwhile
+      const free = this.stopped ? 0 : Math.max(0, Math.min(batch.length, this.opts.concurrency - this.inFlight.size - this.reserved + batch.length));
       let next: J[] | null = null;
       this.reserved += free;
       try {
@@ -232,7 +239,10 @@ export class OutboxWorker<J extends OutboxJob, R> {
       }
       this.release(batch.map((b) => b.job));
       for (const job of next ?? []) this.launch(job);
-      if (next === null || next.length >= free) this.kick();
+      if (next === null || next.length >= free || this.starved) {
+        this.starved = false;
+        this.kick();
+      }
     }
     this.recording = false;
   }
