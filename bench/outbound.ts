@@ -30,7 +30,7 @@ import { startServe, type BenchServer } from './processes.js';
  * `npm run bench:outbound -- A B`: the drain only, A/B interleaved (A and B: `current` or a build kept
  * with `npm run bench:snapshot NAME`): BENCH_ROUNDS rounds (default 3), each draining a fresh batch
  * with one process then two, for A and B in an order that flips every round. Prints each drain's
- * sends/s and CPU per send (the `serve` processes', and PostgreSQL's: the cluster's backends), then
+ * sends/s and CPU per send (the `serve` processes', and PostgreSQL's: the bench database's backends), then
  * the medians and the per-round B/A ratios.
  */
 const PROVIDER_MS = Number(process.env.BENCH_PROVIDER_MS ?? 20);
@@ -134,7 +134,7 @@ function audit(requests: { to: string; body: string }[], contacts: string[]): { 
 
 interface Drained {
   sendsPerSecond: number;
-  /** CPU time per send, in µs: the `serve` processes' and PostgreSQL's (the cluster's processes). */
+  /** CPU time per send, in µs: the `serve` processes' and PostgreSQL's (the bench database's backends). */
   serveUs: number;
   pgUs: number;
 }
@@ -153,12 +153,12 @@ async function drainWith(
   const servers = await Promise.all(Array.from({ length: processes }, () => startServe(env, undefined, build)));
   try {
     requests.length = 0;
-    const postgres = await clusterCpu(sql);
-    const pg0 = postgres();
+    const postgres = await databaseCpu(sql);
+    const pg0 = await postgres.cpu();
     const cpu0 = servers.reduce((t, s) => t + s.cpuMs(), 0);
     const { seconds, sent } = await drain(sql, projectId, conversations, `${build}${processes}x${randomBytes(2).toString('hex')}`, servers);
     const serveMs = servers.reduce((t, s) => t + s.cpuMs(), 0) - cpu0;
-    const pgMs = postgres() - pg0;
+    const pgMs = await postgres.since(pg0);
     const seen = audit(requests, contacts);
     if (seen.duplicates || seen.outOfOrder || seen.requests !== sent) {
       process.exitCode = 1;
@@ -198,30 +198,36 @@ async function alternate(builds: string[], env: NodeJS.ProcessEnv, run: (process
 }
 
 /**
- * A reader of the CPU time (ms) used so far by the PostgreSQL cluster behind `sql` (Linux /proc):
- * the postmaster's children alive at each read (a backend that exits in between is not counted).
+ * A reader of the CPU time (ms) used by the PostgreSQL backends of the bench's database (Linux /proc,
+ * pids from pg_stat_activity), the bench's own connections included: `cpu()` at the start, and
+ * `since(start)` at the end sums each backend's growth (a backend opened meanwhile counts whole; one
+ * closed meanwhile is missed). Other databases of a shared server (other work's) are not counted.
  */
-async function clusterCpu(sql: Sql): Promise<() => number> {
-  const [{ pid }] = await sql<{ pid: number }>('select pg_backend_pid() as pid');
-  const stat = (p: string) => fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-  let postmaster: string;
-  try {
-    postmaster = stat(String(pid))[1];
-  } catch {
-    return () => NaN; // not Linux, or PostgreSQL elsewhere
-  }
-  return () => {
-    let ticks = 0;
-    for (const p of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(p)) continue;
+async function databaseCpu(sql: Sql): Promise<{ cpu(): Promise<Map<number, number>>; since(start: Map<number, number>): Promise<number> }> {
+  const ticks = (pid: number) => {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]);
+  };
+  const cpu = async () => {
+    const out = new Map<number, number>();
+    for (const { pid } of await sql<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()')) {
       try {
-        const f = stat(p);
-        if (f[1] === postmaster) ticks += Number(f[11]) + Number(f[12]);
+        out.set(pid, ticks(pid));
       } catch {
-        // gone meanwhile
+        // gone meanwhile, or not Linux / PostgreSQL elsewhere
       }
     }
-    return (ticks * 1000) / 100;
+    return out;
+  };
+  return {
+    cpu,
+    async since(start) {
+      const end = await cpu();
+      if (!end.size) return NaN;
+      let t = 0;
+      for (const [pid, n] of end) t += n - (start.get(pid) ?? 0);
+      return (t * 1000) / 100;
+    },
   };
 }
 

@@ -32,13 +32,16 @@ export interface OutboxResult<J extends OutboxJob, R> {
  * - `attempt` makes the attempt (outside any transaction) and resolves with its result.
  * - `record` writes a batch of results, each only if its row is still at the claimed attempt. It
  *   rejects only when the batch could not be written (its rows keep their leases: tried again later).
+ *   It may also claim, in its own transaction, up to `free` further attempts (the slots the batch
+ *   frees): they start as soon as it resolves, without a claim of their own. It resolves with them,
+ *   or with null when it did not look (the worker then claims).
  */
 export interface OutboxQueue<J extends OutboxJob, R> {
   /** Names the worker in log lines ("webhook dispatcher", "whatsapp sender"). */
   readonly name: string;
   claim(limit: number, busy: ReadonlyMap<string, number>): Promise<J[]>;
   attempt(job: J): Promise<R>;
-  record(results: OutboxResult<J, R>[]): Promise<void>;
+  record(results: OutboxResult<J, R>[], free: number): Promise<J[] | null>;
 }
 
 export interface OutboxWorkerOptions {
@@ -55,16 +58,22 @@ export interface OutboxWorkerOptions {
  * The claim / attempt / record loop shared by every outbox of the service (webhook deliveries,
  * WhatsApp replies). Woken by `kick()` (after a commit in this process, or a notification from
  * another) and by a poll; claims are coalesced (one at a time, another right after when asked).
- * At most `concurrency` attempts in flight. Results are recorded in batches, one `record` at a time:
- * those that arrive while one is being written go together in the next (a group commit: the cost
- * of a write, a transaction and its commit, is shared by every result of the batch, so the rate
- * grows with the load instead of being capped by one write per attempt). The database going away
- * costs one log line per cause and a one-second pause, never a crash.
+ * At most `concurrency` attempts in flight (an attempt holds its slot until its result is written;
+ * a claim in progress holds the slots it may fill). Results are recorded in batches, one `record`
+ * at a time: those that arrive while one is being written go together in the next (a group commit:
+ * the cost of a write, a transaction and its commit, is shared by every result of the batch, so the
+ * rate grows with the load instead of being capped by one write per attempt); a `record` that
+ * claims the next attempts in its transaction saves their claim and the wait for it. The database
+ * going away costs one log line per cause and a one-second pause, never a crash.
  */
 export class OutboxWorker<J extends OutboxJob, R> {
-  private readonly inFlight = new Map<string, Promise<void>>();
-  private results: { done: OutboxResult<J, R>; settle: (err?: unknown) => void }[] = [];
+  private readonly inFlight = new Map<string, { done: Promise<void>; release: () => void }>();
+  private results: OutboxResult<J, R>[] = [];
   private recording = false;
+  /** Slots a claim in progress (or a record's) may fill. */
+  private reserved = 0;
+  /** A claim found no slot free while some were reserved. */
+  private starved = false;
   private readonly perGroup = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
@@ -97,7 +106,7 @@ export class OutboxWorker<J extends OutboxJob, R> {
     this.wakeTimer = undefined;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.allSettled([...this.inFlight.values()]),
+      Promise.allSettled([...this.inFlight.values()].map((f) => f.done)),
       new Promise((resolve) => (timer = setTimeout(resolve, this.opts.drainMs))),
     ]);
     clearTimeout(timer);
@@ -142,12 +151,21 @@ export class OutboxWorker<J extends OutboxJob, R> {
     return this.inFlight.size;
   }
 
+  private get free(): number {
+    return this.stopped ? 0 : Math.max(0, this.opts.concurrency - this.inFlight.size - this.reserved);
+  }
+
   private async claimLoop(): Promise<void> {
     do {
       this.again = false;
-      const free = this.opts.concurrency - this.inFlight.size;
-      if (free <= 0 || this.stopped) return;
+      const free = this.free;
+      if (free <= 0) {
+        // the slots are taken or reserved (a record may be claiming): claim again after the record
+        this.starved = true;
+        return;
+      }
       let batch: J[];
+      this.reserved += free;
       try {
         batch = await this.queue.claim(free, this.perGroup);
         this.recovered();
@@ -155,6 +173,8 @@ export class OutboxWorker<J extends OutboxJob, R> {
         this.failure('claim', err);
         this.pausedUntil = Date.now() + 1000;
         return;
+      } finally {
+        this.reserved -= free;
       }
       for (const job of batch) this.launch(job);
       // a full batch may have left more due rows behind
@@ -163,24 +183,39 @@ export class OutboxWorker<J extends OutboxJob, R> {
   }
 
   private launch(job: J): void {
+    // claimed while `stop` began: left to its lease (once it runs out, any process makes the attempt),
+    // rather than started in a process that will not wait for it
+    if (this.stopped) return;
     this.perGroup.set(job.group, (this.perGroup.get(job.group) ?? 0) + 1);
-    const run = this.queue
-      .attempt(job)
-      .then((result) => new Promise<void>((resolve, reject) => this.recordSoon({ job, result }, (err) => (err === undefined ? resolve() : reject(err)))))
-      .catch((err) => this.failure('record', err))
-      .finally(() => {
-        this.inFlight.delete(job.id);
-        const n = (this.perGroup.get(job.group) ?? 1) - 1;
-        if (n > 0) this.perGroup.set(job.group, n);
-        else this.perGroup.delete(job.group);
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    this.inFlight.set(job.id, { done, release });
+    this.queue.attempt(job).then(
+      (result) => this.recordSoon({ job, result }),
+      (err) => {
+        this.opts.log.error({ err, job: job.id }, `${this.queue.name}: attempt failed unexpectedly`);
+        this.release([job]);
         this.kick();
-      });
-    this.inFlight.set(job.id, run);
+      },
+    );
   }
 
-  /** Queues a result for the next batch; `settle` is told once its batch is written (or not). */
-  private recordSoon(done: OutboxResult<J, R>, settle: (err?: unknown) => void): void {
-    this.results.push({ done, settle });
+  /** Frees the jobs' slots (their results are written, or will be tried again after their leases). */
+  private release(jobs: J[]): void {
+    for (const job of jobs) {
+      const slot = this.inFlight.get(job.id);
+      if (!slot) continue;
+      this.inFlight.delete(job.id);
+      const n = (this.perGroup.get(job.group) ?? 1) - 1;
+      if (n > 0) this.perGroup.set(job.group, n);
+      else this.perGroup.delete(job.group);
+      slot.release();
+    }
+  }
+
+  /** Queues a result for the next batch. */
+  private recordSoon(done: OutboxResult<J, R>): void {
+    this.results.push(done);
     if (!this.recording) void this.recordLoop();
   }
 
@@ -189,13 +224,25 @@ export class OutboxWorker<J extends OutboxJob, R> {
     while (this.results.length) {
       const batch = this.results;
       this.results = [];
-      let error: unknown;
+      // the slots this batch frees (for the replies next in line behind its own); the others stay
+      // with claims, which wake-ups may start meanwhile
+      const free = this.stopped ? 0 : Math.max(0, Math.min(batch.length, this.opts.concurrency - this.inFlight.size - this.reserved + batch.length));
+      let next: J[] | null = null;
+      this.reserved += free;
       try {
-        await this.queue.record(batch.map((b) => b.done));
+        next = await this.queue.record(batch, free);
+        this.recovered();
       } catch (err) {
-        error = err ?? new Error('record failed');
+        this.failure('record', err);
+      } finally {
+        this.reserved -= free;
       }
-      for (const b of batch) b.settle(error);
+      this.release(batch.map((b) => b.job));
+      for (const job of next ?? []) this.launch(job);
+      if (next === null || next.length >= free || this.starved) {
+        this.starved = false;
+        this.kick();
+      }
     }
     this.recording = false;
   }

@@ -235,7 +235,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
    * Writes the attempts' results in one statement, each only if its row is still at that attempt
    * (`id = any(ARRAY)`: the rows looked up by key, not a scan, as the recordset counts as 100 rows).
    */
-  async record(results: OutboxResult<Claimed, Outcome>[]): Promise<void> {
+  async record(results: OutboxResult<Claimed, Outcome>[]): Promise<null> {
     const rows = results.map(({ job, result }) => {
       const final = !result.ok && (job.attempts >= MAX_ATTEMPTS || job.event_type === null);
       return {
@@ -258,6 +258,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
       [JSON.stringify(rows), `{${rows.map((r) => r.id).join(',')}}`],
       'run',
     );
+    return null;
   }
 
   private secret(stored: string): string {

@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { WhatsAppSendConfig } from '../config.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { createWhatsAppTextSender, type TextMessage, type TextSendOutcome } from '../providers/whatsapp/client.js';
+import { createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
 import { applyEarlyStatuses, lockExternalIds, messageStatusEvent, pruneEarlyStatuses, settleMessages } from '../services/whatsapp/delivery.js';
 import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
@@ -21,7 +21,7 @@ export interface WhatsAppSenderOptions {
   apiUrl: string;
   timeoutMs: number;
   log: OutboxLog;
-  /** Told after a commit that appended events: the sequencer pass that gives them ids (services/events). */
+  /** Told after a commit that appended events: the sequencer pass that gives them ids (services/events); `stop` waits for it. */
   onEvents?: (projectId: number) => Promise<void>;
 }
 
@@ -52,20 +52,24 @@ interface ClaimedSend extends OutboxJob {
  * - An accepted send is recorded even if its lease ran out meanwhile (the message leaves `pending`
  *   once, so it is never sent again); other results only while the row is at the claimed attempt.
  *   The results that arrive together are recorded together (the worker batches them): one statement
- *   for the retries, one transaction per project for the final words and their events.
+ *   for the retries, one transaction per project for the final words and their events; the last
+ *   of these transactions also claims the sends now due (the settled conversations' next replies
+ *   among them), which leave at its commit. The sequencer pass for the events follows the commit
+ *   without holding up the next batch.
  * - Timeouts, connection errors, 5xx, 429 and Meta's throttling codes are retried with backoff
  *   (`retryBaseMs`, doubling) up to MAX_SEND_ATTEMPTS; other answers are final.
  */
 export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome> {
   readonly name = 'whatsapp sender';
   private readonly worker: OutboxWorker<ClaimedSend, TextSendOutcome>;
-  private readonly send: (message: TextMessage) => Promise<TextSendOutcome>;
+  private readonly client: WhatsAppTextSender;
   private readonly secrets = new Map<string, Record<string, unknown> | null>();
   private readonly lines = new LineLimiter();
   private prune: NodeJS.Timeout | undefined;
+  private readonly sequencing = new Set<Promise<void>>();
 
   constructor(private readonly opts: WhatsAppSenderOptions) {
-    this.send = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs });
+    this.client = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs, maxSockets: opts.config.concurrency });
     this.worker = new OutboxWorker(this, { concurrency: opts.config.concurrency, pollMs: opts.config.pollMs, drainMs: opts.timeoutMs + 1000, log: opts.log });
   }
 
@@ -83,6 +87,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   async stop(): Promise<void> {
     clearInterval(this.prune);
     await this.worker.stop();
+    await Promise.allSettled([...this.sequencing]);
+    this.client.close();
   }
 
   /** Looks for due sends now (after a commit here, or a notification from another process). */
@@ -95,13 +101,21 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     this.worker.wake();
   }
 
-  async claim(limit: number): Promise<ClaimedSend[]> {
+  claim(limit: number): Promise<ClaimedSend[]> {
+    return this.claimIn(this.opts.orm.em, limit);
+  }
+
+  /** The claim, in `em`'s transaction when it has one (a settling transaction claims what it made due). */
+  private async claimIn(em: EntityManager, limit: number): Promise<ClaimedSend[]> {
+    if (limit <= 0) return [];
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
-    const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
+    const rows = await em.getConnection().execute<Record<string, any>[]>(
       // Each conversation's oldest pending send, found by a skip scan of the pending index: one probe
       // per conversation with pending sends (the first row after the previous conversation is the next
       // one's head), not a pass over every pending row. Due when its time has come; the lock re-checks
-      // the row, so a head another process just leased is skipped.
+      // the row, so a head another process just leased is skipped. The lease runs from the statement's
+      // own clock, not the transaction's start: a settling transaction that waited on locks before its
+      // claim must not hand out a lease already partly spent.
       `with recursive heads as (
          (select conversation_id, message_id, next_attempt_at from ai_message_sends
            where status = 'pending' order by conversation_id, message_id limit 1)
@@ -118,13 +132,14 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
           limit ?
           for update of s skip locked)
        update ai_message_sends s
-          set attempts = s.attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+          set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
          from due, ai_messages m, ai_conversations c, ai_agents a
         where s.message_id = due.message_id and m.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id
        returning s.message_id, s.project_id, s.conversation_id, s.attempts, m.content, c.contact, c.agent_id,
                  a.business_id, a.enabled, a.credentials`,
       [limit, leaseSeconds],
       'all',
+      em.getTransactionContext(),
     );
     return rows.map((r) => ({
       id: String(r.message_id),
@@ -149,16 +164,25 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     if (typeof phone !== 'string' || !phone || typeof token !== 'string' || !token || !job.contact) {
       return { accepted: false, retry: false, error: 'agent credentials missing (phone_number_id, access_token)' };
     }
-    return this.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
+    return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
   }
 
-  async record(results: SendResult[]): Promise<void> {
+  /**
+   * Retries in one statement; the final words in one transaction per project, the last of which
+   * also claims up to `free` sends (the next replies of the conversations it settled among them),
+   * so a conversation's next reply leaves as soon as the previous one is settled. Null (the worker
+   * claims) when no transaction ran.
+   */
+  async record(results: SendResult[], free: number): Promise<ClaimedSend[] | null> {
     const final = (r: SendResult) => r.result.accepted || !r.result.retry || r.job.attempts >= MAX_SEND_ATTEMPTS;
     const retries = results.filter((r) => !final(r));
     if (retries.length) await this.retryLater(retries);
     const byProject = new Map<number, SendResult[]>();
     for (const r of results.filter(final)) byProject.set(r.job.project_id, [...(byProject.get(r.job.project_id) ?? []), r]);
-    for (const projectId of [...byProject.keys()].sort((a, b) => a - b)) await this.settle(projectId, byProject.get(projectId)!);
+    const projects = [...byProject.keys()].sort((a, b) => a - b);
+    let claimed: ClaimedSend[] | null = null;
+    for (const projectId of projects) claimed = await this.settle(projectId, byProject.get(projectId)!, projectId === projects.at(-1) ? free : 0);
+    return claimed;
   }
 
   /** Attempts to be made again: due after their backoff, if still at the claimed attempt. */
@@ -178,9 +202,9 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     );
   }
 
-  /** The final words on a project's sends, their messages and their events, in one transaction. */
-  private async settle(projectId: number, results: SendResult[]): Promise<void> {
-    const appended = await this.opts.orm.em.fork().transactional(async (tx) => {
+  /** The final words on a project's sends, their messages and their events, and a claim of up to `claim` sends, in one transaction. */
+  private async settle(projectId: number, results: SendResult[], claim: number): Promise<ClaimedSend[]> {
+    const { appended, claimed } = await this.opts.orm.em.fork().transactional(async (tx) => {
       const owned = await this.closeSends(tx, results);
       const accepted = owned.flatMap(({ job, result }) => (result.accepted ? [{ agentId: job.agent_id, externalId: result.id }] : []));
       await lockExternalIds(tx, accepted);
@@ -200,9 +224,18 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
         events.push(messageStatusEvent(row, agent));
         for (const moved of row.external_id ? (early.get(`${job.agent_id}:${row.external_id}`) ?? []) : []) events.push(messageStatusEvent(moved, agent));
       }
-      return appendEvents(tx, projectId, events);
+      return { appended: await appendEvents(tx, projectId, events), claimed: await this.claimIn(tx, claim) };
     });
-    if (appended) await this.opts.onEvents?.(projectId);
+    if (appended) this.sequence(projectId);
+    return claimed;
+  }
+
+  /** The sequencer pass that gives the events their ids runs after the commit, without holding up the next batch. */
+  private sequence(projectId: number): void {
+    const pass = this.opts.onEvents?.(projectId);
+    if (!pass) return;
+    this.sequencing.add(pass);
+    void pass.finally(() => this.sequencing.delete(pass));
   }
 
   /**

@@ -38,6 +38,8 @@ export function parseLastEventId(value: unknown, field = 'last_event_id'): numbe
 export class EventsService {
   private bus: EventBus | null = null;
   private readonly wakers = new Set<() => void>();
+  /** Per project: the last event id of the newest pass the workers were woken for. */
+  private readonly wokenUpTo = new Map<number, number>();
   private readonly feeds = new Map<number, ProjectFeed>();
   /** Per project: the sequencer pass running in this process, and the one queued behind it. */
   private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null }>();
@@ -61,7 +63,7 @@ export class EventsService {
     this.streams.start(log);
     const onNotify = (projectId: number | null, lastId: number) => {
       this.notified(projectId, lastId);
-      this.wake();
+      if (this.newCommit(projectId, lastId)) this.wake();
     };
     const databaseUrl = this.config.databaseUrl ?? this.orm.config.getClientUrl();
     this.bus = this.config.redisUrl
@@ -143,6 +145,7 @@ export class EventsService {
   /** After a commit that appended events up to `lastId` (services/events/event-log.ts): this process's streams, then the others. */
   committed(projectId: number, lastId: number): void {
     this.notified(projectId, lastId);
+    this.newCommit(projectId, lastId);
     this.wake();
     this.bus?.publish(projectId, lastId);
   }
@@ -155,6 +158,19 @@ export class EventsService {
   onCommit(fn: () => void): () => void {
     this.wakers.add(fn);
     return () => this.wakers.delete(fn);
+  }
+
+  /**
+   * Whether the workers have not been woken yet for a pass that gave ids up to `lastId`. A project's
+   * passes commit in id order, so a notice at or below a pass this process woke them for (its own,
+   * echoed back by the bus, or an earlier one of another process) brings nothing their claim after
+   * that wake-up did not see.
+   */
+  private newCommit(projectId: number | null, lastId: number): boolean {
+    if (projectId === null) return true;
+    if ((this.wokenUpTo.get(projectId) ?? 0) >= lastId) return false;
+    this.wokenUpTo.set(projectId, lastId);
+    return true;
   }
 
   private wake(): void {
