@@ -16,6 +16,7 @@ import { startServe, type BenchServer } from './processes.js';
  * BENCH_ATTEMPT (default BENCH_STREAMS) streams are attempted: past A's bound (STREAMS_MAX_OPEN,
  * heap) the excess must be refused with 503 while the held streams go on. Reported: RSS and heap
  * used of A (its /metrics) idle and with the streams, per stream; refusals; held streams that ended.
+ * BENCH_BUILD: a snapshot (`npm run bench:snapshot NAME`) instead of this tree's build.
  * All streams use one key of one project, so the per-credential and per-project caps are raised to
  * BENCH_ATTEMPT for the run: what is measured is the process, not the caps (tests cover those).
  */
@@ -173,7 +174,8 @@ async function main(): Promise<void> {
       ...process.env, DATABASE_URL: db.url, CREDENTIALS_KEY, LOG_LEVEL: 'warn',
       STREAMS_PER_CREDENTIAL: String(ATTEMPT), STREAMS_PER_PROJECT: String(ATTEMPT),
     };
-    const [a, b] = await Promise.all([startServe(env), startServe(env)]);
+    const build = process.env.BENCH_BUILD ?? 'current';
+    const [a, b] = await Promise.all([startServe(env, undefined, build), startServe(env, undefined, build)]);
     servers.push(a, b);
     await new Promise((r) => setTimeout(r, 2000));
     const idle = { rss: a.rssMb(), heap: await heapMb(a.origin) };
@@ -193,10 +195,13 @@ async function main(): Promise<void> {
     for (const [label, origin, first] of [['same process (writes through A)', a.origin, 100_001], ['across processes (writes through B)', b.origin, 100_001 + RATE * DURATION]] as const) {
       streams.latencies = [];
       streams.events = 0;
+      const cpu0 = a.cpuMs();
       const { writes, failed } = await write(origin, first);
       await new Promise((r) => setTimeout(r, 1500));
+      // A's CPU per event sent to one stream: the fan-out's cost, less sensitive to other work on the host than the latencies
+      const perDelivery = ((a.cpuMs() - cpu0) * 1000) / Math.max(1, writes * streams.open);
       const expected = writes * Math.min(SAMPLED, streams.open);
-      rows.push(`${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms`);
+      rows.push(`${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms  A's CPU ${perDelivery.toFixed(1)} µs per event and stream`);
     }
     console.log(rows.join('\n'));
     console.log(`RSS of A after the writes ${a.rssMb().toFixed(1)} MB; held streams that ended before the bench closed them: ${streams.dropped}; A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}`);

@@ -10,32 +10,49 @@ import { fromGraphErrors } from './envelope.js';
  * `?access_token=` (a header, when sent, wins). Runs before the pipeline; the values never reach
  * the logs (rest/log-redaction.ts).
  */
+/**
+ * The text of one write, with its HTTP/1.1 chunk framing made once too: the stream writes it on its
+ * socket itself (one write, no per-write work of the response object), and thousands of streams
+ * sending the same events send the same string.
+ */
+interface Frame {
+  text: string;
+  chunk: string | null;
+}
+
+function chunkOf(frame: Frame): string {
+  return (frame.chunk ??= `${Buffer.byteLength(frame.text).toString(16)}\r\n${frame.text}\r\n`);
+}
+
+const KEEP_ALIVE: Frame = { text: ': keep-alive\n\n', chunk: null };
+
 /** One frame per event, made once however many streams send it (the event object is shared by them). */
-const FRAMES = new WeakMap<AiEventRecord, string>();
-function frame(event: AiEventRecord): string {
-  let text = FRAMES.get(event);
-  if (text === undefined) {
-    text = `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
-    FRAMES.set(event, text);
+const FRAMES = new WeakMap<AiEventRecord, Frame>();
+function frame(event: AiEventRecord): Frame {
+  let f = FRAMES.get(event);
+  if (f === undefined) {
+    f = { text: `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`, chunk: null };
+    FRAMES.set(event, f);
   }
-  return text;
+  return f;
 }
 
 /** The frames of the events one write sends, for the next stream that sends the same events (keyed by the first). */
-const BATCH_FRAMES = new WeakMap<AiEventRecord, { events: AiEventRecord[]; text: string }>();
+const BATCH_FRAMES = new WeakMap<AiEventRecord, { events: AiEventRecord[]; frame: Frame }>();
 
 /**
  * The text of one write: a stream that was caught up takes the same batch of shared events as its
  * peers, and gets the same string, so thousands of sockets do not each hold a copy of it.
  */
-function framesOf(events: AiEventRecord[]): string {
+function framesOf(events: AiEventRecord[]): Frame {
   if (events.length === 1) return frame(events[0]);
   const cached = BATCH_FRAMES.get(events[0]);
-  if (cached && cached.events.length === events.length && cached.events.every((e, i) => e === events[i])) return cached.text;
+  if (cached && cached.events.length === events.length && cached.events.every((e, i) => e === events[i])) return cached.frame;
   let text = '';
-  for (const event of events) text += frame(event);
-  BATCH_FRAMES.set(events[0], { events, text });
-  return text;
+  for (const event of events) text += frame(event).text;
+  const f: Frame = { text, chunk: null };
+  BATCH_FRAMES.set(events[0], { events, frame: f });
+  return f;
 }
 
 export async function queryCredentials(req: FastifyRequest): Promise<void> {
@@ -82,18 +99,29 @@ export class SseHub {
   }
 }
 
-type EventIterator = AsyncIterableIterator<AiEventRecord> & { takeQueued?(): AiEventRecord[]; onOverflow?: (() => void) | null };
+type EventIterator = AsyncIterableIterator<AiEventRecord> & {
+  takeQueued?(): AiEventRecord[];
+  park?(sink: (events: AiEventRecord[]) => boolean): Promise<void>;
+  onOverflow?: (() => void) | null;
+};
 
-/** One SSE response: writes frames with backpressure, ends with its iterator or its client. */
+/**
+ * One SSE response: writes frames on its socket with backpressure, ends with its iterator or its
+ * client. The headers go out through the response (chunked, or plain for an HTTP/1.0 client);
+ * each frame is then one write of a prepared string on the socket, and `end()` of the response
+ * still closes the body properly.
+ */
 class SseWriter {
   open = true;
   /** Something was written since the last keep-alive tick. */
   private wrote = false;
   private wake: (() => void) | null = null;
+  private readonly chunked: boolean;
   readonly stop = (): void => {
     if (!this.open) return;
     this.open = false;
     this.hub.remove(this);
+    this.raw.socket?.off('drain', this.wakeUp);
     this.iterator.return?.(undefined).catch(() => undefined);
     this.wakeUp();
     if (!this.raw.writableEnded) this.raw.end();
@@ -103,29 +131,44 @@ class SseWriter {
     this.wake = null;
     w?.();
   };
+  /** For EventStream.park: writes a live batch; false once the socket is full (or the stream closed). */
+  readonly sink = (events: AiEventRecord[]): boolean => this.write(framesOf(events)) && !this.needsDrain();
 
   constructor(
     private readonly hub: SseHub,
     readonly raw: FastifyReply['raw'],
     readonly iterator: EventIterator,
-  ) {}
+  ) {
+    this.chunked = (raw as unknown as { chunkedEncoding: boolean }).chunkedEncoding === true;
+    raw.socket?.on('drain', this.wakeUp);
+  }
 
   /** Writes a frame; false when the stream is closed. */
-  write(text: string): boolean {
-    if (!this.open || this.raw.destroyed) return false;
+  write(frame: Frame): boolean {
+    const socket = this.raw.socket;
+    if (!this.open || !socket || socket.destroyed) return false;
     this.wrote = true;
-    this.raw.write(text);
+    socket.write(this.chunked ? chunkOf(frame) : frame.text);
     return true;
   }
 
   keepAlive(): void {
-    if (!this.wrote && !this.raw.writableNeedDrain) this.write(': keep-alive\n\n');
+    if (!this.wrote && !this.needsDrain()) this.write(KEEP_ALIVE);
     this.wrote = false;
+  }
+
+  needsDrain(): boolean {
+    return this.raw.socket?.writableNeedDrain === true;
+  }
+
+  /** Bytes written but not yet sent. */
+  buffered(): number {
+    return this.raw.socket?.writableLength ?? 0;
   }
 
   /** Resolves once the socket has room again (or the stream closed). */
   drained(): Promise<void> {
-    if (!this.open || !this.raw.writableNeedDrain) return Promise.resolve();
+    if (!this.open || !this.needsDrain()) return Promise.resolve();
     return new Promise<void>((resolve) => (this.wake = resolve));
   }
 }
@@ -173,12 +216,11 @@ export async function runSse(
   // What arrives while the client does not read queues in the stream, up to EVENTS_STREAM_BUFFER_BYTES;
   // past it the stream gives up and the connection is cut (a socket that never drains would otherwise stay).
   iterator.onOverflow = () => {
-    req.log.info({ buffered: raw.writableLength }, 'event stream closed: the client is not reading');
+    req.log.info({ buffered: writer.buffered() }, 'event stream closed: the client is not reading');
     writer.stop();
     raw.destroy();
   };
   raw.on('close', writer.stop);
-  raw.on('drain', writer.wakeUp);
 
   try {
     for (;;) {
@@ -190,6 +232,8 @@ export async function runSse(
       if (!writer.write(framesOf(queued))) break;
       // Respect backpressure: take the next event only once the socket has room again.
       await writer.drained();
+      // Caught up, with room: the live batches go out from the feed's dispatch, not a turn of this loop each.
+      if (iterator.park && writer.open) await iterator.park(writer.sink);
     }
   } catch (err) {
     req.log.warn({ err: (err as Error).message }, 'event stream ended by a failure; the client resumes with Last-Event-ID');

@@ -316,6 +316,9 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
   private done = false;
   private error: Error | null = null;
   private waiter: (() => void) | null = null;
+  /** While parked (SSE): takes each live batch at once; false when it can take no more now. */
+  private sink: ((events: AiEventRecord[]) => boolean) | null = null;
+  private unpark: (() => void) | null = null;
 
   constructor(
     private readonly feed: ProjectFeed,
@@ -387,8 +390,29 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
       this.take(rows, false);
       if (this.cursor < to && !this.done) this.cursor = to;
     }
-    this.wakeUp();
+    if (this.sink) this.feedSink();
+    else this.wakeUp();
     return this.cursor;
+  }
+
+  /**
+   * Hands the live batches to `sink` as the feed dispatches them, without a promise and a turn of
+   * the reader's loop per batch, until the stream needs its reader again: it fell behind, it
+   * ended, or `sink` took a batch and said it can take no more (its socket is full). Resolves
+   * then; at once when something is queued already.
+   */
+  park(sink: (events: AiEventRecord[]) => boolean): Promise<void> {
+    if (this.done || this.behind || this.head < this.queue.length) return Promise.resolve();
+    this.sink = sink;
+    return new Promise<void>((resolve) => (this.unpark = resolve));
+  }
+
+  private feedSink(): void {
+    if (!this.done && !this.behind) {
+      if (this.head === this.queue.length) return; // nothing this stream shows: stay parked
+      if (this.sink!(this.takeQueued())) return;
+    }
+    this.wakeUp();
   }
 
   end(err: Error | null): void {
@@ -404,6 +428,12 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
     const w = this.waiter;
     this.waiter = null;
     w?.();
+    const u = this.unpark;
+    if (u) {
+      this.sink = null;
+      this.unpark = null;
+      u();
+    }
   }
 
   async next(): Promise<IteratorResult<AiEventRecord>> {
