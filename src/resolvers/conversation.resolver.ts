@@ -74,7 +74,7 @@ export class ConversationResolver {
     @Ctx() ctx: RequestContext,
     @Arg('provider_external_id', () => String) providerExternalId: string,
   ): Promise<AiConversation> {
-    return ctx.services.conversations.current(ctx, providerExternalId);
+    return ctx.services.conversationWrites.current(ctx, providerExternalId);
   }
 
   @Query(() => [AiMessage], { description: 'Public messages of the caller\'s active conversation, oldest first; creates nothing.' })
@@ -91,7 +91,7 @@ export class ConversationResolver {
     @Arg('provider_external_id', () => String) providerExternalId: string,
     @Arg('content', () => String) content: string,
   ): Promise<AiMessage> {
-    return ctx.services.conversations.addCurrentMessage(ctx, providerExternalId, content);
+    return ctx.services.conversationWrites.addCurrentMessage(ctx, providerExternalId, content);
   }
 
   @Mutation(() => AiMessage, { description: "Adds a message to an active conversation and adds its usage to the conversation's (POST /ai/conversations/{conversation_id}/messages)." })
@@ -103,7 +103,7 @@ export class ConversationResolver {
     @Arg('public', () => Boolean, { nullable: true }) isPublic?: boolean | null,
     @Arg('usage', () => GraphQLJSON, { nullable: true, description: '{cost, response_time_ms, input_tokens, output_tokens}, each optional and ≥ 0' }) usage?: unknown,
   ): Promise<AiMessage> {
-    return ctx.services.conversations.addMessage(ctx, conversationId, { role, content, public: isPublic, usage });
+    return ctx.services.conversationWrites.addMessage(ctx, conversationId, { role, content, public: isPublic, usage });
   }
 
   @Mutation(() => AiConversation, { description: 'Closes an active conversation with a reason (POST /ai/conversations/{conversation_id}/close).' })
@@ -112,7 +112,7 @@ export class ConversationResolver {
     @Arg('conversation_id', () => Int) conversationId: number,
     @Arg('status_reason', () => String) statusReason: string,
   ): Promise<AiConversation> {
-    return ctx.services.conversations.close(ctx, conversationId, statusReason);
+    return ctx.services.conversationWrites.close(ctx, conversationId, statusReason);
   }
 
   @Mutation(() => AiConversation, {

@@ -3,7 +3,7 @@ import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'typ
 import { AiTemplateSend } from '../entities/ai-template-send.js';
 import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversations/conversation.service.js';
-import type { WhatsAppDeliveryResult } from '../services/whatsapp/whatsapp-inbound.service.js';
+import type { WhatsAppDeliveryResult } from '../services/whatsapp/inbound-notification.js';
 import { Pagination } from './conversation.resolver.js';
 
 @ObjectType({ simpleResolvers: true, description: 'One page of an agent\'s template sends.' })

@@ -11,6 +11,7 @@ import { packageFile } from './graphiql.js';
  */
 const OWN: Record<string, { file: string; type: string }> = {
   'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
+  'inbox.js': { file: 'inbox.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
   'agents.js': { file: 'agents.js', type: 'text/javascript; charset=utf-8' },
 };

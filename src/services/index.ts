@@ -5,7 +5,7 @@ import type { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { createProviders } from '../providers/registry.js';
 import { AgentService, TranslationService } from './agents/index.js';
-import { ConversationService, HandoffService } from './conversations/index.js';
+import { ConversationService, ConversationWriteService, HandoffService } from './conversations/index.js';
 import { EventsService, WebhookService } from './events/index.js';
 import { AuthService, LimitsService, TenancyService } from './identity/index.js';
 import { MetricsService } from './metrics/index.js';
@@ -36,6 +36,7 @@ export function createServices(deps: Deps) {
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
     conversations: new ConversationService(),
+    conversationWrites: new ConversationWriteService(),
     handoff: new HandoffService(),
     templates: new TemplateService(providers, deps.cipher),
     translations: new TranslationService(),

@@ -2,22 +2,19 @@ import { readOnReplica } from '../../db/replicas.js';
 import { selectOnReplica } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
-import { AiConversation, WHATSAPP_WINDOW_MS, type ConversationUsage } from '../../entities/ai-conversation.js';
+import { AiConversation } from '../../entities/ai-conversation.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
-import { appError, notFound404, validationError } from '../../errors/codes.js';
+import { appError, notFound404 } from '../../errors/codes.js';
 import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
 import type { Pagination } from '../shared/list-query.js';
-import { appendEvents, writeWithEvents } from '../events/event-log.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from '../identity/access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/postgresql';
 import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from '../shared/list-query.js';
-import { INT_MAX, STATUS_REASONS, CURRENT_CONTENT_MAX, MessageInput, CheckedMessage, checkMessage, validContent, checkContent, checkConversationId, WHATSAPP_CONTENT_MAX } from './message-rules.js';
-import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
+import { INT_MAX } from './message-rules.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
@@ -54,7 +51,10 @@ export interface Page<T> {
 /** Every agent column but the encrypted credentials. */
 const AGENT_FIELDS = ['id', 'business_id', 'name', 'provider', 'provider_type', 'provider_external_id', 'enabled', 'created_at', 'updated_at', 'credential_keys'] as const;
 
-/** The five conversation operations of spec §4.3 (CONTRACT §6.2). */
+/**
+ * The conversation reads (CONTRACT §6.2): the list, one conversation and its messages, the caller's
+ * current conversation and its public messages. The writes are ConversationWriteService's.
+ */
 export class ConversationService {
   /** `GET /ai/conversations`: levels 0 and 2 and server keys; a level-2 user sees their businesses' only. */
   async list(ctx: RequestContext, input: ListInput): Promise<Page<AiConversation>> {
@@ -85,36 +85,6 @@ export class ConversationService {
     });
   }
 
-  /**
-   * `GET /ai/agents/{provider_external_id}/conversations/current`: the caller's active conversation
-   * with the agent, created when there is none. The partial unique index
-   * ai_conversations_active_uq decides races: the insert does nothing when another request won,
-   * and the winner's row is read back.
-   */
-  async current(ctx: RequestContext, providerExternalId: string): Promise<AiConversation> {
-    const agent = await this.currentAgent(ctx, providerExternalId);
-    const userId = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const existing = await this.active(ctx, agent.id, userId);
-      if (existing) return existing;
-      await writeWithEvents(ctx, async (tx) => {
-        const opened = await tx.getConnection().execute<Record<string, unknown>[]>(
-          `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
-           values (?, ?, ?, ?, 'active', '{}')
-           on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
-           returning *`,
-          [ctx.project.id, agent.id, userId, agent.business_id ?? null],
-          'all',
-          tx.getTransactionContext(),
-        );
-        const events = opened.map((row) => conversationEvent('conversation.created', row, agent, 0));
-        return { value: undefined, events };
-      });
-    }
-    // Only reachable if the winner's conversation is closed between every insert and read.
-    throw appError('ERROR_INTERNAL');
-  }
-
   /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */
   async currentMessages(ctx: RequestContext, providerExternalId: string): Promise<AiMessage[]> {
     const conversation = await this.currentActive(ctx, providerExternalId);
@@ -123,91 +93,10 @@ export class ConversationService {
 
   /** The caller's active conversation with the agent, creating nothing: 404 when the agent or the conversation does not exist. */
   async currentActive(ctx: RequestContext, providerExternalId: string): Promise<AiConversation> {
-    const agent = await this.currentAgent(ctx, providerExternalId);
-    const conversation = await this.active(ctx, agent.id, ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
+    const agent = await currentAgent(ctx, providerExternalId);
+    const conversation = await activeConversation(ctx, agent.id, ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
     if (!conversation) throw notFound404('ERROR_AI_CONVERSATION_NOT_FOUND');
     return conversation;
-  }
-
-  /**
-   * `POST .../conversations/current/messages` (CONTRACT §9.1): a public `user` message in the caller's
-   * current conversation, opened when none is active under the same rule as `current` (the partial
-   * unique index decides races). The conversation row is locked, so a concurrent close either
-   * happens before (the next attempt opens a new conversation) or waits for this message.
-   */
-  async addCurrentMessage(ctx: RequestContext, providerExternalId: string, content: unknown): Promise<AiMessage> {
-    const agent = await this.currentAgent(ctx, providerExternalId);
-    const text = checkContent(content, CURRENT_CONTENT_MAX);
-    const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const message = await writeWithEvents(ctx, async (tx) => {
-        const lockActive = () =>
-          run(tx, `select * from ai_conversations
-                    where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
-                    for no key update`, [ctx.project.id, agent.id, userKey]);
-        let [conversation] = await lockActive();
-        if (!conversation) {
-          const opened = await run(
-            tx,
-            `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
-             values (?, ?, ?, ?, 'active', '{}')
-             on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
-             returning *`,
-            [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
-          );
-          // its event goes to the inbox before the message's
-          if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
-          [conversation] = opened.length ? opened : await lockActive();
-        }
-        // closed between the insert and the read: nothing was written, try again
-        if (!conversation) return { value: null, events: [] };
-        const message = { role: 'user', content: text, public: true, usage: null } as const;
-        const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
-        return { value: row, events: [], inboxed: true };
-      });
-      if (message) return message;
-    }
-    throw appError('ERROR_INTERNAL');
-  }
-
-  /**
-   * `POST /ai/conversations/{id}/messages` (CONTRACT §9.1): levels 0/2 and server keys. The
-   * conversation row is locked (`for no key update`) for the transaction, so messages of one
-   * conversation serialise their usage updates while other conversations never wait on it.
-   */
-  async addMessage(ctx: RequestContext, conversationId: number, input: MessageInput): Promise<AiMessage> {
-    assertAiAdmin(ctx);
-    const message = checkMessage(input);
-    checkConversationId(conversationId);
-    const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(ctx, async (tx) => {
-      const conversation = await lockVisible(tx, ctx, conversationId, scope);
-      assertNotHandedOff(ctx, conversation, message.role);
-      const outbound = sentOnWhatsApp(conversation, message);
-      const row = await insertMessage(tx, ctx.project.id, conversation.id, agentOf(conversation), message, authorOf(ctx), outbound, usageAdded(message.usage));
-      return { value: row, events: [], inboxed: true };
-    });
-  }
-
-  /** `POST /ai/conversations/{id}/close` (CONTRACT §9.1): closed with a reason, `closed_at` now; once. */
-  async close(ctx: RequestContext, conversationId: number, statusReason: unknown): Promise<AiConversation & { messages_count: number }> {
-    assertAiAdmin(ctx);
-    if (typeof statusReason !== 'string' || !(STATUS_REASONS as readonly string[]).includes(statusReason)) {
-      throw validationError([{ field: 'status_reason', rule: 'enum', params: { values: STATUS_REASONS } }]);
-    }
-    checkConversationId(conversationId);
-    const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(ctx, async (tx) => {
-      const conversation = await lockVisible(tx, ctx, conversationId, scope);
-      const [row] = await run(
-        tx,
-        `update ai_conversations c set status = 'closed', status_reason = ?, closed_at = now(), updated_at = now()
-          where id = ? and project_id = ?
-          returning c.*, (select count(*)::int from ai_messages m where m.conversation_id = c.id and m.project_id = c.project_id) as messages_count`,
-        [statusReason, conversation.id, ctx.project.id],
-      );
-      return { value: row, events: [conversationEvent('conversation.closed', row, agentOf(conversation), row.messages_count)] };
-    });
   }
 
   /** messages_count for a page of conversations: one grouped count, never the messages themselves. */
@@ -244,128 +133,27 @@ export class ConversationService {
     }
     return conversation;
   }
+}
 
-  /** The agent of the current-conversation pair: any authenticated caller; 404 unknown, 409 disabled. */
-  private async currentAgent(ctx: RequestContext, providerExternalId: string): Promise<AiAgent> {
-    assertAccess(ctx, ACCESS.AUTHENTICATED);
-    assertAiModule(ctx);
-    const wellFormed = typeof providerExternalId === 'string' && /^[a-zA-Z0-9_-]{1,128}$/.test(providerExternalId);
-    const agent = wellFormed ? await readOne(ctx.em, AiAgent, { provider_external_id: providerExternalId }, { fields: AGENT_FIELDS }) : null;
-    if (!agent) throw notFound404('ERROR_AI_AGENT_NOT_FOUND');
-    if (!agent.enabled) {
-      const message = { key: 'ERROR_AI_AGENT_DISABLED' };
-      throw appError('ERROR_AI_CONVERSATION_CONFLICT', [message], {
-        result: { message: translate(ctx.lang, message), agent_id: agent.id, reason: 'AGENT_DISABLED' },
-      });
-    }
-    return agent;
+/** The agent of the current-conversation pair: any authenticated caller; 404 unknown, 409 disabled. */
+export async function currentAgent(ctx: RequestContext, providerExternalId: string): Promise<AiAgent> {
+  assertAccess(ctx, ACCESS.AUTHENTICATED);
+  assertAiModule(ctx);
+  const wellFormed = typeof providerExternalId === 'string' && /^[a-zA-Z0-9_-]{1,128}$/.test(providerExternalId);
+  const agent = wellFormed ? await readOne(ctx.em, AiAgent, { provider_external_id: providerExternalId }, { fields: AGENT_FIELDS }) : null;
+  if (!agent) throw notFound404('ERROR_AI_AGENT_NOT_FOUND');
+  if (!agent.enabled) {
+    const message = { key: 'ERROR_AI_AGENT_DISABLED' };
+    throw appError('ERROR_AI_CONVERSATION_CONFLICT', [message], {
+      result: { message: translate(ctx.lang, message), agent_id: agent.id, reason: 'AGENT_DISABLED' },
+    });
   }
-
-  private active(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
-    return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, contact: null, status: 'active' });
-  }
+  return agent;
 }
 
-/**
- * The conversation, locked for this transaction, with its agent's business (event visibility):
- * another project's, or (level 2) another business's, is not found; a closed one is refused.
- */
-export async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
-  const [conversation] = await run(
-    tx,
-    `select c.*, a.business_id as agent_business_id, a.provider as agent_provider,
-            coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
-       from ai_conversations c
-       join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
-      where c.project_id = ? and c.id = ?
-      for no key update of c`,
-    [WHATSAPP_WINDOW_MS / 1000, ctx.project.id, id],
-  );
-  if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
-  if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
-  return conversation;
-}
-
-/** CONTRACT §10.2: `author_id`, the user who adds a message through the API; null for server keys. */
-const authorOf = (ctx: RequestContext): number | null => (ctx.caller.kind === 'user' ? ctx.caller.user.id : null);
-
-/** CONTRACT §10.2: while a person handles the conversation, the agent runtime (a server key) may not answer. */
-function assertNotHandedOff(ctx: RequestContext, conversation: Record<string, any>, role: string): void {
-  if (conversation.handler === 'human' && role === 'assistant' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
-}
-
-/**
- * Inserts a message; one to be sent on WhatsApp (`outbound`) is written `pending` with its row in
- * the send outbox (workers/whatsapp-sender.ts), in the same statement and so the same transaction:
- * a rolled-back write sends nothing, a committed one is never forgotten.
- */
-/** What a message changes on its conversation: a SET list of ai_conversations and its parameters. */
-interface ConversationChange {
-  set: string;
-  params: unknown[];
-}
-
-const TOUCH: ConversationChange = { set: 'updated_at = now()', params: [] };
-
-/**
- * The usage members the message carries, and only those: cost and tokens add (numeric, exact),
- * the response time is the mean over the conversation's messages that carry one, half up. (The
- * statement's snapshot does not hold the new message: its value is added to the sum and count.)
- */
-function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
-  const u = usage ?? {};
-  const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
-  return {
-    set: `updated_at = now(), usage = usage
-      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + ?::numeric) end
-      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + ?::numeric) end
-      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + ?::numeric) end
-      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
-           (select round((coalesce(sum((x.usage->>'response_time_ms')::numeric), 0) + ?::numeric) / (count(x.usage->>'response_time_ms') + 1))
-              from ai_messages x where x.conversation_id = ai_conversations.id and x.project_id = ai_conversations.project_id)) end`,
-    params: [has('cost'), has('cost'), has('input_tokens'), has('input_tokens'), has('output_tokens'), has('output_tokens'), has('response_time_ms'), has('response_time_ms')],
-  };
-}
-
-/**
- * A message in one statement, under the conversation's row lock the caller holds: the row, its
- * WhatsApp send when it goes out (CONTRACT §10.1), the conversation's change, and its
- * message.created in the events inbox (visible by the agent's business; the record built by
- * PostgreSQL). The caller's writeWithEvents sequences it (`inboxed`).
- */
-async function insertMessage(
-  tx: EntityManager, projectId: number, conversationId: number, agent: { id: number; business_id?: number | null },
-  m: CheckedMessage, authorId: number | null, outbound: boolean, change: ConversationChange,
-): Promise<any> {
-  const [row] = await run(
-    tx,
-    `with m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
-       values (?, ?, ?, ?, ?, ?::jsonb, ?, now(), ?) returning *),
-     queued as (
-       insert into ai_message_sends (message_id, project_id, conversation_id)
-       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
-     changed as (update ai_conversations set ${change.set} where id = ? and project_id = ?),
-     inboxed as (
-       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', ?, ?, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
-     select * from m`,
-    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId, outbound ? 'pending' : null,
-      ...change.params, conversationId, projectId, agent.id, agent.business_id ?? null],
-  );
-  return row;
-}
-
-/**
- * CONTRACT §10.1: a public `assistant` message to a WhatsApp conversation (a contact, a `whatsapp`
- * agent) is sent to the contact. It must fit the Cloud API's limit and the customer service window
- * must be open, else 400 and nothing is stored. Other messages are sent nowhere.
- */
-function sentOnWhatsApp(conversation: Record<string, any>, m: CheckedMessage): boolean {
-  if (m.role !== 'assistant' || !m.public || !conversation.contact || conversation.agent_provider !== 'whatsapp') return false;
-  if (!validContent(m.content, WHATSAPP_CONTENT_MAX)) throw validationError([{ field: 'content' }]);
-  if (conversation.window_open !== true) throw appError('ERROR_WHATSAPP_WINDOW_CLOSED');
-  return true;
+/** The caller's active conversation with the agent, or null (a WhatsApp contact's has a contact and is never the caller's). */
+export function activeConversation(ctx: RequestContext, agentId: number, userId: number | null): Promise<AiConversation | null> {
+  return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, contact: null, status: 'active' });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../context/index.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { agentOf, conversationEvent, run } from './records.js';
 import { checkConversationId, INT_MAX } from './message-rules.js';
-import { lockVisible } from './conversation.service.js';
+import { lockVisible } from './conversation-writes.service.js';
 import { writeWithEvents } from '../events/event-log.js';
 
 export interface HandoffInput {

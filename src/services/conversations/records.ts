@@ -45,7 +45,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
 
 /**
  * messageRecord built by PostgreSQL from the row `m` (an alias of ai_messages' columns), as jsonb:
- * for writes that are one statement with their event (whatsapp-inbound.service.ts). Keep the two in
+ * for writes that are one statement with their event (whatsapp/inbound-notification.ts). Keep the two in
  * step; test/rest/whatsapp-webhooks.test.ts compares an event built here with the REST record.
  */
 export function messageRecordSql(m: string): string {

@@ -1,0 +1,277 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { appError, validationError } from '../../errors/codes.js';
+import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
+import { assertAiModule } from '../identity/access.js';
+import { conversationEvent, messageRecord, messageRecordSql } from '../conversations/records.js';
+import { eventsCommitted, writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { MOVES_FROM, moveTemplateSend, templateSendEvent } from './template-send.service.js';
+import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from './delivery.js';
+
+/**
+ * A WhatsApp notification whose signature the gateway verified (CONTRACT §9.3), read and stored:
+ * inbound messages into the (agent, contact) conversation, delivery statuses into the send log
+ * or onto the replies.
+ */
+
+type WebhookAgent = VerifiedWebhook['agents'][number];
+
+export interface WhatsAppDeliveryResult {
+  messages: number;
+  statuses: number;
+}
+
+/** Meta's statuses that say nothing about delivery (CONTRACT §10.1). */
+const IGNORED_STATUSES: ReadonlySet<string> = new Set(['played', 'deleted', 'warning']);
+/** `ai_conversations.contact` and `ai_inbound_message_ids.external_id` widths. */
+const MAX_CONTACT = 64;
+const MAX_EXTERNAL_ID = 128;
+/** What the log line about an unusable part keeps of it. */
+const MAX_LOGGED_PROBLEMS = 20;
+
+/** The user whose country code and cellphone digits, joined, are the contact (same expression as users_phone_digits_idx). */
+const USER_BY_PHONE = `(select id from users
+   where project_id = ?
+     and regexp_replace(coalesce(country_phone_code, ''), '[^0-9]', '', 'g') || regexp_replace(coalesce(cellphone, ''), '[^0-9]', '', 'g') = ?
+   order by id limit 1)`;
+
+/**
+ * The notification itself (the operation the gateway runs once WhatsAppInboundService.authenticate
+ * passed). Each message and each status is written in its own transaction, so what was stored
+ * before a crash stays and Meta's retry stores only the rest. Unusable parts are skipped and logged once.
+ */
+export async function receiveNotification(ctx: RequestContext, payload: unknown): Promise<WhatsAppDeliveryResult> {
+  const webhook = ctx.webhook;
+  if (!webhook) throw appError('ERROR_WEBHOOK_SIGNATURE');
+  assertAiModule(ctx);
+  const byPhone = new Map(webhook.agents.map((a) => [a.phone_number_id, a]));
+  const problems: string[] = [];
+  const result: WhatsAppDeliveryResult = { messages: 0, statuses: 0 };
+  if (!isObject(payload)) throw validationError([{ field: 'body', rule: 'object' }]);
+  if (payload.object !== undefined && payload.object !== 'whatsapp_business_account') problems.push('object is not whatsapp_business_account');
+
+  for (const [e, entry] of list(payload.entry, 'entry', problems).entries()) {
+    for (const [c, change] of list(isObject(entry) ? entry.changes : undefined, `entry[${e}].changes`, problems).entries()) {
+      const where = `entry[${e}].changes[${c}]`;
+      if (!isObject(change) || !isObject(change.value)) {
+        problems.push(`${where}: not a change`);
+        continue;
+      }
+      if (change.field !== 'messages') {
+        problems.push(`${where}: field ${clip(change.field)} ignored`);
+        continue;
+      }
+      const phone = isObject(change.value.metadata) ? change.value.metadata.phone_number_id : undefined;
+      const agent = typeof phone === 'string' ? byPhone.get(phone) : undefined;
+      if (!agent) continue; // naming no enabled agent of the project: ignored (CONTRACT §9.3)
+      const { messages, statuses } = change.value;
+      for (const [m, message] of optionalList(messages, `${where}.value.messages`, problems).entries()) {
+        result.messages += await storeMessage(ctx, agent, message, `${where}.value.messages[${m}]`, problems);
+      }
+      for (const [s, status] of optionalList(statuses, `${where}.value.statuses`, problems).entries()) {
+        result.statuses += await moveStatus(ctx, agent, status, `${where}.value.statuses[${s}]`, problems);
+      }
+    }
+  }
+  if (problems.length) {
+    ctx.log.warn({ unusable: problems.slice(0, MAX_LOGGED_PROBLEMS), count: problems.length, stored: result }, 'whatsapp notification partly unusable');
+  }
+  return result;
+}
+
+/** One inbound message, in its own transaction: 1 when stored, 0 when skipped (a retry, or unusable). */
+async function storeMessage(ctx: RequestContext, agent: WebhookAgent, m: unknown, where: string, problems: string[]): Promise<number> {
+  if (!isObject(m)) return skip(problems, `${where}: not a message`);
+  const { from, id, type } = m;
+  if (typeof id !== 'string' || !id || id.length > MAX_EXTERNAL_ID) return skip(problems, `${where}: no usable id`);
+  if (typeof from !== 'string' || !/^[0-9]{1,64}$/.test(from) || from.length > MAX_CONTACT) return skip(problems, `${where}: no usable from`);
+  const createdAt = unixSeconds(m.timestamp);
+  // Without its time a message cannot be dated (nor open the customer service window): skipped (CONTRACT §9.3).
+  if (!createdAt) return skip(problems, `${where}: timestamp ${clip(m.timestamp)} is not Unix seconds`);
+  const content = contentOf(type, m);
+
+  const intoActive = await storeInActive(ctx, agent, from, id, content, createdAt);
+  if (intoActive !== null) return intoActive;
+  return writeWithEvents(ctx, async (tx) => {
+    // No active conversation a moment ago. The message's key first (a concurrent delivery of the
+    // same id waits on it, then finds it taken), then, when the key was new and a conversation has
+    // become active meanwhile, the message in it (and the conversation's updated_at).
+    const [first] = await run(
+      tx,
+      `with k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1),
+       c as (select id from ai_conversations
+              where project_id = ? and agent_id = ? and contact = ? and status = 'active' and exists (select 1 from k)
+              for no key update),
+       m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
+             select ?, c.id, 'user', ?, true, ?::timestamptz, ? from c
+             returning *),
+       touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
+                    where project_id = ? and id in (select conversation_id from m))
+       select exists (select 1 from k) as fresh, m.* from (select 1) one left join m on true`,
+      [agent.id, id, ctx.project.id, ctx.project.id, agent.id, from, ctx.project.id, content, createdAt, id, ctx.project.id],
+    );
+    if (!first.fresh) return { value: 0, events: [] }; // already stored: Meta retried
+    const events: NewAiEvent[] = [];
+    const { fresh: _fresh, ...stored } = first;
+    let message = stored;
+    if (stored.id == null) {
+      // The contact's first message (or its conversation was closed): open one, then store it there.
+      const conversation = await openConversation(tx, ctx.project.id, agent, from, events);
+      [message] = await run(
+        tx,
+        `with m as (
+           insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
+           values (?, ?, 'user', ?, true, ?::timestamptz, ?)
+           returning *),
+         touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
+                      where id = ? and project_id = ?)
+         select * from m`,
+        [ctx.project.id, conversation.id, content, createdAt, id, conversation.id, ctx.project.id],
+      );
+    }
+    events.push({ type: 'message.created', data: messageRecord(message), agent_id: agent.id, business_id: agent.business_id, conversation_id: message.conversation_id, public: true });
+    return { value: 1, events };
+  });
+}
+
+/**
+ * One status, in its own transaction: 1 when it moved a template send or a reply forward, else 0.
+ * A status whose id matches nothing yet is kept for the reply whose send answer is still on its
+ * way (CONTRACT §10.1); `played`, `deleted` and `warning` say nothing about delivery: ignored.
+ */
+async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, where: string, problems: string[]): Promise<number> {
+  if (!isObject(s)) return skip(problems, `${where}: not a status`);
+  const { id, status } = s;
+  if (typeof id !== 'string' || !id || id.length > MAX_EXTERNAL_ID) return skip(problems, `${where}: no usable id`);
+  if (typeof status === 'string' && IGNORED_STATUSES.has(status)) return 0;
+  if (typeof status !== 'string' || !Object.hasOwn(MOVES_FROM, status)) return skip(problems, `${where}: status ${clip(status)} unknown`);
+  const next = status as StatusMove;
+  return writeWithEvents(ctx, async (tx) => {
+    const send = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorTitle(s.errors) : null);
+    if (send) return { value: 1, events: [templateSendEvent('template.status', send, agent)] };
+    await lockExternalId(tx, agent.id, id);
+    const message = await moveMessageStatus(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
+    if (message) return { value: 1, events: [messageStatusEvent(message, agent)] };
+    if (!(await knownExternalId(tx, ctx.project.id, agent.id, id))) await keepEarlyStatus(tx, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
+    return { value: 0, events: [] };
+  });
+}
+
+/**
+ * The common case in one statement, atomic without a transaction (one round trip instead of four):
+ * when the contact has an active conversation, its row is locked, the message's key taken, the
+ * message stored, the conversation touched and its message.created put in the events inbox.
+ * 1 when stored, 0 when the key was taken (Meta retried; a concurrent delivery of the same id
+ * waits on the conversation's row, then finds it taken); null when the contact has no active
+ * conversation: nothing was written, and storeMessage's transaction opens one.
+ */
+async function storeInActive(ctx: RequestContext, agent: WebhookAgent, from: string, id: string, content: string, createdAt: Date): Promise<number | null> {
+  const p = ctx.project.id;
+  const [row] = await ctx.em.getConnection().execute<{ active: boolean; fresh: boolean }[]>(
+    `with c as (select id from ai_conversations
+                 where project_id = ? and agent_id = ? and contact = ? and status = 'active'
+                 for no key update),
+     k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id)
+           select ?, ?, ? where exists (select 1 from c)
+           on conflict do nothing returning 1),
+     m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
+           select ?, c.id, 'user', ?, true, ?::timestamptz, ? from c where exists (select 1 from k)
+           returning *),
+     touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
+                  where project_id = ? and id in (select conversation_id from m)),
+     ev as (insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+            select ?, 'message.created', ?, ?, m.conversation_id, true, ${messageRecordSql('m')}, clock_timestamp() from m)
+     select exists (select 1 from c) as active, exists (select 1 from k) as fresh`,
+    [p, agent.id, from, agent.id, id, p, p, content, createdAt, id, p, p, agent.id, agent.business_id],
+    'all',
+  );
+  if (!row.active) return null;
+  if (!row.fresh) return 0;
+  await eventsCommitted(ctx);
+  return 1;
+}
+
+/**
+ * The active conversation of (agent, contact), opened when none is active. The partial unique index
+ * ai_conversations_active_contact_uq decides races: a concurrent opener's insert waits for the
+ * winner's commit, then does nothing and reads the winner's row.
+ */
+async function openConversation(tx: EntityManager, projectId: number, agent: WebhookAgent, contact: string, events: NewAiEvent[]): Promise<Record<string, any>> {
+  // Locked like the write routes lock it, so the idle sweeper cannot close it under this message.
+  const find = () => run(tx, `select * from ai_conversations where project_id = ? and agent_id = ? and contact = ? and status = 'active' for no key update`, [projectId, agent.id, contact]);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [existing] = await find();
+    if (existing) return existing;
+    const [opened] = await run(
+      tx,
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, status, usage)
+       values (?, ?, ${USER_BY_PHONE}, ?, ?, 'active', '{}')
+       on conflict (agent_id, contact) where status = 'active' and contact is not null do nothing
+       returning *`,
+      [projectId, agent.id, projectId, contact, agent.business_id, contact],
+    );
+    if (opened) {
+      events.push(conversationEvent('conversation.created', opened, agent, 0));
+      return opened;
+    }
+  }
+  // Only reachable if the winner's conversation is closed between every insert and read.
+  throw appError('ERROR_INTERNAL');
+}
+
+function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
+  return tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
+}
+
+/** text → its body; other types → their caption when there is one, else `[TYPE]`. */
+function contentOf(type: unknown, m: Record<string, unknown>): string {
+  const kind = typeof type === 'string' && type ? type : 'unknown';
+  const part = Object.hasOwn(m, kind) ? m[kind] : undefined;
+  if (kind === 'text' && isObject(part) && typeof part.body === 'string' && part.body) return part.body;
+  if (isObject(part) && typeof part.caption === 'string' && part.caption) return part.caption;
+  return `[${kind.toUpperCase().slice(0, 32)}]`;
+}
+
+/** Unix seconds (a number or its decimal text, Meta sends text) as a Date; null when it is not one. */
+function unixSeconds(v: unknown): Date | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]{1,12}$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 253_402_300_799) return null;
+  return new Date(n * 1000);
+}
+
+/** A reply's `delivery_error` from a failed status: `"CODE: TITLE"` of its first error (CONTRACT §10.1). */
+function firstErrorCode(errors: unknown): string | null {
+  const first = Array.isArray(errors) ? errors[0] : undefined;
+  const title = firstErrorTitle(errors);
+  const code = isObject(first) && (typeof first.code === 'number' || typeof first.code === 'string') ? String(first.code) : null;
+  if (code && title) return `${code}: ${title}`.slice(0, 1000);
+  return title ?? code;
+}
+
+function firstErrorTitle(errors: unknown): string | null {
+  const first = Array.isArray(errors) ? errors[0] : undefined;
+  const title = isObject(first) ? (first.title ?? first.message) : undefined;
+  return typeof title === 'string' && title ? title.slice(0, 1000) : null;
+}
+
+/** An array where one is required; anything else is logged and read as empty. */
+function list(v: unknown, where: string, problems: string[]): unknown[] {
+  if (Array.isArray(v)) return v;
+  problems.push(`${where}: not an array`);
+  return [];
+}
+
+/** An array that may be absent. */
+function optionalList(v: unknown, where: string, problems: string[]): unknown[] {
+  return v === undefined ? [] : list(v, where, problems);
+}
+
+function skip(problems: string[], problem: string): 0 {
+  problems.push(problem);
+  return 0;
+}
+
+const clip = (v: unknown) => JSON.stringify(v ?? null).slice(0, 40);
+
+export function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
