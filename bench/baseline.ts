@@ -338,7 +338,7 @@ app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
   };
 });
 
-// ---- writes (CONTRACT §9.1): the statements of ConversationService.addMessage / addCurrentMessage (insertMessage) and appendEvents ----
+// ---- writes (CONTRACT §9.1): the statements of ConversationWriteService.addMessage / addCurrentMessage (insertMessage) and appendEvents ----
 
 const SEQUENCER_LOCK_CLASS = 0x4f474576;
 type Tx = pg.PoolClient;

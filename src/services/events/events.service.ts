@@ -8,7 +8,8 @@ import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
 import { AI_EVENT_TYPES, projectsWithInbox, sequenceEvents } from './event-log.js';
 import { StreamRegistry } from './streams.js';
-import { AiEventRecord, StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed, EventStream } from './feed.js';
+import { EventStream } from './event-stream.js';
+import { AiEventRecord, StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
 
 export interface EventsQuery {
   types?: readonly string[] | null;
