@@ -126,6 +126,19 @@ async function heapMb(origin: string): Promise<number> {
   return least;
 }
 
+/** Garbage collection of `origin`'s process so far (its /metrics): seconds spent by kind, and pauses over 100 ms. */
+async function gcTotals(origin: string): Promise<{ major: number; minor: number; over100ms: number }> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  const value = (prefix: string) => text.split('\n').filter((l) => l.startsWith(prefix)).reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+  const count = (kind: string) => value(`nodejs_gc_duration_seconds_count{kind="${kind}"}`);
+  const under = (kind: string) => value(`nodejs_gc_duration_seconds_bucket{le="0.1",kind="${kind}"}`);
+  return {
+    major: value('nodejs_gc_duration_seconds_sum{kind="major"}'),
+    minor: value('nodejs_gc_duration_seconds_sum{kind="minor"}'),
+    over100ms: ['major', 'minor', 'incremental', 'weakcb'].reduce((n, k) => n + count(k) - under(k), 0),
+  };
+}
+
 /** How long /health/live takes to answer (ms), the worst of a few. */
 async function liveMs(origin: string): Promise<number> {
   let worst = 0;
@@ -195,13 +208,21 @@ async function main(): Promise<void> {
     for (const [label, origin, first] of [['same process (writes through A)', a.origin, 100_001], ['across processes (writes through B)', b.origin, 100_001 + RATE * DURATION]] as const) {
       streams.latencies = [];
       streams.events = 0;
+      const gc0 = await gcTotals(a.origin);
       const cpu0 = a.cpuMs();
+      const own0 = process.cpuUsage();
+      const wall0 = Date.now();
       const { writes, failed } = await write(origin, first);
       await new Promise((r) => setTimeout(r, 1500));
+      // this client reads every stream on the same cores: when it is near one core, the latencies are its own queue
+      const own = process.cpuUsage(own0);
+      const clientCpu = (own.user + own.system) / 1000 / (Date.now() - wall0);
       // A's CPU per event sent to one stream: the fan-out's cost, less sensitive to other work on the host than the latencies
-      const perDelivery = ((a.cpuMs() - cpu0) * 1000) / Math.max(1, writes * streams.open);
+      const perDelivery = writes ? (((a.cpuMs() - cpu0) * 1000) / (writes * streams.open)).toFixed(1) : 'n/a';
+      const gc1 = await gcTotals(a.origin);
+      const gc = `A's GC ${((gc1.major - gc0.major) * 1000).toFixed(0)} ms major, ${((gc1.minor - gc0.minor) * 1000).toFixed(0)} ms minor, ${gc1.over100ms - gc0.over100ms} pauses > 100 ms`;
       const expected = writes * Math.min(SAMPLED, streams.open);
-      rows.push(`${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms  A's CPU ${perDelivery.toFixed(1)} µs per event and stream`);
+      rows.push(`${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms  A's CPU ${perDelivery} µs per event and stream, ${gc}; this client's CPU ${(clientCpu * 100).toFixed(0)} % of a core`);
     }
     console.log(rows.join('\n'));
     console.log(`RSS of A after the writes ${a.rssMb().toFixed(1)} MB; held streams that ended before the bench closed them: ${streams.dropped}; A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}`);
