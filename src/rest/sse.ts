@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { createSourceEventStream, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
 import type { NamedOperation } from '../graph/operations.js';
+import type { BatchSink } from '../services/events/event-stream.js';
 import { eventJson, type AiEventRecord } from '../services/events/feed.js';
 import { fromGraphErrors } from './envelope.js';
 
@@ -101,51 +102,112 @@ export class SseHub {
 
 type EventIterator = AsyncIterableIterator<AiEventRecord> & {
   takeQueued?(): AiEventRecord[];
-  park?(sink: (events: AiEventRecord[]) => boolean): Promise<void>;
+  park?(sink: BatchSink): boolean;
   onOverflow?: (() => void) | null;
 };
+
+/** The open writers by their response and by their socket, for the listeners they all share. */
+const WRITERS = new WeakMap<object, SseWriter>();
+function onResponseClose(this: object): void {
+  WRITERS.get(this)?.stop();
+}
+function onSocketDrain(this: object): void {
+  WRITERS.get(this)?.wakeUp();
+}
 
 /**
  * One SSE response: writes frames on its socket with backpressure, ends with its iterator or its
  * client. The headers go out through the response (chunked, or plain for an HTTP/1.0 client);
  * each frame is then one write of a prepared string on the socket, and `end()` of the response
- * still closes the body properly.
+ * still closes the body properly. An idle stream costs no closure, promise or suspended function
+ * of its own: its listeners are shared (WRITERS), and while it is caught up it is parked on its
+ * EventStream, which hands it live batches (`take`) and calls `resume` when `pump` must run again.
  */
-class SseWriter {
+class SseWriter implements BatchSink {
   open = true;
   /** Something was written since the last keep-alive tick. */
   private wrote = false;
   private wake: (() => void) | null = null;
   private readonly chunked: boolean;
-  readonly stop = (): void => {
-    if (!this.open) return;
-    this.open = false;
-    this.hub.remove(this);
-    this.raw.socket?.off('drain', this.wakeUp);
-    this.iterator.return?.(undefined).catch(() => undefined);
-    this.wakeUp();
-    if (!this.raw.writableEnded) this.raw.end();
-  };
-  readonly wakeUp = (): void => {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
-  };
-  /** For EventStream.park: writes a live batch; false once the socket is full (or the stream closed). */
-  readonly sink = (events: AiEventRecord[]): boolean => this.write(framesOf(events)) && !this.needsDrain();
+  private readonly socket: FastifyReply['raw']['socket'];
 
   constructor(
     private readonly hub: SseHub,
     readonly raw: FastifyReply['raw'],
     readonly iterator: EventIterator,
+    private readonly log: FastifyBaseLogger,
   ) {
     this.chunked = (raw as unknown as { chunkedEncoding: boolean }).chunkedEncoding === true;
-    raw.socket?.on('drain', this.wakeUp);
+    this.socket = raw.socket;
+    WRITERS.set(raw, this);
+    raw.on('close', onResponseClose);
+    if (this.socket) {
+      WRITERS.set(this.socket, this);
+      this.socket.on('drain', onSocketDrain);
+    }
+  }
+
+  stop(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.hub.remove(this);
+    if (this.socket) {
+      this.socket.off('drain', onSocketDrain);
+      WRITERS.delete(this.socket);
+    }
+    this.iterator.return?.(undefined).catch(() => undefined);
+    this.wakeUp();
+    if (!this.raw.writableEnded) this.raw.end();
+  }
+
+  wakeUp(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** The client stopped reading past the stream's bound: the connection is cut (it may never drain). */
+  overflow(): void {
+    this.log.info({ buffered: this.socket?.writableLength ?? 0 }, 'event stream closed: the client is not reading');
+    this.stop();
+    this.raw.destroy();
+  }
+
+  /** BatchSink: writes a live batch; false once the socket is full (or the stream closed). */
+  take(events: AiEventRecord[]): boolean {
+    return this.write(framesOf(events)) && !this.needsDrain();
+  }
+
+  /** BatchSink: the stream needs its reader (after the feed's dispatch that said so). */
+  resume(): void {
+    queueMicrotask(() => void this.pump());
+  }
+
+  /** Sends what the stream yields until it is caught up with room (then it parks), ends, or fails. */
+  async pump(): Promise<void> {
+    try {
+      for (;;) {
+        const next = await this.iterator.next();
+        if (next.done || !this.open) break;
+        // what else is queued goes out in the same write
+        const queued = this.iterator.takeQueued?.() ?? [];
+        queued.unshift(next.value);
+        if (!this.write(framesOf(queued))) break;
+        // Respect backpressure: take the next event only once the socket has room again.
+        await this.drained();
+        if (!this.open) break;
+        // Caught up, with room: the live batches go out from the feed's dispatch, not a turn of this loop each.
+        if (this.iterator.park?.(this)) return;
+      }
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'event stream ended by a failure; the client resumes with Last-Event-ID');
+    }
+    this.stop();
   }
 
   /** Writes a frame; false when the stream is closed. */
   write(frame: Frame): boolean {
-    const socket = this.raw.socket;
+    const socket = this.socket;
     if (!this.open || !socket || socket.destroyed) return false;
     this.wrote = true;
     socket.write(this.chunked ? chunkOf(frame) : frame.text);
@@ -158,12 +220,7 @@ class SseWriter {
   }
 
   needsDrain(): boolean {
-    return this.raw.socket?.writableNeedDrain === true;
-  }
-
-  /** Bytes written but not yet sent. */
-  buffered(): number {
-    return this.raw.socket?.writableLength ?? 0;
+    return this.socket?.writableNeedDrain === true;
   }
 
   /** Resolves once the socket has room again (or the stream closed). */
@@ -211,33 +268,11 @@ export async function runSse(
   });
   raw.flushHeaders();
 
-  const writer = new SseWriter(hub, raw, iterator);
+  const writer = new SseWriter(hub, raw, iterator, req.log);
   hub.add(writer);
   // What arrives while the client does not read queues in the stream, up to EVENTS_STREAM_BUFFER_BYTES;
   // past it the stream gives up and the connection is cut (a socket that never drains would otherwise stay).
-  iterator.onOverflow = () => {
-    req.log.info({ buffered: writer.buffered() }, 'event stream closed: the client is not reading');
-    writer.stop();
-    raw.destroy();
-  };
-  raw.on('close', writer.stop);
-
-  try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done || !writer.open) break;
-      // what else is queued goes out in the same write
-      const queued = iterator.takeQueued?.() ?? [];
-      queued.unshift(next.value);
-      if (!writer.write(framesOf(queued))) break;
-      // Respect backpressure: take the next event only once the socket has room again.
-      await writer.drained();
-      // Caught up, with room: the live batches go out from the feed's dispatch, not a turn of this loop each.
-      if (iterator.park && writer.open) await iterator.park(writer.sink);
-    }
-  } catch (err) {
-    req.log.warn({ err: (err as Error).message }, 'event stream ended by a failure; the client resumes with Last-Event-ID');
-  } finally {
-    writer.stop();
-  }
+  iterator.onOverflow = () => writer.overflow();
+  // The handler returns now: the stream lives on in its writer, not in a function waiting here.
+  void writer.pump();
 }

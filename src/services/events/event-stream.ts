@@ -1,6 +1,14 @@
 import { firstAfter, PRESSED_STREAM_BYTES, sizeOf, type AiEventRecord, type LogRow, type ProjectFeed, type StreamFilter } from './feed.js';
 import { type StreamTicket } from './streams.js';
 
+/** A consumer a stream hands its live batches to while parked (the SSE writer). */
+export interface BatchSink {
+  /** Takes a batch; false when it can take no more now. */
+  take(events: AiEventRecord[]): boolean;
+  /** The stream needs its reader again (it fell behind or ended, or take said no). Called once per park. */
+  resume(): void;
+}
+
 /**
  * One stream's async iterator. While it is behind (a resume, or batches it could not take) it
  * catches up through its feed (the feed's tail, or shared reads of the log), then takes the feed's
@@ -18,9 +26,8 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
   private done = false;
   private error: Error | null = null;
   private waiter: (() => void) | null = null;
-  /** While parked (SSE): takes each live batch at once; false when it can take no more now. */
-  private sink: ((events: AiEventRecord[]) => boolean) | null = null;
-  private unpark: (() => void) | null = null;
+  /** While parked (SSE): the consumer that takes each live batch at once. */
+  private sink: BatchSink | null = null;
 
   constructor(
     private readonly feed: ProjectFeed,
@@ -100,19 +107,20 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
   /**
    * Hands the live batches to `sink` as the feed dispatches them, without a promise and a turn of
    * the reader's loop per batch, until the stream needs its reader again: it fell behind, it
-   * ended, or `sink` took a batch and said it can take no more (its socket is full). Resolves
-   * then; at once when something is queued already.
+   * ended, or `sink` took a batch and said it can take no more (its socket is full); then it calls
+   * `sink.resume()` once. A parked stream holds no promise and no suspended function. Returns false
+   * (nothing parked) when the reader has work at once.
    */
-  park(sink: (events: AiEventRecord[]) => boolean): Promise<void> {
-    if (this.done || this.behind || this.head < this.queue.length) return Promise.resolve();
+  park(sink: BatchSink): boolean {
+    if (this.done || this.behind || this.head < this.queue.length) return false;
     this.sink = sink;
-    return new Promise<void>((resolve) => (this.unpark = resolve));
+    return true;
   }
 
   private feedSink(): void {
     if (!this.done && !this.behind) {
       if (this.head === this.queue.length) return; // nothing this stream shows: stay parked
-      if (this.sink!(this.takeQueued())) return;
+      if (this.sink!.take(this.takeQueued())) return;
     }
     this.wakeUp();
   }
@@ -130,11 +138,10 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
     const w = this.waiter;
     this.waiter = null;
     w?.();
-    const u = this.unpark;
-    if (u) {
+    const sink = this.sink;
+    if (sink) {
       this.sink = null;
-      this.unpark = null;
-      u();
+      sink.resume();
     }
   }
 
