@@ -82,6 +82,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
   registerSubscriptions(app, schema, {
     auth: (request, payload) => wsContext(services, clientIp, request, payload),
     formatError: (e, log) => formatError({ server: app, log }, e),
+    maxSocketsPerCredential: services.deps.config.streams.perCredential,
   });
 }
 

@@ -12,6 +12,7 @@ import { appError } from '../errors/codes.js';
 import { unavailable, type GraphErrorLike } from '../graph/engines.js';
 import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
 import { translate } from '../i18n/messages.js';
+import { credentialKey } from '../services/events/streams.js';
 
 /** Authenticates a subscription connection: its upgrade request and `connection_init` payload. */
 export type WsAuth = (request: IncomingMessage & { id?: string; log?: FastifyBaseLogger }, payload: unknown) => Promise<RequestContext | null>;
@@ -20,6 +21,8 @@ export interface SubscriptionOptions {
   auth: WsAuth;
   /** How POST /graphql shows an error (rest/graphql-route.ts): the same for the WebSocket's `error` and `next` messages. */
   formatError: (e: GraphErrorLike, log: FastifyBaseLogger) => GraphQLFormattedError;
+  /** Acknowledged sockets one credential may hold in this process (STREAMS_PER_CREDENTIAL: each may carry a subscription). */
+  maxSocketsPerCredential: number;
 }
 
 export const NOOP_LOG = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined, fatal: () => undefined, child: () => NOOP_LOG, level: 'silent', silent: () => undefined } as unknown as FastifyBaseLogger;
@@ -35,6 +38,8 @@ export const WS_MAX_BUFFERED = 1024 * 1024;
 /** The largest message a client may send: the body limit of POST /graphql (app.ts). */
 const WS_MAX_PAYLOAD = 1024 * 1024;
 const KEEP_ALIVE_MS = 15_000;
+/** A standard close code: the server refuses for now (a slow credential check, a credential holding its share of sockets). */
+export const WS_TRY_AGAIN = 1013;
 
 interface Extra {
   socket: WebSocket;
@@ -58,6 +63,9 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
   /** Acknowledged sockets, and whether each answered the last ping. */
   const alive = new Map<WebSocket, boolean>();
   const streams = new WeakMap<object, AsyncIterableIterator<unknown>>();
+  /** Acknowledged sockets per project and credential, and each socket's key (an idle socket costs memory too). */
+  const perCredential = new Map<string, number>();
+  const credentials = new WeakMap<WebSocket, string>();
   let closing = false;
 
   const server = makeServer<Record<string, unknown> | undefined, Extra>({
@@ -67,6 +75,14 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       const { socket, request } = ctx.extra;
       const found = await authenticate(app, opts.auth, request, ctx.connectionParams, socket);
       if (!found || found instanceof AppError || socket.readyState !== socket.OPEN) return false; // graphql-ws closes with 4403
+      const key = `${found.project.id}:${credentialKey(found)}`;
+      const held = perCredential.get(key) ?? 0;
+      if (held >= opts.maxSocketsPerCredential) {
+        socket.close(WS_TRY_AGAIN, 'Too many connections for this credential'); // graphql-ws's 4403 after it is then a no-op
+        return false;
+      }
+      perCredential.set(key, held + 1);
+      credentials.set(socket, key);
       contexts.set(socket, found);
       pending.delete(socket);
       alive.set(socket, true);
@@ -127,6 +143,12 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
     socket.once('close', (code, reason) => {
       pending.delete(socket);
       alive.delete(socket);
+      const key = credentials.get(socket);
+      if (key !== undefined) {
+        const left = (perCredential.get(key) ?? 1) - 1;
+        if (left > 0) perCredential.set(key, left);
+        else perCredential.delete(key);
+      }
       closed(code, String(reason)).catch(() => undefined);
     });
   });
@@ -184,7 +206,7 @@ async function authenticate(app: FastifyInstance, auth: WsAuth, request: Incomin
   } finally {
     clearTimeout(timer);
   }
-  socket.close(1013, 'Try again later');
+  socket.close(WS_TRY_AGAIN, 'Try again later');
   return null;
 }
 

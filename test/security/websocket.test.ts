@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WS_INIT_TIMEOUT_MS, WS_MAX_PENDING } from '../../src/rest/graphql-ws.js';
+import { WS_INIT_TIMEOUT_MS, WS_MAX_PENDING, WS_TRY_AGAIN } from '../../src/rest/graphql-ws.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -250,6 +250,23 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
       }
       await acknowledged();
     }
+  });
+
+  it('holds at most STREAMS_PER_CREDENTIAL acknowledged sockets per credential: one more is closed with 1013 and never acknowledged; a slot frees when one closes', async () => {
+    const held: Peer[] = [];
+    for (let i = 0; i < 20; i++) held.push(await acknowledged({ 'X-Api-Key': KEYS.admin }));
+    const extra = await open();
+    extra.send({ type: 'connection_init', payload: { 'X-Api-Key': KEYS.admin } });
+    expect((await extra.closed).code).toBe(WS_TRY_AGAIN);
+    expect(extra.messages).toEqual([]);
+    // another credential of the same project is not held back
+    const other = await acknowledged({ 'X-Api-Key': KEYS.server });
+    expect(other.ws.readyState).toBe(WebSocket.OPEN);
+    held[0].ws.close();
+    await held[0].closed;
+    const again = await acknowledged({ 'X-Api-Key': KEYS.admin });
+    expect(again.ws.readyState).toBe(WebSocket.OPEN);
+    for (const p of [...held, again]) p.ws.close();
   });
 
   it('closes a subscribe sent before the acknowledgement with 4401', async () => {

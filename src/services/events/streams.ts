@@ -268,7 +268,8 @@ export class StreamRegistry {
 }
 
 /** The credential a stream counts against (CONTRACT §11: one API key or token). */
-function credentialKey(ctx: RequestContext): string {
+/** How the caps name a caller's credential: `k<api key id>`, `s<session id>`, or `u<user id>` without a credential row. */
+export function credentialKey(ctx: RequestContext): string {
   const c = credentialOf(ctx.caller);
   if (c) return `${c.kind === 'api_key' ? 'k' : 's'}${c.id}`;
   return `u${ctx.caller.kind === 'user' ? ctx.caller.user.id : 0}`;
