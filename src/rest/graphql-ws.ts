@@ -12,7 +12,7 @@ import { appError } from '../errors/codes.js';
 import { unavailable, type GraphErrorLike } from '../graph/engines.js';
 import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
 import { translate } from '../i18n/messages.js';
-import { credentialKey } from '../services/events/streams.js';
+import { credentialKey, decrement } from '../services/events/streams.js';
 
 /** Authenticates a subscription connection: its upgrade request and `connection_init` payload. */
 export type WsAuth = (request: IncomingMessage & { id?: string; log?: FastifyBaseLogger }, payload: unknown) => Promise<RequestContext | null>;
@@ -144,11 +144,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       pending.delete(socket);
       alive.delete(socket);
       const key = credentials.get(socket);
-      if (key !== undefined) {
-        const left = (perCredential.get(key) ?? 1) - 1;
-        if (left > 0) perCredential.set(key, left);
-        else perCredential.delete(key);
-      }
+      if (key !== undefined) decrement(perCredential, key);
       closed(code, String(reason)).catch(() => undefined);
     });
   });

@@ -7,11 +7,6 @@ import { eventJson, type AiEventRecord } from '../services/events/feed.js';
 import { fromGraphErrors } from './envelope.js';
 
 /**
- * `EventSource` cannot send headers: on the SSE routes a credential may come as `?api_key=` or
- * `?access_token=` (a header, when sent, wins). Runs before the pipeline; the values never reach
- * the logs (rest/log-redaction.ts).
- */
-/**
  * The text of one write, with its HTTP/1.1 chunk framing made once too: the stream writes it on its
  * socket itself (one write, no per-write work of the response object), and thousands of streams
  * sending the same events send the same string.
@@ -56,6 +51,11 @@ function framesOf(events: AiEventRecord[]): Frame {
   return f;
 }
 
+/**
+ * `EventSource` cannot send headers: on the SSE routes a credential may come as `?api_key=` or
+ * `?access_token=` (a header, when sent, wins). Runs before the pipeline; the values never reach
+ * the logs (rest/log-redaction.ts).
+ */
 export async function queryCredentials(req: FastifyRequest): Promise<void> {
   const q = (req.query ?? {}) as Record<string, unknown>;
   if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) {

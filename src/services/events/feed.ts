@@ -119,6 +119,13 @@ function weigh(rows: readonly LogRow[]): number {
   return bytes;
 }
 
+/** What a feed hands its batches to (an EventStream, event-stream.ts). */
+export interface FeedReader {
+  /** A batch (from, to]; returns the reader's cursor. */
+  dispatch(from: number, rows: LogRow[], to: number): number;
+  end(err: Error | null): void;
+}
+
 /**
  * The log of one project as this process's streams read it. One read of new rows per
  * notification, whatever the number of streams, handed to every stream that is caught up; the
@@ -129,13 +136,6 @@ function weigh(rows: readonly LogRow[]): number {
  * streams that follow. So the objects of an event exist once per process, and the JSON and frame
  * caches keyed by them hold.
  */
-/** What a feed hands its batches to (an EventStream, event-stream.ts). */
-export interface FeedReader {
-  /** A batch (from, to]; returns the reader's cursor. */
-  dispatch(from: number, rows: LogRow[], to: number): number;
-  end(err: Error | null): void;
-}
-
 export class ProjectFeed {
   readonly streams = new Set<FeedReader>();
   /** The last id read and dispatched (null until the first stream opened). */

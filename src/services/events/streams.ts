@@ -267,8 +267,10 @@ export class StreamRegistry {
   }
 }
 
-/** The credential a stream counts against (CONTRACT §11: one API key or token). */
-/** How the caps name a caller's credential: `k<api key id>`, `s<session id>`, or `u<user id>` without a credential row. */
+/**
+ * The credential a stream counts against (CONTRACT §11: one API key or token): `k<api key id>`,
+ * `s<session id>`, or `u<user id>` for a caller without a credential row.
+ */
 export function credentialKey(ctx: RequestContext): string {
   const c = credentialOf(ctx.caller);
   if (c) return `${c.kind === 'api_key' ? 'k' : 's'}${c.id}`;
@@ -280,7 +282,8 @@ function refused(limit: number, scope: string, ctx: RequestContext) {
   return appError('ERROR_RATE_LIMIT', [{ key: 'ERROR_RATE_LIMIT', params: { retry_after: headers['retry-after'] } }], { headers });
 }
 
-function decrement<K>(map: Map<K, number>, key: K): void {
+/** Counts one less for `key`, dropping it at zero. */
+export function decrement<K>(map: Map<K, number>, key: K): void {
   const n = (map.get(key) ?? 0) - 1;
   if (n > 0) map.set(key, n);
   else map.delete(key);
