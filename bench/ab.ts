@@ -29,7 +29,12 @@ const profiling = PROFILE ? ['--require', path.join(__dirname, 'profile-signal.j
 
 function script(side: string): { script: string; args: string[]; ready: string; nodeArgs: string[] } {
   if (side === 'baseline') return { script: path.join(__dirname, 'baseline.js'), args: [], ready: '/health', nodeArgs: profiling };
-  return { script: serveScript(side), args: ['serve'], ready: '/health/live', nodeArgs: [...SERVE_NODE_ARGS, ...benchNodeArgs(), ...profiling] };
+  return {
+    script: serveScript(side),
+    args: ['serve'],
+    ready: '/health/live',
+    nodeArgs: [...SERVE_NODE_ARGS, ...benchNodeArgs(), ...profiling],
+  };
 }
 
 interface Side {
@@ -53,8 +58,9 @@ async function main(): Promise<void> {
   let profiled = 0;
   const lines: string[] = [];
   try {
-    const scenarios = (await prepareScenarios(db.url, credentialCipher(config.credentialsKey)))
-      .filter((s) => !s.config && (!filter || (filter === 'ratio' ? s.baseline : filter.split('|').some((p) => s.name.includes(p)))));
+    const scenarios = (await prepareScenarios(db.url, credentialCipher(config.credentialsKey))).filter(
+      (s) => !s.config && (!filter || (filter === 'ratio' ? s.baseline : filter.split('|').some((p) => s.name.includes(p)))),
+    );
     if (!scenarios.length) throw new Error(`no scenario matches "${filter}"`);
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, GRAPHQL_ENGINE: engine, LOG_LEVEL: 'warn' };
     for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
@@ -67,7 +73,10 @@ async function main(): Promise<void> {
       server.child.once('exit', (code, signal) => console.error(`${name} exited (${code ?? signal}) ${tail}`));
       sides.push({ name: i === 1 && name === a ? `${name}-B` : name, server, runs: [] });
     }
-    lines.push(`| scenario | ${sides[0].name} CPU µs/req (min–max) | ${sides[1].name} CPU µs/req (min–max) | ${sides[1].name}/${sides[0].name} CPU | ${sides[0].name} req/s | ${sides[1].name} req/s | ${sides[1].name}/${sides[0].name} req/s | p99 ms ${sides[0].name} / ${sides[1].name} |`, '|---|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push(
+      `| scenario | ${sides[0].name} CPU µs/req (min–max) | ${sides[1].name} CPU µs/req (min–max) | ${sides[1].name}/${sides[0].name} CPU | ${sides[0].name} req/s | ${sides[1].name} req/s | ${sides[1].name}/${sides[0].name} req/s | p99 ms ${sides[0].name} / ${sides[1].name} |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+    );
     for (const s of scenarios) {
       for (const side of sides) {
         side.runs = [];
@@ -76,14 +85,25 @@ async function main(): Promise<void> {
       if (PROFILE) for (const side of sides) side.server.child.kill('SIGWINCH');
       for (let i = 0; i < rounds; i++) {
         for (const side of i % 2 ? [...sides].reverse() : sides) side.runs.push(await fire(side.server, s, duration));
-        console.log(`${s.name} round ${i + 1}: ${sides.map((x) => `${x.name} ${f(x.runs[i].cpuMsPerReq * 1000)} µs/req ${f(x.runs[i].rps)} req/s`).join(', ')}`);
+        console.log(
+          `${s.name} round ${i + 1}: ${sides.map((x) => `${x.name} ${f(x.runs[i].cpuMsPerReq * 1000)} µs/req ${f(x.runs[i].rps)} req/s`).join(', ')}`,
+        );
       }
       if (PROFILE) await keepProfiles(sides, s, ++profiled);
       const bad = sides.reduce((n, x) => n + x.runs.reduce((m, r) => m + r.bad, 0), 0);
       const [ra, rb] = sides.map((x) => x.runs);
-      const cpu = (rs: Run[]) => `${f(median(rs.map((r) => r.cpuMsPerReq * 1000)))} (${f(Math.min(...rs.map((r) => r.cpuMsPerReq * 1000)))}–${f(Math.max(...rs.map((r) => r.cpuMsPerReq * 1000)))})`;
+      const cpu = (rs: Run[]) =>
+        `${f(median(rs.map((r) => r.cpuMsPerReq * 1000)))} (${f(Math.min(...rs.map((r) => r.cpuMsPerReq * 1000)))}–${f(Math.max(...rs.map((r) => r.cpuMsPerReq * 1000)))})`;
       const perRound = (g: (r: Run) => number) => median(ra.map((r, i) => g(rb[i]) / g(r)));
-      lines.push(`| ${s.name} | ${cpu(ra)} | ${cpu(rb)} | ${f(perRound((r) => r.cpuMsPerReq), 2)} | ${f(median(ra.map((r) => r.rps)))} | ${f(median(rb.map((r) => r.rps)))} | ${f(perRound((r) => r.rps), 2)} | ${median(ra.map((r) => r.p99))} / ${median(rb.map((r) => r.p99))} |${bad ? ` ${bad} non-2xx/errors` : ''}`);
+      lines.push(
+        `| ${s.name} | ${cpu(ra)} | ${cpu(rb)} | ${f(
+          perRound((r) => r.cpuMsPerReq),
+          2,
+        )} | ${f(median(ra.map((r) => r.rps)))} | ${f(median(rb.map((r) => r.rps)))} | ${f(
+          perRound((r) => r.rps),
+          2,
+        )} | ${median(ra.map((r) => r.p99))} / ${median(rb.map((r) => r.p99))} |${bad ? ` ${bad} non-2xx/errors` : ''}`,
+      );
       if (bad) process.exitCode = 1;
     }
   } finally {
@@ -91,7 +111,14 @@ async function main(): Promise<void> {
     for (const side of sides) await side.server.stop();
     await db.stop();
   }
-  console.log(`\n${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; engine ${engine}; ${warmup} s warm-up, ${rounds} alternated rounds of ${duration} s, ${CONNECTIONS} connections; medians of the rounds, ratios the median of the per-round ratios\n`);
+  console.log(
+    `\n${machine()}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )}; engine ${engine}; ${warmup} s warm-up, ${rounds} alternated rounds of ${duration} s, ${CONNECTIONS} connections; medians of the rounds, ratios the median of the per-round ratios\n`,
+  );
   console.log(lines.join('\n'));
 }
 
@@ -112,6 +139,6 @@ async function keepProfiles(sides: Side[], s: BenchScenario, n: number): Promise
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err);
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });

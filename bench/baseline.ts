@@ -49,7 +49,8 @@ function prepared<R extends pg.QueryResultRow = any>(text: string, values: unkno
   if (!name) statementNames.set(text, (name = `baseline_${statementNames.size + 1}`));
   return pool.query<R>({ name, text, values });
 }
-const onePrepared = async <T>(sql: string, values: unknown[]): Promise<T | undefined> => (await prepared(sql, values)).rows[0] as T | undefined;
+const onePrepared = async <T>(sql: string, values: unknown[]): Promise<T | undefined> =>
+  (await prepared(sql, values)).rows[0] as T | undefined;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 class Refused extends Error {
@@ -62,18 +63,25 @@ class Refused extends Error {
 async function scope(req: FastifyRequest): Promise<{ project: Project; caller: Caller | null }> {
   const { project: code } = req.params as { project: string };
   const maintenance = await cache('maintenance', () =>
-    one<{ value: unknown }>(`select "a0".* from "app_settings" as "a0" where "a0"."key" = $1 limit 1`, ['maintenance']));
+    one<{ value: unknown }>(`select "a0".* from "app_settings" as "a0" where "a0"."key" = $1 limit 1`, ['maintenance']),
+  );
   if (maintenance?.value === true) throw new Refused(503);
   const project = await cache(`project:${code}`, () =>
-    one<Project>(`select "p0".* from "projects" as "p0" where "p0"."code" = $1 limit 1`, [code]));
+    one<Project>(`select "p0".* from "projects" as "p0" where "p0"."code" = $1 limit 1`, [code]),
+  );
   if (!project || !project.subscription_active || project.maintenance) throw new Refused(401);
   const key = req.headers['x-api-key'];
   if (typeof key !== 'string') return { project, caller: null };
   // The service remembers a valid key for 1 s (CALLER_CACHE_MS); so does the baseline.
-  const row = await cache(`key:${project.id}:${key}`, () => one<{ server: boolean; u1__id: number | null; u1__level: number; u1__enabled: boolean }>(
-    `select "a0".*, "u1"."id" as "u1__id", "u1"."project_id" as "u1__project_id", "u1"."name" as "u1__name", "u1"."lastname" as "u1__lastname", "u1"."email" as "u1__email", "u1"."cellphone" as "u1__cellphone", "u1"."country_phone_code" as "u1__country_phone_code", "u1"."level" as "u1__level", "u1"."guest" as "u1__guest", "u1"."guest_token" as "u1__guest_token", "u1"."enabled" as "u1__enabled", "u1"."created_at" as "u1__created_at", "u1"."updated_at" as "u1__updated_at" from "api_keys" as "a0" left join "users" as "u1" on "a0"."user_id" = "u1"."id" and "u1"."project_id" = $1 where "a0"."project_id" = $2 and "a0"."key_hash" = $3 limit 1`,
-    [project.id, project.id, sha256(key)],
-  ), 1000);
+  const row = await cache(
+    `key:${project.id}:${key}`,
+    () =>
+      one<{ server: boolean; u1__id: number | null; u1__level: number; u1__enabled: boolean }>(
+        `select "a0".*, "u1"."id" as "u1__id", "u1"."project_id" as "u1__project_id", "u1"."name" as "u1__name", "u1"."lastname" as "u1__lastname", "u1"."email" as "u1__email", "u1"."cellphone" as "u1__cellphone", "u1"."country_phone_code" as "u1__country_phone_code", "u1"."level" as "u1__level", "u1"."guest" as "u1__guest", "u1"."guest_token" as "u1__guest_token", "u1"."enabled" as "u1__enabled", "u1"."created_at" as "u1__created_at", "u1"."updated_at" as "u1__updated_at" from "api_keys" as "a0" left join "users" as "u1" on "a0"."user_id" = "u1"."id" and "u1"."project_id" = $1 where "a0"."project_id" = $2 and "a0"."key_hash" = $3 limit 1`,
+        [project.id, project.id, sha256(key)],
+      ),
+    1000,
+  );
   if (!row) throw new Refused(401);
   if (row.server) return { project, caller: { kind: 'server' } };
   if (row.u1__id === null || !row.u1__enabled) throw new Refused(401);
@@ -110,14 +118,37 @@ interface ConfigRow {
 app.get('/v400/:lang/:project/configs', async (req) => {
   const { project, caller } = await scope(req);
   if (caller?.kind !== 'server') throw new Refused(401);
-  const { rows } = await prepared<ConfigRow>(`select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 order by "c0"."key" asc`, [project.id]);
-  const builtIn = [['ai_module_enabled', project.ai_enabled ? '1' : '0'], ['api_version', '400'], ['project_code', project.code]].map(
-    ([key, value]) => ({ id: null as number | null, key, value, type: 1, public: true, hidden: false, protected: false, plugin: null as string | null }),
-  );
+  const { rows } = await prepared<ConfigRow>(`select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 order by "c0"."key" asc`, [
+    project.id,
+  ]);
+  const builtIn = [
+    ['ai_module_enabled', project.ai_enabled ? '1' : '0'],
+    ['api_version', '400'],
+    ['project_code', project.code],
+  ].map(([key, value]) => ({
+    id: null as number | null,
+    key,
+    value,
+    type: 1,
+    public: true,
+    hidden: false,
+    protected: false,
+    plugin: null as string | null,
+  }));
   const builtInKeys = new Set(builtIn.map((e) => e.key));
   const stored = rows
     .filter((c) => !builtInKeys.has(c.key))
-    .map((c) => ({ id: c.id, key: c.key, value: c.value, type: c.type, public: c.public, hidden: c.hidden, protected: c.protected, plugin: c.plugin, description: c.description }));
+    .map((c) => ({
+      id: c.id,
+      key: c.key,
+      value: c.value,
+      type: c.type,
+      public: c.public,
+      hidden: c.hidden,
+      protected: c.protected,
+      plugin: c.plugin,
+      description: c.description,
+    }));
   const result = [...stored, ...builtIn].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { error: false, result };
 });
@@ -152,13 +183,22 @@ async function messageCounts(projectId: number, ids: number[]): Promise<Map<numb
 }
 
 const findConversation = (projectId: number, id: number) =>
-  onePrepared<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."id" = $2 limit 1`, [projectId, id]);
+  onePrepared<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 and "a0"."id" = $2 limit 1`, [
+    projectId,
+    id,
+  ]);
 
 /** CONTRACT §10.1: the window closes 24 h after the newest inbound WhatsApp message. */
-const windowExpiresAt = (lastInbound: Date | null) => (lastInbound === null ? null : new Date(lastInbound.getTime() + 24 * 3600 * 1000).toISOString());
+const windowExpiresAt = (lastInbound: Date | null) =>
+  lastInbound === null ? null : new Date(lastInbound.getTime() + 24 * 3600 * 1000).toISOString();
 
 const conversationFields = (c: ConversationRow) => ({
-  id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason,
+  id: c.id,
+  agent_id: c.agent_id,
+  user_id: c.user_id,
+  business_id: c.business_id,
+  status: c.status,
+  status_reason: c.status_reason,
 });
 
 app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) => {
@@ -168,13 +208,28 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
   const counts = await messageCounts(project.id, [c.id]);
   return {
     error: false,
-    result: { ...conversationFields(c), usage: c.usage, created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact, window_expires_at: windowExpiresAt(c.last_inbound_at), handler: c.handler, assignee_id: c.assignee_id, messages_count: counts.get(c.id) },
+    result: {
+      ...conversationFields(c),
+      usage: c.usage,
+      created_at: c.created_at,
+      closed_at: c.closed_at,
+      updated_at: c.updated_at,
+      contact: c.contact,
+      window_expires_at: windowExpiresAt(c.last_inbound_at),
+      handler: c.handler,
+      assignee_id: c.assignee_id,
+      messages_count: counts.get(c.id),
+    },
   };
 });
 
 const pagination = (page: number, pageSize: number, total: number, returned: number) => ({
-  current_page: page, page_size: pageSize, total_pages: Math.ceil(total / pageSize), total,
-  from: returned > 0 ? (page - 1) * pageSize + 1 : null, to: returned > 0 ? (page - 1) * pageSize + returned : null,
+  current_page: page,
+  page_size: pageSize,
+  total_pages: Math.ceil(total / pageSize),
+  total,
+  from: returned > 0 ? (page - 1) * pageSize + 1 : null,
+  to: returned > 0 ? (page - 1) * pageSize + returned : null,
 });
 
 /** `?page_size=50&params=id,status,agent.name` only: the bench's list request. */
@@ -182,7 +237,10 @@ app.get('/v400/:lang/:project/ai/conversations', async (req) => {
   const project = await aiServer(req);
   const pageSize = Number((req.query as { page_size?: string }).page_size ?? 10);
   const [page, total] = await Promise.all([
-    prepared<ConversationRow>(`select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 order by "a0"."id" asc limit $2`, [project.id, pageSize]),
+    prepared<ConversationRow>(
+      `select "a0".* from "ai_conversations" as "a0" where "a0"."project_id" = $1 order by "a0"."id" asc limit $2`,
+      [project.id, pageSize],
+    ),
     onePrepared<{ count: string }>(`select count(*) as "count" from "ai_conversations" as "a0" where "a0"."project_id" = $1`, [project.id]),
   ]);
   const ids = page.rows.map((c) => c.id);
@@ -217,7 +275,17 @@ app.get('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/curr
     [project.id, agent.id],
   );
   if (!c) throw new Refused(500); // the bench measures the existing conversation only
-  return { error: false, result: { ...conversationFields(c), created_at: c.created_at, closed_at: c.closed_at, updated_at: c.updated_at, contact: c.contact, window_expires_at: windowExpiresAt(c.last_inbound_at) } };
+  return {
+    error: false,
+    result: {
+      ...conversationFields(c),
+      created_at: c.created_at,
+      closed_at: c.closed_at,
+      updated_at: c.updated_at,
+      contact: c.contact,
+      window_expires_at: windowExpiresAt(c.last_inbound_at),
+    },
+  };
 });
 
 /** `?page_size=50` only: the bench's messages request. */
@@ -227,15 +295,39 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async
   const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
   if (!c) throw new Refused(400);
   const [page, total] = await Promise.all([
-    prepared<{ id: number; conversation_id: number; role: string; content: string; public: boolean; created_at: Date; usage: unknown; external_id: string | null; delivery_status: string | null; delivery_error: string | null; author_id: number | null }>(
+    prepared<{
+      id: number;
+      conversation_id: number;
+      role: string;
+      content: string;
+      public: boolean;
+      created_at: Date;
+      usage: unknown;
+      external_id: string | null;
+      delivery_status: string | null;
+      delivery_error: string | null;
+      author_id: number | null;
+    }>(
       `select "a0".* from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2 order by "a0"."id" asc limit $3`,
       [project.id, c.id, pageSize],
     ),
-    onePrepared<{ count: string }>(`select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`, [project.id, c.id]),
+    onePrepared<{ count: string }>(
+      `select count(*) as "count" from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2`,
+      [project.id, c.id],
+    ),
   ]);
   const result = page.rows.map((m) => ({
-    id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: m.created_at, usage: m.usage, external_id: m.external_id,
-    delivery_status: m.delivery_status, delivery_error: m.delivery_error, author_id: m.author_id,
+    id: m.id,
+    conversation_id: m.conversation_id,
+    role: m.role,
+    content: m.content,
+    public: m.public,
+    created_at: m.created_at,
+    usage: m.usage,
+    external_id: m.external_id,
+    delivery_status: m.delivery_status,
+    delivery_error: m.delivery_error,
+    author_id: m.author_id,
   }));
   return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
 });
@@ -248,7 +340,9 @@ app.post('/v400/:lang/:project/auth', async (req) => {
   const { project } = await scope(req);
   const { email, password } = req.body as { email: string; password: string };
   const recaptcha = await one<{ value: string }>(
-    `select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 and "c0"."key" = $2 limit 1`, [project.id, 'security_recaptcha_auth']);
+    `select "c0".* from "configs" as "c0" where "c0"."project_id" = $1 and "c0"."key" = $2 limit 1`,
+    [project.id, 'security_recaptcha_auth'],
+  );
   if (recaptcha?.value === '1') throw new Refused(400);
   const lockKey = LOCKOUT_KEY(project.id, email);
   const lock = await pool.query({
@@ -259,7 +353,9 @@ app.post('/v400/:lang/:project/auth', async (req) => {
   });
   if (lock.rows[0] && Number(lock.rows[0].points) >= 10) throw new Refused(429);
   const user = await one<Record<string, any>>(
-    `select "u0".* from "users" as "u0" where "u0"."project_id" = $1 and "u0"."email" ilike $2 limit 1`, [project.id, email]);
+    `select "u0".* from "users" as "u0" where "u0"."project_id" = $1 and "u0"."email" ilike $2 limit 1`,
+    [project.id, email],
+  );
   if (!user?.password_hash || !user.enabled || !(await argonVerify(user.password_hash, password))) throw new Refused(401);
   await pool.query({ name: 'rlflx-delete', text: 'DELETE FROM "rate_limits" WHERE key = $1', values: [lockKey] });
   const token = `ogs_${randomBytes(32).toString('base64url')}`;
@@ -269,7 +365,18 @@ app.post('/v400/:lang/:project/auth', async (req) => {
     await client.query('BEGIN');
     await client.query(
       `insert into "sessions" ("project_id", "user_id", "token_hash", "expires_at", "device_code", "platform", "ip", "forwarded_for", "user_agent", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "id"`,
-      [project.id, user.id, sha256(token), new Date(now.getTime() + SESSION_TTL_S * 1000), null, null, req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'] ?? null, req.headers['user-agent'] ?? null, now],
+      [
+        project.id,
+        user.id,
+        sha256(token),
+        new Date(now.getTime() + SESSION_TTL_S * 1000),
+        null,
+        null,
+        req.socket.remoteAddress ?? '',
+        req.headers['x-forwarded-for'] ?? null,
+        req.headers['user-agent'] ?? null,
+        now,
+      ],
     );
     await client.query('COMMIT');
   } catch (err) {
@@ -281,7 +388,18 @@ app.post('/v400/:lang/:project/auth', async (req) => {
   const { id, name, lastname, cellphone, country_phone_code, level, guest, enabled } = user;
   return {
     error: false,
-    result: { id, name, lastname, email: user.email, cellphone, country_phone_code, level, guest, enabled, session: { access_token: token, token_type: 'bearer', expires_in: SESSION_TTL_S } },
+    result: {
+      id,
+      name,
+      lastname,
+      email: user.email,
+      cellphone,
+      country_phone_code,
+      level,
+      guest,
+      enabled,
+      session: { access_token: token, token_type: 'bearer', expires_in: SESSION_TTL_S },
+    },
   };
 });
 
@@ -306,7 +424,10 @@ app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
   if (!overviewSql) throw new Refused(404);
   await aiServer(req);
   const row = (await prepared(overviewSql.sql, overviewSql.params)).rows[0] as { o: any[]; c: any[] };
-  const orders = [{ n: 0, revenue: 0 }, { n: 0, revenue: 0 }];
+  const orders = [
+    { n: 0, revenue: 0 },
+    { n: 0, revenue: 0 },
+  ];
   for (const r of row.o) {
     const x = orders[Number(r.p) === 1 ? 0 : 1];
     x.n += Number(r.orders);
@@ -342,7 +463,14 @@ app.get('/v400/:lang/:project/ai/metrics/overview', async (req) => {
 
 const SEQUENCER_LOCK_CLASS = 0x4f474576;
 type Tx = pg.PoolClient;
-interface NewEvent { type: string; agent_id: number; business_id: number | null; conversation_id: number; public: boolean; data: unknown }
+interface NewEvent {
+  type: string;
+  agent_id: number;
+  business_id: number | null;
+  conversation_id: number;
+  public: boolean;
+  data: unknown;
+}
 
 const inbox = (tx: Tx, projectId: number, events: NewEvent[]) =>
   tx.query(
@@ -355,7 +483,9 @@ const inbox = (tx: Tx, projectId: number, events: NewEvent[]) =>
   );
 
 /** `inboxed`: the work's own statements put events in the inbox. */
-async function inTransaction<T>(work: (tx: Tx) => Promise<{ value: T; events: NewEvent[]; projectId: number; inboxed?: boolean }>): Promise<T> {
+async function inTransaction<T>(
+  work: (tx: Tx) => Promise<{ value: T; events: NewEvent[]; projectId: number; inboxed?: boolean }>,
+): Promise<T> {
   const tx = await pool.connect();
   let sequence: number | null = null;
   let value: T;
@@ -386,8 +516,9 @@ function sequenced(projectId: number): Promise<void> {
   const state = s;
   const start = (): Promise<void> => {
     state.queued = null;
-    const pass = pool.query(
-      `with pass_lock as (select pg_advisory_xact_lock($1, $2)),
+    const pass = pool
+      .query(
+        `with pass_lock as (select pg_advisory_xact_lock($1, $2)),
        moved as (delete from ai_event_inbox i where i.project_id = $2 and exists (select 1 from pass_lock) returning i.*),
        ins as (
          insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
@@ -399,10 +530,12 @@ function sequenced(projectId: number): Promise<void> {
            from ins join ai_webhooks w on w.project_id = $2 and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
           order by ins.id, w.id)
        select max(id)::text as last_id, pg_notify($3, $4 || ':' || max(id)) from ins having count(*) > 0`,
-      [SEQUENCER_LOCK_CLASS, projectId, 'ai_events', String(projectId)],
-    ).then(() => undefined).finally(() => {
-      if (state.running === pass) state.running = null;
-    });
+        [SEQUENCER_LOCK_CLASS, projectId, 'ai_events', String(projectId)],
+      )
+      .then(() => undefined)
+      .finally(() => {
+        if (state.running === pass) state.running = null;
+      });
     state.running = pass;
     return pass;
   };
@@ -413,24 +546,54 @@ function sequenced(projectId: number): Promise<void> {
 
 const iso = (v: Date | null) => (v === null ? null : v.toISOString());
 const messageRecord = (m: Record<string, any>) => ({
-  id: m.id, conversation_id: m.conversation_id, role: m.role, content: m.content, public: m.public, created_at: iso(m.created_at), usage: m.usage, external_id: m.external_id,
-  delivery_status: m.delivery_status, delivery_error: m.delivery_error, author_id: m.author_id,
+  id: m.id,
+  conversation_id: m.conversation_id,
+  role: m.role,
+  content: m.content,
+  public: m.public,
+  created_at: iso(m.created_at),
+  usage: m.usage,
+  external_id: m.external_id,
+  delivery_status: m.delivery_status,
+  delivery_error: m.delivery_error,
+  author_id: m.author_id,
 });
 const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
-  id: c.id, agent_id: c.agent_id, user_id: c.user_id, business_id: c.business_id, status: c.status, status_reason: c.status_reason, usage: c.usage,
-  created_at: iso(c.created_at), closed_at: iso(c.closed_at), updated_at: iso(c.updated_at), contact: c.contact,
-  window_expires_at: windowExpiresAt(c.last_inbound_at), handler: c.handler, assignee_id: c.assignee_id, messages_count: messagesCount,
+  id: c.id,
+  agent_id: c.agent_id,
+  user_id: c.user_id,
+  business_id: c.business_id,
+  status: c.status,
+  status_reason: c.status_reason,
+  usage: c.usage,
+  created_at: iso(c.created_at),
+  closed_at: iso(c.closed_at),
+  updated_at: iso(c.updated_at),
+  contact: c.contact,
+  window_expires_at: windowExpiresAt(c.last_inbound_at),
+  handler: c.handler,
+  assignee_id: c.assignee_id,
+  messages_count: messagesCount,
 });
 /**
  * serve's statement: the message, its send queued when it is a WhatsApp reply (never in the bench),
  * the conversation's change (`set`, its parameters from $11) and its message.created inbox row.
  */
 const insertMessage = async (
-  tx: Tx, projectId: number, c: { id: number; agent_id: number; business_id: number | null }, role: string, content: string,
-  isPublic: boolean, usage: unknown, authorId: number | null, set: string, setParams: unknown[],
+  tx: Tx,
+  projectId: number,
+  c: { id: number; agent_id: number; business_id: number | null },
+  role: string,
+  content: string,
+  isPublic: boolean,
+  usage: unknown,
+  authorId: number | null,
+  set: string,
+  setParams: unknown[],
 ) =>
-  (await tx.query(
-    `with m as (
+  (
+    await tx.query(
+      `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
        values ($1, $2, $3, $4, $5, $6::jsonb, $7, now(), $8) returning *),
      queued as (
@@ -445,8 +608,21 @@ const insertMessage = async (
                 'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id),
               clock_timestamp() from m)
      select * from m`,
-    [projectId, c.id, role, content, isPublic, usage === null ? null : JSON.stringify(usage), authorId, null, c.agent_id, c.business_id, ...setParams],
-  )).rows[0];
+      [
+        projectId,
+        c.id,
+        role,
+        content,
+        isPublic,
+        usage === null ? null : JSON.stringify(usage),
+        authorId,
+        null,
+        c.agent_id,
+        c.business_id,
+        ...setParams,
+      ],
+    )
+  ).rows[0];
 
 /** Server keys, valid bodies only (the bench's). */
 app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async (req) => {
@@ -455,16 +631,25 @@ app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', asyn
   const u = body.usage ?? {};
   const has = (k: string) => (u[k] === undefined ? null : u[k]);
   const message = await inTransaction(async (tx) => {
-    const c = (await tx.query(
-      `select c.*, a.business_id as agent_business_id from ai_conversations c
+    const c = (
+      await tx.query(
+        `select c.*, a.business_id as agent_business_id from ai_conversations c
          join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
         where c.project_id = $1 and c.id = $2
         for no key update of c`,
-      [project.id, Number((req.params as { conversation_id: string }).conversation_id)],
-    )).rows[0];
+        [project.id, Number((req.params as { conversation_id: string }).conversation_id)],
+      )
+    ).rows[0];
     if (!c || c.status !== 'active') throw new Refused(400);
     const m = await insertMessage(
-      tx, project.id, { id: c.id, agent_id: c.agent_id, business_id: c.agent_business_id }, body.role, body.content, body.public !== false, body.usage ?? null, null,
+      tx,
+      project.id,
+      { id: c.id, agent_id: c.agent_id, business_id: c.agent_business_id },
+      body.role,
+      body.content,
+      body.public !== false,
+      body.usage ?? null,
+      null,
       `updated_at = now(), usage = usage
          || case when $11::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $11::numeric) end
          || case when $12::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + $12::numeric) end
@@ -493,28 +678,53 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
   const userKey = caller.kind === 'user' ? caller.id : 0;
   const { content } = req.body as { content: string };
   const message = await inTransaction(async (tx) => {
-    const lockActive = async () => (await tx.query(
-      `select * from ai_conversations
+    const lockActive = async () =>
+      (
+        await tx.query(
+          `select * from ai_conversations
         where project_id = $1 and agent_id = $2 and coalesce(user_id, 0) = $3 and contact is null and status = 'active'
         for no key update`,
-      [project.id, agent.id, userKey],
-    )).rows[0];
+          [project.id, agent.id, userKey],
+        )
+      ).rows[0];
     let c = await lockActive();
     if (!c) {
-      const opened = (await tx.query(
-        `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+      const opened = (
+        await tx.query(
+          `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
          values ($1, $2, $3, $4, 'active', '{}')
          on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
          returning *`,
-        [project.id, agent.id, userKey || null, agent.business_id],
-      )).rows;
+          [project.id, agent.id, userKey || null, agent.business_id],
+        )
+      ).rows;
       if (opened.length) {
-        await inbox(tx, project.id, [{ type: 'conversation.created', agent_id: agent.id, business_id: agent.business_id, conversation_id: opened[0].id, public: true, data: conversationRecord(opened[0], 0) }]);
+        await inbox(tx, project.id, [
+          {
+            type: 'conversation.created',
+            agent_id: agent.id,
+            business_id: agent.business_id,
+            conversation_id: opened[0].id,
+            public: true,
+            data: conversationRecord(opened[0], 0),
+          },
+        ]);
       }
       c = opened[0] ?? (await lockActive());
     }
     if (!c) throw new Refused(500);
-    const m = await insertMessage(tx, project.id, { id: c.id, agent_id: agent.id, business_id: agent.business_id }, 'user', content, true, null, caller.kind === 'user' ? caller.id : null, 'updated_at = now()', []);
+    const m = await insertMessage(
+      tx,
+      project.id,
+      { id: c.id, agent_id: agent.id, business_id: agent.business_id },
+      'user',
+      content,
+      true,
+      null,
+      caller.kind === 'user' ? caller.id : null,
+      'updated_at = now()',
+      [],
+    );
     return { value: messageRecord(m), projectId: project.id, events: [], inboxed: true };
   });
   return { error: false, result: message };
@@ -525,5 +735,12 @@ app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST ?? '
   process.exit(1);
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
 }

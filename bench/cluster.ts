@@ -113,7 +113,13 @@ async function measure(setup: string, origin: string, key: string, nodePids: num
 
 async function waitReady(origin: string): Promise<void> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    if ((await fetch(`${origin}/health/ready`).then((r) => r.status, () => 0)) === 200) return;
+    if (
+      (await fetch(`${origin}/health/ready`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return;
   }
   throw new Error(`${origin} not ready`);
 }
@@ -143,11 +149,18 @@ async function main(): Promise<void> {
     const nodes = [1, 2].map((i) => pidFile(path.join(DIR, 'run', `node-${i}.pid`)));
     rows.push(await measure('1 node, directly (DATABASE_URL = PgBouncer)', node1, key, nodes));
     rows.push(await measure('2 nodes behind HAProxy (DATABASE_URL = PgBouncer)', `http://127.0.0.1:${BASE + 10}`, key, nodes));
-    rows.push(await measure('1 node, DATABASE_URL = the primary directly (no PgBouncer)', `http://127.0.0.1:${DIRECT_PORT}`, key, [direct.pid ?? 0]));
+    rows.push(
+      await measure('1 node, DATABASE_URL = the primary directly (no PgBouncer)', `http://127.0.0.1:${DIRECT_PORT}`, key, [
+        direct.pid ?? 0,
+      ]),
+    );
     print(rows);
     const out = path.join(ROOT, 'bench', 'results');
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine: machine(), rows }, null, 2));
+    fs.writeFileSync(
+      path.join(out, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify({ machine: machine(), rows }, null, 2),
+    );
     if (rows.some((r) => r.non2xx)) process.exitCode = 1;
   } finally {
     direct?.kill('SIGTERM');
@@ -156,7 +169,10 @@ async function main(): Promise<void> {
 }
 
 function machine(): string {
-  return `${os.cpus()[0]?.model ?? 'unknown CPU'}, nproc ${os.cpus().length}, Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+  return `${os.cpus()[0]?.model ?? 'unknown CPU'}, nproc ${os.cpus().length}, Node ${process.version}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
 }
 
 function print(rows: Row[]): void {
@@ -164,7 +180,9 @@ function print(rows: Row[]): void {
   console.log('| setup | req/s | p50 ms | p99 ms | requests | non-2xx | CPU ms/req: nodes | PostgreSQL | PgBouncer + HAProxy |');
   console.log('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of rows) {
-    console.log(`| ${r.setup} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.non2xx} | ${r.cpuNode} | ${r.cpuPg} | ${r.cpuProxies} |`);
+    console.log(
+      `| ${r.setup} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.non2xx} | ${r.cpuNode} | ${r.cpuPg} | ${r.cpuProxies} |`,
+    );
   }
 }
 

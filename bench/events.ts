@@ -34,21 +34,35 @@ async function prepare(url: string, users: number): Promise<void> {
   try {
     await migrate(orm);
     const ids = Array.from({ length: users }, (_, i) => 100_001 + i);
-    await orm.em.getConnection().execute("delete from ai_conversations where agent_id = 900001");
-    await loadFixtures(orm, {
-      projects: [
-        { code: 'demo', name: 'Demo' },
-        {
-          code: 'evbench',
-          name: 'Events bench',
-          ai_enabled: true,
-          businesses: [{ id: 900001, name: 'Bench shop' }],
-          agents: [{ id: 900001, business_id: 900001, name: 'Bench bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'evbench-bot', enabled: true }],
-          users: ids.map((id) => ({ id, name: `U${id}`, email: `u${id}@evbench.test`, level: 3 })),
-          api_keys: [{ key: KEY, server: true }, ...ids.map((id) => ({ key: userKey(id), user_id: id }))],
-        },
-      ],
-    }, new CredentialCipher(CREDENTIALS_KEY));
+    await orm.em.getConnection().execute('delete from ai_conversations where agent_id = 900001');
+    await loadFixtures(
+      orm,
+      {
+        projects: [
+          { code: 'demo', name: 'Demo' },
+          {
+            code: 'evbench',
+            name: 'Events bench',
+            ai_enabled: true,
+            businesses: [{ id: 900001, name: 'Bench shop' }],
+            agents: [
+              {
+                id: 900001,
+                business_id: 900001,
+                name: 'Bench bot',
+                provider: 'whatsapp',
+                provider_type: 'chat',
+                provider_external_id: 'evbench-bot',
+                enabled: true,
+              },
+            ],
+            users: ids.map((id) => ({ id, name: `U${id}`, email: `u${id}@evbench.test`, level: 3 })),
+            api_keys: [{ key: KEY, server: true }, ...ids.map((id) => ({ key: userKey(id), user_id: id }))],
+          },
+        ],
+      },
+      new CredentialCipher(CREDENTIALS_KEY),
+    );
   } finally {
     await orm.close();
   }
@@ -69,47 +83,57 @@ interface Streams {
 /** Attempts `n` SSE streams on `origin` (50 at a time); the first `sampled` held ones parse each event's created_at. */
 async function openStreams(origin: string, n: number, sampled: number): Promise<Streams> {
   let closing = false;
-  const out: Streams = { latencies: [], events: 0, open: 0, refused: 0, failed: 0, dropped: 0, close: () => ((closing = true), reqs.forEach((r) => r.destroy())) };
+  const out: Streams = {
+    latencies: [],
+    events: 0,
+    open: 0,
+    refused: 0,
+    failed: 0,
+    dropped: 0,
+    close: () => ((closing = true), reqs.forEach((r) => r.destroy())),
+  };
   const reqs: http.ClientRequest[] = [];
-  const openOne = () => new Promise<void>((resolve) => {
-    const req = http.get(`${origin}/v400/en/evbench/ai/events`, { headers: { 'x-api-key': KEY }, agent: false }, (res) => {
-      if (res.statusCode !== 200) {
-        if (res.statusCode === 503) out.refused++;
-        else out.failed++;
-        res.resume();
-        res.on('end', () => req.destroy());
-        return resolve();
-      }
-      const parse = out.open++ < sampled;
-      reqs.push(req);
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (chunk: string) => {
-        if (!parse) return;
-        const now = Date.now();
-        buf += chunk;
-        let cut: number;
-        while ((cut = buf.indexOf('\n\n')) >= 0) {
-          const frame = buf.slice(0, cut);
-          buf = buf.slice(cut + 2);
-          const data = frame.split('\n').find((l) => l.startsWith('data: '));
-          if (!data) continue;
-          out.events++;
-          out.latencies.push(now - Date.parse(JSON.parse(data.slice(6)).created_at));
+  const openOne = () =>
+    new Promise<void>((resolve) => {
+      const req = http.get(`${origin}/v400/en/evbench/ai/events`, { headers: { 'x-api-key': KEY }, agent: false }, (res) => {
+        if (res.statusCode !== 200) {
+          if (res.statusCode === 503) out.refused++;
+          else out.failed++;
+          res.resume();
+          res.on('end', () => req.destroy());
+          return resolve();
         }
+        const parse = out.open++ < sampled;
+        reqs.push(req);
+        res.setEncoding('utf8');
+        let buf = '';
+        res.on('data', (chunk: string) => {
+          if (!parse) return;
+          const now = Date.now();
+          buf += chunk;
+          let cut: number;
+          while ((cut = buf.indexOf('\n\n')) >= 0) {
+            const frame = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            const data = frame.split('\n').find((l) => l.startsWith('data: '));
+            if (!data) continue;
+            out.events++;
+            out.latencies.push(now - Date.parse(JSON.parse(data.slice(6)).created_at));
+          }
+        });
+        res.on('close', () => void (closing || out.dropped++));
+        res.on('error', () => undefined);
+        resolve();
       });
-      res.on('close', () => void (closing || out.dropped++));
-      res.on('error', () => undefined);
-      resolve();
+      req.on('error', () => {
+        out.failed++;
+        resolve();
+      });
     });
-    req.on('error', () => {
-      out.failed++;
-      resolve();
-    });
-  });
   for (let i = 0; i < n; i += 50) {
     await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => openOne()));
-    if ((i + 50) % 2000 === 0) console.log(`  ${i + 50} attempted: ${out.open} open, ${out.refused} refused, ${out.failed} failed, ${out.dropped} ended`);
+    if ((i + 50) % 2000 === 0)
+      console.log(`  ${i + 50} attempted: ${out.open} open, ${out.refused} refused, ${out.failed} failed, ${out.dropped} ended`);
   }
   return out;
 }
@@ -129,7 +153,11 @@ async function heapMb(origin: string): Promise<number> {
 /** Garbage collection of `origin`'s process so far (its /metrics): seconds spent by kind, and pauses over 100 ms. */
 async function gcTotals(origin: string): Promise<{ major: number; minor: number; over100ms: number }> {
   const text = await (await fetch(`${origin}/metrics`)).text();
-  const value = (prefix: string) => text.split('\n').filter((l) => l.startsWith(prefix)).reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+  const value = (prefix: string) =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith(prefix))
+      .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
   const count = (kind: string) => value(`nodejs_gc_duration_seconds_count{kind="${kind}"}`);
   const under = (kind: string) => value(`nodejs_gc_duration_seconds_bucket{le="0.1",kind="${kind}"}`);
   return {
@@ -161,12 +189,18 @@ async function write(origin: string, firstUser: number): Promise<{ writes: numbe
     const due = started + (i * 1000) / RATE;
     const wait = due - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(fetch(`${origin}/v400/en/evbench/ai/agents/evbench-bot/conversations/current`, { headers: { 'x-api-key': userKey(firstUser + i) } })
-      .then(async (res) => {
-        await res.arrayBuffer();
-        if (res.ok) writes++;
-        else failed++;
-      }, () => void failed++));
+    pending.push(
+      fetch(`${origin}/v400/en/evbench/ai/agents/evbench-bot/conversations/current`, {
+        headers: { 'x-api-key': userKey(firstUser + i) },
+      }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          if (res.ok) writes++;
+          else failed++;
+        },
+        () => void failed++,
+      ),
+    );
   }
   await Promise.all(pending);
   return { writes, failed };
@@ -184,8 +218,12 @@ async function main(): Promise<void> {
   try {
     await prepare(db.url, RATE * DURATION * 2 + 10);
     const env = {
-      ...process.env, DATABASE_URL: db.url, CREDENTIALS_KEY, LOG_LEVEL: 'warn',
-      STREAMS_PER_CREDENTIAL: String(ATTEMPT), STREAMS_PER_PROJECT: String(ATTEMPT),
+      ...process.env,
+      DATABASE_URL: db.url,
+      CREDENTIALS_KEY,
+      LOG_LEVEL: 'warn',
+      STREAMS_PER_CREDENTIAL: String(ATTEMPT),
+      STREAMS_PER_PROJECT: String(ATTEMPT),
     };
     const build = process.env.BENCH_BUILD ?? 'current';
     const [a, b] = await Promise.all([startServe(env, undefined, build), startServe(env, undefined, build)]);
@@ -199,13 +237,22 @@ async function main(): Promise<void> {
     const held = { rss: a.rssMb(), heap: await heapMb(a.origin) };
     const live = liveMs(a.origin);
     const ready = (await fetch(`${a.origin}/health/ready`)).status;
-    console.log(`${ATTEMPT} SSE streams attempted on A in ${openS.toFixed(0)} s: ${streams.open} open, ${streams.refused} refused with 503, ${streams.failed} other failures; /health/ready ${ready}, /health/live worst ${await live} ms`);
+    console.log(
+      `${ATTEMPT} SSE streams attempted on A in ${openS.toFixed(0)} s: ${streams.open} open, ${streams.refused} refused with 503, ${streams.failed} other failures; /health/ready ${ready}, /health/live worst ${await live} ms`,
+    );
     const per = (mb: number) => ((mb * 1024) / Math.max(1, streams.open)).toFixed(1);
-    console.log(`A idle: RSS ${idle.rss.toFixed(1)} MB, heap ${idle.heap.toFixed(1)} MB; with the streams: RSS ${held.rss.toFixed(1)} MB (+${(held.rss - idle.rss).toFixed(1)}, ${per(held.rss - idle.rss)} KB per stream), heap ${held.heap.toFixed(1)} MB (+${(held.heap - idle.heap).toFixed(1)}, ${per(held.heap - idle.heap)} KB per stream)`);
-    console.log(`${SAMPLED} streams sampled; writes ${RATE}/s for ${DURATION} s; bus: ${process.env.REDIS_URL ? 'Redis' : 'PostgreSQL LISTEN/NOTIFY'}`);
+    console.log(
+      `A idle: RSS ${idle.rss.toFixed(1)} MB, heap ${idle.heap.toFixed(1)} MB; with the streams: RSS ${held.rss.toFixed(1)} MB (+${(held.rss - idle.rss).toFixed(1)}, ${per(held.rss - idle.rss)} KB per stream), heap ${held.heap.toFixed(1)} MB (+${(held.heap - idle.heap).toFixed(1)}, ${per(held.heap - idle.heap)} KB per stream)`,
+    );
+    console.log(
+      `${SAMPLED} streams sampled; writes ${RATE}/s for ${DURATION} s; bus: ${process.env.REDIS_URL ? 'Redis' : 'PostgreSQL LISTEN/NOTIFY'}`,
+    );
 
     const rows: string[] = [];
-    for (const [label, origin, first] of [['same process (writes through A)', a.origin, 100_001], ['across processes (writes through B)', b.origin, 100_001 + RATE * DURATION]] as const) {
+    for (const [label, origin, first] of [
+      ['same process (writes through A)', a.origin, 100_001],
+      ['across processes (writes through B)', b.origin, 100_001 + RATE * DURATION],
+    ] as const) {
       streams.latencies = [];
       streams.events = 0;
       const gc0 = await gcTotals(a.origin);
@@ -222,10 +269,14 @@ async function main(): Promise<void> {
       const gc1 = await gcTotals(a.origin);
       const gc = `A's GC ${((gc1.major - gc0.major) * 1000).toFixed(0)} ms major, ${((gc1.minor - gc0.minor) * 1000).toFixed(0)} ms minor, ${gc1.over100ms - gc0.over100ms} pauses > 100 ms`;
       const expected = writes * Math.min(SAMPLED, streams.open);
-      rows.push(`${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms  A's CPU ${perDelivery} µs per event and stream, ${gc}; this client's CPU ${(clientCpu * 100).toFixed(0)} % of a core`);
+      rows.push(
+        `${label.padEnd(36)} writes ${writes} (failed ${failed})  arrivals ${streams.events}/${expected}  p50 ${pct(streams.latencies, 50)} ms  p99 ${pct(streams.latencies, 99)} ms  max ${pct(streams.latencies, 100)} ms  A's CPU ${perDelivery} µs per event and stream, ${gc}; this client's CPU ${(clientCpu * 100).toFixed(0)} % of a core`,
+      );
     }
     console.log(rows.join('\n'));
-    console.log(`RSS of A after the writes ${a.rssMb().toFixed(1)} MB; held streams that ended before the bench closed them: ${streams.dropped}; A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}`);
+    console.log(
+      `RSS of A after the writes ${a.rssMb().toFixed(1)} MB; held streams that ended before the bench closed them: ${streams.dropped}; A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}`,
+    );
     console.log('(runs on a shared 2-core machine: other processes disturb the figures)');
     streams.close();
   } finally {

@@ -34,22 +34,30 @@ async function main(): Promise<void> {
   const serve = await startServe(env, [...nodeArgs, '--trace-gc-nvp']);
   let trace = '';
   try {
-    const fire = (duration: number) =>
-      autocannon({ url: serve.origin + PATH, headers: { 'x-api-key': KEY }, connections: 10, duration });
+    const fire = (duration: number) => autocannon({ url: serve.origin + PATH, headers: { 'x-api-key': KEY }, connections: 10, duration });
     await fire(3);
     serve.child.stdout!.on('data', (d) => (trace += d));
     const cpu0 = serve.cpuMs();
     const run = await fire(10);
     const answered = run['2xx'] + run.non2xx;
     const cpuPerReq = (serve.cpuMs() - cpu0) / answered;
-    const all = trace.split('\n').map(parse).filter((c): c is Collection => c !== null);
+    const all = trace
+      .split('\n')
+      .map(parse)
+      .filter((c): c is Collection => c !== null);
     const full = all.filter((c) => c.kind === 'mc' || c.kind === 'mmc');
     const young = all.filter((c) => c.kind === 's');
     const sum = (cs: Collection[], f: (c: Collection) => number) => cs.reduce((n, c) => n + f(c), 0);
     console.log(`serve ${nodeArgs.join(' ')}: GET ${PATH}, 10 connections, 10 s`);
-    console.log(`  requests ${answered} (non-2xx ${run.non2xx}), p99 ${run.latency.p99} ms, CPU ${cpuPerReq.toFixed(2)} ms/req, RSS ${serve.rssMb().toFixed(0)} MB`);
-    console.log(`  full collections ${full.length}, paused ${sum(full, (c) => c.pauseMs).toFixed(0)} ms (incremental marking steps not included)`);
-    console.log(`  scavenges ${young.length}, paused ${sum(young, (c) => c.pauseMs).toFixed(0)} ms, promoted ${(sum(young, (c) => c.promoted) / young.length / 1024 || 0).toFixed(0)} KB each on average`);
+    console.log(
+      `  requests ${answered} (non-2xx ${run.non2xx}), p99 ${run.latency.p99} ms, CPU ${cpuPerReq.toFixed(2)} ms/req, RSS ${serve.rssMb().toFixed(0)} MB`,
+    );
+    console.log(
+      `  full collections ${full.length}, paused ${sum(full, (c) => c.pauseMs).toFixed(0)} ms (incremental marking steps not included)`,
+    );
+    console.log(
+      `  scavenges ${young.length}, paused ${sum(young, (c) => c.pauseMs).toFixed(0)} ms, promoted ${(sum(young, (c) => c.promoted) / young.length / 1024 || 0).toFixed(0)} KB each on average`,
+    );
   } finally {
     await serve.stop();
     await db.stop();

@@ -27,7 +27,11 @@ export interface Run {
 function scenarioFiles(): string[] {
   const dir = path.join(__dirname, 'scenarios');
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .map((f) => path.join(dir, f));
 }
 
 async function prepareAll(orm: MikroORM, cipher: CredentialCipher): Promise<BenchScenario[]> {
@@ -53,10 +57,18 @@ export async function fire(server: BenchServer, s: BenchScenario, duration: numb
   const headers = { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers };
   const r = await autocannon({
     ...(s.rotate && {
-      requests: [{ method: s.method, path: s.path, headers, body: s.body, setupRequest: (req: any) => {
-        const v = s.rotate![turn++ % s.rotate!.length];
-        return { ...req, ...(v.path && { path: v.path }), headers: { ...req.headers, ...v.headers } };
-      } }],
+      requests: [
+        {
+          method: s.method,
+          path: s.path,
+          headers,
+          body: s.body,
+          setupRequest: (req: any) => {
+            const v = s.rotate![turn++ % s.rotate!.length];
+            return { ...req, ...(v.path && { path: v.path }), headers: { ...req.headers, ...v.headers } };
+          },
+        },
+      ],
     }),
     url: server.origin + s.path,
     method: s.method,
@@ -70,9 +82,14 @@ export async function fire(server: BenchServer, s: BenchScenario, duration: numb
   const answered = r['2xx'] + r.non2xx;
   return {
     cpuMsPerReq: answered ? (server.cpuMs() - cpu0) / answered : NaN,
-    rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'] + r.non2xx,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r['2xx'] + r.non2xx,
     bad: r.non2xx + r.errors + r.timeouts,
-    codes: Object.entries(r.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
+    codes: Object.entries(r.statusCodeStats)
+      .map(([code, { count }]) => `${code}×${count}`)
+      .join(' '),
   };
 }
 
@@ -91,7 +108,10 @@ export const median = (xs: number[]): number => {
 export function machine(): string {
   let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = fs
+      .readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) cpu = line.split(':').slice(1).join(':').trim();
   } catch {
     // not Linux: os.cpus() is enough

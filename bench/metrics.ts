@@ -47,20 +47,33 @@ async function main(): Promise<void> {
   try {
     await migrate(orm);
     const seed = await ensureBenchData(orm, n, (line) => process.stderr.write(`${line}\n`));
-    console.log(`${BENCH_PROJECT}: ${seed.orders} AI orders (${seed.inserted} inserted this run${seed.rebuilt ? ', rollups rebuilt' : ''}), seed step ${seed.seconds.toFixed(1)}s`);
+    console.log(
+      `${BENCH_PROJECT}: ${seed.orders} AI orders (${seed.inserted} inserted this run${seed.rebuilt ? ', rollups rebuilt' : ''}), seed step ${seed.seconds.toFixed(1)}s`,
+    );
 
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
     const periods: { label: string; args: MetricsArgs; query: string }[] = [
       { label: `day (${ZONE})`, args: { timezone: ZONE }, query: `timezone=${encodeURIComponent(ZONE)}` },
-      { label: `month ${lastMonth} (${ZONE})`, args: { month: lastMonth, timezone: ZONE }, query: `month=${lastMonth}&timezone=${encodeURIComponent(ZONE)}` },
+      {
+        label: `month ${lastMonth} (${ZONE})`,
+        args: { month: lastMonth, timezone: ZONE },
+        query: `month=${lastMonth}&timezone=${encodeURIComponent(ZONE)}`,
+      },
     ];
 
     // In-process timings: the raw-scan reference vs the rollup path, and that they agree.
     const [{ id: projectId }] = await orm.em.getConnection().execute('select id from projects where code = ?', [BENCH_PROJECT], 'all');
     const service = new MetricsService();
     const ctx = () =>
-      ({ requestId: 'bench', project: { id: projectId, ai_enabled: true }, caller: { kind: 'server', apiKeyId: 0 }, em: orm.em.fork(), lang: 'en', ip: '127.0.0.1' }) as unknown as RequestContext;
+      ({
+        requestId: 'bench',
+        project: { id: projectId, ai_enabled: true },
+        caller: { kind: 'server', apiKeyId: 0 },
+        em: orm.em.fork(),
+        lang: 'en',
+        ip: '127.0.0.1',
+      }) as unknown as RequestContext;
     const timed = async (endpoint: (typeof ENDPOINTS)[number], args: MetricsArgs, mode: MetricsMode) => {
       const fn = service[endpoint] as (c: RequestContext, a: MetricsArgs, m: MetricsMode) => Promise<unknown>;
       const times: number[] = [];
@@ -74,13 +87,16 @@ async function main(): Promise<void> {
     };
     const direct = new Map<string, { raw: number; rollup: number; equal: boolean }>();
     // BENCH_DIRECT=0 skips these (at 10M orders the raw scans of a month take minutes)
-    if (process.env.BENCH_DIRECT !== '0') for (const p of periods)
-      for (const e of ENDPOINTS) {
-        const raw = await timed(e, p.args, 'raw');
-        const rollup = await timed(e, p.args, 'rollup');
-        direct.set(`${e}|${p.label}`, { raw: raw.ms, rollup: rollup.ms, equal: isDeepStrictEqual(raw.result, rollup.result) });
-        console.log(`direct ${e} ${p.label}: raw ${raw.ms.toFixed(1)} ms, rollup ${rollup.ms.toFixed(1)} ms, equal ${isDeepStrictEqual(raw.result, rollup.result)}`);
-      }
+    if (process.env.BENCH_DIRECT !== '0')
+      for (const p of periods)
+        for (const e of ENDPOINTS) {
+          const raw = await timed(e, p.args, 'raw');
+          const rollup = await timed(e, p.args, 'rollup');
+          direct.set(`${e}|${p.label}`, { raw: raw.ms, rollup: rollup.ms, equal: isDeepStrictEqual(raw.result, rollup.result) });
+          console.log(
+            `direct ${e} ${p.label}: raw ${raw.ms.toFixed(1)} ms, rollup ${rollup.ms.toFixed(1)} ms, equal ${isDeepStrictEqual(raw.result, rollup.result)}`,
+          );
+        }
 
     // The overview of the month as the service runs it (one statement and its parameters, taken from
     // the ORM's query log), for the baseline to replay with `pg`.
@@ -88,11 +104,12 @@ async function main(): Promise<void> {
     const logOrm = await MikroORM.init({
       ...ormConfig({ clientUrl: db.url, poolMax: 1 }),
       debug: ['query'],
-      loggerFactory: (options) => new (class extends DefaultLogger {
-        override logQuery(context: LogContext): void {
-          captured.push({ sql: String(context.query), params: (context.params ?? []) as unknown[] });
-        }
-      })(options),
+      loggerFactory: (options) =>
+        new (class extends DefaultLogger {
+          override logQuery(context: LogContext): void {
+            captured.push({ sql: String(context.query), params: (context.params ?? []) as unknown[] });
+          }
+        })(options),
     });
     try {
       const em = logOrm.em.fork();
@@ -102,7 +119,8 @@ async function main(): Promise<void> {
       await logOrm.close();
     }
     const overview = captured.filter((q) => q.sql.includes('json_agg'));
-    if (overview.length !== 1 || captured.length !== 1) throw new Error(`expected the overview to run one statement, captured ${captured.length}`);
+    if (overview.length !== 1 || captured.length !== 1)
+      throw new Error(`expected the overview to run one statement, captured ${captured.length}`);
     // selectRows logs the text it sends ($1, $2 …); instants went as UTC ISO text
     const statement = { sql: overview[0].sql, params: overview[0].params.map((v) => (v instanceof Date ? v.toISOString() : v)) };
     const resultsDir = path.resolve('bench', 'results');
@@ -114,11 +132,22 @@ async function main(): Promise<void> {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, GRAPHQL_ENGINE: engine, LOG_LEVEL: 'warn' };
     for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY']) delete env[k];
     const serve = await startServe(env);
-    const baseline = await startServer(path.join(__dirname, 'baseline.js'), [], { ...process.env, DATABASE_URL: db.url, BASELINE_OVERVIEW_SQL: sqlFile }, '/health');
+    const baseline = await startServer(
+      path.join(__dirname, 'baseline.js'),
+      [],
+      { ...process.env, DATABASE_URL: db.url, BASELINE_OVERVIEW_SQL: sqlFile },
+      '/health',
+    );
     const rows: string[][] = [];
     const fire = async (server: BenchServer, url: string, c: number, seconds: number) => {
       const cpu0 = server.cpuMs();
-      const r = await autocannon({ url: server.origin + url, connections: c, headers: { 'x-api-key': BENCH_SERVER_KEY }, timeout: 10, duration: seconds });
+      const r = await autocannon({
+        url: server.origin + url,
+        connections: c,
+        headers: { 'x-api-key': BENCH_SERVER_KEY },
+        timeout: 10,
+        duration: seconds,
+      });
       return { r, cpu: (server.cpuMs() - cpu0) / Math.max(1, r['2xx'] + r.non2xx) };
     };
     // GET /ai/metrics/series (issue 22): day and week over a year, hour over a month, UTC and Kolkata
@@ -128,7 +157,15 @@ async function main(): Promise<void> {
       url: `/v400/en/${BENCH_PROJECT}/ai/metrics/series?metric=${metric}&group_by=${group}&from=${ymd(days)}&to=${ymd(0)}${zone === 'UTC' ? '' : `&timezone=${encodeURIComponent(zone)}`}`,
     });
     const seriesCases = [
-      ...(['UTC', ZONE] as const).flatMap((zone) => ([['day', 365], ['hour', 30], ['week', 365]] as const).map(([group, days]) => seriesCase('orders', zone, group, days))),
+      ...(['UTC', ZONE] as const).flatMap((zone) =>
+        (
+          [
+            ['day', 365],
+            ['hour', 30],
+            ['week', 365],
+          ] as const
+        ).map(([group, days]) => seriesCase('orders', zone, group, days)),
+      ),
       // a conversation metric reads the conversation rollup and its pending deltas (Migration20261125000400_metrics_deltas)
       seriesCase('success_rate', ZONE, 'day', 365),
       seriesCase('success_rate', ZONE, 'hour', 30),
@@ -143,40 +180,69 @@ async function main(): Promise<void> {
             await fire(serve, sc.url, c, 1);
             const { r, cpu } = await fire(serve, sc.url, c, duration);
             const bad = r.non2xx + r.errors + r.timeouts;
-            rows.push(['series', sc.label, String(c), r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99), cpu.toFixed(2), '–', '–', '–', '–', '–', String(bad)]);
-            console.log(`${engine} c=${c} series ${sc.label}: ${rows[rows.length - 1].slice(3, 7).join(' / ')}${bad ? `, ${bad} bad` : ''}`);
+            rows.push([
+              'series',
+              sc.label,
+              String(c),
+              r.requests.average.toFixed(0),
+              String(r.latency.p50),
+              String(r.latency.p99),
+              cpu.toFixed(2),
+              '–',
+              '–',
+              '–',
+              '–',
+              '–',
+              String(bad),
+            ]);
+            console.log(
+              `${engine} c=${c} series ${sc.label}: ${rows[rows.length - 1].slice(3, 7).join(' / ')}${bad ? `, ${bad} bad` : ''}`,
+            );
           }
       if (only !== 'series')
-      for (const c of connectionSets)
-      for (const p of periods)
-        for (const e of ENDPOINTS) {
-          const url = `/v400/en/${BENCH_PROJECT}/ai/metrics/${e}?${p.query}`;
-          // the overview of the month also runs against the baseline, alternating (A B, 3 pairs)
-          const paired = e === 'overview' && p === periods[1];
-          if (paired) {
-            const [a, b] = await Promise.all([fetch(serve.origin + url, { headers: { 'x-api-key': BENCH_SERVER_KEY } }), fetch(baseline.origin + url, { headers: { 'x-api-key': BENCH_SERVER_KEY } })]);
-            const [ta, tb] = [await a.text(), await b.text()];
-            if (ta !== tb) throw new Error(`overview: the baseline answers differently\n  serve:    ${ta}\n  baseline: ${tb}`);
-          }
-          await fire(serve, url, c, 1);
-          if (paired) await fire(baseline, url, c, 1);
-          type Fired = Awaited<ReturnType<typeof fire>>;
-          const runs: (Fired & { base?: Fired })[] = [];
-          for (let i = 0; i < (paired ? 3 : 1); i++) {
-            const a = await fire(serve, url, c, duration);
-            runs.push({ ...a, base: paired ? await fire(baseline, url, c, duration) : undefined });
-          }
-          const med = (f: (x: (typeof runs)[number]) => number) => median(runs.map(f));
-          const d = direct.get(`${e}|${p.label}`);
-          const bad = runs.reduce((n, x) => n + x.r.non2xx + x.r.errors + x.r.timeouts, 0);
-          const ratio = paired ? med((x) => x.r.requests.average / x.base!.r.requests.average).toFixed(2) : '–';
-          rows.push([
-            e, p.label, String(c), med((x) => x.r.requests.average).toFixed(0), String(med((x) => x.r.latency.p50)), String(med((x) => x.r.latency.p99)),
-            med((x) => x.cpu).toFixed(2), paired ? String(med((x) => x.base!.r.latency.p99)) : '–', ratio,
-            d ? d.rollup.toFixed(1) : '–', d ? d.raw.toFixed(1) : '–', d ? (d.equal ? 'yes' : 'NO') : '–', String(bad),
-          ]);
-          console.log(`${engine} c=${c} ${e} ${p.label}: ${rows[rows.length - 1].slice(3, 9).join(' / ')}${bad ? `, ${bad} bad` : ''}`);
-        }
+        for (const c of connectionSets)
+          for (const p of periods)
+            for (const e of ENDPOINTS) {
+              const url = `/v400/en/${BENCH_PROJECT}/ai/metrics/${e}?${p.query}`;
+              // the overview of the month also runs against the baseline, alternating (A B, 3 pairs)
+              const paired = e === 'overview' && p === periods[1];
+              if (paired) {
+                const [a, b] = await Promise.all([
+                  fetch(serve.origin + url, { headers: { 'x-api-key': BENCH_SERVER_KEY } }),
+                  fetch(baseline.origin + url, { headers: { 'x-api-key': BENCH_SERVER_KEY } }),
+                ]);
+                const [ta, tb] = [await a.text(), await b.text()];
+                if (ta !== tb) throw new Error(`overview: the baseline answers differently\n  serve:    ${ta}\n  baseline: ${tb}`);
+              }
+              await fire(serve, url, c, 1);
+              if (paired) await fire(baseline, url, c, 1);
+              type Fired = Awaited<ReturnType<typeof fire>>;
+              const runs: (Fired & { base?: Fired })[] = [];
+              for (let i = 0; i < (paired ? 3 : 1); i++) {
+                const a = await fire(serve, url, c, duration);
+                runs.push({ ...a, base: paired ? await fire(baseline, url, c, duration) : undefined });
+              }
+              const med = (f: (x: (typeof runs)[number]) => number) => median(runs.map(f));
+              const d = direct.get(`${e}|${p.label}`);
+              const bad = runs.reduce((n, x) => n + x.r.non2xx + x.r.errors + x.r.timeouts, 0);
+              const ratio = paired ? med((x) => x.r.requests.average / x.base!.r.requests.average).toFixed(2) : '–';
+              rows.push([
+                e,
+                p.label,
+                String(c),
+                med((x) => x.r.requests.average).toFixed(0),
+                String(med((x) => x.r.latency.p50)),
+                String(med((x) => x.r.latency.p99)),
+                med((x) => x.cpu).toFixed(2),
+                paired ? String(med((x) => x.base!.r.latency.p99)) : '–',
+                ratio,
+                d ? d.rollup.toFixed(1) : '–',
+                d ? d.raw.toFixed(1) : '–',
+                d ? (d.equal ? 'yes' : 'NO') : '–',
+                String(bad),
+              ]);
+              console.log(`${engine} c=${c} ${e} ${p.label}: ${rows[rows.length - 1].slice(3, 9).join(' / ')}${bad ? `, ${bad} bad` : ''}`);
+            }
       console.log(`serve RSS at the end: ${serve.rssMb().toFixed(0)} MB`);
     } finally {
       await serve.stop();
@@ -184,14 +250,36 @@ async function main(): Promise<void> {
     }
     let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     try {
-      const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+      const line = fs
+        .readFileSync('/proc/cpuinfo', 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('model name'));
       if (line) cpu = line.split(':').slice(1).join(':').trim();
     } catch {
       // not Linux
     }
-    console.log(`\n${seed.orders} AI orders, ${engine}, ${duration}s per run after 1 s warm-up; ${cpu}, nproc ${os.availableParallelism()}, Node ${process.version}`);
     console.log(
-      table(['endpoint', 'period', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'baseline p99 ms', 'ratio', 'rollup ms (direct)', 'raw scan ms (direct)', 'equal', 'non-2xx'], rows),
+      `\n${seed.orders} AI orders, ${engine}, ${duration}s per run after 1 s warm-up; ${cpu}, nproc ${os.availableParallelism()}, Node ${process.version}`,
+    );
+    console.log(
+      table(
+        [
+          'endpoint',
+          'period',
+          'connections',
+          'req/s',
+          'p50 ms',
+          'p99 ms',
+          'CPU ms/req',
+          'baseline p99 ms',
+          'ratio',
+          'rollup ms (direct)',
+          'raw scan ms (direct)',
+          'equal',
+          'non-2xx',
+        ],
+        rows,
+      ),
     );
   } finally {
     await orm.close();

@@ -52,7 +52,11 @@ function startProvider(): Promise<{ url: string; requests: { at: number; to: str
       const msg = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string; text: { body: string } };
       requests.push({ at, to: msg.to, body: msg.text.body });
       setTimeout(() => {
-        const text = JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: msg.to, wa_id: msg.to }], messages: [{ id: `wamid.BENCH${++n}` }] });
+        const text = JSON.stringify({
+          messaging_product: 'whatsapp',
+          contacts: [{ input: msg.to, wa_id: msg.to }],
+          messages: [{ id: `wamid.BENCH${++n}` }],
+        });
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
       }, PROVIDER_MS);
     });
@@ -85,13 +89,16 @@ async function main(): Promise<void> {
   const orm = await initORM({ clientUrl: url, poolMax: 4 });
   const provider = await startProvider();
   let servers: BenchServer[] = [];
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, params, 'all');
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    orm.em.getConnection().execute<T[]>(text, params, 'all');
   try {
     await migrate(orm);
     const { projectId, conversations, contacts } = await seed(sql);
     const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', WHATSAPP_API_URL: provider.url };
     if (a && b) {
-      await alternate([a, b], env, (processes, build) => drainWith(processes, build, env, sql, projectId, conversations, contacts, provider.requests));
+      await alternate([a, b], env, (processes, build) =>
+        drainWith(processes, build, env, sql, projectId, conversations, contacts, provider.requests),
+      );
       return;
     }
 
@@ -100,7 +107,9 @@ async function main(): Promise<void> {
       provider.requests.length = 0;
       const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`, servers);
       const { requests, duplicates, outOfOrder } = audit(provider.requests, contacts);
-      console.log(`drain, ${processes} process(es): ${sent} replies in ${seconds.toFixed(2)} s = ${Math.round(sent / seconds)} sends/s (target ≥ 500/s; more with two)`);
+      console.log(
+        `drain, ${processes} process(es): ${sent} replies in ${seconds.toFixed(2)} s = ${Math.round(sent / seconds)} sends/s (target ≥ 500/s; more with two)`,
+      );
       console.log(`  provider requests ${requests}, duplicates ${duplicates}, conversations out of order ${outOfOrder}`);
       if (duplicates || outOfOrder) process.exitCode = 1;
       if (processes === 1) {
@@ -110,13 +119,16 @@ async function main(): Promise<void> {
       await Promise.all(servers.map((s) => s.stop()));
       servers = [];
     }
-    console.log('(measured on a shared machine while other work runs: floors, not the product\'s capacity)');
+    console.log("(measured on a shared machine while other work runs: floors, not the product's capacity)");
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     provider.close();
     await orm.close();
     const admin = await initORM({ clientUrl: server.url, poolMax: 1 });
-    await admin.em.getConnection().execute(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await admin.em
+      .getConnection()
+      .execute(`drop database if exists ${name} with (force)`)
+      .catch(() => undefined);
     await admin.close();
     await server.stop();
   }
@@ -162,7 +174,9 @@ async function drainWith(
     const seen = audit(requests, contacts);
     if (seen.duplicates || seen.outOfOrder || seen.requests !== sent) {
       process.exitCode = 1;
-      console.log(`  ${build}: provider requests ${seen.requests} of ${sent}, duplicates ${seen.duplicates}, conversations out of order ${seen.outOfOrder}`);
+      console.log(
+        `  ${build}: provider requests ${seen.requests} of ${sent}, duplicates ${seen.duplicates}, conversations out of order ${seen.outOfOrder}`,
+      );
     }
     return { sendsPerSecond: sent / seconds, serveUs: (serveMs * 1000) / sent, pgUs: (pgMs * 1000) / sent };
   } finally {
@@ -171,7 +185,11 @@ async function drainWith(
 }
 
 /** BENCH_ROUNDS rounds of drains by 1 then 2 processes, the builds' order flipping every round; prints medians and B/A. */
-async function alternate(builds: string[], env: NodeJS.ProcessEnv, run: (processes: number, build: string) => Promise<Drained>): Promise<void> {
+async function alternate(
+  builds: string[],
+  env: NodeJS.ProcessEnv,
+  run: (processes: number, build: string) => Promise<Drained>,
+): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const results = new Map<string, Drained[]>();
   const key = (build: string, processes: number) => `${build} ×${processes}`;
@@ -180,20 +198,31 @@ async function alternate(builds: string[], env: NodeJS.ProcessEnv, run: (process
       for (const build of i % 2 ? [...builds].reverse() : builds) {
         const r = await run(processes, build);
         results.set(key(build, processes), [...(results.get(key(build, processes)) ?? []), r]);
-        console.log(`round ${i + 1}, ${key(build, processes)}: ${Math.round(r.sendsPerSecond)} sends/s, CPU per send: serve ${Math.round(r.serveUs)} µs, PostgreSQL ${Math.round(r.pgUs)} µs`);
+        console.log(
+          `round ${i + 1}, ${key(build, processes)}: ${Math.round(r.sendsPerSecond)} sends/s, CPU per send: serve ${Math.round(r.serveUs)} µs, PostgreSQL ${Math.round(r.pgUs)} µs`,
+        );
       }
     }
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
-  console.log(`\n${REPLIES} replies over ${CONVERSATIONS} conversations per drain, provider ${PROVIDER_MS} ms; medians of ${rounds} alternated rounds; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\n${REPLIES} replies over ${CONVERSATIONS} conversations per drain, provider ${PROVIDER_MS} ms; medians of ${rounds} alternated rounds; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('| build | processes | sends/s | serve CPU µs/send | PostgreSQL CPU µs/send |\n|---|---:|---:|---:|---:|');
   for (const processes of [1, 2]) {
     for (const build of builds) {
       const rs = results.get(key(build, processes))!;
-      console.log(`| ${build} | ${processes} | ${Math.round(median(rs.map((r) => r.sendsPerSecond)))} | ${Math.round(median(rs.map((r) => r.serveUs)))} | ${Math.round(median(rs.map((r) => r.pgUs)))} |`);
+      console.log(
+        `| ${build} | ${processes} | ${Math.round(median(rs.map((r) => r.sendsPerSecond)))} | ${Math.round(median(rs.map((r) => r.serveUs)))} | ${Math.round(median(rs.map((r) => r.pgUs)))} |`,
+      );
     }
     const [ra, rb] = builds.map((bd) => results.get(key(bd, processes))!);
-    console.log(`| ${builds[1]}/${builds[0]} | ${processes} | ×${median(ra.map((r, k) => rb[k].sendsPerSecond / r.sendsPerSecond)).toFixed(2)} | ×${median(ra.map((r, k) => rb[k].serveUs / r.serveUs)).toFixed(2)} | ×${median(ra.map((r, k) => rb[k].pgUs / r.pgUs)).toFixed(2)} |`);
+    console.log(
+      `| ${builds[1]}/${builds[0]} | ${processes} | ×${median(ra.map((r, k) => rb[k].sendsPerSecond / r.sendsPerSecond)).toFixed(2)} | ×${median(ra.map((r, k) => rb[k].serveUs / r.serveUs)).toFixed(2)} | ×${median(ra.map((r, k) => rb[k].pgUs / r.pgUs)).toFixed(2)} |`,
+    );
   }
 }
 
@@ -254,7 +283,13 @@ async function seed(sql: Sql): Promise<{ projectId: number; conversations: numbe
 }
 
 /** Queues REPLIES replies in one transaction (round robin over the conversations) and waits until none is pending. */
-async function drain(sql: Sql, projectId: number, conversations: number[], tag: string, servers: BenchServer[]): Promise<{ seconds: number; sent: number }> {
+async function drain(
+  sql: Sql,
+  projectId: number,
+  conversations: number[],
+  tag: string,
+  servers: BenchServer[],
+): Promise<{ seconds: number; sent: number }> {
   await sql(
     `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status)
@@ -269,7 +304,8 @@ async function drain(sql: Sql, projectId: number, conversations: number[], tag: 
     const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from ai_message_sends where status = 'pending'`);
     if (n === 0) break;
     const gone = servers.find((s) => s.child.exitCode !== null || s.child.signalCode !== null);
-    if (gone) throw new Error(`a serve process ended during the drain (${gone.child.exitCode ?? gone.child.signalCode}), ${n} still pending`);
+    if (gone)
+      throw new Error(`a serve process ended during the drain (${gone.child.exitCode ?? gone.child.signalCode}), ${n} still pending`);
     if (performance.now() - started > 300_000) throw new Error(`${n} still pending after 300 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -294,14 +330,17 @@ async function latency(base: string, conversations: number[], requests: { at: nu
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const body = `steady ${i}`;
     const start = performance.now();
-    pending.push(post(base, conversations[i % conversations.length], body).then(async (res) => {
-      await res.arrayBuffer();
-      sent.set(body, { start, answered: performance.now() });
-    }));
+    pending.push(
+      post(base, conversations[i % conversations.length], body).then(async (res) => {
+        await res.arrayBuffer();
+        sent.set(body, { start, answered: performance.now() });
+      }),
+    );
   }
   await Promise.all(pending);
   const deadline = performance.now() + 30_000;
-  while (requests.filter((r) => r.body.startsWith('steady ')).length < 500 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (requests.filter((r) => r.body.startsWith('steady ')).length < 500 && performance.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   const fromStart: number[] = [];
   const fromAnswer: number[] = [];
   for (const r of requests) {
@@ -310,8 +349,12 @@ async function latency(base: string, conversations: number[], requests: { at: nu
     fromStart.push(r.at - s.start);
     fromAnswer.push(r.at - s.answered);
   }
-  console.log(`latency at 50 replies/s: ${fromStart.length} of 500 reached the provider; POST start → provider request p50 ${p(fromStart, 0.5).toFixed(1)} ms, p99 ${p(fromStart, 0.99).toFixed(1)} ms (target p99 ≤ 200 ms)`);
-  console.log(`  POST answer → provider request p50 ${p(fromAnswer, 0.5).toFixed(1)} ms, p99 ${p(fromAnswer, 0.99).toFixed(1)} ms (negative: the send began before the answer reached the client)`);
+  console.log(
+    `latency at 50 replies/s: ${fromStart.length} of 500 reached the provider; POST start → provider request p50 ${p(fromStart, 0.5).toFixed(1)} ms, p99 ${p(fromStart, 0.99).toFixed(1)} ms (target p99 ≤ 200 ms)`,
+  );
+  console.log(
+    `  POST answer → provider request p50 ${p(fromAnswer, 0.5).toFixed(1)} ms, p99 ${p(fromAnswer, 0.99).toFixed(1)} ms (negative: the send began before the answer reached the client)`,
+  );
 }
 
 /** The POST's own latency at 10 connections (autocannon), over the conversations in turn. */
@@ -321,17 +364,21 @@ async function postLatency(base: string, conversations: number[]): Promise<void>
     url: base,
     connections: 10,
     duration: 10,
-    requests: [{
-      method: 'POST',
-      headers: { 'x-api-key': SERVER_KEY, 'content-type': 'application/json' },
-      setupRequest: (req: any) => ({
-        ...req,
-        path: `/v400/en/bench-outbound/ai/conversations/${conversations[i++ % conversations.length]}/messages`,
-        body: JSON.stringify({ role: 'assistant', content: `load ${i}` }),
-      }),
-    }],
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'x-api-key': SERVER_KEY, 'content-type': 'application/json' },
+        setupRequest: (req: any) => ({
+          ...req,
+          path: `/v400/en/bench-outbound/ai/conversations/${conversations[i++ % conversations.length]}/messages`,
+          body: JSON.stringify({ role: 'assistant', content: `load ${i}` }),
+        }),
+      },
+    ],
   });
-  console.log(`POST …/messages at 10 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (target p99 ≤ 25 ms), non-2xx ${result.non2xx}, errors ${result.errors}`);
+  console.log(
+    `POST …/messages at 10 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (target p99 ≤ 25 ms), non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
 }
 
 main().catch((err) => {

@@ -50,19 +50,32 @@ export function benchNodeArgs(): string[] {
  * to node (default: SERVE_NODE_ARGS, then BENCH_NODE_ARGS). `build`: `current` (this tree's dist/)
  * or the name of a snapshot (`npm run bench:snapshot NAME`).
  */
-export function startServe(env: NodeJS.ProcessEnv, nodeArgs = [...SERVE_NODE_ARGS, ...benchNodeArgs()], build = 'current'): Promise<BenchServer> {
+export function startServe(
+  env: NodeJS.ProcessEnv,
+  nodeArgs = [...SERVE_NODE_ARGS, ...benchNodeArgs()],
+  build = 'current',
+): Promise<BenchServer> {
   return startServer(serveScript(build), ['serve'], env, '/health/live', nodeArgs);
 }
 
 /** The CLI of a build: `current` (this tree's dist/) or a snapshot under bench/results/builds. */
 export function serveScript(build: string): string {
-  const main = build === 'current' ? path.join(__dirname, '..', 'src', 'cli', 'main.js') : path.resolve('bench', 'results', 'builds', build, 'dist', 'src', 'cli', 'main.js');
+  const main =
+    build === 'current'
+      ? path.join(__dirname, '..', 'src', 'cli', 'main.js')
+      : path.resolve('bench', 'results', 'builds', build, 'dist', 'src', 'cli', 'main.js');
   if (!fs.existsSync(main)) throw new Error(`${build}: ${main} not found (npm run bench:snapshot ${build})`);
   return main;
 }
 
 /** Starts `node script args` with `env` (plus PORT and HOST) and waits until `readyPath` answers. */
-export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string, nodeArgs: string[] = []): Promise<BenchServer> {
+export async function startServer(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyPath: string,
+  nodeArgs: string[] = [],
+): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -88,7 +101,10 @@ export async function startServer(script: string, args: string[], env: NodeJS.Pr
     child,
     rssMb: () => {
       try {
-        const line = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+        const line = fs
+          .readFileSync(`/proc/${child.pid}/status`, 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith('VmRSS:'));
         return line ? Number(line.split(/\s+/)[1]) / 1024 : NaN;
       } catch {
         return NaN;

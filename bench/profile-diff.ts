@@ -57,7 +57,10 @@ function diff(a: Map<string, number>, b: Map<string, number>, top: number): stri
     .map((k) => ({ k, a: a.get(k) ?? 0, b: b.get(k) ?? 0 }))
     .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
     .slice(0, top)
-    .map((r) => `${r.a.toFixed(1).padStart(8)} ${r.b.toFixed(1).padStart(8)} ${(r.b - r.a >= 0 ? '+' : '') + (r.b - r.a).toFixed(1).padStart(7)}  ${r.k}`);
+    .map(
+      (r) =>
+        `${r.a.toFixed(1).padStart(8)} ${r.b.toFixed(1).padStart(8)} ${(r.b - r.a >= 0 ? '+' : '') + (r.b - r.a).toFixed(1).padStart(7)}  ${r.k}`,
+    );
 }
 
 function main(): void {
@@ -66,7 +69,9 @@ function main(): void {
   const a = load(fa);
   const b = load(fb);
   const total = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);
-  console.log(`µs of CPU per request (busy samples): A ${total(a.packages).toFixed(1)} (${a.requests} requests), B ${total(b.packages).toFixed(1)} (${b.requests} requests)\n`);
+  console.log(
+    `µs of CPU per request (busy samples): A ${total(a.packages).toFixed(1)} (${a.requests} requests), B ${total(b.packages).toFixed(1)} (${b.requests} requests)\n`,
+  );
   console.log('       A        B     B−A  package or folder');
   for (const l of diff(a.packages, b.packages, 30)) console.log(l);
   console.log('\n       A        B     B−A  function');

@@ -16,7 +16,9 @@ let written = 0;
 process.on('SIGWINCH', () => {
   if (!running) {
     running = true;
-    session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
+    session.post('Profiler.enable', () =>
+      session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')),
+    );
     return;
   }
   running = false;

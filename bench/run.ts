@@ -45,7 +45,8 @@ interface Row {
 async function sameAnswer(a: string, b: string, s: BenchScenario): Promise<void> {
   const get = async (origin: string) => {
     const res = await fetch(origin + s.path, {
-      method: s.method, body: s.body,
+      method: s.method,
+      body: s.body,
       headers: { ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}), ...s.headers },
     });
     const text = (await res.text()).replace(/"ogs_[A-Za-z0-9_-]+"/g, '"<token>"');
@@ -53,16 +54,39 @@ async function sameAnswer(a: string, b: string, s: BenchScenario): Promise<void>
     return `${res.status} ${s.method === 'GET' ? text : text.replace(/"(id|created_at|updated_at)":("[^"]*"|\d+)/g, '"$1":"<new>"')}`;
   };
   const [x, y] = [await get(a), await get(b)];
-  if (x !== y) throw new Error(`${s.name}: the baseline answers differently\n  serve:    ${x.slice(0, 2000)}\n  baseline: ${y.slice(0, 2000)}`);
+  if (x !== y)
+    throw new Error(`${s.name}: the baseline answers differently\n  serve:    ${x.slice(0, 2000)}\n  baseline: ${y.slice(0, 2000)}`);
 }
 
 function table(rows: Row[]): string {
-  const head = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'CPU ms/req', 'baseline CPU ms/req', 'serve RSS MB', 'non-2xx'];
+  const head = [
+    'scenario',
+    'engine',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'baseline req/s',
+    'baseline p99 ms',
+    'ratio',
+    'CPU ms/req',
+    'baseline CPU ms/req',
+    'serve RSS MB',
+    'non-2xx',
+  ];
   const f = (n: number | undefined, digits = 0) => (n === undefined ? '–' : n.toFixed(digits));
   const body = rows.map((r) => [
-    r.scenario, r.engine, f(r.rps), String(r.p50), String(r.p99), f(r.baselineRps), f(r.baselineP99), f(r.ratio, 2),
-    f(r.cpuMsPerReq, 2), f(r.baselineCpuMsPerReq, 2),
-    `${r.rssMb.toFixed(0)} (${r.loadSeconds} s)`, String(r.bad),
+    r.scenario,
+    r.engine,
+    f(r.rps),
+    String(r.p50),
+    String(r.p99),
+    f(r.baselineRps),
+    f(r.baselineP99),
+    f(r.ratio, 2),
+    f(r.cpuMsPerReq, 2),
+    f(r.baselineCpuMsPerReq, 2),
+    `${r.rssMb.toFixed(0)} (${r.loadSeconds} s)`,
+    String(r.bad),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
@@ -93,7 +117,9 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let baseline: BenchServer | undefined;
   try {
-    const scenarios = (await prepareScenarios(db.url, cipher)).filter((s) => !filter || (filter === 'ratio' ? s.baseline : s.name.includes(filter)));
+    const scenarios = (await prepareScenarios(db.url, cipher)).filter(
+      (s) => !filter || (filter === 'ratio' ? s.baseline : s.name.includes(filter)),
+    );
     if (!scenarios.length) throw new Error(filter ? `no scenario matches "${filter}"` : 'no scenarios in bench/scenarios');
     if (scenarios.some((s) => s.baseline)) {
       baseline = await startServer(BASELINE, [], { ...process.env, DATABASE_URL: db.url }, '/health');
@@ -127,13 +153,19 @@ async function main(): Promise<void> {
           loadSeconds += WARMUP_SECONDS + a.length * duration;
           const ratios = b.length ? a.map((r, i) => r.rps / b[i].rps) : undefined;
           rows.push({
-            scenario: s.name, engine, rps: median(a.map((r) => r.rps)), p50: median(a.map((r) => r.p50)), p99: median(a.map((r) => r.p99)),
+            scenario: s.name,
+            engine,
+            rps: median(a.map((r) => r.rps)),
+            p50: median(a.map((r) => r.p50)),
+            p99: median(a.map((r) => r.p99)),
             baselineRps: b.length ? median(b.map((r) => r.rps)) : undefined,
             baselineP99: b.length ? median(b.map((r) => r.p99)) : undefined,
             cpuMsPerReq: median(a.map((r) => r.cpuMsPerReq)),
             baselineCpuMsPerReq: b.length ? median(b.map((r) => r.cpuMsPerReq)) : undefined,
-            ratio: ratios && median(ratios), ratios,
-            rssMb: serve.rssMb(), loadSeconds,
+            ratio: ratios && median(ratios),
+            ratios,
+            rssMb: serve.rssMb(),
+            loadSeconds,
             requests: a.reduce((n, r) => n + r.requests, 0),
             bad: [...a, ...b].reduce((n, r) => n + r.bad, 0),
           });
@@ -147,16 +179,28 @@ async function main(): Promise<void> {
     await db.stop();
   }
 
-  console.log(`\nMachine: ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; RSS after (s) of load.\n`);
+  console.log(
+    `\nMachine: ${machine()}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; RSS after (s) of load.\n`,
+  );
   console.log(table(rows));
   const failing = rows.filter((r) => r.bad > 0);
   if (failing.length) {
-    console.error(`\n${failing.length} scenario(s) had non-2xx answers or errors: ${failing.map((r) => `${r.scenario} (${r.engine})`).join(', ')}`);
+    console.error(
+      `\n${failing.length} scenario(s) had non-2xx answers or errors: ${failing.map((r) => `${r.scenario} (${r.engine})`).join(', ')}`,
+    );
     process.exitCode = 1;
   }
   const out = path.resolve('bench', 'results');
   fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine: machine(), duration, pairs, rows }, null, 2));
+  fs.writeFileSync(
+    path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    JSON.stringify({ machine: machine(), duration, pairs, rows }, null, 2),
+  );
   if (!filter) clusterBench();
 }
 
@@ -179,10 +223,12 @@ function runs(scenarios: BenchScenario[], engines: GraphEngineName[]): [GraphEng
     group.list.push(s);
     groups.set(key, group);
   }
-  return engines.flatMap((engine) => [...groups.values()].map((g): [GraphEngineName, Partial<AppConfig>, BenchScenario[]] => [engine, g.config, g.list]));
+  return engines.flatMap((engine) =>
+    [...groups.values()].map((g): [GraphEngineName, Partial<AppConfig>, BenchScenario[]] => [engine, g.config, g.list]),
+  );
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err);
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });

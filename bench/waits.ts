@@ -44,10 +44,15 @@ export function sampleWaits(url: string): { stop(): Promise<string> } {
       done = true;
       await loop.catch(() => undefined);
       const seconds = (Date.now() - started) / 1000;
-      const list = [...counts].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`).join(', ');
+      const list = [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([w, n]) => `${w} ${n}`)
+        .join(', ');
       const rate = (n: number) => (n / seconds).toFixed(1);
-      return `lock waits/s: writers ${rate(writerWaits.size)}, sequencer passes ${rate(passWaits.size)}; ` +
-        `${samples} samples of pg_stat_activity, active sessions by wait: ${list || 'none'}`;
+      return (
+        `lock waits/s: writers ${rate(writerWaits.size)}, sequencer passes ${rate(passWaits.size)}; ` +
+        `${samples} samples of pg_stat_activity, active sessions by wait: ${list || 'none'}`
+      );
     },
   };
 }

@@ -46,13 +46,25 @@ async function main(): Promise<void> {
 
   try {
     await migrate(orm);
-    const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, params, 'all');
+    const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+      orm.em.getConnection().execute<T[]>(text, params, 'all');
     await sql(`insert into projects (code, name) values ('demo', 'Demo'), ('bench-webhooks', 'Bench webhooks')`);
     const [{ id: projectId }] = await sql<{ id: number }>(`select id from projects where code = 'bench-webhooks'`);
     const cipher = credentialCipher(loadConfig().credentialsKey);
-    await sql('insert into ai_webhooks (project_id, url, events, secret) values (?, ?, ?::jsonb, ?)', [projectId, receiverUrl, '["*"]', cipher.encrypt('whsec_bench')]);
+    await sql('insert into ai_webhooks (project_id, url, events, secret) values (?, ?, ?::jsonb, ?)', [
+      projectId,
+      receiverUrl,
+      '["*"]',
+      cipher.encrypt('whsec_bench'),
+    ]);
 
-    const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '100' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: url,
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+      WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '100',
+    };
     for (let i = 0; i < processes; i++) servers.push(await startServe(env));
 
     const events: NewAiEvent[] = Array.from({ length: total }, (_, i) => ({
@@ -75,7 +87,9 @@ async function main(): Promise<void> {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const [{ n: retried }] = await sql<{ n: number }>('select count(*)::int as n from ai_webhook_deliveries where attempts > 1');
     const twice = [...seen.values()].filter((n) => n > 1).length;
-    console.log(`webhooks: ${enqueued} deliveries drained by ${processes} serve process(es) in ${seconds.toFixed(2)} s = ${Math.round(enqueued / seconds)}/s (target ≥ 500/s)`);
+    console.log(
+      `webhooks: ${enqueued} deliveries drained by ${processes} serve process(es) in ${seconds.toFixed(2)} s = ${Math.round(enqueued / seconds)}/s (target ≥ 500/s)`,
+    );
     console.log(`  receiver saw ${seen.size} delivery ids (${twice} more than once); ${retried} needed a retry`);
     console.log('  (measured on a shared machine while other work runs: a floor, not a ceiling)');
     if (seen.size !== enqueued) process.exitCode = 1;
@@ -85,7 +99,10 @@ async function main(): Promise<void> {
     receiver.close();
     await orm.close();
     const admin = await initORM({ clientUrl: server.url, poolMax: 1 });
-    await admin.em.getConnection().execute(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await admin.em
+      .getConnection()
+      .execute(`drop database if exists ${name} with (force)`)
+      .catch(() => undefined);
     await admin.close();
     await server.stop();
   }

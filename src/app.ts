@@ -20,7 +20,14 @@ import { createLimiterStore, type LimiterStore } from './limits/store.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
-import { clientErrors, failFastWhileDown, frameworkErrors, limitBodyDepth, refuseWhileClosing, registerErrorHandling } from './rest/errors.js';
+import {
+  clientErrors,
+  failFastWhileDown,
+  frameworkErrors,
+  limitBodyDepth,
+  refuseWhileClosing,
+  registerErrorHandling,
+} from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
@@ -59,12 +66,16 @@ export interface Built {
 export async function build(opts: BuildOptions = {}): Promise<Built> {
   const config = { ...loadConfig(), ...opts.config };
   if (!config.credentialsKey && process.env.NODE_ENV === 'production') throw new Error('CREDENTIALS_KEY is required in production');
-  if (config.operatorToken !== undefined && config.operatorToken.length < 16) throw new Error('OPERATOR_TOKEN must have at least 16 characters');
+  if (config.operatorToken !== undefined && config.operatorToken.length < 16)
+    throw new Error('OPERATOR_TOKEN must have at least 16 characters');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
   if (config.databasePreparedStatements) usePreparedStatements(orm);
   const replicas = orm.config.get('replicas')?.length ? new ReplicaRouter(orm).start() : undefined;
-  const limiter: LimiterStore = createLimiterStore({ databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(), redisUrl: config.redisUrl });
+  const limiter: LimiterStore = createLimiterStore({
+    databaseUrl: config.databaseUrl ?? orm.config.getClientUrl(),
+    redisUrl: config.redisUrl,
+  });
   const services = createServices({
     config,
     orm,
@@ -74,13 +85,16 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
 
   const app = Fastify({
-    logger: opts.logger === false && !opts.logStream ? false : {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
-      serializers: { req: requestSerializer },
-      hooks: { logMethod: scrubLogMethod },
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
-    },
+    logger:
+      opts.logger === false && !opts.logStream
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            serializers: { req: requestSerializer },
+            hooks: { logMethod: scrubLogMethod },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+          },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -108,7 +122,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     bounds: boundsOf(config),
     clock: statementClockOf(orm),
     onChange: (down, cause) =>
-      down ? app.log.warn({ cause }, 'database down: answering 503 at once while one probe checks for recovery') : app.log.info('database answers again'),
+      down
+        ? app.log.warn({ cause }, 'database down: answering 503 at once while one probe checks for recovery')
+        : app.log.info('database answers again'),
   }).start();
   registerErrorHandling(app, breaker);
   await registerCors(app, config.corsOrigins);
@@ -148,7 +164,12 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerConsole(app);
   const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
   await registerGateway(app, {
-    services, plans, operations, routes: ROUTES, clientIp, schema,
+    services,
+    plans,
+    operations,
+    routes: ROUTES,
+    clientIp,
+    schema,
     sse: new SseHub(config.eventsKeepAliveMs),
   });
   services.events.start(app.log);
@@ -179,7 +200,8 @@ function useStrictBodies(app: FastifyInstance): void {
   const bodies = new Ajv({ ...common, coerceTypes: false });
   const strings = new Ajv({ ...common, coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? decodingJsonText(schema, bodies.compile(schema)) : strings.compile(schema));
+    httpPart === 'body' ? decodingJsonText(schema, bodies.compile(schema)) : strings.compile(schema),
+  );
   // Bodies are JSON only: text/plain gets the same 415 as every other non-JSON type.
   app.removeContentTypeParser('text/plain');
   acceptEmptyJsonBodies(app);

@@ -25,7 +25,12 @@ export async function serve(opts: ServeOptions = {}): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
   const demo = await prepareDatabase(db.directUrl, config, db.embedded || opts.demo === true);
-  const orm = await initORM({ clientUrl: db.url, poolMax: config.databasePoolMax, bounds: boundsOf(config), replicaUrls: config.replicaUrls });
+  const orm = await initORM({
+    clientUrl: db.url,
+    poolMax: config.databasePoolMax,
+    bounds: boundsOf(config),
+    replicaUrls: config.replicaUrls,
+  });
   let built: Built;
   try {
     built = await build({ config: { ...config, databaseUrl: db.url }, orm });

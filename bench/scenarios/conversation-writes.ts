@@ -24,14 +24,37 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
         name: 'Bench AI writes',
         ai_enabled: true,
         businesses: [{ id: BASE, name: 'Bench writes shop' }],
-        users: Array.from({ length: USERS }, (_, i) => ({ id: BASE + i, name: `Customer ${i}`, email: `c${i}@bench-writes.test`, level: 3 })),
+        users: Array.from({ length: USERS }, (_, i) => ({
+          id: BASE + i,
+          name: `Customer ${i}`,
+          email: `c${i}@bench-writes.test`,
+          level: 3,
+        })),
         api_keys: [{ key: SERVER_KEY, server: true }, ...Array.from({ length: USERS }, (_, i) => ({ key: userKey(i), user_id: BASE + i }))],
         // not `whatsapp`: the runtime's public replies would then be sent (CONTRACT §10.1, bench:outbound measures that)
         // and need an open 24-hour window; this scenario measures the write itself, as before
-        agents: [{ id: BASE, business_id: BASE, name: 'Bench writer', provider: 'app', provider_type: 'chat', provider_external_id: 'bench-writer', enabled: true }],
+        agents: [
+          {
+            id: BASE,
+            business_id: BASE,
+            name: 'Bench writer',
+            provider: 'app',
+            provider_type: 'chat',
+            provider_external_id: 'bench-writer',
+            enabled: true,
+          },
+        ],
         conversations: Array.from({ length: CONVERSATIONS }, (_, i) => ({
-          id: BASE + i, agent_id: BASE, user_id: null, contact: `bench-${i}`, business_id: BASE, status: 'active', status_reason: null,
-          usage: {}, created_at: '2026-11-01T12:00:00Z', closed_at: null,
+          id: BASE + i,
+          agent_id: BASE,
+          user_id: null,
+          contact: `bench-${i}`,
+          business_id: BASE,
+          status: 'active',
+          status_reason: null,
+          usage: {},
+          created_at: '2026-11-01T12:00:00Z',
+          closed_at: null,
         })),
       },
     ],
@@ -42,10 +65,9 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
     `delete from ai_messages where conversation_id in (select c.id from ai_conversations c join projects p on p.id = c.project_id where p.code = ?)`,
     [PROJECT],
   );
-  await conn.execute(
-    `delete from ai_conversations where contact is null and project_id = (select id from projects where code = ?)`,
-    [PROJECT],
-  );
+  await conn.execute(`delete from ai_conversations where contact is null and project_id = (select id from projects where code = ?)`, [
+    PROJECT,
+  ]);
 
   const prefix = `/v400/en/${PROJECT}`;
   const scenarios: BenchScenario[] = [
@@ -54,7 +76,11 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
       method: 'POST',
       path: `${prefix}/ai/conversations/${BASE}/messages`,
       headers: { 'x-api-key': SERVER_KEY },
-      body: JSON.stringify({ role: 'assistant', content: 'A bench reply', usage: { cost: 0.0012, response_time_ms: 420, input_tokens: 120, output_tokens: 48 } }),
+      body: JSON.stringify({
+        role: 'assistant',
+        content: 'A bench reply',
+        usage: { cost: 0.0012, response_time_ms: 420, input_tokens: 120, output_tokens: 48 },
+      }),
       rotate: Array.from({ length: CONVERSATIONS }, (_, i) => ({ path: `${prefix}/ai/conversations/${BASE + i}/messages` })),
       baseline: true,
       sampleWaits: true,

@@ -30,18 +30,35 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
         businesses: [{ id: AGENT_BASE, name: 'Bench AI shop' }],
         api_keys: [{ key: SERVER_KEY, server: true }],
         agents: [0, 1, 2].map((i) => ({
-          id: AGENT_BASE + i, business_id: AGENT_BASE, name: `Bench agent ${i}`, provider: 'whatsapp',
-          provider_type: i === 2 ? 'voice' : 'chat', provider_external_id: `bench-agent-${i}`, enabled: true,
+          id: AGENT_BASE + i,
+          business_id: AGENT_BASE,
+          name: `Bench agent ${i}`,
+          provider: 'whatsapp',
+          provider_type: i === 2 ? 'voice' : 'chat',
+          provider_external_id: `bench-agent-${i}`,
+          enabled: true,
         })),
         conversations: Array.from({ length: CONVERSATIONS }, (_, i) => ({
-          id: CONVERSATION_BASE + i, agent_id: AGENT_BASE + (i % 3), business_id: AGENT_BASE,
-          status: 'closed', status_reason: ['completed', 'abandoned', 'failed'][i % 3],
+          id: CONVERSATION_BASE + i,
+          agent_id: AGENT_BASE + (i % 3),
+          business_id: AGENT_BASE,
+          status: 'closed',
+          status_reason: ['completed', 'abandoned', 'failed'][i % 3],
           usage: { cost: 0.01 * i, response_time_ms: 200 + i, input_tokens: 100, output_tokens: 50 },
-          created_at: at(i), closed_at: at(i + 30),
-        })).concat([{
-          id: ACTIVE_CONVERSATION, agent_id: AGENT_BASE, business_id: AGENT_BASE, status: 'active', status_reason: null,
-          usage: {}, created_at: at(0), closed_at: null,
-        } as never]),
+          created_at: at(i),
+          closed_at: at(i + 30),
+        })).concat([
+          {
+            id: ACTIVE_CONVERSATION,
+            agent_id: AGENT_BASE,
+            business_id: AGENT_BASE,
+            status: 'active',
+            status_reason: null,
+            usage: {},
+            created_at: at(0),
+            closed_at: null,
+          } as never,
+        ]),
       },
     ],
   });
@@ -62,7 +79,13 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
   const op = loadOperations(await getSchema()).get('AiConversations');
   if (!op) throw new Error('operation AiConversations not found');
   const headers = { 'x-api-key': SERVER_KEY };
-  const get = (name: string, path: string): BenchScenario => ({ name, method: 'GET', path: `/v400/en/${PROJECT}${path}`, headers, baseline: true });
+  const get = (name: string, path: string): BenchScenario => ({
+    name,
+    method: 'GET',
+    path: `/v400/en/${PROJECT}${path}`,
+    headers,
+    baseline: true,
+  });
   const scenarios: BenchScenario[] = [
     get('GET /ai/conversations/{id}', `/ai/conversations/${CONVERSATION_BASE}`),
     get('GET /ai/conversations?page_size=50&params=id,status,agent.name', '/ai/conversations?page_size=50&params=id,status,agent.name'),

@@ -28,7 +28,13 @@ export const prepare: PrepareScenarios = async ({ load }) => {
             provider_type: 'chat',
             provider_external_id: 'bench-whatsapp',
             enabled: true,
-            credentials: { waba_id: 'bench-waba', phone_number_id: PHONE_NUMBER_ID, access_token: 'bench-token', app_secret: APP_SECRET, verify_token: 'bench-verify' },
+            credentials: {
+              waba_id: 'bench-waba',
+              phone_number_id: PHONE_NUMBER_ID,
+              access_token: 'bench-token',
+              app_secret: APP_SECRET,
+              verify_token: 'bench-verify',
+            },
           },
         ],
       },
@@ -41,20 +47,40 @@ export const prepare: PrepareScenarios = async ({ load }) => {
     const from = String(34_600_000_000 + (n % CONTACTS));
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{
-        id: 'bench-waba',
-        changes: [{
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: '15550001111', phone_number_id: PHONE_NUMBER_ID },
-            contacts: [{ wa_id: from, profile: { name: `Contact ${from}` } }],
-            messages: [{ from, id: `wamid.bench.${run}.${n}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: `message ${n}` } }],
-          },
-        }],
-      }],
+      entry: [
+        {
+          id: 'bench-waba',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550001111', phone_number_id: PHONE_NUMBER_ID },
+                contacts: [{ wa_id: from, profile: { name: `Contact ${from}` } }],
+                messages: [
+                  {
+                    from,
+                    id: `wamid.bench.${run}.${n}`,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: `message ${n}` },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
     });
-    return { body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}` } };
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`,
+      },
+    };
   };
-  return [{ name: 'whatsapp: signed notification, 1 message', method: 'POST', path: `/v400/en/${PROJECT}/ai/webhooks/whatsapp`, ...next(), next }];
+  return [
+    { name: 'whatsapp: signed notification, 1 message', method: 'POST', path: `/v400/en/${PROJECT}/ai/webhooks/whatsapp`, ...next(), next },
+  ];
 };

@@ -51,7 +51,16 @@ export function benchFixture(): FixtureFile {
           // Franchise 1: businesses 1–5; 6–10 have none.
           ...(b < 5 ? { franchise_id: ID_BASE + 1 } : {}),
         })),
-        users: [{ id: ID_BASE + 1, name: 'Bench owner', email: 'owner@bench-metrics.test', password: 'bench-metrics-password', level: 2, business_ids: [ID_BASE + 1] }],
+        users: [
+          {
+            id: ID_BASE + 1,
+            name: 'Bench owner',
+            email: 'owner@bench-metrics.test',
+            password: 'bench-metrics-password',
+            level: 2,
+            business_ids: [ID_BASE + 1],
+          },
+        ],
         api_keys: [
           { key: BENCH_SERVER_KEY, server: true },
           { key: `${BENCH_SERVER_KEY}-owner`, user_id: ID_BASE + 1 },
@@ -206,10 +215,9 @@ export async function ensureBenchData(orm: MikroORM, n: number, log: (line: stri
   await loadFixtures(orm, benchFixture(), credentialCipher(config.credentialsKey));
   const knex = orm.em.getConnection().getKnex();
   const [{ id: projectId }] = (await knex.raw('select id from projects where code = ?', [BENCH_PROJECT])).rows;
-  const { rows: seqRows } = await knex.raw(
-    "select coalesce(max((summary ->> 'seq')::int), 0) seq from orders where project_id = ?",
-    [projectId],
-  );
+  const { rows: seqRows } = await knex.raw("select coalesce(max((summary ->> 'seq')::int), 0) seq from orders where project_id = ?", [
+    projectId,
+  ]);
   const from = Number(seqRows[0].seq) + 1;
   let triggersOff = true;
   let inserted = 0;
@@ -246,7 +254,8 @@ export async function ensureBenchData(orm: MikroORM, n: number, log: (line: stri
     [projectId, projectId, projectId, projectId, projectId],
   );
   const c = check[0];
-  const rebuilt = inserted > 0 && triggersOff ? true : Number(c.state_rows) !== Number(c.ai_orders) || Number(c.conv_rolled) !== Number(c.conversations);
+  const rebuilt =
+    inserted > 0 && triggersOff ? true : Number(c.state_rows) !== Number(c.ai_orders) || Number(c.conv_rolled) !== Number(c.conversations);
   if (rebuilt) {
     log('rebuilding the metrics rollups of the project (set-based)...');
     const t1 = Date.now();
@@ -255,7 +264,9 @@ export async function ensureBenchData(orm: MikroORM, n: number, log: (line: stri
     await knex.raw('analyze metrics_order_state, orders, order_products, ai_conversations');
   }
   // Index-only reads of the rollups need a current visibility map (autovacuum keeps it so later).
-  await knex.raw('vacuum (analyze) metrics_order_rollup, metrics_product_rollup, metrics_conversation_rollup, metrics_order_series, metrics_conversation_series');
+  await knex.raw(
+    'vacuum (analyze) metrics_order_rollup, metrics_product_rollup, metrics_conversation_rollup, metrics_order_series, metrics_conversation_series',
+  );
   const { rows: total } = await knex.raw('select count(*) n from orders where project_id = ?', [projectId]);
   return { projectId, orders: Number(total[0].n), inserted, seconds: (Date.now() - started) / 1000, rebuilt };
 }

@@ -43,7 +43,9 @@ async function main(argv: string[]): Promise<void> {
       await withDatabase(async (orm) => {
         // agents stored before their credential key names had a column (Migration20261125000000)
         const { filled, conflicts } = await backfillCredentialColumns(orm, credentialCipher(loadConfig().credentialsKey));
-        console.log(`migrations applied${filled || conflicts ? ` (agents: ${filled} filled, ${conflicts} sharing a phone_number_id)` : ''}`);
+        console.log(
+          `migrations applied${filled || conflicts ? ` (agents: ${filled} filled, ${conflicts} sharing a phone_number_id)` : ''}`,
+        );
       });
       return;
     case 'fixtures': {

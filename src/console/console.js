@@ -2,13 +2,17 @@
  * out and draws the overview, the charts and the top products; the inbox is inbox.js, agents agents.js. */
 (function () {
   'use strict';
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   var state = { auth: null, group: 'day', plots: {} };
   var STORE = 'ordergraph-console';
 
   // ---- calls ---------------------------------------------------------------------------
-  function base() { return '/v400/en/' + encodeURIComponent(state.auth.project); }
+  function base() {
+    return '/v400/en/' + encodeURIComponent(state.auth.project);
+  }
   function headers() {
     return state.auth.key ? { 'X-Api-Key': state.auth.key } : { Authorization: 'Bearer ' + state.auth.token };
   }
@@ -19,19 +23,26 @@
     if (send) {
       init.method = send.method || 'POST';
       init.headers['Content-Type'] = 'application/json';
-      Object.keys(send.headers || {}).forEach(function (h) { init.headers[h] = send.headers[h]; });
+      Object.keys(send.headers || {}).forEach(function (h) {
+        init.headers[h] = send.headers[h];
+      });
       init.body = JSON.stringify(send.body || {});
     }
     return fetch(base() + path + qs, init).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (body) {
-        if (!res.ok || body.error) {
-          var err = new Error((body.result && body.result.join ? body.result.join(' ') : '') || res.statusText);
-          err.status = res.status;
-          err.code = body.code;
-          throw err;
-        }
-        return body.result;
-      });
+      return res
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (body) {
+          if (!res.ok || body.error) {
+            var err = new Error((body.result && body.result.join ? body.result.join(' ') : '') || res.statusText);
+            err.status = res.status;
+            err.code = body.code;
+            throw err;
+          }
+          return body.result;
+        });
     });
   }
 
@@ -57,19 +68,32 @@
       if (!key) return fail('Enter a server key.', $('key'));
       state.auth = { project: project, key: key };
       // a metrics read checks the key's level
-      api('/ai/metrics/overview', { timezone: zone }).then(start, function (err) { fail(err.status === 401 || err.status === 403 ? 'That key cannot read this project\'s metrics.' : err.message, $('key')); });
+      api('/ai/metrics/overview', { timezone: zone }).then(start, function (err) {
+        fail(err.status === 401 || err.status === 403 ? "That key cannot read this project's metrics." : err.message, $('key'));
+      });
     } else {
       var email = $('email').value.trim();
       var password = $('password').value;
       if (!email || !password) return fail('Enter the email and the password.', $('email'));
       fetch('/v400/en/' + encodeURIComponent(project) + '/auth', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: email, password: password }),
-      }).then(function (res) { return res.json(); }).then(function (body) {
-        if (body.error) return fail('Wrong email or password.', $('password'));
-        if (body.result.level !== 0) return fail('Only administrators (level 0) can use the console.', $('email'));
-        state.auth = { project: project, token: body.result.session.access_token, email: email, userId: body.result.id };
-        start();
-      }, function () { fail('The server cannot be reached.', $('email')); });
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: email, password: password }),
+      })
+        .then(function (res) {
+          return res.json();
+        })
+        .then(
+          function (body) {
+            if (body.error) return fail('Wrong email or password.', $('password'));
+            if (body.result.level !== 0) return fail('Only administrators (level 0) can use the console.', $('email'));
+            state.auth = { project: project, token: body.result.session.access_token, email: email, userId: body.result.id };
+            start();
+          },
+          function () {
+            fail('The server cannot be reached.', $('email'));
+          },
+        );
     }
   });
   function fail(message, field) {
@@ -112,7 +136,8 @@
   var money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   var count = new Intl.NumberFormat();
   function spans(now) {
-    var y = now.getFullYear(), m = now.getMonth();
+    var y = now.getFullYear(),
+      m = now.getMonth();
     var prevEnd = new Date(y, m - 1, Math.min(now.getDate(), new Date(y, m, 0).getDate()));
     return {
       current: { from: ymd(new Date(y, m, 1)), to: ymd(now), label: dayRange(new Date(y, m, 1), now) },
@@ -126,77 +151,172 @@
   }
   /** One figure over one span: the month bucket, partly inside the range, holds exactly the span's value. */
   function spanValue(metric, span) {
-    return api('/ai/metrics/series', { metric: metric, group_by: 'month', from: span.from, to: span.to, timezone: zone })
-      .then(function (s) { return s.points.reduce(function (a, p) { return a + p.value; }, 0); });
+    return api('/ai/metrics/series', { metric: metric, group_by: 'month', from: span.from, to: span.to, timezone: zone }).then(
+      function (s) {
+        return s.points.reduce(function (a, p) {
+          return a + p.value;
+        }, 0);
+      },
+    );
   }
   function card(label, cur, prev, fmt, spanLabel, points) {
     var diff = points ? cur - prev : prev === 0 ? null : ((cur - prev) / prev) * 100;
     var cls = diff > 0 ? 'up' : diff < 0 ? 'down' : 'muted';
-    var change = diff === null ? (cur > 0 ? 'new' : '0%') : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' pts' : '%');
-    return '<div class="card" role="group" aria-label="' + label + '"><div class="label">' + label + '</div><div class="value">' + fmt.format(cur) +
-      '</div><div class="' + cls + '">' + change + ' <span class="muted">(' + fmt.format(prev) + ' in ' + text(spanLabel) + ')</span></div></div>';
+    var change =
+      diff === null ? (cur > 0 ? 'new' : '0%') : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' pts' : '%');
+    return (
+      '<div class="card" role="group" aria-label="' +
+      label +
+      '"><div class="label">' +
+      label +
+      '</div><div class="value">' +
+      fmt.format(cur) +
+      '</div><div class="' +
+      cls +
+      '">' +
+      change +
+      ' <span class="muted">(' +
+      fmt.format(prev) +
+      ' in ' +
+      text(spanLabel) +
+      ')</span></div></div>'
+    );
   }
   function loadOverview() {
     var sp = spans(new Date());
     $('overview-span').textContent = sp.current.label + ', compared with the same days of last month (' + sp.previous.label + ')';
     var metrics = ['orders', 'revenue', 'conversations', 'success_rate'];
-    Promise.all(metrics.map(function (m) { return Promise.all([spanValue(m, sp.current), spanValue(m, sp.previous)]); })).then(function (r) {
-      var v = {};
-      metrics.forEach(function (m, i) { v[m] = { cur: r[i][0], prev: r[i][1] }; });
-      var avg = function (k) { return v.orders[k] ? v.revenue[k] / v.orders[k] : 0; };
-      var l = sp.previous.label;
-      $('cards').innerHTML = card('Orders', v.orders.cur, v.orders.prev, count, l) + card('Revenue', v.revenue.cur, v.revenue.prev, money, l) +
-        card('Average order', avg('cur'), avg('prev'), money, l) + card('Conversations', v.conversations.cur, v.conversations.prev, count, l) +
-        card('Success rate %', v.success_rate.cur, v.success_rate.prev, money, l, true);
-    }).catch(showError);
+    Promise.all(
+      metrics.map(function (m) {
+        return Promise.all([spanValue(m, sp.current), spanValue(m, sp.previous)]);
+      }),
+    )
+      .then(function (r) {
+        var v = {};
+        metrics.forEach(function (m, i) {
+          v[m] = { cur: r[i][0], prev: r[i][1] };
+        });
+        var avg = function (k) {
+          return v.orders[k] ? v.revenue[k] / v.orders[k] : 0;
+        };
+        var l = sp.previous.label;
+        $('cards').innerHTML =
+          card('Orders', v.orders.cur, v.orders.prev, count, l) +
+          card('Revenue', v.revenue.cur, v.revenue.prev, money, l) +
+          card('Average order', avg('cur'), avg('prev'), money, l) +
+          card('Conversations', v.conversations.cur, v.conversations.prev, count, l) +
+          card('Success rate %', v.success_rate.cur, v.success_rate.prev, money, l, true);
+      })
+      .catch(showError);
   }
 
   // ---- charts --------------------------------------------------------------------------
-  function ymd(d) { return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0'); }
+  function ymd(d) {
+    return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0');
+  }
   function rangeFor(group) {
     var to = new Date();
     var from = new Date(to);
     if (group === 'day') from.setDate(from.getDate() - 29);
     else if (group === 'week') from.setDate(from.getDate() - 7 * 13 + 1);
-    else { from.setMonth(from.getMonth() - 11); from.setDate(1); }
+    else {
+      from.setMonth(from.getMonth() - 11);
+      from.setDate(1);
+    }
     return { from: ymd(from), to: ymd(to) };
   }
   var COLORS = { orders: '#0b5cad', revenue: '#116329', conversations: '#6f42c1', success_rate: '#b54708' };
   function loadCharts() {
     var group = state.group;
     var range = rangeFor(group);
-    $('range').textContent = 'By ' + group + ', ' + range.from + ' to ' + range.to + ' (' + zone + '). The current ' + group + ' is not over: its point is dashed, the count so far.';
+    $('range').textContent =
+      'By ' +
+      group +
+      ', ' +
+      range.from +
+      ' to ' +
+      range.to +
+      ' (' +
+      zone +
+      '). The current ' +
+      group +
+      ' is not over: its point is dashed, the count so far.';
     document.querySelectorAll('.chart').forEach(function (fig) {
       var metric = fig.getAttribute('data-metric');
-      api('/ai/metrics/series', { metric: metric, group_by: group, from: range.from, to: range.to, timezone: zone }).then(function (s) {
-        if (group !== state.group) return;
-        draw(fig, metric, s);
-      }).catch(showError);
+      api('/ai/metrics/series', { metric: metric, group_by: group, from: range.from, to: range.to, timezone: zone })
+        .then(function (s) {
+          if (group !== state.group) return;
+          draw(fig, metric, s);
+        })
+        .catch(showError);
     });
   }
   function draw(fig, metric, s) {
     var el = fig.querySelector('.plot');
-    var xs = s.points.map(function (p) { return Date.parse(p.start) / 1000; });
-    var ys = s.points.map(function (p) { return p.value; });
-    var total = ys.reduce(function (a, b) { return a + b; }, 0);
+    var xs = s.points.map(function (p) {
+      return Date.parse(p.start) / 1000;
+    });
+    var ys = s.points.map(function (p) {
+      return p.value;
+    });
+    var total = ys.reduce(function (a, b) {
+      return a + b;
+    }, 0);
     var label = fig.querySelector('figcaption').textContent;
-    el.setAttribute('aria-label', label + ' by ' + s.group_by + ': ' + ys.length + ' points, ' +
-      (metric === 'success_rate' ? 'highest ' + Math.max.apply(null, ys.concat(0)) + '%' : 'total ' + (metric === 'revenue' ? money.format(total) : count.format(total))) +
-      '; the last point is the current ' + s.group_by + ' so far');
+    el.setAttribute(
+      'aria-label',
+      label +
+        ' by ' +
+        s.group_by +
+        ': ' +
+        ys.length +
+        ' points, ' +
+        (metric === 'success_rate'
+          ? 'highest ' + Math.max.apply(null, ys.concat(0)) + '%'
+          : 'total ' + (metric === 'revenue' ? money.format(total) : count.format(total))) +
+        '; the last point is the current ' +
+        s.group_by +
+        ' so far',
+    );
     // the current bucket is partial: drawn apart, dashed and lighter, instead of a cliff towards zero
     var n = ys.length;
-    var whole = ys.map(function (v, i) { return i < n - 1 ? v : null; });
-    var partial = ys.map(function (v, i) { return i >= n - 2 ? v : null; });
+    var whole = ys.map(function (v, i) {
+      return i < n - 1 ? v : null;
+    });
+    var partial = ys.map(function (v, i) {
+      return i >= n - 2 ? v : null;
+    });
     if (state.plots[metric]) state.plots[metric].destroy();
     var width = Math.max(240, el.clientWidth || fig.clientWidth - 32);
     var opts = {
-      width: width, height: 220,
-      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      width: width,
+      height: 220,
+      scales: {
+        x: { time: true },
+        y: {
+          range: function (u, min, max) {
+            return [0, max > 0 ? max * 1.1 : 1];
+          },
+        },
+      },
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      axes: [{ stroke: '#4d5560', grid: { stroke: '#eceff3' } }, { stroke: '#4d5560', grid: { stroke: '#eceff3' }, size: 56 }],
-      series: [{}, { label: label, stroke: COLORS[metric], width: 2, fill: COLORS[metric] + '22', points: { show: ys.length <= 40 } },
-        { label: label + ' (so far)', stroke: COLORS[metric] + '88', width: 2, dash: [6, 5], fill: COLORS[metric] + '0d', points: { show: true, fill: '#fff' } }],
+      axes: [
+        { stroke: '#4d5560', grid: { stroke: '#eceff3' } },
+        { stroke: '#4d5560', grid: { stroke: '#eceff3' }, size: 56 },
+      ],
+      series: [
+        {},
+        { label: label, stroke: COLORS[metric], width: 2, fill: COLORS[metric] + '22', points: { show: ys.length <= 40 } },
+        {
+          label: label + ' (so far)',
+          stroke: COLORS[metric] + '88',
+          width: 2,
+          dash: [6, 5],
+          fill: COLORS[metric] + '0d',
+          points: { show: true, fill: '#fff' },
+        },
+      ],
     };
     el.innerHTML = '';
     state.plots[metric] = new uPlot(opts, [xs, whole, partial], el);
@@ -208,7 +328,9 @@
     var b = e.target.closest('button');
     if (!b) return;
     state.group = b.getAttribute('data-group');
-    document.querySelectorAll('#grouping button').forEach(function (x) { x.setAttribute('aria-pressed', String(x === b)); });
+    document.querySelectorAll('#grouping button').forEach(function (x) {
+      x.setAttribute('aria-pressed', String(x === b));
+    });
     loadCharts();
   });
   var resizeTimer;
@@ -223,33 +345,65 @@
   });
 
   // ---- products ------------------------------------------------------------------------
-  function text(s) { var d = document.createElement('div'); d.textContent = s == null ? '' : String(s); return d.innerHTML; }
+  function text(s) {
+    var d = document.createElement('div');
+    d.textContent = s == null ? '' : String(s);
+    return d.innerHTML;
+  }
   function loadProducts() {
-    api('/ai/metrics/products', { month: month, timezone: zone }).then(function (rows) {
-      $('products').innerHTML = rows.length ? rows.map(function (p) {
-        return '<tr><td>' + text(p.name) + '</td><td class="num">' + count.format(p.times_sold) + '</td><td class="num">' + count.format(p.orders) +
-          '</td><td class="num">' + money.format(p.revenue) + '</td></tr>';
-      }).join('') : '<tr><td colspan="4" class="muted">No AI orders this month yet.</td></tr>';
-    }).catch(showError);
+    api('/ai/metrics/products', { month: month, timezone: zone })
+      .then(function (rows) {
+        $('products').innerHTML = rows.length
+          ? rows
+              .map(function (p) {
+                return (
+                  '<tr><td>' +
+                  text(p.name) +
+                  '</td><td class="num">' +
+                  count.format(p.times_sold) +
+                  '</td><td class="num">' +
+                  count.format(p.orders) +
+                  '</td><td class="num">' +
+                  money.format(p.revenue) +
+                  '</td></tr>'
+                );
+              })
+              .join('')
+          : '<tr><td colspan="4" class="muted">No AI orders this month yet.</td></tr>';
+      })
+      .catch(showError);
   }
 
   // what the inbox, other panels and the browser tests may use (inbox.js adds `reconnect`)
   window.OrderGraphConsole = {
-    api: function (path, query, send) { return api(path, query, send); },
+    api: function (path, query, send) {
+      return api(path, query, send);
+    },
     base: base,
-    session: function () { return state.auth; },
+    session: function () {
+      return state.auth;
+    },
     text: text,
     showError: showError,
   };
 
   function showError(err) {
-    if (err && err.status === 401) { $('signout').click(); $('signin-error').textContent = 'The session ended: sign in again.'; return; }
+    if (err && err.status === 401) {
+      $('signout').click();
+      $('signin-error').textContent = 'The session ended: sign in again.';
+      return;
+    }
     $('live-mode').textContent = 'error: ' + (err && err.message ? err.message : 'unknown');
   }
 
   // a reload keeps the session of this tab
   try {
     var saved = JSON.parse(sessionStorage.getItem(STORE) || 'null');
-    if (saved && saved.project) { state.auth = saved; start(); }
-  } catch (e) { /* ignore */ }
+    if (saved && saved.project) {
+      state.auth = saved;
+      start();
+    }
+  } catch (e) {
+    /* ignore */
+  }
 })();

@@ -4,10 +4,26 @@
  * `console:signed-out`. */
 (function () {
   'use strict';
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
   var og = window.OrderGraphConsole;
-  var api = og.api, base = og.base, session = og.session, text = og.text, showError = og.showError;
-  var state = { events: null, poll: null, clock: null, reopen: null, selected: null, conversations: [], messages: new Map(), counted: new Set(), lastEventId: null };
+  var api = og.api,
+    base = og.base,
+    session = og.session,
+    text = og.text,
+    showError = og.showError;
+  var state = {
+    events: null,
+    poll: null,
+    clock: null,
+    reopen: null,
+    selected: null,
+    conversations: [],
+    messages: new Map(),
+    counted: new Set(),
+    lastEventId: null,
+  };
 
   // ---- inbox: live conversations --------------------------------------------------------
   // Conversations and messages are kept by id, so a message that arrives from the stream and from a
@@ -15,11 +31,16 @@
   var EVENT_TYPES = ['conversation.created', 'conversation.closed', 'conversation.handoff', 'message.created', 'message.status'];
   var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
   var TICKS = {
-    pending: ['🕓', 'pending'], accepted: ['✓', 'accepted'], sent: ['✓', 'sent'],
-    delivered: ['✓✓', 'delivered'], read: ['✓✓', 'read'], failed: ['✗', 'failed'],
+    pending: ['🕓', 'pending'],
+    accepted: ['✓', 'accepted'],
+    sent: ['✓', 'sent'],
+    delivered: ['✓✓', 'delivered'],
+    read: ['✓✓', 'read'],
+    failed: ['✗', 'failed'],
   };
   var REPLY_ERRORS = {
-    ERROR_WHATSAPP_WINDOW_CLOSED: 'Not sent: WhatsApp\'s 24-hour window is closed, because the customer has not written for more than 24 hours. Only a template message can reach them now.',
+    ERROR_WHATSAPP_WINDOW_CLOSED:
+      "Not sent: WhatsApp's 24-hour window is closed, because the customer has not written for more than 24 hours. Only a template message can reach them now.",
     ERROR_AI_CONVERSATION_CLOSED: 'Not sent: this conversation is closed.',
     ERROR_AI_CONVERSATION_HANDED_OFF: 'Not sent: a person is handling this conversation.',
     ERROR_AI_CONVERSATION_NOT_FOUND: 'Not sent: this conversation no longer exists for you.',
@@ -30,18 +51,25 @@
     return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token);
   }
   function streamUrl() {
-    return base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '');
+    return (
+      base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '')
+    );
   }
   function startLive() {
     loadConversations();
     // EventSource cannot show a status: ask once whether the stream exists, then open it
     var ctl = new AbortController();
-    fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(function (res) {
-      ctl.abort();
-      var type = res.headers.get('content-type') || '';
-      if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
-      openStream();
-    }, function () { startPolling(); });
+    fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(
+      function (res) {
+        ctl.abort();
+        var type = res.headers.get('content-type') || '';
+        if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
+        openStream();
+      },
+      function () {
+        startPolling();
+      },
+    );
     state.clock = setInterval(renderThreadHead, 30000);
   }
   /**
@@ -53,7 +81,9 @@
     if (!session()) return;
     var es = new EventSource(streamUrl());
     state.events = es;
-    es.onopen = function () { setMode('live (events)'); };
+    es.onopen = function () {
+      setMode('live (events)');
+    };
     es.onerror = function () {
       if (state.events !== es) return;
       es.close();
@@ -67,7 +97,10 @@
         onEvent(JSON.parse(ev.data));
       });
     });
-    es.addEventListener('stream.reset', function () { loadConversations(); if (state.selected) loadMessages(state.selected); });
+    es.addEventListener('stream.reset', function () {
+      loadConversations();
+      if (state.selected) loadMessages(state.selected);
+    });
   }
   /** Drops the stream and opens it again from the last event seen (also what a dropped stream does). */
   function reconnect() {
@@ -85,7 +118,9 @@
   }
   function stopLive() {
     if (state.events) state.events.close();
-    [state.poll, state.clock].forEach(function (t) { if (t) clearInterval(t); });
+    [state.poll, state.clock].forEach(function (t) {
+      if (t) clearInterval(t);
+    });
     if (state.reopen) clearTimeout(state.reopen);
     state.events = null;
     state.poll = null;
@@ -95,7 +130,9 @@
     state.messages = new Map();
     state.counted = new Set();
   }
-  function setMode(m) { $('live-mode').textContent = m; }
+  function setMode(m) {
+    $('live-mode').textContent = m;
+  }
 
   function onEvent(ev) {
     if (ev.type === 'message.created' || ev.type === 'message.status') {
@@ -111,9 +148,16 @@
     if (state.counted.has(m.id)) return;
     state.counted.add(m.id);
     var c = find(m.conversation_id);
-    if (c) { c.messages_count = (c.messages_count || 0) + 1; renderConversations(); }
+    if (c) {
+      c.messages_count = (c.messages_count || 0) + 1;
+      renderConversations();
+    }
   }
-  function find(id) { return state.conversations.filter(function (x) { return x.id === id; })[0]; }
+  function find(id) {
+    return state.conversations.filter(function (x) {
+      return x.id === id;
+    })[0];
+  }
   function putConversation(c) {
     var known = find(c.id);
     if (known) Object.assign(known, c);
@@ -122,14 +166,26 @@
     if (c.id === state.selected) renderThreadHead();
   }
   function loadConversations() {
-    api('/ai/conversations', { where: JSON.stringify({ status: 'active' }), orderBy: '-id', page_size: '30' }).then(function (rows) {
-      var open = state.selected && find(state.selected);
-      state.conversations = rows.concat(open && !rows.some(function (r) { return r.id === open.id; }) ? [open] : []);
-      renderConversations();
-      var first = rows.filter(function (c) { return c.messages_count > 0; })[0] || rows[0];
-      if (!state.selected && first) select(first.id);
-      else if (state.selected) renderThreadHead();
-    }).catch(showError);
+    api('/ai/conversations', { where: JSON.stringify({ status: 'active' }), orderBy: '-id', page_size: '30' })
+      .then(function (rows) {
+        var open = state.selected && find(state.selected);
+        state.conversations = rows.concat(
+          open &&
+            !rows.some(function (r) {
+              return r.id === open.id;
+            })
+            ? [open]
+            : [],
+        );
+        renderConversations();
+        var first =
+          rows.filter(function (c) {
+            return c.messages_count > 0;
+          })[0] || rows[0];
+        if (!state.selected && first) select(first.id);
+        else if (state.selected) renderThreadHead();
+      })
+      .catch(showError);
   }
   function handlerWords(c) {
     if (c.handler !== 'human') return 'Handled by the AI';
@@ -141,18 +197,34 @@
     if (!c.contact) return '';
     var left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
     if (left <= 0) return 'Window closed';
-    var h = Math.floor(left / 3600000), m = Math.floor((left % 3600000) / 60000);
+    var h = Math.floor(left / 3600000),
+      m = Math.floor((left % 3600000) / 60000);
     return 'Window: ' + (h ? h + ' h ' : '') + m + ' min left';
   }
   function renderConversations() {
     var ul = $('conversations');
-    ul.innerHTML = state.conversations.map(function (c) {
-      var badge = c.handler === 'human' ? '<span class="badge human">person</span>' : '<span class="badge">AI</span>';
-      return '<li><button type="button" data-id="' + c.id + '" aria-current="' + (c.id === state.selected) + '"><span>#' + c.id + ' ' + badge +
-        (c.contact ? ' +' + text(c.contact) : '') + (c.status !== 'active' ? ' · ' + text(c.status) : '') +
-        (c.messages_count != null ? ' · ' + c.messages_count + ' msg' : '') + '</span><span class="muted">' + text(windowWords(c) || new Date(c.created_at).toLocaleString()) +
-        '</span></button></li>';
-    }).join('') || '<li class="muted">No live conversations.</li>';
+    ul.innerHTML =
+      state.conversations
+        .map(function (c) {
+          var badge = c.handler === 'human' ? '<span class="badge human">person</span>' : '<span class="badge">AI</span>';
+          return (
+            '<li><button type="button" data-id="' +
+            c.id +
+            '" aria-current="' +
+            (c.id === state.selected) +
+            '"><span>#' +
+            c.id +
+            ' ' +
+            badge +
+            (c.contact ? ' +' + text(c.contact) : '') +
+            (c.status !== 'active' ? ' · ' + text(c.status) : '') +
+            (c.messages_count != null ? ' · ' + c.messages_count + ' msg' : '') +
+            '</span><span class="muted">' +
+            text(windowWords(c) || new Date(c.created_at).toLocaleString()) +
+            '</span></button></li>'
+          );
+        })
+        .join('') || '<li class="muted">No live conversations.</li>';
   }
   $('conversations').addEventListener('click', function (e) {
     var b = e.target.closest('button');
@@ -171,7 +243,8 @@
   function renderThreadHead() {
     var c = state.selected && find(state.selected);
     if (!c) return;
-    $('messages-title').textContent = 'Conversation #' + c.id + (c.contact ? ' with +' + c.contact : '') + (c.status !== 'active' ? ' (' + c.status + ')' : '');
+    $('messages-title').textContent =
+      'Conversation #' + c.id + (c.contact ? ' with +' + c.contact : '') + (c.status !== 'active' ? ' (' + c.status + ')' : '');
     $('window').textContent = windowWords(c);
     $('window').hidden = !c.contact;
     $('window').className = 'pill' + (windowWords(c) === 'Window closed' ? ' closed' : '');
@@ -186,16 +259,24 @@
     var b = $('handoff');
     b.disabled = true;
     $('thread-error').textContent = '';
-    api('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } }).then(putConversation, function (err) {
-      $('thread-error').textContent = REPLY_ERRORS[err.code] ? REPLY_ERRORS[err.code].replace('Not sent: ', '') : err.message;
-    }).then(function () { b.disabled = false; });
+    api('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } })
+      .then(putConversation, function (err) {
+        $('thread-error').textContent = REPLY_ERRORS[err.code] ? REPLY_ERRORS[err.code].replace('Not sent: ', '') : err.message;
+      })
+      .then(function () {
+        b.disabled = false;
+      });
   });
   function loadMessages(id) {
-    api('/ai/conversations/' + id + '/messages', { page_size: '100', orderBy: '-id' }).then(function (rows) {
-      if (id !== state.selected) return;
-      rows.forEach(function (m) { state.counted.add(m.id); });
-      rows.reverse().forEach(upsertMessage);
-    }).catch(showError);
+    api('/ai/conversations/' + id + '/messages', { page_size: '100', orderBy: '-id' })
+      .then(function (rows) {
+        if (id !== state.selected) return;
+        rows.forEach(function (m) {
+          state.counted.add(m.id);
+        });
+        rows.reverse().forEach(upsertMessage);
+      })
+      .catch(showError);
   }
   function upsertMessage(m) {
     var known = state.messages.get(m.id);
@@ -206,20 +287,41 @@
     if (!li) {
       li = document.createElement('li');
       li.setAttribute('data-id', String(m.id));
-      var after = Array.prototype.filter.call(list.children, function (x) { return Number(x.getAttribute('data-id')) > m.id; })[0];
+      var after = Array.prototype.filter.call(list.children, function (x) {
+        return Number(x.getAttribute('data-id')) > m.id;
+      })[0];
       list.insertBefore(li, after || null);
     }
     li.className = m.role;
     var by = m.author_id != null ? ' · by ' + (m.author_id === session().userId ? 'you' : 'user #' + m.author_id) : '';
-    li.innerHTML = '<span class="role">' + text(m.role) + (m.public ? '' : ' · internal') + by + ' · ' + text(new Date(m.created_at).toLocaleTimeString()) + '</span>' +
-      text(m.content) + tick(m);
+    li.innerHTML =
+      '<span class="role">' +
+      text(m.role) +
+      (m.public ? '' : ' · internal') +
+      by +
+      ' · ' +
+      text(new Date(m.created_at).toLocaleTimeString()) +
+      '</span>' +
+      text(m.content) +
+      tick(m);
     if (!known) list.scrollTop = list.scrollHeight;
   }
   function tick(m) {
     if (!m.delivery_status) return '';
     var t = TICKS[m.delivery_status] || ['', m.delivery_status];
     var reason = m.delivery_status === 'failed' && m.delivery_error ? ': ' + text(m.delivery_error) : '';
-    return '<span class="tick ' + text(m.delivery_status) + '" data-status="' + text(m.delivery_status) + '">' + t[0] + ' ' + t[1] + reason + '</span>';
+    return (
+      '<span class="tick ' +
+      text(m.delivery_status) +
+      '" data-status="' +
+      text(m.delivery_status) +
+      '">' +
+      t[0] +
+      ' ' +
+      t[1] +
+      reason +
+      '</span>'
+    );
   }
 
   // ---- reply box (administrators signed in with email and password) ---------------------
@@ -236,25 +338,41 @@
     var content = box.value.trim();
     $('reply-error').textContent = '';
     if (!id) return;
-    if (!content) { $('reply-error').textContent = 'Write a reply first.'; box.focus(); return; }
+    if (!content) {
+      $('reply-error').textContent = 'Write a reply first.';
+      box.focus();
+      return;
+    }
     replyKey = replyKey || newKey();
     var button = $('reply').querySelector('button');
     button.disabled = true;
     $('reply-hint').textContent = 'Sending…';
-    api('/ai/conversations/' + id + '/messages', null, { body: { role: 'assistant', content: content }, headers: { 'Idempotency-Key': replyKey } }).then(function (m) {
-      replyKey = null;
-      box.value = '';
-      $('reply-hint').textContent = '';
-      countMessage(m);
-      if (m.conversation_id === state.selected) upsertMessage(m);
-    }, function (err) {
-      if (err.status && err.status < 500 && err.code !== 'ERROR_IDEMPOTENCY_IN_PROGRESS') replyKey = null;
-      $('reply-hint').textContent = '';
-      $('reply-error').textContent = REPLY_ERRORS[err.code] || 'Not sent: ' + (err.message || 'the server cannot be reached.');
-      if (err.status === 401) showError(err);
-    }).then(function () { button.disabled = false; });
+    api('/ai/conversations/' + id + '/messages', null, {
+      body: { role: 'assistant', content: content },
+      headers: { 'Idempotency-Key': replyKey },
+    })
+      .then(
+        function (m) {
+          replyKey = null;
+          box.value = '';
+          $('reply-hint').textContent = '';
+          countMessage(m);
+          if (m.conversation_id === state.selected) upsertMessage(m);
+        },
+        function (err) {
+          if (err.status && err.status < 500 && err.code !== 'ERROR_IDEMPOTENCY_IN_PROGRESS') replyKey = null;
+          $('reply-hint').textContent = '';
+          $('reply-error').textContent = REPLY_ERRORS[err.code] || 'Not sent: ' + (err.message || 'the server cannot be reached.');
+          if (err.status === 401) showError(err);
+        },
+      )
+      .then(function () {
+        button.disabled = false;
+      });
   });
-  $('reply-text').addEventListener('input', function () { replyKey = null; });
+  $('reply-text').addEventListener('input', function () {
+    replyKey = null;
+  });
 
   function begin() {
     startLive();

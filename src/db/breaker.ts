@@ -51,9 +51,12 @@ export class DatabaseBreaker {
   start(): this {
     const clock = this.opts.clock;
     if (clock) {
-      this.watch = setInterval(() => {
-        if (!this.down && clock.oldestMs() > this.suspectMs && performance.now() - this.lastProbe > this.suspectMs) this.probe();
-      }, Math.max(50, this.suspectMs / 4));
+      this.watch = setInterval(
+        () => {
+          if (!this.down && clock.oldestMs() > this.suspectMs && performance.now() - this.lastProbe > this.suspectMs) this.probe();
+        },
+        Math.max(50, this.suspectMs / 4),
+      );
       this.watch.unref();
     }
     return this;

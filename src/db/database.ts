@@ -17,7 +17,12 @@ const EMBEDDED_DB = 'ordergraph';
 /** DATABASE_URL when set; otherwise an embedded PostgreSQL kept under DATA_DIR (default .data/). */
 export async function openDatabase(config: AppConfig, log: (line: string) => void = () => undefined): Promise<OpenDatabase> {
   if (config.databaseUrl) {
-    return { url: config.databaseUrl, directUrl: config.databaseDirectUrl ?? config.databaseUrl, embedded: false, stop: async () => undefined };
+    return {
+      url: config.databaseUrl,
+      directUrl: config.databaseDirectUrl ?? config.databaseUrl,
+      embedded: false,
+      stop: async () => undefined,
+    };
   }
   const port = Number(process.env.EMBEDDED_PG_PORT ?? EMBEDDED_PORT);
   const server = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), port, log });

@@ -4,7 +4,12 @@ import { readOnReplica } from './replicas.js';
 export type ConnectionType = 'read' | 'write';
 
 interface PgClient {
-  query(config: { name?: string; text: string; values: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
+  query(config: {
+    name?: string;
+    text: string;
+    values: unknown[];
+    rowMode: 'array';
+  }): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
 }
 
 interface KnexClient {
@@ -80,7 +85,10 @@ export async function selectRows<T = Record<string, unknown>>(
       // PostgreSQL keeps refusing the name on this connection: it leaves the pool when released, and this read runs unnamed.
       (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = reason;
       if (reason === NOT_KEPT && preparing.delete(em.config)) {
-        process.emitWarning('named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false', { code: 'ORDERGRAPH_PREPARED_STATEMENTS' });
+        process.emitWarning(
+          'named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false',
+          { code: 'ORDERGRAPH_PREPARED_STATEMENTS' },
+        );
       }
       return pg!.query({ text, values: params, rowMode: 'array' });
     });

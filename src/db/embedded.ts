@@ -37,7 +37,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     const user = postgresUser();
     const dir = reachableDataDir(path.resolve(opts.dir), user);
     if (dir !== path.resolve(opts.dir)) opts.log?.(`the postgres user cannot reach ${opts.dir}: its data is kept in ${dir}`);
-    const cluster = await startAsPostgres({ native: reachableBinaries(user), dir, port: opts.port, user, superuser: USER, password: PASSWORD, flags, log: opts.log });
+    const cluster = await startAsPostgres({
+      native: reachableBinaries(user),
+      dir,
+      port: opts.port,
+      user,
+      superuser: USER,
+      password: PASSWORD,
+      flags,
+      log: opts.log,
+    });
     return { url, dataDir: dir, stop: cluster.stop };
   }
   const dir = path.resolve(opts.dir);

@@ -18,11 +18,7 @@ export interface IdempotencyRequest extends IdempotencyScope {
   body: string | null;
 }
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'reused' }
-  | { kind: 'running' }
-  | { kind: 'done'; status: number; response: string };
+export type Claim = { kind: 'claimed' } | { kind: 'reused' } | { kind: 'running' } | { kind: 'done'; status: number; response: string };
 
 /** How long a key stays "running" when the process that claimed it died mid-request. */
 export const LEASE_SECONDS = 60;
@@ -80,7 +76,12 @@ export class IdempotencyStore {
 
   /** Forgets the claim (a 5xx answer): the next request with the key runs. */
   async release(s: IdempotencyScope, token: string): Promise<void> {
-    await this.sql('delete from idempotency_keys where project_id = ? and caller = ? and key = ? and token = ?', [s.projectId, s.caller, s.key, token]);
+    await this.sql('delete from idempotency_keys where project_id = ? and caller = ? and key = ? and token = ?', [
+      s.projectId,
+      s.caller,
+      s.key,
+      token,
+    ]);
   }
 
   /**

@@ -80,7 +80,11 @@ export function ormConfig(opts: OrmOptions): Options {
     discovery: { disableDynamicFileAccess: true },
     extensions: [Migrator],
     subscribers: [new TenantGuard()],
-    pool: { min: 0, max: opts.poolMax ?? 10, ...(opts.bounds ? { acquireTimeoutMillis: opts.bounds.acquireTimeoutMs, createTimeoutMillis: opts.bounds.acquireTimeoutMs } : {}) },
+    pool: {
+      min: 0,
+      max: opts.poolMax ?? 10,
+      ...(opts.bounds ? { acquireTimeoutMillis: opts.bounds.acquireTimeoutMs, createTimeoutMillis: opts.bounds.acquireTimeoutMs } : {}),
+    },
     ...replicaOptions(opts.replicaUrls ?? [], opts.poolMax ?? 10),
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
     debug: opts.onQuery ? ['query'] : false,
@@ -98,7 +102,11 @@ function replicaOptions(urls: string[], poolMax: number): Partial<Options> {
   if (!urls.length) return {};
   return {
     preferReadReplicas: false,
-    replicas: urls.map((clientUrl, i) => ({ name: `replica-${i + 1}`, clientUrl, pool: { min: 0, max: poolMax, acquireTimeoutMillis: 2000 } })),
+    replicas: urls.map((clientUrl, i) => ({
+      name: `replica-${i + 1}`,
+      clientUrl,
+      pool: { min: 0, max: poolMax, acquireTimeoutMillis: 2000 },
+    })),
   };
 }
 

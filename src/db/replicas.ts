@@ -29,7 +29,7 @@ export class ReplicaRouter {
     this.replicas = driver.replicas.map((conn, i) => ({ conn, name: `replica-${i + 1}`, healthy: false }));
     const primary = driver.getConnection('write');
     // MikroORM picks a random replica for every 'read'; ours picks a healthy one, or the primary.
-    driver.getConnection = (type: 'read' | 'write' = 'write') => (type === 'read' ? this.pick() ?? primary : primary);
+    driver.getConnection = (type: 'read' | 'write' = 'write') => (type === 'read' ? (this.pick() ?? primary) : primary);
     ROUTERS.set(orm.em.getDriver(), this);
   }
 
@@ -82,17 +82,22 @@ export class ReplicaRouter {
       const previous = this.primaryLsn;
       this.primaryLsn = await withTimeout(
         this.orm.em.getConnection('write').execute<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn'),
-      ).then((rows) => lsn(rows[0]?.lsn), () => null);
-      await Promise.all(this.replicas.map(async (r) => {
-        try {
-          const [row] = await withTimeout(r.conn.execute<{ lsn: string | null }[]>('select pg_last_wal_replay_lsn()::text as lsn'));
-          const replayed = lsn(row?.lsn);
-          // Not a standby (replayed null: tests point a "replica" at the primary) counts as caught up.
-          r.healthy = replayed === null || previous === null || replayed >= previous;
-        } catch {
-          r.healthy = false;
-        }
-      }));
+      ).then(
+        (rows) => lsn(rows[0]?.lsn),
+        () => null,
+      );
+      await Promise.all(
+        this.replicas.map(async (r) => {
+          try {
+            const [row] = await withTimeout(r.conn.execute<{ lsn: string | null }[]>('select pg_last_wal_replay_lsn()::text as lsn'));
+            const replayed = lsn(row?.lsn);
+            // Not a standby (replayed null: tests point a "replica" at the primary) counts as caught up.
+            r.healthy = replayed === null || previous === null || replayed >= previous;
+          } catch {
+            r.healthy = false;
+          }
+        }),
+      );
     } finally {
       this.probing = false;
     }

@@ -31,8 +31,16 @@ export interface StatementTimeoutProbe {
  * is down, a wrong password) is not this function's to report: it answers `accepted` and the pool meets
  * the failure as it always did.
  */
-export async function probeStatementTimeout(url: string, statementTimeoutMs: number, connectTimeoutMs: number): Promise<StatementTimeoutProbe> {
-  const withParameter = new pg.Client({ connectionString: url, statement_timeout: statementTimeoutMs, connectionTimeoutMillis: connectTimeoutMs });
+export async function probeStatementTimeout(
+  url: string,
+  statementTimeoutMs: number,
+  connectTimeoutMs: number,
+): Promise<StatementTimeoutProbe> {
+  const withParameter = new pg.Client({
+    connectionString: url,
+    statement_timeout: statementTimeoutMs,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
   withParameter.on('error', () => undefined);
   try {
     await withParameter.connect();

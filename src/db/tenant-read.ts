@@ -25,7 +25,6 @@ export interface ReadOptions<T> {
   connectionType?: ConnectionType;
 }
 
-
 /** The project of a request-scoped EntityManager; throws when it has none. */
 export function tenantOf(em: EntityManager): number {
   const projectId = em.getFilterParams<{ projectId?: number }>(TENANT_FILTER)?.projectId;
@@ -59,12 +58,14 @@ function shapeOf(v: unknown, values: unknown[]): string {
   if (v === null || v === undefined) return String(v);
   if (v instanceof RawQueryFragment) throw RAW;
   if (Array.isArray(v)) return `[${v.map((x) => shapeOf(x, values)).join(',')}]`;
-  if (v instanceof Date) return values.push(v), 'D';
+  if (v instanceof Date) return (values.push(v), 'D');
   if (typeof v === 'object') {
-    return `{${Object.keys(v).map((k) => {
-      if (RawQueryFragment.isKnownFragment(k)) throw RAW;
-      return `${JSON.stringify(k)}:${shapeOf((v as Record<string, unknown>)[k], values)}`;
-    }).join(',')}}`;
+    return `{${Object.keys(v)
+      .map((k) => {
+        if (RawQueryFragment.isKnownFragment(k)) throw RAW;
+        return `${JSON.stringify(k)}:${shapeOf((v as Record<string, unknown>)[k], values)}`;
+      })
+      .join(',')}}`;
   }
   values.push(v);
   return (typeof v)[0];
@@ -81,13 +82,18 @@ function shapeKey(prefix: string, condition: unknown, values: unknown[]): string
 }
 
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === (b[i] as Date).getTime()));
+  a.length === b.length &&
+  a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === (b[i] as Date).getTime()));
 
 /**
  * The SQL text of a query: kept per shape when the shape has one (see `compiled`), otherwise built.
  * `build` makes the QueryBuilder query; `values` are the shape's values in walk order.
  */
-function sqlOf(key: string | null, values: readonly unknown[], build: () => { sql: string; bindings: readonly unknown[] }): { sql: string; bindings: readonly unknown[] } {
+function sqlOf(
+  key: string | null,
+  values: readonly unknown[],
+  build: () => { sql: string; bindings: readonly unknown[] },
+): { sql: string; bindings: readonly unknown[] } {
   const kept = key === null ? null : compiled.get(key);
   if (kept) return { sql: kept, bindings: values };
   const query = build();
@@ -107,7 +113,11 @@ export async function readRows<T extends TenantEntity>(
 ): Promise<T[]> {
   const { meta, condition, qb: newQb } = scoped(em, entity, where, opts.connectionType);
   const values: unknown[] = [];
-  const key = shapeKey(`${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}`, condition, values);
+  const key = shapeKey(
+    `${meta.className}|${opts.fields?.join(',') ?? '*'}|${JSON.stringify(opts.orderBy ?? null)}|${opts.limit !== undefined}|${!!opts.offset}`,
+    condition,
+    values,
+  );
   if (opts.limit !== undefined) values.push(opts.limit);
   if (opts.offset) values.push(opts.offset);
   const { sql, bindings } = sqlOf(key, values, () => {

@@ -31,10 +31,18 @@ const MESSAGES = [
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (isClientAbort(err)) return false;
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown; originalError?: unknown }).cause ?? (e as { originalError?: unknown }).originalError, depth++) {
+  for (
+    let e = err, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown; originalError?: unknown }).cause ?? (e as { originalError?: unknown }).originalError, depth++
+  ) {
     const { name, code, message } = e as { name?: string; code?: unknown; message?: unknown };
     if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
-    if (typeof code === 'string' && (code === QUERY_CANCELED || code === IN_FAILED_TRANSACTION || UNAVAILABLE_SQLSTATES.test(code) || NETWORK_CODES.has(code))) return true;
+    if (
+      typeof code === 'string' &&
+      (code === QUERY_CANCELED || code === IN_FAILED_TRANSACTION || UNAVAILABLE_SQLSTATES.test(code) || NETWORK_CODES.has(code))
+    )
+      return true;
     if (typeof message === 'string' && MESSAGES.some((re) => re.test(message))) return true;
   }
   return false;
@@ -59,7 +67,11 @@ export function serviceUnavailable(): AppError {
 export function causeOf(err: unknown): string {
   const e = err as { name?: string; code?: unknown; message?: unknown };
   // MikroORM's driver exceptions prefix the driver's message with the SQL: keep what follows it
-  const message = String(e?.message ?? err).split(' - ').pop()!.split('\n')[0].slice(0, 200);
+  const message = String(e?.message ?? err)
+    .split(' - ')
+    .pop()!
+    .split('\n')[0]
+    .slice(0, 200);
   return [e?.name, typeof e?.code === 'string' ? e.code : undefined, message].filter(Boolean).join(': ');
 }
 
@@ -71,7 +83,13 @@ export function causeOf(err: unknown): string {
 export function safeError(err: unknown): Record<string, unknown> {
   if (!err || typeof err !== 'object') return { message: causeOf(err) };
   const e = err as { name?: unknown; code?: unknown; stack?: unknown };
-  const frames = typeof e.stack === 'string' ? e.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n') : undefined;
+  const frames =
+    typeof e.stack === 'string'
+      ? e.stack
+          .split('\n')
+          .filter((l) => /^\s+at /.test(l))
+          .join('\n')
+      : undefined;
   return { type: e.name, code: typeof e.code === 'string' ? e.code : undefined, message: causeOf(err), stack: frames };
 }
 

@@ -56,7 +56,10 @@ export class AiConversation extends TenantEntity {
   @Property({ onUpdate: () => new Date() })
   updated_at: Opt<Date> = new Date();
 
-  @Field(() => String, { nullable: true, description: "The provider's contact id (a WhatsApp wa_id); null for conversations opened through the API." })
+  @Field(() => String, {
+    nullable: true,
+    description: "The provider's contact id (a WhatsApp wa_id); null for conversations opened through the API.",
+  })
   @Property({ length: 64, nullable: true })
   contact?: string | null;
 

@@ -31,7 +31,10 @@ export class AiMessage extends TenantEntity {
   @Property()
   created_at: Opt<Date> = new Date();
 
-  @Field(() => GraphQLJSON, { nullable: true, description: 'What producing this message cost (CONTRACT §9.1); members not given are absent; null when none.' })
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: 'What producing this message cost (CONTRACT §9.1); members not given are absent; null when none.',
+  })
   @Property({ type: 'json', nullable: true })
   usage?: ConversationUsage | null;
 
@@ -41,16 +44,23 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: 'CONTRACT §10.1: pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
+    description:
+      'CONTRACT §10.1: pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
   })
   @Property({ length: 16, nullable: true })
   delivery_status?: DeliveryStatus | null;
 
-  @Field(() => String, { nullable: true, description: 'Why a failed message failed ("CODE: TEXT", "timeout", "HTTP 503", "agent disabled"); else null.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why a failed message failed ("CODE: TEXT", "timeout", "HTTP 503", "agent disabled"); else null.',
+  })
   @Property({ length: 1000, nullable: true })
   delivery_error?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The user who added the message through the API (CONTRACT §10.2); null for server keys and inbound WhatsApp messages.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The user who added the message through the API (CONTRACT §10.2); null for server keys and inbound WhatsApp messages.',
+  })
   @Property({ nullable: true })
   author_id?: number | null;
 }

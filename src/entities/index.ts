@@ -21,6 +21,24 @@ import { UserBusiness } from './user-business.js';
 
 /** Every entity, by class reference (no globs: works the same compiled and under vitest). */
 export const ENTITIES = [
-  Project, AppSetting, Franchise, Business, User, UserBusiness, Session, ApiKey, OneTimePassword,
-  Device, Config, Product, AiAgent, AiTemplate, AiTemplateSend, AiTranslation, AiConversation, AiMessage, Order, OrderProduct,
+  Project,
+  AppSetting,
+  Franchise,
+  Business,
+  User,
+  UserBusiness,
+  Session,
+  ApiKey,
+  OneTimePassword,
+  Device,
+  Config,
+  Product,
+  AiAgent,
+  AiTemplate,
+  AiTemplateSend,
+  AiTranslation,
+  AiConversation,
+  AiMessage,
+  Order,
+  OrderProduct,
 ];

@@ -1,7 +1,16 @@
 import {
-  GraphQLError, getNamedType, isListType, isNonNullType, isObjectType, Kind,
-  type FieldNode, type GraphQLObjectType, type GraphQLOutputType, type SelectionSetNode,
-  type ValidationContext, type ValidationRule,
+  GraphQLError,
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 import { MAX_PAGE_SIZE } from '../services/shared/list-query.js';
 

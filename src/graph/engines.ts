@@ -54,7 +54,11 @@ export async function createEngine(
  * A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage):
  * the one mapping of such errors, for both engines and the gateway's route plans (./plans.ts).
  */
-export function unavailable(app: FastifyInstance, err: unknown, e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] }): GraphErrorLike {
+export function unavailable(
+  app: FastifyInstance,
+  err: unknown,
+  e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] },
+): GraphErrorLike {
   app.outage.failed(err);
   const { extensions } = serviceUnavailable();
   return { message: extensions.messages[0].key, path: e.path, locations: e.locations, extensions: { ...extensions } };
@@ -116,7 +120,7 @@ function outageAwareFormatter(app: FastifyInstance) {
     const outage = execution.errors.filter(isDatabaseUnavailable);
     if (!outage.length) return mercurius.defaultErrorFormatter(execution, ctx);
     const others = execution.errors.filter((e) => !isDatabaseUnavailable(e));
-    const formatted = others.length ? mercurius.defaultErrorFormatter({ ...execution, errors: others }, ctx).response.errors ?? [] : [];
+    const formatted = others.length ? (mercurius.defaultErrorFormatter({ ...execution, errors: others }, ctx).response.errors ?? []) : [];
     return {
       statusCode: 200,
       response: { data: execution.data ?? null, errors: [...outage.map((e) => unavailable(app, e, e)), ...formatted] as never },
@@ -156,9 +160,8 @@ async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: 
         data: data as GraphResult['data'],
         errors: errors?.map((e) => ({
           ...e,
-          documentError: ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT'].includes(
-            String(e.extensions?.code),
-          ) && !e.path,
+          documentError:
+            ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT'].includes(String(e.extensions?.code)) && !e.path,
         })),
       };
     },

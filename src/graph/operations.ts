@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  Kind, parse, print, validate, visit,
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
+  Kind,
+  parse,
+  print,
+  validate,
+  visit,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 
 /** The named operations the REST routes run: schema/operations/*.graphql. */
@@ -28,7 +35,10 @@ function operationsDir(): string {
  */
 export function loadOperations(schema: GraphQLSchema): Map<string, NamedOperation> {
   const dir = operationsDir();
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort();
   const docs = files.map((file) => ({ file, doc: parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const { file, doc } of docs) {

@@ -60,7 +60,13 @@ export async function openSubscription(
   checked: CheckedSubscription,
   contextValue: unknown,
 ): Promise<AsyncIterableIterator<ExecutionResult> | readonly GraphQLError[]> {
-  const args = { schema, document: checked.document, operationName: checked.operationName, variableValues: checked.variables, contextValue };
+  const args = {
+    schema,
+    document: checked.document,
+    operationName: checked.operationName,
+    variableValues: checked.variables,
+    contextValue,
+  };
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return (source as ExecutionResult).errors ?? [];
   return mapEvents(source as AsyncIterableIterator<unknown>, (event) => execute({ ...args, rootValue: event }) as ExecutionResult);

@@ -54,7 +54,8 @@ const en_rules = {
   timezone: 'The field {field} must be an IANA time zone name, such as Europe/Madrid.',
   printable: 'The field {field} must be {min} to {max} printable ASCII characters, without spaces.',
   max_depth: 'The field {field} must be nested at most {max} levels deep.',
-  filter: 'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
+  filter:
+    'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
 };
 
 /** A rule of ERROR_VALIDATION: the key of its message. */
@@ -97,7 +98,8 @@ const es_rules: Rules = {
   timezone: 'El campo {field} debe ser una zona horaria IANA, como Europe/Madrid.',
   printable: 'El campo {field} debe tener de {min} a {max} caracteres ASCII imprimibles, sin espacios.',
   max_depth: 'El campo {field} puede anidarse como máximo {max} niveles.',
-  filter: 'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
+  filter:
+    'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
 };
 
 const fr_rules: Rules = {
@@ -135,7 +137,8 @@ const fr_rules: Rules = {
   timezone: 'Le champ {field} doit être un fuseau horaire IANA, comme Europe/Madrid.',
   printable: 'Le champ {field} doit compter de {min} à {max} caractères ASCII imprimables, sans espace.',
   max_depth: 'Le champ {field} peut être imbriqué sur au plus {max} niveaux.',
-  filter: 'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
+  filter:
+    'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
 };
 
 const ar_rules: Rules = {
@@ -173,7 +176,8 @@ const ar_rules: Rules = {
   timezone: 'الحقل {field} يجب أن يكون اسم منطقة زمنية IANA، مثل Europe/Madrid.',
   printable: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} من أحرف ASCII القابلة للطباعة، دون مسافات.',
   max_depth: 'الحقل {field} يجب ألا يتجاوز تداخله {max} مستوى.',
-  filter: 'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
+  filter:
+    'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
 };
 
 export const RULES: Readonly<Record<Lang, Rules>> = { en: en_rules, es: es_rules, fr: fr_rules, ar: ar_rules };
@@ -204,7 +208,7 @@ const en: Catalogue = {
   ERROR_IDEMPOTENCY_IN_PROGRESS: 'A request with this Idempotency-Key is still running. Try again shortly.',
   ERROR_AI_TEMPLATE_NOT_APPROVED: 'The template is not approved.',
   ERROR_WEBHOOK_SIGNATURE: 'The webhook signature is missing or does not match.',
-  ERROR_WHATSAPP_WINDOW_CLOSED: 'WhatsApp\'s 24-hour customer service window is closed for this contact: send a template instead.',
+  ERROR_WHATSAPP_WINDOW_CLOSED: "WhatsApp's 24-hour customer service window is closed for this contact: send a template instead.",
   ERROR_AI_CONVERSATION_HANDED_OFF: 'A person is handling this conversation: the AI may not answer until it is handed back.',
   ERROR_WEBHOOK_VERIFICATION_FAILED: 'The webhook verification failed.',
   ERROR_AI_PROVIDER_REJECTED: 'The provider rejected the request: {detail}',
@@ -313,7 +317,8 @@ const fr: Catalogue = {
   ERROR_AI_TEMPLATE_NOT_APPROVED: "Le modèle n'est pas approuvé.",
   ERROR_WEBHOOK_SIGNATURE: 'La signature du webhook est absente ou ne correspond pas.',
   ERROR_WHATSAPP_WINDOW_CLOSED: 'La fenêtre de service client de 24 heures de WhatsApp est fermée pour ce contact : envoyez un modèle.',
-  ERROR_AI_CONVERSATION_HANDED_OFF: "Une personne traite cette conversation : l'IA ne peut pas répondre tant qu'elle ne lui est pas rendue.",
+  ERROR_AI_CONVERSATION_HANDED_OFF:
+    "Une personne traite cette conversation : l'IA ne peut pas répondre tant qu'elle ne lui est pas rendue.",
   ERROR_WEBHOOK_VERIFICATION_FAILED: 'La vérification du webhook a échoué.',
   ERROR_AI_PROVIDER_REJECTED: 'Le fournisseur a refusé la requête : {detail}',
   ERROR_AI_PROVIDER_UNAVAILABLE: "Le fournisseur n'est pas disponible. Réessayez plus tard.",
@@ -323,7 +328,7 @@ const fr: Catalogue = {
   translations_copied: 'Les traductions ont été copiées.',
   ERROR_AI_AGENT_DISABLED: "L'agent IA est désactivé.",
   ERROR_UNAUTHORIZED: "L'authentification est requise.",
-  ERROR_INVALID_CREDENTIALS: "Les identifiants ne sont pas valides.",
+  ERROR_INVALID_CREDENTIALS: 'Les identifiants ne sont pas valides.',
   ERROR_PROJECT_NOT_FOUND: "Le projet n'existe pas.",
   ERROR_PROJECT_SUBSCRIPTION_INACTIVE: "Le projet n'a pas d'abonnement actif.",
   ERROR_AI_MODULE_DISABLED: "Le module IA n'est pas disponible pour ce projet.",
@@ -410,7 +415,8 @@ export function resolveLang(segment: string | undefined): Lang {
 
 export function translate(lang: Lang, message: Message): string {
   const rule = message.key.startsWith('rule.') ? message.key.slice(5) : undefined;
-  const template = (rule && isRule(rule) ? RULES[lang][rule] : undefined) ?? CATALOGUES[lang][message.key] ?? en[message.key] ?? message.key;
+  const template =
+    (rule && isRule(rule) ? RULES[lang][rule] : undefined) ?? CATALOGUES[lang][message.key] ?? en[message.key] ?? message.key;
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = message.params?.[name] ?? '';
     return Array.isArray(value) ? value.join(LIST_SEPARATOR[lang]) : String(value);
@@ -419,5 +425,9 @@ export function translate(lang: Lang, message: Message): string {
 
 /** Keys present in English but missing in another language (a test keeps this empty). */
 export function missingTranslations(): string[] {
-  return LANGS.flatMap((lang) => Object.keys(en).filter((k) => !(k in CATALOGUES[lang])).map((k) => `${lang}:${k}`));
+  return LANGS.flatMap((lang) =>
+    Object.keys(en)
+      .filter((k) => !(k in CATALOGUES[lang]))
+      .map((k) => `${lang}:${k}`),
+  );
 }

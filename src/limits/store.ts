@@ -88,15 +88,18 @@ function postgresStore(databaseUrl: string): LimiterStore {
   return {
     kind: 'postgres',
     failures,
-    create: (o) => bounded(
-      new RateLimiterPostgres({
-        storeClient: unnamed,
-        storeType: 'pool',
-        tableName: 'rate_limits',
-        tableCreated: true,
-        clearExpiredByTimeout: false,
-        ...o,
-      }), failures),
+    create: (o) =>
+      bounded(
+        new RateLimiterPostgres({
+          storeClient: unnamed,
+          storeType: 'pool',
+          tableName: 'rate_limits',
+          tableCreated: true,
+          clearExpiredByTimeout: false,
+          ...o,
+        }),
+        failures,
+      ),
     close: () => {
       clearInterval(sweep);
       return pool.end();
@@ -116,7 +119,11 @@ function redisStore(url: string, namespace: string): LimiterStore {
   return {
     kind: 'redis',
     failures,
-    create: (o) => bounded(new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` }), failures),
+    create: (o) =>
+      bounded(
+        new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` }),
+        failures,
+      ),
     close: async () => {
       client.disconnect();
     },

@@ -20,7 +20,8 @@ for (const [addr, bits] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) BLOCKED.addSubnet(addr, bits, 'ipv4');
+] as const)
+  BLOCKED.addSubnet(addr, bits, 'ipv4');
 for (const [addr, bits] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
@@ -29,7 +30,8 @@ for (const [addr, bits] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
   ['64:ff9b::', 96], // NAT64 of any IPv4, private ones included
-] as const) BLOCKED.addSubnet(addr, bits, 'ipv6');
+] as const)
+  BLOCKED.addSubnet(addr, bits, 'ipv6');
 
 /** Local-use NAT64 (RFC 8215): never a public destination, whatever it embeds. */
 BLOCKED.addSubnet('64:ff9b:1::', 48, 'ipv6');

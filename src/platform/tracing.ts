@@ -37,7 +37,9 @@ export function traceOperation<T>(describe: () => TracedOperation, run: () => T)
   if (op.type) attributes['graphql.operation.type'] = op.type;
   if (op.project) {
     attributes['ordergraph.project.code'] = op.project;
-    (op.req as { opentelemetry?: () => { span?: Span | null } } | undefined)?.opentelemetry?.().span?.setAttribute('ordergraph.project.code', op.project);
+    (op.req as { opentelemetry?: () => { span?: Span | null } } | undefined)
+      ?.opentelemetry?.()
+      .span?.setAttribute('ordergraph.project.code', op.project);
   }
   return tracer.startActiveSpan([op.type, op.name].filter(Boolean).join(' ') || 'graphql operation', { attributes }, (span) => {
     const failed = (err: unknown) => {

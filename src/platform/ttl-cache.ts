@@ -2,7 +2,10 @@
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { at: number; value: Promise<V> }>();
 
-  constructor(private readonly ttlMs: number, private readonly max: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
 
   getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const now = Date.now();

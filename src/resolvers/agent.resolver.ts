@@ -28,7 +28,10 @@ export class AiAgentPage implements Page<AiAgent> {
   @Field(() => Pagination) pagination!: Pagination;
 }
 
-@ObjectType({ simpleResolvers: true, description: "What the provider says about the agent's account (POST /ai/agents/{agent_id}/credentials/check)." })
+@ObjectType({
+  simpleResolvers: true,
+  description: "What the provider says about the agent's account (POST /ai/agents/{agent_id}/credentials/check).",
+})
 export class AiCredentialCheck implements CredentialCheck {
   @Field(() => String, { nullable: true }) display_phone_number!: string | null;
   @Field(() => String, { nullable: true }) verified_name!: string | null;
@@ -37,7 +40,8 @@ export class AiCredentialCheck implements CredentialCheck {
 
 const CREDENTIALS = {
   nullable: true,
-  description: 'An object of strings, write-only (WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token); in a patch a key set to null is removed.',
+  description:
+    'An object of strings, write-only (WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token); in a patch a key set to null is removed.',
 };
 
 /** Agents (CONTRACT §10.3): thin, the rules live in AgentService. */
@@ -47,7 +51,8 @@ export class AgentResolver {
   aiAgents(
     @Ctx() ctx: RequestContext,
     @Arg('where', () => GraphQLJSON, { nullable: true, description: 'CONTRACT §3 `where`' }) where?: unknown,
-    @Arg('orderBy', () => String, { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' }) orderBy?: string | null,
+    @Arg('orderBy', () => String, { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' })
+    orderBy?: string | null,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,
     @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
   ): Promise<AiAgentPage> {
@@ -70,7 +75,10 @@ export class AgentResolver {
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
     @Arg('credentials', () => GraphQLJSON, CREDENTIALS) credentials?: unknown,
   ): Promise<AiAgent> {
-    return ctx.services.agents.create(ctx, present({ name, provider, provider_type, provider_external_id, business_id, enabled, credentials }));
+    return ctx.services.agents.create(
+      ctx,
+      present({ name, provider, provider_type, provider_external_id, business_id, enabled, credentials }),
+    );
   }
 
   @Mutation(() => AiAgent, { description: 'Changes the fields given; credentials merge key by key (PATCH /ai/agents/{agent_id}).' })
@@ -85,10 +93,16 @@ export class AgentResolver {
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
     @Arg('credentials', () => GraphQLJSON, CREDENTIALS) credentials?: unknown,
   ): Promise<AiAgent> {
-    return ctx.services.agents.update(ctx, agentId, present({ name, provider, provider_type, provider_external_id, business_id, enabled, credentials }));
+    return ctx.services.agents.update(
+      ctx,
+      agentId,
+      present({ name, provider, provider_type, provider_external_id, business_id, enabled, credentials }),
+    );
   }
 
-  @Mutation(() => AiCredentialCheck, { description: "Reads the provider's account with the agent's credentials (POST /ai/agents/{agent_id}/credentials/check)." })
+  @Mutation(() => AiCredentialCheck, {
+    description: "Reads the provider's account with the agent's credentials (POST /ai/agents/{agent_id}/credentials/check).",
+  })
   checkAiAgentCredentials(@Ctx() ctx: RequestContext, @Arg('agent_id', () => Int) agentId: number): Promise<AiCredentialCheck> {
     return ctx.services.agents.checkCredentials(ctx, agentId);
   }

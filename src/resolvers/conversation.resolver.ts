@@ -7,7 +7,10 @@ import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversations/conversation.service.js';
 import type { ListInput } from '../services/shared/list-query.js';
 
-@ObjectType({ simpleResolvers: true, description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.',
+})
 export class Pagination {
   @Field(() => Int) current_page!: number;
   @Field(() => Int) page_size!: number;
@@ -23,13 +26,16 @@ export class AiConversationPage implements Page<AiConversation> {
   @Field(() => Pagination) pagination!: Pagination;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'One page of a conversation\'s messages.' })
+@ObjectType({ simpleResolvers: true, description: "One page of a conversation's messages." })
 export class AiMessagePage implements Page<AiMessage> {
   @Field(() => [AiMessage]) items!: AiMessage[];
   @Field(() => Pagination) pagination!: Pagination;
 }
 
-const WHERE = { nullable: true, description: 'CONTRACT §3 `where`: an object of exact matches or an array of conditions (JSON, or its text)' };
+const WHERE = {
+  nullable: true,
+  description: 'CONTRACT §3 `where`: an object of exact matches or an array of conditions (JSON, or its text)',
+};
 const ORDER = { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' };
 
 function listInput(where: unknown, orderBy?: string | null, page?: number | null, page_size?: number | null): ListInput {
@@ -68,7 +74,7 @@ export class ConversationResolver {
   }
 
   @Query(() => AiConversation, {
-    description: 'The caller\'s active conversation with the agent, created when none is active (GET .../conversations/current).',
+    description: "The caller's active conversation with the agent, created when none is active (GET .../conversations/current).",
   })
   aiCurrentConversation(
     @Ctx() ctx: RequestContext,
@@ -77,7 +83,7 @@ export class ConversationResolver {
     return ctx.services.conversationWrites.current(ctx, providerExternalId);
   }
 
-  @Query(() => [AiMessage], { description: 'Public messages of the caller\'s active conversation, oldest first; creates nothing.' })
+  @Query(() => [AiMessage], { description: "Public messages of the caller's active conversation, oldest first; creates nothing." })
   aiCurrentConversationMessages(
     @Ctx() ctx: RequestContext,
     @Arg('provider_external_id', () => String) providerExternalId: string,
@@ -85,7 +91,10 @@ export class ConversationResolver {
     return ctx.services.conversations.currentMessages(ctx, providerExternalId);
   }
 
-  @Mutation(() => AiMessage, { description: "Adds a public user message to the caller's current conversation, opening it when none is active (POST .../conversations/current/messages)." })
+  @Mutation(() => AiMessage, {
+    description:
+      "Adds a public user message to the caller's current conversation, opening it when none is active (POST .../conversations/current/messages).",
+  })
   addAiCurrentConversationMessage(
     @Ctx() ctx: RequestContext,
     @Arg('provider_external_id', () => String) providerExternalId: string,
@@ -94,19 +103,28 @@ export class ConversationResolver {
     return ctx.services.conversationWrites.addCurrentMessage(ctx, providerExternalId, content);
   }
 
-  @Mutation(() => AiMessage, { description: "Adds a message to an active conversation and adds its usage to the conversation's (POST /ai/conversations/{conversation_id}/messages)." })
+  @Mutation(() => AiMessage, {
+    description:
+      "Adds a message to an active conversation and adds its usage to the conversation's (POST /ai/conversations/{conversation_id}/messages).",
+  })
   addAiConversationMessage(
     @Ctx() ctx: RequestContext,
     @Arg('conversation_id', () => Int) conversationId: number,
     @Arg('role', () => String) role: string,
     @Arg('content', () => String) content: string,
     @Arg('public', () => Boolean, { nullable: true }) isPublic?: boolean | null,
-    @Arg('usage', () => GraphQLJSON, { nullable: true, description: '{cost, response_time_ms, input_tokens, output_tokens}, each optional and ≥ 0' }) usage?: unknown,
+    @Arg('usage', () => GraphQLJSON, {
+      nullable: true,
+      description: '{cost, response_time_ms, input_tokens, output_tokens}, each optional and ≥ 0',
+    })
+    usage?: unknown,
   ): Promise<AiMessage> {
     return ctx.services.conversationWrites.addMessage(ctx, conversationId, { role, content, public: isPublic, usage });
   }
 
-  @Mutation(() => AiConversation, { description: 'Closes an active conversation with a reason (POST /ai/conversations/{conversation_id}/close).' })
+  @Mutation(() => AiConversation, {
+    description: 'Closes an active conversation with a reason (POST /ai/conversations/{conversation_id}/close).',
+  })
   closeAiConversation(
     @Ctx() ctx: RequestContext,
     @Arg('conversation_id', () => Int) conversationId: number,
@@ -116,13 +134,15 @@ export class ConversationResolver {
   }
 
   @Mutation(() => AiConversation, {
-    description: 'A person takes the conversation over (handler human, assignee_id or the caller) or hands it back to the AI (POST /ai/conversations/{conversation_id}/handoff).',
+    description:
+      'A person takes the conversation over (handler human, assignee_id or the caller) or hands it back to the AI (POST /ai/conversations/{conversation_id}/handoff).',
   })
   handoffAiConversation(
     @Ctx() ctx: RequestContext,
     @Arg('conversation_id', () => Int) conversationId: number,
     @Arg('handler', () => String, { description: 'human or ai' }) handler: string,
-    @Arg('assignee_id', () => Int, { nullable: true, description: 'A level 0 or 2 user who can see the conversation; only with human' }) assigneeId?: number | null,
+    @Arg('assignee_id', () => Int, { nullable: true, description: 'A level 0 or 2 user who can see the conversation; only with human' })
+    assigneeId?: number | null,
   ): Promise<AiConversation> {
     return ctx.services.handoff.handoff(ctx, conversationId, { handler, assignee_id: assigneeId });
   }
@@ -135,13 +155,14 @@ export class ConversationResolver {
 
   @FieldResolver(() => Date, {
     nullable: true,
-    description: "WhatsApp's customer service window (CONTRACT §10.1): the newest inbound WhatsApp message's created_at + 24 h; null for other conversations and while none exists.",
+    description:
+      "WhatsApp's customer service window (CONTRACT §10.1): the newest inbound WhatsApp message's created_at + 24 h; null for other conversations and while none exists.",
   })
   window_expires_at(@Root() conversation: AiConversation): Date | null {
     return windowExpiresAt(conversation.last_inbound_at);
   }
 
-  @FieldResolver(() => AiAgent, { nullable: true, description: 'The conversation\'s agent, loaded once per page.' })
+  @FieldResolver(() => AiAgent, { nullable: true, description: "The conversation's agent, loaded once per page." })
   agent(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<AiAgent | undefined> {
     // undefined (an agent that is gone) reads as null: the field is nullable
     return ctx.services.conversations.agent(ctx, conversation.agent_id);

@@ -4,10 +4,17 @@ import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
 import type { AiEventRecord } from '../services/events/feed.js';
 
-@ObjectType({ simpleResolvers: true, description: 'An event of CONTRACT §9.4; `stream.reset` says events older than the stream could resume from are gone.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An event of CONTRACT §9.4; `stream.reset` says events older than the stream could resume from are gone.',
+})
 export class AiEvent {
   @Field(() => GraphQLSafeInt, { description: 'Increasing in commit order within the project.' }) id!: number;
-  @Field(() => String, { description: 'conversation.created, conversation.closed, conversation.handoff, message.created, message.status, template.sent, template.status, or stream.reset' }) type!: string;
+  @Field(() => String, {
+    description:
+      'conversation.created, conversation.closed, conversation.handoff, message.created, message.status, template.sent, template.status, or stream.reset',
+  })
+  type!: string;
   @Field(() => String, { description: 'ISO 8601' }) created_at!: string;
   @Field(() => GraphQLJSON, { description: 'The conversation, message or send record.' }) data!: Record<string, unknown>;
 }
@@ -29,9 +36,13 @@ function authenticated(context: RequestContext): RequestContext {
 @Resolver(() => AiEvent)
 export class EventResolver {
   @Subscription(() => AiEvent, {
-    description: 'The project\'s events visible to the caller (GET /ai/events): levels 0/2 and server keys.',
+    description: "The project's events visible to the caller (GET /ai/events): levels 0/2 and server keys.",
     subscribe: ({ args, context }: Data) =>
-      authenticated(context).services.events.streamAll(context, { types: args.types, conversation_id: args.conversation_id, last_event_id: args.last_event_id }),
+      authenticated(context).services.events.streamAll(context, {
+        types: args.types,
+        conversation_id: args.conversation_id,
+        last_event_id: args.last_event_id,
+      }),
   })
   aiEvents(
     @Root() event: AiEventRecord,
@@ -43,8 +54,10 @@ export class EventResolver {
   }
 
   @Subscription(() => AiEvent, {
-    description: 'The caller\'s current conversation: its public message.created and its conversation.closed (GET .../conversations/current/events).',
-    subscribe: ({ args, context }: Data) => authenticated(context).services.events.streamCurrent(context, args.provider_external_id, args.last_event_id),
+    description:
+      "The caller's current conversation: its public message.created and its conversation.closed (GET .../conversations/current/events).",
+    subscribe: ({ args, context }: Data) =>
+      authenticated(context).services.events.streamCurrent(context, args.provider_external_id, args.last_event_id),
   })
   aiCurrentConversationEvents(
     @Root() event: AiEventRecord,

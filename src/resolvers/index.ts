@@ -13,4 +13,17 @@ import { WhatsAppResolver } from './whatsapp.resolver.js';
 import { AgentResolver } from './agent.resolver.js';
 
 /** Every resolver of the one schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, ConfigResolver, SystemResolver, LimitsResolver, TemplateResolver, TranslationResolver, ConversationResolver, MetricsResolver, WhatsAppResolver, WebhookResolver, EventResolver, AgentResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [
+  AuthResolver,
+  ConfigResolver,
+  SystemResolver,
+  LimitsResolver,
+  TemplateResolver,
+  TranslationResolver,
+  ConversationResolver,
+  MetricsResolver,
+  WhatsAppResolver,
+  WebhookResolver,
+  EventResolver,
+  AgentResolver,
+];

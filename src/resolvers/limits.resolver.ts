@@ -13,15 +13,22 @@ export enum RateLimitOnError {
   open = 'open',
   closed = 'closed',
 }
-registerEnumType(RateLimitScope, { name: 'RateLimitScope', description: 'What a usage limit counts by: the project, the client address or the user.' });
-registerEnumType(RateLimitOnError, { name: 'RateLimitOnError', description: 'When the counting store fails: open lets requests through, closed answers 503.' });
+registerEnumType(RateLimitScope, {
+  name: 'RateLimitScope',
+  description: 'What a usage limit counts by: the project, the client address or the user.',
+});
+registerEnumType(RateLimitOnError, {
+  name: 'RateLimitOnError',
+  description: 'When the counting store fails: open lets requests through, closed answers 503.',
+});
 
 @InputType({ description: 'One usage limit of a project (CONTRACT §7).' })
 export class RateLimitRuleInput {
   @Field(() => RateLimitScope) scope!: RateLimitScope;
   @Field(() => Int, { description: 'Requests allowed per window (positive).' }) points!: number;
   @Field(() => Int, { description: 'Window length in seconds (positive).' }) duration_s!: number;
-  @Field(() => Int, { nullable: true, description: 'Excesses within ban_s seconds that ban the subject; with ban_s.' }) ban_after?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Excesses within ban_s seconds that ban the subject; with ban_s.' }) ban_after?:
+    number | null;
   @Field(() => Int, { nullable: true, description: 'Ban length in seconds; with ban_after.' }) ban_s?: number | null;
   @Field(() => RateLimitOnError, { nullable: true, description: 'Default open.' }) on_error?: RateLimitOnError | null;
 }
@@ -36,7 +43,9 @@ const MAX_SECONDS = 366 * 24 * 3600;
  */
 @Resolver()
 export class LimitsResolver {
-  @Mutation(() => Project, { description: 'Replaces the usage limits of the project named by its code (an empty list turns them off; the operator only).' })
+  @Mutation(() => Project, {
+    description: 'Replaces the usage limits of the project named by its code (an empty list turns them off; the operator only).',
+  })
   async setProjectRateLimits(
     @Ctx() ctx: GraphContext,
     @Arg('project', () => String, { description: 'The project code.' }) project: string,
@@ -56,7 +65,11 @@ export class LimitsResolver {
   }
 }
 
-async function update(ctx: GraphContext, project: Project, changes: Partial<Pick<Project, 'rate_limits' | 'maintenance'>>): Promise<Project> {
+async function update(
+  ctx: GraphContext,
+  project: Project,
+  changes: Partial<Pick<Project, 'rate_limits' | 'maintenance'>>,
+): Promise<Project> {
   const em = ctx.services.deps.orm.em.fork();
   await em.nativeUpdate(Project, { id: project.id }, { ...changes, updated_at: new Date() });
   ctx.services.tenancy.forgetProject(project.code);
@@ -76,7 +89,8 @@ function validRules(rules: RateLimitRuleInput[]): RateLimitRule[] {
     const hasBan = r.ban_after != null || r.ban_s != null;
     if (hasBan && !inRange(r.ban_after, 2 ** 31 - 1)) bad(`${at}.ban_after`, 'range', { min: 1, max: 2 ** 31 - 1 });
     if (hasBan && !inRange(r.ban_s, MAX_SECONDS)) bad(`${at}.ban_s`, 'range', { min: 1, max: MAX_SECONDS });
-    if (r.on_error != null && !Object.values(RateLimitOnError).includes(r.on_error)) bad(`${at}.on_error`, 'enum', { values: Object.values(RateLimitOnError) });
+    if (r.on_error != null && !Object.values(RateLimitOnError).includes(r.on_error))
+      bad(`${at}.on_error`, 'enum', { values: Object.values(RateLimitOnError) });
     return {
       scope: r.scope,
       points: r.points,

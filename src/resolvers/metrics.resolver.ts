@@ -6,7 +6,8 @@ import type * as S from '../services/metrics/series-plan.js';
 @ArgsType()
 export class MetricsQueryArgs implements M.MetricsArgs {
   @Field(() => Int, { nullable: true, description: 'Restricts the metrics to one business.' }) business_id?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Restricts the metrics to the businesses of one franchise.' }) franchise_id?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Restricts the metrics to the businesses of one franchise.' }) franchise_id?:
+    number | null;
   @Field(() => String, { nullable: true, description: 'YYYY-MM; without it, the current day.' }) month?: string | null;
   @Field(() => String, { nullable: true, description: 'IANA zone name; wins over timezone_offset.' }) timezone?: string | null;
   @Field(() => Int, { nullable: true, description: 'Hours from UTC, -12..14.' }) timezone_offset?: number | null;
@@ -107,12 +108,17 @@ export class OverviewMetrics implements M.OverviewMetrics {
 
 @ArgsType()
 export class MetricsSeriesArgs implements S.SeriesArgs {
-  @Field(() => String, { description: 'orders, revenue, conversations, completed_chats, abandoned_chats, failed_chats, success_rate, average_cost or conversion_rate.' }) metric!: string;
+  @Field(() => String, {
+    description:
+      'orders, revenue, conversations, completed_chats, abandoned_chats, failed_chats, success_rate, average_cost or conversion_rate.',
+  })
+  metric!: string;
   @Field(() => String, { description: 'hour, day, week (ISO, from Monday) or month.' }) group_by!: string;
   @Field(() => String, { description: 'YYYY-MM-DD: the first local day of the range.' }) from!: string;
   @Field(() => String, { description: 'YYYY-MM-DD: the last local day of the range (inclusive).' }) to!: string;
   @Field(() => Int, { nullable: true, description: 'Restricts the series to one business.' }) business_id?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Restricts the series to the businesses of one franchise.' }) franchise_id?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Restricts the series to the businesses of one franchise.' }) franchise_id?:
+    number | null;
   @Field(() => String, { nullable: true, description: 'IANA zone name; wins over timezone_offset.' }) timezone?: string | null;
   @Field(() => Int, { nullable: true, description: 'Hours from UTC, -12..14.' }) timezone_offset?: number | null;
 }

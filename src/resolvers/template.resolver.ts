@@ -19,7 +19,8 @@ export class TemplateResolver {
   aiTemplates(
     @Ctx() ctx: RequestContext,
     @Arg('agent_id', () => Int) agentId: number,
-    @Arg('status', () => String, { nullable: true, description: 'APPROVED, PENDING, REJECTED, PAUSED or DISABLED (any case)' }) status?: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'APPROVED, PENDING, REJECTED, PAUSED or DISABLED (any case)' })
+    status?: string | null,
   ): Promise<AiTemplate[]> {
     return ctx.services.templates.list(ctx, agentId, status);
   }
@@ -29,7 +30,9 @@ export class TemplateResolver {
     return ctx.services.templates.refresh(ctx, agentId);
   }
 
-  @Mutation(() => [String], { description: 'Reconciles with the provider: created|updated|deleted:NAME:LANG per change (POST .../templates/sync).' })
+  @Mutation(() => [String], {
+    description: 'Reconciles with the provider: created|updated|deleted:NAME:LANG per change (POST .../templates/sync).',
+  })
   syncAiTemplates(
     @Ctx() ctx: RequestContext,
     @Arg('agent_id', () => Int) agentId: number,

@@ -39,7 +39,9 @@ export class TranslationResolver {
     return ctx.services.translations.merge(ctx, agentId, translations);
   }
 
-  @Mutation(() => AiTranslationsResult, { description: "Replaces the agent's translations with another agent's (POST .../translations/copy)." })
+  @Mutation(() => AiTranslationsResult, {
+    description: "Replaces the agent's translations with another agent's (POST .../translations/copy).",
+  })
   copyAiTranslations(
     @Ctx() ctx: RequestContext,
     @Arg('agent_id', () => Int) agentId: number,

@@ -6,7 +6,7 @@ import type { Page } from '../services/conversations/conversation.service.js';
 import type { WhatsAppDeliveryResult } from '../services/whatsapp/inbound-notification.js';
 import { Pagination } from './conversation.resolver.js';
 
-@ObjectType({ simpleResolvers: true, description: 'One page of an agent\'s template sends.' })
+@ObjectType({ simpleResolvers: true, description: "One page of an agent's template sends." })
 export class AiTemplateSendPage implements Page<AiTemplateSend> {
   @Field(() => [AiTemplateSend]) items!: AiTemplateSend[];
   @Field(() => Pagination) pagination!: Pagination;
@@ -25,15 +25,20 @@ export class WhatsAppResolver {
   aiTemplateSends(
     @Ctx() ctx: RequestContext,
     @Arg('agent_id', () => Int) agentId: number,
-    @Arg('where', () => GraphQLJSON, { nullable: true, description: 'CONTRACT §3 `where` on status, template_id, to, created_at' }) where?: unknown,
-    @Arg('orderBy', () => String, { nullable: true, description: 'id, created_at, status; `-` for descending; default `-created_at`' }) orderBy?: string | null,
+    @Arg('where', () => GraphQLJSON, { nullable: true, description: 'CONTRACT §3 `where` on status, template_id, to, created_at' })
+    where?: unknown,
+    @Arg('orderBy', () => String, { nullable: true, description: 'id, created_at, status; `-` for descending; default `-created_at`' })
+    orderBy?: string | null,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,
     @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
   ): Promise<AiTemplateSendPage> {
     return ctx.services.templateSends.list(ctx, agentId, { where, orderBy, page, page_size });
   }
 
-  @Query(() => String, { description: "Meta's webhook verification: the challenge when the token is a WhatsApp agent's verify_token (GET /ai/webhooks/whatsapp)." })
+  @Query(() => String, {
+    description:
+      "Meta's webhook verification: the challenge when the token is a WhatsApp agent's verify_token (GET /ai/webhooks/whatsapp).",
+  })
   whatsAppWebhookChallenge(
     @Ctx() ctx: RequestContext,
     @Arg('mode', () => String, { nullable: true }) mode?: string | null,
@@ -44,7 +49,8 @@ export class WhatsAppResolver {
   }
 
   @Mutation(() => WhatsAppDelivery, {
-    description: 'A WhatsApp notification whose signature the REST gateway verified (POST /ai/webhooks/whatsapp); refused without that verification.',
+    description:
+      'A WhatsApp notification whose signature the REST gateway verified (POST /ai/webhooks/whatsapp); refused without that verification.',
   })
   receiveWhatsAppNotification(@Ctx() ctx: RequestContext, @Arg('payload', () => GraphQLJSON) payload: unknown): Promise<WhatsAppDelivery> {
     return ctx.services.whatsappInbound.receive(ctx, payload);

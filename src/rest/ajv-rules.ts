@@ -11,7 +11,14 @@ export interface AjvError {
   parentSchema?: Record<string, unknown>;
 }
 
-const TYPE_RULES: Record<string, Rule> = { integer: 'integer', number: 'number', string: 'string', boolean: 'boolean', object: 'object', array: 'array' };
+const TYPE_RULES: Record<string, Rule> = {
+  integer: 'integer',
+  number: 'number',
+  string: 'string',
+  boolean: 'boolean',
+  object: 'object',
+  array: 'array',
+};
 
 /**
  * One problem per invalid field, naming it, with the rule it breaks when that rule has a message
@@ -38,11 +45,15 @@ function problemOf(e: AjvError, context: string | undefined): Problem {
     case 'enum': {
       const values = e.params.allowedValues as string[];
       // an item of a list: the message names the list and what its items may be
-      if (/^\d+$/.test(path.at(-1) ?? '') && e.schemaPath.endsWith('/items/enum')) return { field: name(path.slice(0, -1)), rule: 'items_enum', params: { values } };
+      if (/^\d+$/.test(path.at(-1) ?? '') && e.schemaPath.endsWith('/items/enum'))
+        return { field: name(path.slice(0, -1)), rule: 'items_enum', params: { values } };
       return { field: name(path), rule: 'enum', params: { values } };
     }
     case 'type': {
-      const wanted = String(e.params.type).split(',').find((t) => t !== 'null') ?? '';
+      const wanted =
+        String(e.params.type)
+          .split(',')
+          .find((t) => t !== 'null') ?? '';
       return withRule(name(path), TYPE_RULES[wanted]);
     }
     case 'minLength':

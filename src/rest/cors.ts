@@ -3,12 +3,27 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** The headers the platform's SDK and dashboards send (a bare `*` would not cover Authorization). */
 export const CORS_ALLOWED_HEADERS = [
-  'Authorization', 'X-Api-Key', 'Content-Type', 'Accept', 'Accept-Language',
-  'X-APP-X', 'X-Socket-Id-X', 'X-Country-Code-X', 'X-Request-Id', 'X-Requested-With', 'Idempotency-Key',
+  'Authorization',
+  'X-Api-Key',
+  'Content-Type',
+  'Accept',
+  'Accept-Language',
+  'X-APP-X',
+  'X-Socket-Id-X',
+  'X-Country-Code-X',
+  'X-Request-Id',
+  'X-Requested-With',
+  'Idempotency-Key',
 ];
 /** Headers scripts on another origin may read: the usage-limit answers, the request id, an idempotent replay. */
 export const CORS_EXPOSED_HEADERS = [
-  'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Scope', 'X-RateLimit-Key', 'X-Request-Id',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Scope',
+  'X-RateLimit-Key',
+  'X-Request-Id',
   'Idempotent-Replayed',
 ];
 export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -89,9 +89,11 @@ export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: 
 export function clientErrors(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const mapped =
-    err.code === 'HPE_HEADER_OVERFLOW' ? appError('ERROR_REQUEST_HEADERS_TOO_LARGE')
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? appError('ERROR_REQUEST_TIMEOUT')
-    : validationError([{ field: 'request', key: 'invalid_field' }]);
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? appError('ERROR_REQUEST_HEADERS_TOO_LARGE')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? appError('ERROR_REQUEST_TIMEOUT')
+        : validationError([{ field: 'request', key: 'invalid_field' }]);
   const { code, status, messages } = mapped.extensions;
   const body = JSON.stringify({ error: true, code, result: messages.map((m) => translate('en', m)) });
   if (socket.writable) {

@@ -75,13 +75,17 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
         url,
       }),
     },
-    onRequest: spec.stream ? [queryCredentials, pipeline(spec, deps.services, deps.clientIp)] : pipeline(spec, deps.services, deps.clientIp),
+    onRequest: spec.stream
+      ? [queryCredentials, pipeline(spec, deps.services, deps.clientIp)]
+      : pipeline(spec, deps.services, deps.clientIp),
     ...idempotencyHooks(spec, deps.services),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const input: RouteInput = {
         params: req.params as Record<string, any>,
         query: (req.query ?? {}) as Record<string, any>,
-        body: spec.rawBody ? await spec.rawBody(req.ctx!, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers) : (req.body ?? {}),
+        body: spec.rawBody
+          ? await spec.rawBody(req.ctx!, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers)
+          : (req.body ?? {}),
         headers: req.headers,
       };
       if (spec.stream) {

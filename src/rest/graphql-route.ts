@@ -33,7 +33,13 @@ interface GraphBody {
  * format do not depend on the engine. Credentials travel in headers, never cookies, so no CSRF
  * token is needed.
  */
-export async function registerGraphqlRoute(app: FastifyInstance, services: Services, engine: GraphEngine, clientIp: ClientIp, schema: GraphQLSchema): Promise<void> {
+export async function registerGraphqlRoute(
+  app: FastifyInstance,
+  services: Services,
+  engine: GraphEngine,
+  clientIp: ClientIp,
+  schema: GraphQLSchema,
+): Promise<void> {
   const parsed = new ParsedDocuments(OUTSIDE_DOCUMENTS);
   const parse = (query: string) => parsed.get(query) ?? parseOrReport(query);
   const operatorToken = services.deps.config.operatorToken;
@@ -67,10 +73,19 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
       const res = await traceOperation(
         () => {
           const op = getOperationAST(document, operationName);
-          return { name: op?.name?.value ?? operationName, type: op?.operation, project: isOperator(ctx) ? undefined : ctx.project.code, req };
+          return {
+            name: op?.name?.value ?? operationName,
+            type: op?.operation,
+            project: isOperator(ctx) ? undefined : ctx.project.code,
+            req,
+          };
         },
         // an OperatorContext only for the operator's fields, whose resolvers take GraphContext
-        () => engine.execute({ query, variables: (body.variables ?? undefined) as Record<string, unknown> | undefined, operationName }, ctx as RequestContext),
+        () =>
+          engine.execute(
+            { query, variables: (body.variables ?? undefined) as Record<string, unknown> | undefined, operationName },
+            ctx as RequestContext,
+          ),
       );
       // Kept only once the engine ran it: parsed, and validated with the limits of graph/limits.ts.
       if (!res.errors?.some((e) => e.documentError)) parsed.set(body.query, document);
@@ -90,7 +105,12 @@ export async function registerGraphqlRoute(app: FastifyInstance, services: Servi
  * The credential of a subscription: in the `connection_init` payload (`{"X-Api-Key": KEY}` or
  * `{"Authorization": "Bearer TOKEN"}`, any case), else the upgrade request's headers.
  */
-export function wsContext(services: Services, clientIp: ClientIp, request: IncomingMessage & { id?: string; log?: FastifyBaseLogger }, payload: unknown): Promise<RequestContext | null> {
+export function wsContext(
+  services: Services,
+  clientIp: ClientIp,
+  request: IncomingMessage & { id?: string; log?: FastifyBaseLogger },
+  payload: unknown,
+): Promise<RequestContext | null> {
   const fromPayload: Record<string, string | undefined> = {};
   if (payload && typeof payload === 'object') {
     for (const [k, v] of Object.entries(payload as Record<string, unknown>)) {
@@ -98,8 +118,15 @@ export function wsContext(services: Services, clientIp: ClientIp, request: Incom
       if ((name === 'x-api-key' || name === 'authorization') && typeof v === 'string') fromPayload[name] = v;
     }
   }
-  const headers = Object.keys(fromPayload).length ? { ...request.headers, 'x-api-key': undefined, authorization: undefined, ...fromPayload } : request.headers;
-  return graphContext(services, clientIp, { headers, remoteAddress: request.socket?.remoteAddress, id: request.id ?? randomUUID(), log: request.log ?? NOOP_LOG });
+  const headers = Object.keys(fromPayload).length
+    ? { ...request.headers, 'x-api-key': undefined, authorization: undefined, ...fromPayload }
+    : request.headers;
+  return graphContext(services, clientIp, {
+    headers,
+    remoteAddress: request.socket?.remoteAddress,
+    id: request.id ?? randomUUID(),
+    log: request.log ?? NOOP_LOG,
+  });
 }
 
 /** The one operation a project in maintenance may still run through /graphql: switching it off (CONTRACT §11). */
@@ -121,17 +148,29 @@ function operatorContext(req: FastifyRequest, services: Services): OperatorConte
  * project is the credential's. Refusals are thrown: the REST error handler answers them with the
  * envelope, status and headers (429's X-RateLimit-*) of REST.
  */
-async function gatedContext(req: FastifyRequest, services: Services, clientIp: ClientIp, maintenanceExempt: () => boolean): Promise<RequestContext> {
+async function gatedContext(
+  req: FastifyRequest,
+  services: Services,
+  clientIp: ClientIp,
+  maintenanceExempt: () => boolean,
+): Promise<RequestContext> {
   await assertApplicationOpen(services);
   const creds = credentialsFrom(req.headers);
-  const found = creds.apiKey === undefined && creds.bearer === undefined ? null : await lookup(req, () => services.tenancy.identifyAnyProject(creds));
+  const found =
+    creds.apiKey === undefined && creds.bearer === undefined ? null : await lookup(req, () => services.tenancy.identifyAnyProject(creds));
   if (!found) throw appError('ERROR_UNAUTHORIZED'); // no credential, or one of no project: there is no project to check
   const project = servable(found.project, maintenanceExempt);
   const { caller } = found;
   const ip = clientIp(req.socket.remoteAddress ?? '', header(req, 'x-forwarded-for'));
   await services.limits.enforce({ project, ip, userId: caller.kind === 'user' ? caller.user.id : undefined });
   if (caller.kind === 'invalid' || !isAllowed({ caller }, ACCESS.INTERNAL)) throw appError('ERROR_UNAUTHORIZED');
-  return contextFor(services, clientIp, { headers: req.headers, remoteAddress: req.socket.remoteAddress, id: req.id, log: req.log }, project, caller);
+  return contextFor(
+    services,
+    clientIp,
+    { headers: req.headers, remoteAddress: req.socket.remoteAddress, id: req.id, log: req.log },
+    project,
+    caller,
+  );
 }
 
 type GraphRequest = { headers: Record<string, string | string[] | undefined>; remoteAddress?: string; id: string; log: FastifyBaseLogger };
@@ -151,7 +190,13 @@ export async function graphContext(services: Services, clientIp: ClientIp, req: 
   if (!found || found.caller.kind === 'invalid' || !found.project.subscription_active) return null;
   const { project, caller } = found;
   if (!isAllowed({ caller }, ACCESS.INTERNAL)) return null;
-  return contextFor(services, clientIp, req, servable(project, () => false), caller);
+  return contextFor(
+    services,
+    clientIp,
+    req,
+    servable(project, () => false),
+    caller,
+  );
 }
 
 function contextFor(services: Services, clientIp: ClientIp, req: GraphRequest, project: Project, caller: Caller): RequestContext {
@@ -240,7 +285,9 @@ function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): Fasti
   const rejected = res.data == null && res.errors?.some((e) => e.documentError);
   const unavailable = res.data == null && res.errors?.some((e) => e.extensions?.code === 'ERROR_SERVICE_UNAVAILABLE');
   if (unavailable) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-  return reply.code(rejected ? 400 : unavailable ? 503 : 200).send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
+  return reply
+    .code(rejected ? 400 : unavailable ? 503 : 200)
+    .send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */

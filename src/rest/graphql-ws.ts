@@ -15,7 +15,10 @@ import { translate } from '../i18n/messages.js';
 import { credentialKey, decrement } from '../services/events/streams.js';
 
 /** Authenticates a subscription connection: its upgrade request and `connection_init` payload. */
-export type WsAuth = (request: IncomingMessage & { id?: string; log?: FastifyBaseLogger }, payload: unknown) => Promise<RequestContext | null>;
+export type WsAuth = (
+  request: IncomingMessage & { id?: string; log?: FastifyBaseLogger },
+  payload: unknown,
+) => Promise<RequestContext | null>;
 
 export interface SubscriptionOptions {
   auth: WsAuth;
@@ -25,7 +28,17 @@ export interface SubscriptionOptions {
   maxSocketsPerCredential: number;
 }
 
-export const NOOP_LOG = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined, fatal: () => undefined, child: () => NOOP_LOG, level: 'silent', silent: () => undefined } as unknown as FastifyBaseLogger;
+export const NOOP_LOG = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+  fatal: () => undefined,
+  child: () => NOOP_LOG,
+  level: 'silent',
+  silent: () => undefined,
+} as unknown as FastifyBaseLogger;
 
 /** CONTRACT §11: no valid `connection_init` this long after opening: 4408. */
 export const WS_INIT_TIMEOUT_MS = 10_000;
@@ -107,7 +120,8 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
     },
     subscribe: (args) => streams.get(args) as never,
     onError: (ctx, _id, _payload, errors) => errors.map((e) => shown(e, ctx.extra.socket)),
-    onNext: (ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => shown(e as GraphQLError, ctx.extra.socket)) } : undefined),
+    onNext: (ctx, _id, _payload, _args, result) =>
+      result.errors ? { ...result, errors: result.errors.map((e) => shown(e as GraphQLError, ctx.extra.socket)) } : undefined,
   });
 
   const shown = (e: GraphQLError, socket: WebSocket) => opts.formatError(asGraphError(app, e), log(socket));
@@ -189,7 +203,13 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
  * refused it (maintenance, usage limits). A check that fails for another reason (the database) or
  * takes too long closes the socket with 1013: try again.
  */
-async function authenticate(app: FastifyInstance, auth: WsAuth, request: IncomingMessage, payload: unknown, socket: WebSocket): Promise<RequestContext | AppError | null> {
+async function authenticate(
+  app: FastifyInstance,
+  auth: WsAuth,
+  request: IncomingMessage,
+  payload: unknown,
+  socket: WebSocket,
+): Promise<RequestContext | AppError | null> {
   let timer: NodeJS.Timeout | undefined;
   const tooSlow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), WS_AUTH_TIMEOUT_MS)));
   try {
@@ -216,7 +236,11 @@ function asGraphError(app: FastifyInstance, e: GraphQLError): GraphErrorLike {
 
 /** Load shedding and the pending-socket cap: the upgrade is answered 503 with Retry-After, as REST. */
 function refuseUpgrade(socket: Duplex): void {
-  const body = JSON.stringify({ error: true, code: 'ERROR_SERVICE_UNAVAILABLE', result: [translate('en', { key: 'ERROR_SERVICE_UNAVAILABLE' })] });
+  const body = JSON.stringify({
+    error: true,
+    code: 'ERROR_SERVICE_UNAVAILABLE',
+    result: [translate('en', { key: 'ERROR_SERVICE_UNAVAILABLE' })],
+  });
   socket.end(
     'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n' +
       `retry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

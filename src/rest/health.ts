@@ -20,28 +20,36 @@ export function registerHealth(app: FastifyInstance, orm: MikroORM, breaker?: Da
   let inFlight: Promise<unknown> | undefined;
   const read = () => (inFlight ??= selectRows(em, 'select 1 as ok', []).finally(() => (inFlight = undefined)));
   const lines = new LineLimiter();
-  app.get('/health/live', { schema: { operationId: 'HealthLive', tags: ['health'], summary: 'The process is up', security: [] } }, async () => ({ status: 'ok' }));
-  app.get('/health/ready', { schema: { operationId: 'HealthReady', tags: ['health'], summary: 'The process can serve requests', security: [] } }, async (req, reply) => {
-    // shedding load (rest/load-shedding.ts): not ready for more, though alive
-    if (app.isUnderPressure()) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      if (breaker?.isDown) throw new Error('the database is down (the breaker probes it)');
-      await Promise.race([
-        read(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
-        }),
-      ]);
-      return { status: 'ok' };
-    } catch (err) {
-      breaker?.suspect();
-      const cause = causeOf(err);
-      const suppressed = lines.admit(`ready ${cause}`);
-      if (suppressed !== false) req.log.warn({ cause, ...(suppressed ? { suppressed } : {}) }, 'readiness check failed');
-      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
-    } finally {
-      clearTimeout(timer);
-    }
-  });
+  app.get(
+    '/health/live',
+    { schema: { operationId: 'HealthLive', tags: ['health'], summary: 'The process is up', security: [] } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/health/ready',
+    { schema: { operationId: 'HealthReady', tags: ['health'], summary: 'The process can serve requests', security: [] } },
+    async (req, reply) => {
+      // shedding load (rest/load-shedding.ts): not ready for more, though alive
+      if (app.isUnderPressure()) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        if (breaker?.isDown) throw new Error('the database is down (the breaker probes it)');
+        await Promise.race([
+          read(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+          }),
+        ]);
+        return { status: 'ok' };
+      } catch (err) {
+        breaker?.suspect();
+        const cause = causeOf(err);
+        const suppressed = lines.admit(`ready ${cause}`);
+        if (suppressed !== false) req.log.warn({ cause, ...(suppressed ? { suppressed } : {}) }, 'readiness check failed');
+        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
 }

@@ -48,7 +48,8 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
     preValidation: async (req: FastifyRequest) => {
       const header = req.headers[IDEMPOTENCY_HEADER];
       if (header === undefined) return;
-      if (typeof header !== 'string' || !KEY_FORM.test(header)) throw validationError([{ field: 'Idempotency-Key', rule: 'printable', params: { min: 1, max: 255 } }]);
+      if (typeof header !== 'string' || !KEY_FORM.test(header))
+        throw validationError([{ field: 'Idempotency-Key', rule: 'printable', params: { min: 1, max: 255 } }]);
       const caller = callerScope(req.ctx!.caller);
       if (!caller) return;
       states.set(req, {
@@ -76,7 +77,11 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
           throw appError('ERROR_IDEMPOTENCY_IN_PROGRESS', undefined, { headers: { 'retry-after': '1' } });
         case 'done':
           state.replayed = true;
-          return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(unseal(cipher, claim.response));
+          return reply
+            .code(claim.status)
+            .header('idempotent-replayed', 'true')
+            .type('application/json; charset=utf-8')
+            .send(unseal(cipher, claim.response));
       }
     },
 
@@ -85,7 +90,13 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
       if (!state?.token || state.replayed) return payload;
       try {
         if (reply.statusCode >= 500) await kept.release(state, state.token);
-        else await kept.complete(state, state.token, reply.statusCode, seal(cipher, typeof payload === 'string' ? payload : String(payload ?? '')));
+        else
+          await kept.complete(
+            state,
+            state.token,
+            reply.statusCode,
+            seal(cipher, typeof payload === 'string' ? payload : String(payload ?? '')),
+          );
       } catch (err) {
         // The key stays "running" until its lease ends; the answer itself is still sent.
         req.log.error({ err }, 'idempotency key could not be stored');

@@ -29,7 +29,8 @@ export function decodingJsonText<V extends Validator>(schema: object, validate: 
   const wrapped: Validator = (data, ...rest) => {
     decodeJsonText(schema as JSONSchema, data);
     // Fastify hands an absent body over as null; the request (the parent) tells it from a JSON `null`.
-    const absent = data === undefined || (data === null && (rest[0] as { parentData?: { body?: unknown } } | undefined)?.parentData?.body === undefined);
+    const absent =
+      data === undefined || (data === null && (rest[0] as { parentData?: { body?: unknown } } | undefined)?.parentData?.body === undefined);
     const ok = validate(absent && required ? {} : data, ...rest);
     wrapped.errors = validate.errors;
     return ok;

@@ -1,8 +1,23 @@
 import {
-  getNamedType, isEnumType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
-  Kind, typeFromAST,
-  type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLOutputType,
-  type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type GraphQLCompositeType,
+  getNamedType,
+  isEnumType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  Kind,
+  typeFromAST,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type GraphQLCompositeType,
 } from 'graphql';
 import type { JSONSchema } from './json-schema.js';
 
@@ -33,7 +48,11 @@ const SCALARS: Record<string, JSONSchema> = {
   DateTimeISO: { type: 'string', format: 'date-time' },
   DateTime: { type: 'string', format: 'date-time' },
   // an agent's credentials: which keys are stored, never a value (resolvers/agent.resolver.ts)
-  CredentialFlags: { type: 'object', additionalProperties: { type: 'boolean' }, example: { waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false } },
+  CredentialFlags: {
+    type: 'object',
+    additionalProperties: { type: 'boolean' },
+    example: { waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false },
+  },
 };
 
 function selectionSchema(
@@ -111,7 +130,9 @@ function bareSchema(
 
 function nullable(schema: JSONSchema): JSONSchema {
   // an empty schema (any JSON value) already admits null
-  return Object.keys(schema).length === 0 || (Object.keys(schema).length === 1 && 'description' in schema) ? schema : { ...schema, nullable: true };
+  return Object.keys(schema).length === 0 || (Object.keys(schema).length === 1 && 'description' in schema)
+    ? schema
+    : { ...schema, nullable: true };
 }
 
 /** The root field of an answer of one root field, else the whole data object (what `rootField` returns at runtime). */

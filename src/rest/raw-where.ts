@@ -12,9 +12,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function rawWhere(value: unknown): unknown {
   if (typeof value !== 'string' || !value.includes('%') || wellEncoded(value)) return value;
   return value.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-    const bytes = run.slice(1).split('%').map((h) => parseInt(h, 16));
+    const bytes = run
+      .slice(1)
+      .split('%')
+      .map((h) => parseInt(h, 16));
     let out = '';
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       if (bytes[i] < 0x80) {
         out += AUTO_ESCAPED.has(bytes[i]) ? String.fromCharCode(bytes[i]) : `%${run.substr(i * 3 + 1, 2)}`;
         i++;

@@ -15,7 +15,6 @@ export interface RouteInput {
   headers?: Record<string, string | string[] | undefined>;
 }
 
-
 /** The JSON Schemas of what a route answers inside the envelope (documented in /openapi.json). */
 export interface DocumentedOutput {
   result: JSONSchema;

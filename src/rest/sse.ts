@@ -247,7 +247,13 @@ export async function runSse(
   // The source stream of the subscription: its subscribe resolver runs (access, 404, bad input), but not
   // a GraphQL execution per event and stream: the operation selects the whole event and its field
   // resolver hands the event through, so the event is written as it comes (rest/sse.ts, docs/events.md).
-  const result = await createSourceEventStream({ schema, document: op.document, operationName: op.name, variableValues: variables, contextValue: req.ctx });
+  const result = await createSourceEventStream({
+    schema,
+    document: op.document,
+    operationName: op.name,
+    variableValues: variables,
+    contextValue: req.ctx,
+  });
   if (!(Symbol.asyncIterator in result)) {
     const errors = (result as ExecutionResult).errors ?? [];
     if (errors.some((e) => !e.extensions?.code && isDatabaseUnavailable(e.originalError ?? e))) throw serviceUnavailable();

@@ -34,9 +34,13 @@ export class IdleSweeper extends PeriodicWorker {
   async pass(): Promise<void> {
     try {
       const em = this.services.deps.orm.em.fork();
-      const configs = await em.getConnection().execute<{ project_id: number; value: string }[]>(
-        'select project_id, value from configs where key = ?', [IDLE_CLOSE_CONFIG], 'all',
-      );
+      const configs = await em
+        .getConnection()
+        .execute<{ project_id: number; value: string }[]>(
+          'select project_id, value from configs where key = ?',
+          [IDLE_CLOSE_CONFIG],
+          'all',
+        );
       for (const { project_id, value } of configs) {
         const minutes = MINUTES.exec(value)?.[1];
         if (!minutes) continue;

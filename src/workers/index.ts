@@ -34,13 +34,21 @@ export interface Workers {
 }
 
 /** Starts the workers after `listen`. */
-export function startWorkers({ services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig }, log: FastifyBaseLogger): Workers {
+export function startWorkers(
+  { services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig },
+  log: FastifyBaseLogger,
+): Workers {
   const sweeper = new IdleSweeper(services, config.idleSweepMs, log).start();
   const compactor = new MetricsCompactor(orm, config.metricsCompactMs, log).start();
   const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log }).start();
   const { events } = services;
   const replies = new WhatsAppSender({
-    orm, cipher: services.deps.cipher, config: config.whatsappSends, apiUrl: config.whatsappApiUrl, timeoutMs: config.providerTimeoutMs, log,
+    orm,
+    cipher: services.deps.cipher,
+    config: config.whatsappSends,
+    apiUrl: config.whatsappApiUrl,
+    timeoutMs: config.providerTimeoutMs,
+    log,
     onEvents: (projectId) => events.sequence(projectId),
   }).start();
   // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.

@@ -226,7 +226,9 @@ export class OutboxWorker<J extends OutboxJob, R> {
       this.results = [];
       // the slots this batch frees (for the replies next in line behind its own); the others stay
       // with claims, which wake-ups may start meanwhile
-      const free = this.stopped ? 0 : Math.max(0, Math.min(batch.length, this.opts.concurrency - this.inFlight.size - this.reserved + batch.length));
+      const free = this.stopped
+        ? 0
+        : Math.max(0, Math.min(batch.length, this.opts.concurrency - this.inFlight.size - this.reserved + batch.length));
       let next: J[] | null = null;
       this.reserved += free;
       try {

@@ -75,7 +75,12 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
     const agent = { keepAlive: true, maxSockets: opts.config.concurrency, timeout: opts.config.timeoutMs };
     this.httpAgent = new http.Agent(agent);
     this.httpsAgent = new https.Agent(agent);
-    this.worker = new OutboxWorker(this, { concurrency: opts.config.concurrency, pollMs: opts.config.pollMs, drainMs: opts.config.timeoutMs + 1000, log: opts.log });
+    this.worker = new OutboxWorker(this, {
+      concurrency: opts.config.concurrency,
+      pollMs: opts.config.pollMs,
+      drainMs: opts.config.timeoutMs + 1000,
+      log: opts.log,
+    });
   }
 
   start(): this {
@@ -167,7 +172,12 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
       return { ok: false, status: null, error: 'the signing secret cannot be read (CREDENTIALS_KEY changed?)' };
     }
     const body = Buffer.from(
-      JSON.stringify({ id: Number(row.event_id), type: row.event_type, created_at: row.event_created_at!.toISOString(), data: row.event_data }),
+      JSON.stringify({
+        id: Number(row.event_id),
+        type: row.event_type,
+        created_at: row.event_created_at!.toISOString(),
+        data: row.event_data,
+      }),
     );
     const timestamp = String(Math.floor(Date.now() / 1000));
     const headers = {
@@ -210,7 +220,10 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
         agent: secure ? this.httpsAgent : this.httpAgent,
         ...(allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
       });
-      const deadline = setTimeout(() => req.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+      const deadline = setTimeout(
+        () => req.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        timeoutMs,
+      );
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;

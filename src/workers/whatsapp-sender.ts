@@ -4,7 +4,13 @@ import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
-import { applyEarlyStatuses, lockExternalIds, messageStatusEvent, pruneEarlyStatuses, settleMessages } from '../services/whatsapp/delivery.js';
+import {
+  applyEarlyStatuses,
+  lockExternalIds,
+  messageStatusEvent,
+  pruneEarlyStatuses,
+  settleMessages,
+} from '../services/whatsapp/delivery.js';
 import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
 /** CONTRACT §10.1: at most 8 attempts per reply. */
@@ -70,14 +76,20 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
 
   constructor(private readonly opts: WhatsAppSenderOptions) {
     this.client = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs, maxSockets: opts.config.concurrency });
-    this.worker = new OutboxWorker(this, { concurrency: opts.config.concurrency, pollMs: opts.config.pollMs, drainMs: opts.timeoutMs + 1000, log: opts.log });
+    this.worker = new OutboxWorker(this, {
+      concurrency: opts.config.concurrency,
+      pollMs: opts.config.pollMs,
+      drainMs: opts.timeoutMs + 1000,
+      log: opts.log,
+    });
   }
 
   start(): this {
     this.worker.start();
     this.prune = setInterval(() => {
       pruneEarlyStatuses(this.opts.orm.em.fork()).catch((err) => {
-        if (this.lines.admit(causeOf(err)) !== false) this.opts.log.warn({ cause: causeOf(err) }, 'whatsapp sender: pruning early statuses failed');
+        if (this.lines.admit(causeOf(err)) !== false)
+          this.opts.log.warn({ cause: causeOf(err) }, 'whatsapp sender: pruning early statuses failed');
       });
     }, PRUNE_EVERY_MS);
     this.prune.unref();
@@ -181,7 +193,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     for (const r of results.filter(final)) byProject.set(r.job.project_id, [...(byProject.get(r.job.project_id) ?? []), r]);
     const projects = [...byProject.keys()].sort((a, b) => a - b);
     let claimed: ClaimedSend[] | null = null;
-    for (const projectId of projects) claimed = await this.settle(projectId, byProject.get(projectId)!, projectId === projects.at(-1) ? free : 0);
+    for (const projectId of projects)
+      claimed = await this.settle(projectId, byProject.get(projectId)!, projectId === projects.at(-1) ? free : 0);
     return claimed;
   }
 
@@ -212,7 +225,9 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
         tx,
         projectId,
         owned.map(({ job, result }) =>
-          result.accepted ? { messageId: job.message_id, status: 'accepted', externalId: result.id } : { messageId: job.message_id, status: 'failed', error: result.error.slice(0, 1000) },
+          result.accepted
+            ? { messageId: job.message_id, status: 'accepted', externalId: result.id }
+            : { messageId: job.message_id, status: 'failed', error: result.error.slice(0, 1000) },
         ),
       );
       const early = await applyEarlyStatuses(tx, projectId, accepted);
@@ -222,7 +237,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
         const job = jobs.get(Number(row.id))!;
         const agent = { id: job.agent_id, business_id: job.business_id };
         events.push(messageStatusEvent(row, agent));
-        for (const moved of row.external_id ? (early.get(`${job.agent_id}:${row.external_id}`) ?? []) : []) events.push(messageStatusEvent(moved, agent));
+        for (const moved of row.external_id ? (early.get(`${job.agent_id}:${row.external_id}`) ?? []) : [])
+          events.push(messageStatusEvent(moved, agent));
       }
       return { appended: await appendEvents(tx, projectId, events), claimed: await this.claimIn(tx, claim) };
     });
@@ -245,7 +261,12 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
    * that share rows (a lease ran out and another process took the send) never wait on each other in a circle.
    */
   private async closeSends(tx: EntityManager, results: SendResult[]): Promise<SendResult[]> {
-    const rows = results.map(({ job, result }) => ({ message_id: job.message_id, attempts: job.attempts, accepted: result.accepted, error: result.accepted ? null : result.error.slice(0, 500) }));
+    const rows = results.map(({ job, result }) => ({
+      message_id: job.message_id,
+      attempts: job.attempts,
+      accepted: result.accepted,
+      error: result.accepted ? null : result.error.slice(0, 500),
+    }));
     const done = await run(
       tx,
       `with r as (select * from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, accepted boolean, error text)),

@@ -12,9 +12,25 @@ import { startServe, stopServe, type ServeProcess } from '../support/serve-proce
  */
 const IDLE = 250; // generated idle conversations: several batches of 100, raced by both processes
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-const agent = (id: number, businessId: number) => ({ id, business_id: businessId, name: `a${id}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `idle-${id}`, enabled: true });
+const agent = (id: number, businessId: number) => ({
+  id,
+  business_id: businessId,
+  name: `a${id}`,
+  provider: 'whatsapp',
+  provider_type: 'chat',
+  provider_external_id: `idle-${id}`,
+  enabled: true,
+});
 const conv = (id: number, agentId: number, createdMinutesAgo: number, extra: Record<string, unknown> = {}) => ({
-  id, agent_id: agentId, user_id: null, contact: `c${id}`, business_id: null, status: 'active', usage: {}, created_at: ago(createdMinutesAgo), ...extra,
+  id,
+  agent_id: agentId,
+  user_id: null,
+  contact: `c${id}`,
+  business_id: null,
+  status: 'active',
+  usage: {},
+  created_at: ago(createdMinutesAgo),
+  ...extra,
 });
 
 let db: TestDatabase;
@@ -40,7 +56,14 @@ beforeAll(async () => {
   fixture.projects[1].agents = [agent(101, 101)];
   fixture.projects[1].configs = [{ key: 'ai_idle_close_minutes', value: '0' }];
   fixture.projects[1].conversations = [conv(101, 101, 60)];
-  fixture.projects.push({ code: 'noconfig', name: 'No config', ai_enabled: true, businesses: [{ id: 201, name: 'B' }], agents: [agent(201, 201)], conversations: [conv(201, 201, 600)] });
+  fixture.projects.push({
+    code: 'noconfig',
+    name: 'No config',
+    ai_enabled: true,
+    businesses: [{ id: 201, name: 'B' }],
+    agents: [agent(201, 201)],
+    conversations: [conv(201, 201, 600)],
+  });
   fixture.projects.push({ code: 'demo', name: 'Demo' });
   await db.load(fixture);
   await db.sql(
@@ -73,7 +96,15 @@ it('two serve processes close every idle conversation exactly once', async () =>
   // a few more passes of both processes change nothing
   await new Promise((r) => setTimeout(r, 1000));
 
-  const rows = await db.sql<{ id: number; contact: string; status: string; status_reason: string | null; closed_at: Date | null; events: number; event_closed_at: string | null }>(
+  const rows = await db.sql<{
+    id: number;
+    contact: string;
+    status: string;
+    status_reason: string | null;
+    closed_at: Date | null;
+    events: number;
+    event_closed_at: string | null;
+  }>(
     `select c.id, c.contact, c.status, c.status_reason, c.closed_at,
             (select count(*)::int from ai_events e where e.conversation_id = c.id and e.type = 'conversation.closed') as events,
             (select e.data->>'closed_at' from ai_events e where e.conversation_id = c.id and e.type = 'conversation.closed' limit 1) as event_closed_at

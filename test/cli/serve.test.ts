@@ -21,14 +21,24 @@ describe('ordergraph serve (embedded database, demo project)', () => {
     fs.chmodSync(dataDir, 0o755);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-    await waitFor(() => output.includes('server API key'), 90_000, () => output);
+    await waitFor(
+      () => output.includes('server API key'),
+      90_000,
+      () => output,
+    );
   }, 150_000);
 
   afterAll(async () => {
@@ -93,7 +103,19 @@ describe('ordergraph serve (embedded database, demo project)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
     delete env.DATABASE_URL;
     const file = path.join(dataDir, 'fixture.json');
-    fs.writeFileSync(file, JSON.stringify({ projects: [{ code: 'cli-proj', name: 'CLI', businesses: [{ id: 5001, name: 'B' }], users: [{ id: 5001, email: 'u@cli.test', password: 'pw-123456', level: 0 }] }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        projects: [
+          {
+            code: 'cli-proj',
+            name: 'CLI',
+            businesses: [{ id: 5001, name: 'B' }],
+            users: [{ id: 5001, email: 'u@cli.test', password: 'pw-123456', level: 0 }],
+          },
+        ],
+      }),
+    );
     for (let i = 0; i < 2; i++) {
       const run = spawnSync(process.execPath, [CLI, 'fixtures', 'load', file], { env, encoding: 'utf8', timeout: 120_000 });
       expect(run.status, run.stderr).toBe(0);

@@ -22,7 +22,9 @@ const STALENESS_MS = 2 * REPLICA_PROBE_MS + 1000;
 
 function missing(): string | null {
   const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || test -x /usr/sbin/${cmd}`]).status === 0;
-  const pg = fs.existsSync('/usr/lib/postgresql') && fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_basebackup`));
+  const pg =
+    fs.existsSync('/usr/lib/postgresql') &&
+    fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_basebackup`));
   const absent = [...(pg ? [] : ['postgresql']), ...['haproxy', 'pgbouncer', 'redis-server'].filter((c) => !has(c))];
   if (!absent.length) return null;
   const canInstall = process.getuid?.() === 0 && has('apt-get');
@@ -68,7 +70,10 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     const res = await fetch(`${node(1)}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
-      body: JSON.stringify({ query: 'mutation($r: [RateLimitRuleInput!]!) { setProjectRateLimits(project: "demo", rules: $r) { code } }', variables: { r: rules } }),
+      body: JSON.stringify({
+        query: 'mutation($r: [RateLimitRuleInput!]!) { setProjectRateLimits(project: "demo", rules: $r) { code } }',
+        variables: { r: rules },
+      }),
     });
     expect(res.status).toBe(200);
     await sleep(2500); // the other processes see project settings within 2 s (their project cache)
@@ -81,7 +86,14 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     // Below the kernel's ephemeral range (32768+ on Linux): a port picked there can be taken by any
     // outgoing connection between this check and the node's listen (CI once failed on EADDRINUSE).
     for (base = 20000 + Math.floor(Math.random() * 12000); !(await portsFree(base, 16)); base += 16);
-    env = { ...process.env, OPERATOR_TOKEN, CLUSTER_DIR: path.join(dir, 'c'), CLUSTER_PORT_BASE: String(base), NODES: '2', LOG_LEVEL: 'warn' };
+    env = {
+      ...process.env,
+      OPERATOR_TOKEN,
+      CLUSTER_DIR: path.join(dir, 'c'),
+      CLUSTER_PORT_BASE: String(base),
+      NODES: '2',
+      LOG_LEVEL: 'warn',
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const { stdout } = await run(SCRIPT, ['up'], { env, timeout: 170_000 });
@@ -144,7 +156,12 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     }
     for (const port of ports) {
       const deadline = Date.now() + 60_000;
-      while ((await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.status, () => 0)) !== 200) {
+      while (
+        (await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        )) !== 200
+      ) {
         if (Date.now() > deadline) throw new Error(`node on ${port} not ready`);
         await sleep(200);
       }
@@ -160,13 +177,18 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
   it('counts ip limits by the client address HAProxy forwards, whatever X-Forwarded-For the client sends', async () => {
     await setRules([{ scope: 'ip', points: 3, duration_s: 300 }]);
     // Clients on other loopback addresses than the balancer's own 127.0.0.1.
-    const from = (localAddress: string, forged: string) => new Promise<{ status: number; key?: string }>((resolve, reject) => {
-      const req = http.get(`${lb()}/v400/en/demo/configs`, { localAddress, headers: { 'x-api-key': key, 'x-forwarded-for': forged } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, key: res.headers['x-ratelimit-key'] as string | undefined }));
+    const from = (localAddress: string, forged: string) =>
+      new Promise<{ status: number; key?: string }>((resolve, reject) => {
+        const req = http.get(
+          `${lb()}/v400/en/demo/configs`,
+          { localAddress, headers: { 'x-api-key': key, 'x-forwarded-for': forged } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, key: res.headers['x-ratelimit-key'] as string | undefined }));
+          },
+        );
+        req.on('error', reject);
       });
-      req.on('error', reject);
-    });
     for (let i = 1; i <= 3; i++) expect((await from('127.0.0.2', `198.51.100.${i}`)).status).toBe(200);
     const over = await from('127.0.0.2', '198.51.100.99');
     expect(over.status).toBe(429);
@@ -199,7 +221,10 @@ describe.skipIf(!!skip)('deploy/local-cluster: 2 nodes behind HAProxy, PgBouncer
     const worker = async (w: number) => {
       for (let i = 0; !stop; i++) {
         const start = Date.now();
-        const status = await api(lb(), paths[(w + i) % paths.length]).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+        const status = await api(lb(), paths[(w + i) % paths.length]).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+          () => 0,
+        );
         outcomes.push({ start, end: Date.now(), ok: status === 200 || status === 400, status });
       }
     };

@@ -11,7 +11,13 @@ import { startReceiver, until, verifySignature, type Receiver } from '../support
  * mid-attempt) loses none of them once a process runs again.
  */
 const AGENTS = Array.from({ length: 30 }, (_, i) => ({
-  id: i + 1, business_id: 1, name: `A${i}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `bot-${i}`, enabled: true,
+  id: i + 1,
+  business_id: 1,
+  name: `A${i}`,
+  provider: 'whatsapp',
+  provider_type: 'chat',
+  provider_external_id: `bot-${i}`,
+  enabled: true,
 }));
 const CALLERS = [KEYS.server, KEYS.admin, KEYS.customer];
 const ENV = {
@@ -48,7 +54,10 @@ const api = (s: ServeProcess, path: string, key: string, init: RequestInit = {})
   fetch(`${s.base}/v400/en/acme${path}`, { ...init, headers: { 'x-api-key': key, 'content-type': 'application/json', ...init.headers } });
 
 async function register(s: ServeProcess, url: string): Promise<{ id: number; secret: string }> {
-  const res = await api(s, '/ai/webhooks', KEYS.server, { method: 'POST', body: JSON.stringify({ url, events: ['conversation.created'] }) });
+  const res = await api(s, '/ai/webhooks', KEYS.server, {
+    method: 'POST',
+    body: JSON.stringify({ url, events: ['conversation.created'] }),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { result: { id: number; secret: string } }).result;
 }
@@ -57,18 +66,23 @@ async function register(s: ServeProcess, url: string): Promise<{ id: number; sec
 async function openConversations(via: ServeProcess[], agents = AGENTS.length): Promise<number> {
   await db.sql("update ai_conversations set status = 'closed', status_reason = 'completed', closed_at = now() where status = 'active'");
   let n = 0;
-  await Promise.all(CALLERS.map(async (key, c) => {
-    for (let i = 0; i < agents; i++) {
-      const res = await api(via[(i + c) % via.length], `/ai/agents/bot-${i}/conversations/current`, key);
-      expect(res.status).toBe(200);
-      n++;
-    }
-  }));
+  await Promise.all(
+    CALLERS.map(async (key, c) => {
+      for (let i = 0; i < agents; i++) {
+        const res = await api(via[(i + c) % via.length], `/ai/agents/bot-${i}/conversations/current`, key);
+        expect(res.status).toBe(200);
+        n++;
+      }
+    }),
+  );
   return n;
 }
 
 const rowsOf = (webhookId: number) =>
-  db.sql<{ delivery_id: string; status: string; attempts: number }>('select delivery_id, status, attempts from ai_webhook_deliveries where webhook_id = ?', [webhookId]);
+  db.sql<{ delivery_id: string; status: string; attempts: number }>(
+    'select delivery_id, status, attempts from ai_webhook_deliveries where webhook_id = ?',
+    [webhookId],
+  );
 
 describe('webhooks across serve processes', () => {
   it('two processes on one database deliver each event once', async () => {

@@ -25,12 +25,31 @@ beforeAll(async () => {
   fake = await startWhatsAppFake();
   fake.addAccount({ ...creds, templates: [] });
   const recent = new Date(Date.now() - 60_000).toISOString();
-  await db.load(baseFixture({
-    agents: [{ id: AGENT, business_id: 1, name: 'WA', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-cluster', enabled: true, credentials: creds }],
-    conversations: Array.from({ length: CONVERSATIONS + 1 }, (_, i) => ({
-      id: i + 1, agent_id: AGENT, business_id: 1, contact: contactOf(i + 1), status: 'active', usage: {}, last_inbound_at: recent,
-    })),
-  }));
+  await db.load(
+    baseFixture({
+      agents: [
+        {
+          id: AGENT,
+          business_id: 1,
+          name: 'WA',
+          provider: 'whatsapp',
+          provider_type: 'chat',
+          provider_external_id: 'wa-cluster',
+          enabled: true,
+          credentials: creds,
+        },
+      ],
+      conversations: Array.from({ length: CONVERSATIONS + 1 }, (_, i) => ({
+        id: i + 1,
+        agent_id: AGENT,
+        business_id: 1,
+        contact: contactOf(i + 1),
+        status: 'active',
+        usage: {},
+        last_inbound_at: recent,
+      })),
+    }),
+  );
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
   await ensureEmitted('whatsapp-replies-serve.test');
 }, 300_000);
@@ -70,9 +89,11 @@ describe('WhatsApp replies across serve processes', () => {
   it('two processes send 200 queued replies, each exactly once, in order within each conversation', async () => {
     // The default 10 s provider deadline: a shorter one can pass on this shared machine, and its retry would be a second send.
     const [a, b] = await Promise.all([serve(), serve()]);
-    await Promise.all(Array.from({ length: CONVERSATIONS }, async (_, c) => {
-      for (let m = 0; m < PER_CONVERSATION; m++) await reply([a, b][(c + m) % 2], c + 1, `c${c + 1} m${m}`);
-    }));
+    await Promise.all(
+      Array.from({ length: CONVERSATIONS }, async (_, c) => {
+        for (let m = 0; m < PER_CONVERSATION; m++) await reply([a, b][(c + m) % 2], c + 1, `c${c + 1} m${m}`);
+      }),
+    );
     const total = CONVERSATIONS * PER_CONVERSATION;
     await until(async () => {
       const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_messages where delivery_status = 'accepted'");
@@ -82,10 +103,15 @@ describe('WhatsApp replies across serve processes', () => {
     expect(sent).toHaveLength(total);
     expect(new Set(sent).size).toBe(total);
     for (let c = 1; c <= CONVERSATIONS; c++) {
-      const order = fake.requestsTo('send').filter((r) => r.body.to === contactOf(c)).map((r) => r.body.text.body);
+      const order = fake
+        .requestsTo('send')
+        .filter((r) => r.body.to === contactOf(c))
+        .map((r) => r.body.text.body);
       expect(order).toEqual(Array.from({ length: PER_CONVERSATION }, (_, m) => `c${c} m${m}`));
     }
-    const [{ n }] = await db.sql<{ n: number }>("select count(distinct external_id)::int as n from ai_messages where delivery_status = 'accepted'");
+    const [{ n }] = await db.sql<{ n: number }>(
+      "select count(distinct external_id)::int as n from ai_messages where delivery_status = 'accepted'",
+    );
     expect(n).toBe(total);
     await stopServe([a, b]);
   }, 180_000);
@@ -106,7 +132,10 @@ describe('WhatsApp replies across serve processes', () => {
       const [m] = await db.sql<{ delivery_status: string }>('select delivery_status from ai_messages where id = ?', [id]);
       return m.delivery_status !== 'pending';
     }, 30_000);
-    const [done] = await db.sql<{ delivery_status: string; external_id: string }>('select delivery_status, external_id from ai_messages where id = ?', [id]);
+    const [done] = await db.sql<{ delivery_status: string; external_id: string }>(
+      'select delivery_status, external_id from ai_messages where id = ?',
+      [id],
+    );
     expect(done.delivery_status).toBe('accepted');
     expect(done.external_id).toMatch(/^wamid\.TEXT/);
     const sends = fake.requestsTo('send');

@@ -11,7 +11,12 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
  * query timed out on the client, whose statement was cancelled, or that was left in a
  * transaction: each is destroyed, and a client-side timeout closes the connection at once.
  */
-type Pooled = PgConnection & { __knexUid: string; processID: number; query(text: string): Promise<unknown>; query(c: object): Promise<unknown> };
+type Pooled = PgConnection & {
+  __knexUid: string;
+  processID: number;
+  query(text: string): Promise<unknown>;
+  query(c: object): Promise<unknown>;
+};
 
 let db: TestDatabase;
 let orm: MikroORM;
@@ -25,10 +30,11 @@ afterAll(async () => {
   await db?.orm.close();
 });
 
-const knexClient = () => orm.em.getConnection().getKnex().client as unknown as {
-  acquireConnection(): Promise<Pooled>;
-  releaseConnection(c: Pooled): Promise<unknown>;
-};
+const knexClient = () =>
+  orm.em.getConnection().getKnex().client as unknown as {
+    acquireConnection(): Promise<Pooled>;
+    releaseConnection(c: Pooled): Promise<unknown>;
+  };
 
 /** Acquires a connection, does `use` with it, releases it; returns the connection. */
 async function withConnection(use: (c: Pooled) => Promise<unknown>): Promise<Pooled> {
@@ -65,7 +71,9 @@ describe('the serving pool after a failure', () => {
 
   it('closes a connection whose query timed out on the client, and never hands it out again', async () => {
     let err: unknown;
-    const timedOut = await withConnection((c) => c.query({ text: 'select pg_sleep(1.5)', query_timeout: 200 }).catch((e: unknown) => (err = e)));
+    const timedOut = await withConnection((c) =>
+      c.query({ text: 'select pg_sleep(1.5)', query_timeout: 200 }).catch((e: unknown) => (err = e)),
+    );
     expect(String((err as Error)?.message)).toBe('Query read timeout');
     expect(isDatabaseUnavailable(err)).toBe(true);
     expect(timedOut.__knex__disposed).toBeTruthy();
@@ -82,7 +90,7 @@ describe('the serving pool after a failure', () => {
     try {
       const first = conn.query({ text: 'select pg_sleep(2)', query_timeout: 200 }).catch((e: unknown) => e);
       const second = conn.query({ text: 'select 1', query_timeout: 2500 }).catch((e: unknown) => e);
-      expect(String((await first as Error).message)).toBe('Query read timeout');
+      expect(String(((await first) as Error).message)).toBe('Query read timeout');
       expect(isDatabaseUnavailable(await second)).toBe(true);
       expect(Date.now() - started).toBeLessThan(1500);
     } finally {

@@ -47,10 +47,20 @@ const RECOVERED_MS = { freeze: 1000, outage: 2000 } as const;
 const CLIENTS = PROBE ? 8 : 6;
 const AFTER_MS = PROBE ? 20_000 : 6000;
 const FAULTS: { kind: 'freeze' | 'outage'; ms: number }[] = process.env.FAULT_PROBE_FAULTS
-  ? process.env.FAULT_PROBE_FAULTS.split(',').map((f) => ({ kind: f.split(':')[0] as 'freeze' | 'outage', ms: Number(f.split(':')[1]) * 1000 }))
+  ? process.env.FAULT_PROBE_FAULTS.split(',').map((f) => ({
+      kind: f.split(':')[0] as 'freeze' | 'outage',
+      ms: Number(f.split(':')[1]) * 1000,
+    }))
   : PROBE
-    ? [{ kind: 'freeze', ms: 30_000 }, { kind: 'freeze', ms: 60_000 }, { kind: 'outage', ms: 30_000 }]
-    : [{ kind: 'freeze', ms: 30_000 }, { kind: 'outage', ms: 4000 }];
+    ? [
+        { kind: 'freeze', ms: 30_000 },
+        { kind: 'freeze', ms: 60_000 },
+        { kind: 'outage', ms: 30_000 },
+      ]
+    : [
+        { kind: 'freeze', ms: 30_000 },
+        { kind: 'outage', ms: 4000 },
+      ];
 /** The issue's bound: p99 time-to-answer of the requests started during a fault. */
 const FAULT_P99_MS = 1500;
 const AGENT = 1;
@@ -82,16 +92,34 @@ beforeAll(async () => {
   const url = withDatabase(pg.url, 'freeze');
   const orm = await initORM({ clientUrl: url });
   await migrate(orm);
-  await loadFixtures(orm, baseFixture({
-    agents: [{ id: AGENT, business_id: 1, name: 'Agent', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'freeze-agent', enabled: true }],
-    translations: [{ agent_id: AGENT, locale: 'en', value: { hello: 'Hello' } }],
-  } as never), testCipher);
+  await loadFixtures(
+    orm,
+    baseFixture({
+      agents: [
+        {
+          id: AGENT,
+          business_id: 1,
+          name: 'Agent',
+          provider: 'whatsapp',
+          provider_type: 'chat',
+          provider_external_id: 'freeze-agent',
+          enabled: true,
+        },
+      ],
+      translations: [{ agent_id: AGENT, locale: 'en', value: { hello: 'Hello' } }],
+    } as never),
+    testCipher,
+  );
   await orm.close();
-  server = await startServe(url, {
-    LOG_LEVEL: 'warn',
-    CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
-    ...(PROBE ? {} : { DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS), DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS) }),
-  }, { cli: process.env.FAULT_PROBE_CLI });
+  server = await startServe(
+    url,
+    {
+      LOG_LEVEL: 'warn',
+      CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+      ...(PROBE ? {} : { DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS), DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS) }),
+    },
+    { cli: process.env.FAULT_PROBE_CLI },
+  );
   base = server.base;
   await until(async () => (await fetch(`${base}/health/ready`).catch(() => null))?.status === 200, 60_000);
 }, 180_000);
@@ -234,7 +262,10 @@ async function probeConnections(): Promise<number> {
 
 /** Time-to-answer of the requests started while the fault lasted: count, median, p99, longest (ms). */
 function duringFault(run: Run): { n: number; median: number; p99: number; max: number } {
-  const ms = run.samples.filter((s) => s.start >= run.faultStart && s.start < run.recovered).map((s) => s.end - s.start).sort((a, b) => a - b);
+  const ms = run.samples
+    .filter((s) => s.start >= run.faultStart && s.start < run.recovered)
+    .map((s) => s.end - s.start)
+    .sort((a, b) => a - b);
   const at = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)] ?? 0;
   return { n: ms.length, median: at(0.5), p99: at(0.99), max: ms[ms.length - 1] ?? 0 };
 }
@@ -248,7 +279,8 @@ function summary(label: string, run: Run): string {
   const firstOk = samples.filter((s) => s.start >= recovered && s.status === 200).sort((a, b) => a.end - b.end)[0];
   const inFlightWrites = samples.filter((s) => s.method === 'PATCH' && s.start < faultStart && s.end > faultStart);
   const codes = new Map<string, number>();
-  for (const s of samples) if (s.status >= 500 || s.status === 0) codes.set(`${s.status} ${s.code ?? ''}`, (codes.get(`${s.status} ${s.code ?? ''}`) ?? 0) + 1);
+  for (const s of samples)
+    if (s.status >= 500 || s.status === 0) codes.set(`${s.status} ${s.code ?? ''}`, (codes.get(`${s.status} ${s.code ?? ''}`) ?? 0) + 1);
   return [
     `[freeze.test] ${label}: ${samples.length} requests, ${by((s) => s.status === 503)} × 503, ${by((s) => s.status >= 500 && s.status !== 503)} other 5xx, ${by((s) => s.status === 0)} unanswered`,
     `  5xx by code: ${JSON.stringify(Object.fromEntries(codes))}`,
@@ -275,7 +307,8 @@ function expectHealthy(run: Run): void {
   const slow = samples.filter((s) => s.end - s.start > REQUEST_BOUND_MS);
   expect(slow.slice(0, 5), `no request longer than ${REQUEST_BOUND_MS} ms`).toEqual([]);
   const writes = samples.filter((s) => s.method === 'PATCH' && s.start < run.faultStart && s.end > run.faultStart);
-  for (const w of writes) expect(w.end - run.faultStart, 'a write in flight at the fault is bounded as reads are').toBeLessThan(READ_BOUND_MS + 1000 + 1500);
+  for (const w of writes)
+    expect(w.end - run.faultStart, 'a write in flight at the fault is bounded as reads are').toBeLessThan(READ_BOUND_MS + 1000 + 1500);
   expect(run.readyDuring.length).toBeGreaterThan(0);
   for (const r of run.readyDuring) {
     expect(r.status, 'readiness fails while the database cannot serve').toBe(503);
@@ -314,19 +347,27 @@ describe('faults longer than the bounds, under load', () => {
     });
     await new Promise((r) => setTimeout(r, 500));
     const lines = logLines().slice(before);
-    expect(lines.filter((l) => l.level >= 50), JSON.stringify(lines)).toEqual([]);
+    expect(
+      lines.filter((l) => l.level >= 50),
+      JSON.stringify(lines),
+    ).toEqual([]);
     expect(lines.filter((l) => /unavailable/.test(l.msg))).toEqual([]);
     expect((await request('GET', READS[0])).status).toBe(200);
   });
 
   for (const fault of FAULTS) {
-    it(`${fault.kind} for ${fault.ms / 1000} s: 503 during, every request ${RECOVERED_MS[fault.kind] / 1000} s after recovery succeeds, readiness tells the truth`, async (ctx) => {
-      if (cannot) return ctx.skip();
-      const run = await underLoad(fault);
-      console.log(summary(`${fault.kind} ${fault.ms / 1000} s`, run));
-      if (run.samples.some((s) => s.status === 0)) console.log(`[freeze.test] unanswered requests; the server's output ends:\n${output().slice(-4000)}`);
-      expectHealthy(run);
-    }, FAULTS.reduce((n, f) => n + f.ms, 0) + 120_000);
+    it(
+      `${fault.kind} for ${fault.ms / 1000} s: 503 during, every request ${RECOVERED_MS[fault.kind] / 1000} s after recovery succeeds, readiness tells the truth`,
+      async (ctx) => {
+        if (cannot) return ctx.skip();
+        const run = await underLoad(fault);
+        console.log(summary(`${fault.kind} ${fault.ms / 1000} s`, run));
+        if (run.samples.some((s) => s.status === 0))
+          console.log(`[freeze.test] unanswered requests; the server's output ends:\n${output().slice(-4000)}`);
+        expectHealthy(run);
+      },
+      FAULTS.reduce((n, f) => n + f.ms, 0) + 120_000,
+    );
   }
 
   it('logs no SQL at warning or error level, and at most one line per cause per 5 s', (ctx) => {

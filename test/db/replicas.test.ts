@@ -13,27 +13,41 @@ function forwarder(target: URL) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
-  const open = () => new Promise<void>((resolve) => {
-    server = net.createServer((client) => {
-      const up = net.connect(Number(target.port), target.hostname);
-      for (const s of [client, up]) {
-        sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => { sockets.delete(s); client.destroy(); up.destroy(); });
-      }
-      client.pipe(up);
-      up.pipe(client);
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        const up = net.connect(Number(target.port), target.hostname);
+        for (const s of [client, up]) {
+          sockets.add(s);
+          s.on('error', () => undefined);
+          s.on('close', () => {
+            sockets.delete(s);
+            client.destroy();
+            up.destroy();
+          });
+        }
+        client.pipe(up);
+        up.pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
     });
-    server.listen(port, '127.0.0.1', () => {
-      port = (server!.address() as net.AddressInfo).port;
-      resolve();
+  const cut = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server!.close(() => resolve());
     });
-  });
-  const cut = () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    server!.close(() => resolve());
-  });
-  return { open, cut, url: () => { const u = new URL(target); u.port = String(port); return u.toString(); } };
+  return {
+    open,
+    cut,
+    url: () => {
+      const u = new URL(target);
+      u.port = String(port);
+      return u.toString();
+    },
+  };
 }
 
 let db: TestDatabase;
@@ -42,10 +56,14 @@ let orm: MikroORM;
 const log: string[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.load(baseFixture({
-    agents: [{ id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-main', enabled: true }],
-    conversations: [{ id: 1, agent_id: 1, user_id: 3, business_id: 1, status: 'closed', status_reason: 'completed', usage: {} }],
-  } as never));
+  await db.load(
+    baseFixture({
+      agents: [
+        { id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-main', enabled: true },
+      ],
+      conversations: [{ id: 1, agent_id: 1, user_id: 3, business_id: 1, status: 'closed', status_reason: 'completed', usage: {} }],
+    } as never),
+  );
   replica = forwarder(new URL(db.url));
   await replica.open();
   orm = await initORM({ clientUrl: db.url, replicaUrls: [replica.url()], onQuery: (line) => log.push(line) });
@@ -57,7 +75,8 @@ afterAll(async () => {
 });
 
 /** Statements a request ran on the replica (the router's own probes excluded). */
-const viaReplica = (lines: string[]) => lines.filter((l) => l.includes("via read connection 'replica-1'") && !l.includes('pg_last_wal_replay_lsn'));
+const viaReplica = (lines: string[]) =>
+  lines.filter((l) => l.includes("via read connection 'replica-1'") && !l.includes('pg_last_wal_replay_lsn'));
 
 describe.each(ENGINES)('read replicas (%s)', (engine) => {
   let t: TestApp;

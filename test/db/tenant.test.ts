@@ -36,7 +36,7 @@ describe('tenant isolation by construction', () => {
     await expect(db.orm.em.fork().find(Config, {})).rejects.toThrow(/tenant/);
   });
 
-  it('scopes every find to the project, even by another project\'s id', async () => {
+  it("scopes every find to the project, even by another project's id", async () => {
     const em = scoped(acme);
     const rows = await em.find(Config, { key: 'shared_key' });
     expect(rows.map((r) => r.value)).toEqual(['acme-value']);
@@ -74,7 +74,7 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     await expect(readRows(scoped(acme), AppSetting as never, {})).rejects.toThrow(/not a tenant entity/);
   });
 
-  it('see only the scope\'s project, whatever the filter names', async () => {
+  it("see only the scope's project, whatever the filter names", async () => {
     const foreign = await scoped(other).findOneOrFail(Config, { key: 'shared_key' });
     expect((await readRows(scoped(acme), Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
     expect(await readOne(scoped(acme), Config, { id: foreign.id })).toBeNull();
@@ -87,15 +87,17 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
 
   it('run inside a transaction on its connection (its own writes visible), and bind instants as UTC', async () => {
     const em = scoped(acme);
-    await em.transactional(async (tx) => {
-      tx.create(Config, { project: acme, key: 'in_tx_only', value: 'v' });
-      await tx.flush();
-      expect((await readOne(tx, Config, { key: 'in_tx_only' }))?.value).toBe('v');
-      expect(await countRows(tx, Config, { key: 'in_tx_only' })).toBe(1);
-      // another request's EntityManager does not see the uncommitted row
-      expect(await readOne(scoped(acme), Config, { key: 'in_tx_only' })).toBeNull();
-      throw new Error('roll back');
-    }).catch((err: Error) => expect(err.message).toBe('roll back'));
+    await em
+      .transactional(async (tx) => {
+        tx.create(Config, { project: acme, key: 'in_tx_only', value: 'v' });
+        await tx.flush();
+        expect((await readOne(tx, Config, { key: 'in_tx_only' }))?.value).toBe('v');
+        expect(await countRows(tx, Config, { key: 'in_tx_only' })).toBe(1);
+        // another request's EntityManager does not see the uncommitted row
+        expect(await readOne(scoped(acme), Config, { key: 'in_tx_only' })).toBeNull();
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => expect(err.message).toBe('roll back'));
     expect(await countRows(scoped(acme), Config, { key: 'in_tx_only' })).toBe(0);
 
     const [user] = await readRows(scoped(acme), User, {}, { orderBy: { id: 'asc' }, limit: 1 });
@@ -121,7 +123,11 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
       expect(row).toMatchObject({ a: 7, b: 'x', dup: 2, 'it\'s "quoted"': 'q' });
       expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('p');
     }
-    const [config] = await selectRows<{ key: string; public: boolean }>(em, 'select "key", "public" from "configs" where "project_id" = ? and "key" = ?', [acme.id, 'shared_key']);
+    const [config] = await selectRows<{ key: string; public: boolean }>(
+      em,
+      'select "key", "public" from "configs" where "project_id" = ? and "key" = ?',
+      [acme.id, 'shared_key'],
+    );
     expect(config).toEqual({ key: 'shared_key', public: true });
   });
 
@@ -133,7 +139,9 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
         if (named) usePreparedStatements(orm);
         expect(await sharedKeyValues(orm)).toEqual(['acme-value']);
         expect(await sharedKeyValues(orm)).toEqual(['acme-value']);
-        const [{ n }] = await orm.em.getConnection().execute(`select count(*)::int n from pg_prepared_statements where statement like '%from "configs"%'`);
+        const [{ n }] = await orm.em
+          .getConnection()
+          .execute(`select count(*)::int n from pg_prepared_statements where statement like '%from "configs"%'`);
         return n;
       } finally {
         await orm.close();
@@ -162,26 +170,29 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     }
   });
 
-  it.skipIf(!pgbouncerBinary())('give up named statements, without failing a read, behind a transaction pooler that does not keep them', async () => {
-    // PgBouncer (transaction mode, 1.18 here) hands each statement to whichever server connection is free
-    const bouncer = await startPgBouncer(db.directUrl, { poolSize: 3 });
-    const warnings: string[] = [];
-    const onWarning = (w: Error & { code?: string }) => void (w.code === 'ORDERGRAPH_PREPARED_STATEMENTS' && warnings.push(w.message));
-    process.on('warning', onWarning);
-    const orm = await initORM({ clientUrl: bouncer.url, poolMax: 3 });
-    try {
-      usePreparedStatements(orm);
-      const read = () => sharedKeyValues(orm);
-      for (let round = 0; round < 5; round++) {
-        const values = await Promise.all(Array.from({ length: 6 }, read));
-        expect(values).toEqual(Array.from({ length: 6 }, () => ['acme-value']));
+  it.skipIf(!pgbouncerBinary())(
+    'give up named statements, without failing a read, behind a transaction pooler that does not keep them',
+    async () => {
+      // PgBouncer (transaction mode, 1.18 here) hands each statement to whichever server connection is free
+      const bouncer = await startPgBouncer(db.directUrl, { poolSize: 3 });
+      const warnings: string[] = [];
+      const onWarning = (w: Error & { code?: string }) => void (w.code === 'ORDERGRAPH_PREPARED_STATEMENTS' && warnings.push(w.message));
+      process.on('warning', onWarning);
+      const orm = await initORM({ clientUrl: bouncer.url, poolMax: 3 });
+      try {
+        usePreparedStatements(orm);
+        const read = () => sharedKeyValues(orm);
+        for (let round = 0; round < 5; round++) {
+          const values = await Promise.all(Array.from({ length: 6 }, read));
+          expect(values).toEqual(Array.from({ length: 6 }, () => ['acme-value']));
+        }
+        await new Promise((r) => setImmediate(r));
+        expect(warnings).toHaveLength(1);
+      } finally {
+        process.off('warning', onWarning);
+        await orm.close();
+        await bouncer.stop();
       }
-      await new Promise((r) => setImmediate(r));
-      expect(warnings).toHaveLength(1);
-    } finally {
-      process.off('warning', onWarning);
-      await orm.close();
-      await bouncer.stop();
-    }
-  });
+    },
+  );
 });

@@ -21,11 +21,16 @@ async function failure(sql: string): Promise<unknown> {
 describe('what counts as the database being unavailable', () => {
   it('a statement in a transaction a fault already aborted, or ended, is a 503 cause', async () => {
     const em = db.orm.em.fork();
-    const aborted = await em.transactional(async (tx) => {
-      const run = (sql: string) => tx.getConnection().execute(sql, [], 'all', tx.getTransactionContext());
-      await run('select 1/0').catch(() => undefined);
-      return run('select 1').then(() => null, (err: unknown) => err);
-    }).catch((err: unknown) => err);
+    const aborted = await em
+      .transactional(async (tx) => {
+        const run = (sql: string) => tx.getConnection().execute(sql, [], 'all', tx.getTransactionContext());
+        await run('select 1/0').catch(() => undefined);
+        return run('select 1').then(
+          () => null,
+          (err: unknown) => err,
+        );
+      })
+      .catch((err: unknown) => err);
     expect((aborted as { code?: string })?.code ?? (aborted as { cause?: { code?: string } })?.cause?.code).toBe('25P02');
     expect(isDatabaseUnavailable(aborted)).toBe(true);
     expect(isDatabaseUnavailable(new Error('Transaction query already complete, run with DEBUG=knex:tx for more info'))).toBe(true);

@@ -28,14 +28,27 @@ describe.skipIf(!HAVE_CHROMIUM)('/console agents page in a real browser', () => 
     db = await createTestDatabase();
     demo = (await seedDemo(db.orm, { credentialsKey: TEST_CREDENTIALS_KEY } as AppConfig))!;
     fake = await startWhatsAppFake();
-    fake.addAccount({ waba_id: 'demo-waba', phone_number_id: 'demo-phone', access_token: TOKEN, templates: [], display_phone_number: '+34 600 123 456', verified_name: 'Pizzeria Centro', quality_rating: 'GREEN' });
+    fake.addAccount({
+      waba_id: 'demo-waba',
+      phone_number_id: 'demo-phone',
+      access_token: TOKEN,
+      templates: [],
+      display_phone_number: '+34 600 123 456',
+      verified_name: 'Pizzeria Centro',
+      quality_rating: 'GREEN',
+    });
     t = await startApp('mercurius', db, { config: { whatsappApiUrl: fake.url, providerTimeoutMs: 2000 } });
     origin = await t.listen();
     // the demo's WhatsApp agent gets a token the fake knows; a second one has a token it refuses
-    const api = (method: 'PATCH' | 'POST', url: string, body: unknown) => t.api({ method, path: url, project: 'demo', key: demo.serverKey, body });
+    const api = (method: 'PATCH' | 'POST', url: string, body: unknown) =>
+      t.api({ method, path: url, project: 'demo', key: demo.serverKey, body });
     expect((await api('PATCH', '/ai/agents/1', { credentials: { access_token: TOKEN } })).statusCode).toBe(200);
     const second = await api('POST', '/ai/agents', {
-      name: 'Pizza bot Norte', business_id: 2, provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'demo-whatsapp-norte',
+      name: 'Pizza bot Norte',
+      business_id: 2,
+      provider: 'whatsapp',
+      provider_type: 'chat',
+      provider_external_id: 'demo-whatsapp-norte',
       credentials: { waba_id: 'demo-waba', phone_number_id: 'demo-phone-norte', access_token: 'revoked-token' },
     });
     expect(second.statusCode).toBe(200);
@@ -65,7 +78,11 @@ describe.skipIf(!HAVE_CHROMIUM)('/console agents page in a real browser', () => 
     page.on('pageerror', (err) => pageErrors.push(err.message));
     const answers: string[] = [];
     page.on('response', (res) => {
-      if (res.url().includes('/ai/agents')) void res.text().then((body) => answers.push(body), () => undefined);
+      if (res.url().includes('/ai/agents'))
+        void res.text().then(
+          (body) => answers.push(body),
+          () => undefined,
+        );
     });
 
     await page.goto(`${origin}/console?project=demo`);
@@ -79,10 +96,14 @@ describe.skipIf(!HAVE_CHROMIUM)('/console agents page in a real browser', () => 
     expect(await pizza.innerText()).toContain('app_secret –');
 
     await page.getByRole('button', { name: 'Check the credentials of Pizza bot', exact: true }).click();
-    await expect.poll(() => pizza.locator('.check-result').innerText(), { timeout: 10_000 }).toBe('OK: +34 600 123 456 · Pizzeria Centro · quality GREEN');
+    await expect
+      .poll(() => pizza.locator('.check-result').innerText(), { timeout: 10_000 })
+      .toBe('OK: +34 600 123 456 · Pizzeria Centro · quality GREEN');
     const norte = page.locator('#agents-rows tr', { hasText: 'demo-whatsapp-norte' });
     await page.getByRole('button', { name: 'Check the credentials of Pizza bot Norte' }).click();
-    await expect.poll(() => norte.locator('.check-result').innerText(), { timeout: 10_000 }).toContain('Failed: The provider rejected the request: Invalid OAuth access token');
+    await expect
+      .poll(() => norte.locator('.check-result').innerText(), { timeout: 10_000 })
+      .toContain('Failed: The provider rejected the request: Invalid OAuth access token');
 
     await page.getByRole('button', { name: 'Disable Web helper' }).click();
     await expect.poll(() => page.locator('#agents-rows tr', { hasText: 'Web helper' }).locator('.pill').innerText()).toBe('disabled');

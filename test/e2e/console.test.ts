@@ -15,7 +15,13 @@ const OUT = path.resolve(__dirname, '..', 'artifacts');
 // The README's screenshots are rewritten only on request (UPDATE_DOCS_SCREENSHOTS=1): a test run leaves the tree clean.
 const DOCS = process.env.UPDATE_DOCS_SCREENSHOTS === '1' ? path.resolve(__dirname, '..', '..', 'docs') : OUT;
 /** The demo's WhatsApp agent, pointed at the local Cloud API of this test. */
-const CREDS = { waba_id: 'demo-waba', phone_number_id: 'demo-phone', access_token: 'EAAG-console-e2e', app_secret: 'console-app-secret', verify_token: 'console-verify' };
+const CREDS = {
+  waba_id: 'demo-waba',
+  phone_number_id: 'demo-phone',
+  access_token: 'EAAG-console-e2e',
+  app_secret: 'console-app-secret',
+  verify_token: 'console-verify',
+};
 
 warnIfNoChromium('console e2e');
 
@@ -40,13 +46,19 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     console.log(`demo project seeded in ${Date.now() - t0} ms`);
     fake = await startWhatsAppFake();
     fake.addAccount({ ...CREDS, templates: [] });
-    await db.sql("update ai_agents set credentials = ? where id = 1 and project_id = (select id from projects where code = 'demo')", [testCipher.encrypt(CREDS)]);
+    await db.sql("update ai_agents set credentials = ? where id = 1 and project_id = (select id from projects where code = 'demo')", [
+      testCipher.encrypt(CREDS),
+    ]);
     t = await startApp('mercurius', db, { config: { whatsappApiUrl: fake.url, providerTimeoutMs: 2000 } });
     origin = await t.listen();
     // the sender as `serve` wires it: woken by every commit
     sender = new WhatsAppSender({
-      orm: db.orm, cipher: testCipher, config: { ...loadConfig({}).whatsappSends, retryBaseMs: 50, pollMs: 200 },
-      apiUrl: fake.url, timeoutMs: 2000, log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      orm: db.orm,
+      cipher: testCipher,
+      config: { ...loadConfig({}).whatsappSends, retryBaseMs: 50, pollMs: 200 },
+      apiUrl: fake.url,
+      timeoutMs: 2000,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       onEvents: (p) => t.services.events.sequence(p),
     }).start();
     t.services.events.onCommit(() => sender.kick());
@@ -63,7 +75,12 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
 
   /** A page whose every non-local request fails the test. */
   async function offlinePage(viewport: (typeof VIEWPORTS)[number]) {
-    const context = await browser.newContext({ viewport: viewport.viewport, isMobile: viewport.isMobile, hasTouch: viewport.isMobile, timezoneId: 'Europe/Madrid' });
+    const context = await browser.newContext({
+      viewport: viewport.viewport,
+      isMobile: viewport.isMobile,
+      hasTouch: viewport.isMobile,
+      timezoneId: 'Europe/Madrid',
+    });
     const blocked: string[] = [];
     const served: string[] = [];
     await context.route('**/*', (route) => {
@@ -85,9 +102,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
   }
 
   const chartsDrawn = (page: Page, group: string) =>
-    expect
-      .poll(() => page.locator(`.chart[data-group="${group}"] .plot canvas`).count(), { timeout: 15_000 })
-      .toBe(4);
+    expect.poll(() => page.locator(`.chart[data-group="${group}"] .plot canvas`).count(), { timeout: 15_000 }).toBe(4);
 
   it.each(VIEWPORTS)('signs in with a server key, draws the charts, switches grouping ($name)', async (vp) => {
     const { context, page, blocked, served, pageErrors } = await offlinePage(vp);
@@ -155,7 +170,16 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     const last = new Date(today.getFullYear(), today.getMonth(), 0).getDate();
     const spanQuery = (a: Date, b: Date) => `/ai/metrics/series?metric=orders&group_by=month&from=${ymd(a)}&to=${ymd(b)}`;
     expect(served.some((u) => u.includes(spanQuery(new Date(today.getFullYear(), today.getMonth(), 1, 12), today)))).toBe(true);
-    expect(served.some((u) => u.includes(spanQuery(new Date(today.getFullYear(), today.getMonth() - 1, 1, 12), new Date(today.getFullYear(), today.getMonth() - 1, Math.min(today.getDate(), last), 12))))).toBe(true);
+    expect(
+      served.some((u) =>
+        u.includes(
+          spanQuery(
+            new Date(today.getFullYear(), today.getMonth() - 1, 1, 12),
+            new Date(today.getFullYear(), today.getMonth() - 1, Math.min(today.getDate(), last), 12),
+          ),
+        ),
+      ),
+    ).toBe(true);
     const span = await page.locator('#overview-span').innerText();
     expect(span).toContain('same days of last month');
     // the previous span ends on today's day of the month (or the month's last day)
@@ -192,8 +216,11 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     };
     const live = await open('34600111222', 1, '¿Tenéis pizza sin gluten?');
     const expired = await open('34600999888', 25, 'Hola, ¿seguís abiertos?');
-    const messages = async (id: number) => db.sql<{ id: number; content: string; delivery_status: string | null; external_id: string | null; author_id: number | null }>(
-      'select id, content, delivery_status, external_id, author_id from ai_messages where conversation_id = ? order by id', [id]);
+    const messages = async (id: number) =>
+      db.sql<{ id: number; content: string; delivery_status: string | null; external_id: string | null; author_id: number | null }>(
+        'select id, content, delivery_status, external_id, author_id from ai_messages where conversation_id = ? order by id',
+        [id],
+      );
 
     const { context, page, blocked, served, pageErrors } = await offlinePage(VIEWPORTS[0]);
     const streams: string[] = [];
@@ -216,7 +243,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     expect(await page.locator('#handler').innerText()).toBe('Handled by the AI');
     await page.getByRole('button', { name: 'Take over' }).click();
     await expect.poll(() => page.locator('#handler').innerText()).toBe('Handled by you');
-    expect(await db.sql('select handler, assignee_id from ai_conversations where id = ?', [live])).toEqual([{ handler: 'human', assignee_id: 1 }]);
+    expect(await db.sql('select handler, assignee_id from ai_conversations where id = ?', [live])).toEqual([
+      { handler: 'human', assignee_id: 1 },
+    ]);
     expect(await page.locator(`#conversations button[data-id="${live}"] .badge`).innerText()).toBe('person');
 
     // a reply: pending at once, accepted when the Cloud API answers, delivered when Meta says so
@@ -234,7 +263,10 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     const [stored] = (await messages(live)).filter((m) => m.id === reply.id);
     expect(stored.external_id).toBeTruthy();
     const meta = new MetaWebhooks(`${origin}/v400/en/demo/ai/webhooks/whatsapp`);
-    const delivered = await meta.post(MetaWebhooks.notification(CREDS.phone_number_id, { statuses: [{ id: stored.external_id!, status: 'delivered' }] }), CREDS.app_secret);
+    const delivered = await meta.post(
+      MetaWebhooks.notification(CREDS.phone_number_id, { statuses: [{ id: stored.external_id!, status: 'delivered' }] }),
+      CREDS.app_secret,
+    );
     expect(delivered.status).toBe(200);
     await expect.poll(() => replyTick.innerText(), { timeout: 10_000 }).toBe('✓✓ delivered');
     expect(await page.locator(`#messages li[data-id="${reply.id}"]`).count()).toBe(1);
@@ -246,7 +278,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     fake.fail('send', CLOUD_ANSWERS.reEngagement, { times: 1 });
     await page.getByLabel('Reply to the customer').fill('¿Algo más?');
     await page.getByRole('button', { name: 'Send reply' }).click();
-    await expect.poll(() => page.locator('#messages li .tick.failed').innerText(), { timeout: 10_000 }).toBe('✗ failed: 131047: Re-engagement message');
+    await expect
+      .poll(() => page.locator('#messages li .tick.failed').innerText(), { timeout: 10_000 })
+      .toBe('✗ failed: 131047: Re-engagement message');
     // the list counts each message once: the reply's answer and its event are one message
     await expect.poll(() => page.locator(`#conversations button[data-id="${live}"]`).innerText()).toContain('3 msg');
     await page.locator('#inbox').screenshot({ path: path.join(DOCS, 'console-reply-failed.png') });
@@ -255,18 +289,35 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     // event it saw, and a message written meanwhile is shown once
     const before = streams.length;
     t.app.server.closeAllConnections();
-    const note = await t.api({ method: 'POST', path: `/ai/conversations/${live}/messages`, project: 'demo', key: demo.serverKey, body: { role: 'system', content: 'Written while the stream was down' } });
+    const note = await t.api({
+      method: 'POST',
+      path: `/ai/conversations/${live}/messages`,
+      project: 'demo',
+      key: demo.serverKey,
+      body: { role: 'system', content: 'Written while the stream was down' },
+    });
     expect(note.statusCode, note.body).toBe(200);
-    await expect.poll(() => page.locator('#messages li', { hasText: 'Written while the stream was down' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => page.locator('#messages li', { hasText: 'Written while the stream was down' }).count(), { timeout: 15_000 })
+      .toBe(1);
     const resumed = streams.slice(before);
     expect(resumed.length).toBeGreaterThan(0);
     // every stream opened after the drop resumes from the last event id the page saw
-    expect(resumed.filter((r) => !/\|\d+$/.test(r)), JSON.stringify(resumed)).toEqual([]);
+    expect(
+      resumed.filter((r) => !/\|\d+$/.test(r)),
+      JSON.stringify(resumed),
+    ).toEqual([]);
     await page.waitForTimeout(500);
     expect(await page.locator('#messages li').count()).toBe(4);
 
     // the agent runtime is refused while a person handles it (nothing shown, nothing stored)
-    const runtime = await t.api({ method: 'POST', path: `/ai/conversations/${live}/messages`, project: 'demo', key: demo.serverKey, body: { role: 'assistant', content: 'AI answer' } });
+    const runtime = await t.api({
+      method: 'POST',
+      path: `/ai/conversations/${live}/messages`,
+      project: 'demo',
+      key: demo.serverKey,
+      body: { role: 'assistant', content: 'AI answer' },
+    });
     expect([runtime.statusCode, runtime.json().code]).toEqual([409, 'ERROR_AI_CONVERSATION_HANDED_OFF']);
 
     // the expired conversation: the window is closed, in words, and nothing is stored
@@ -281,8 +332,13 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     await page.locator(`#conversations button[data-id="${live}"]`).click();
     await page.getByRole('button', { name: 'Hand back to the AI' }).click();
     await expect.poll(() => page.locator('#handler').innerText()).toBe('Handled by the AI');
-    expect(await db.sql('select handler, assignee_id from ai_conversations where id = ?', [live])).toEqual([{ handler: 'ai', assignee_id: null }]);
-    const events = await db.sql<{ type: string }>("select type from ai_events where conversation_id = ? and type = 'conversation.handoff'", [live]);
+    expect(await db.sql('select handler, assignee_id from ai_conversations where id = ?', [live])).toEqual([
+      { handler: 'ai', assignee_id: null },
+    ]);
+    const events = await db.sql<{ type: string }>(
+      "select type from ai_events where conversation_id = ? and type = 'conversation.handoff'",
+      [live],
+    );
     expect(events).toHaveLength(2);
 
     expect(blocked).toEqual([]);

@@ -29,7 +29,9 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     const fixture = baseFixture({
-      agents: [{ id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'bot', enabled: true }],
+      agents: [
+        { id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'bot', enabled: true },
+      ],
       conversations: [{ id: 1, agent_id: 1, business_id: 1, user_id: 3, status: 'active' }],
     });
     fixture.projects.push({ code: 'limited', name: 'Limited', rate_limits: [{ scope: 'project', points: 1, duration_s: 600 }] });
@@ -56,30 +58,38 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
     await db?.orm.close();
   });
 
-  it('signs in, reads the configs and the conversations with the token, and reads a 429\'s headers', async () => {
-    const seen = await page.evaluate(async ({ api, email, password }) => {
-      const base = `${api}/v400/en/acme`;
-      const common = { 'Content-Type': 'application/json', 'X-APP-X': 'dashboard', 'X-Socket-Id-X': 'sock-1', 'X-Country-Code-X': 'MX' };
-      const auth = await fetch(`${base}/auth`, { method: 'POST', headers: common, body: JSON.stringify({ email, password }) });
-      const authBody: any = await auth.json();
-      const token = authBody.result.session.access_token as string;
-      const headers = { ...common, Authorization: `Bearer ${token}` };
-      const configs = await fetch(`${base}/configs?mode=dictionary`, { headers });
-      const conversations = await fetch(`${base}/ai/conversations?params=id,status`, { headers });
-      const limited = [];
-      for (let i = 0; i < 2; i++) {
-        const res = await fetch(`${api}/v400/en/limited/configs`, { headers });
-        limited.push({ status: res.status, remaining: res.headers.get('X-RateLimit-Remaining'), retryAfter: res.headers.get('Retry-After'), scope: res.headers.get('X-RateLimit-Scope') });
-      }
-      return {
-        auth: auth.status,
-        level: authBody.result.level,
-        requestId: auth.headers.get('X-Request-Id'),
-        configs: { status: configs.status, body: (await configs.json()) as any },
-        conversations: { status: conversations.status, body: (await conversations.json()) as any },
-        limited,
-      };
-    }, { api, email: 'admin@acme.test', password: PASSWORD });
+  it("signs in, reads the configs and the conversations with the token, and reads a 429's headers", async () => {
+    const seen = await page.evaluate(
+      async ({ api, email, password }) => {
+        const base = `${api}/v400/en/acme`;
+        const common = { 'Content-Type': 'application/json', 'X-APP-X': 'dashboard', 'X-Socket-Id-X': 'sock-1', 'X-Country-Code-X': 'MX' };
+        const auth = await fetch(`${base}/auth`, { method: 'POST', headers: common, body: JSON.stringify({ email, password }) });
+        const authBody: any = await auth.json();
+        const token = authBody.result.session.access_token as string;
+        const headers = { ...common, Authorization: `Bearer ${token}` };
+        const configs = await fetch(`${base}/configs?mode=dictionary`, { headers });
+        const conversations = await fetch(`${base}/ai/conversations?params=id,status`, { headers });
+        const limited = [];
+        for (let i = 0; i < 2; i++) {
+          const res = await fetch(`${api}/v400/en/limited/configs`, { headers });
+          limited.push({
+            status: res.status,
+            remaining: res.headers.get('X-RateLimit-Remaining'),
+            retryAfter: res.headers.get('Retry-After'),
+            scope: res.headers.get('X-RateLimit-Scope'),
+          });
+        }
+        return {
+          auth: auth.status,
+          level: authBody.result.level,
+          requestId: auth.headers.get('X-Request-Id'),
+          configs: { status: configs.status, body: (await configs.json()) as any },
+          conversations: { status: conversations.status, body: (await conversations.json()) as any },
+          limited,
+        };
+      },
+      { api, email: 'admin@acme.test', password: PASSWORD },
+    );
 
     expect(seen.auth).toBe(200);
     expect(seen.level).toBe(0);
@@ -94,14 +104,21 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS in a real browser', () => {
   });
 
   it('refuses a page whose origin CORS_ORIGINS does not name', async () => {
-    const seen = await page.evaluate(async ({ api, email, password }) => {
-      try {
-        const res = await fetch(`${api}/v400/en/acme/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-        return { status: res.status };
-      } catch (err) {
-        return { refused: String(err) };
-      }
-    }, { api: closedApi, email: 'admin@acme.test', password: PASSWORD });
+    const seen = await page.evaluate(
+      async ({ api, email, password }) => {
+        try {
+          const res = await fetch(`${api}/v400/en/acme/auth`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ email, password }),
+          });
+          return { status: res.status };
+        } catch (err) {
+          return { refused: String(err) };
+        }
+      },
+      { api: closedApi, email: 'admin@acme.test', password: PASSWORD },
+    );
     expect(seen).toEqual({ refused: expect.stringContaining('Failed to fetch') });
   });
 });

@@ -68,7 +68,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/graphiql in a real browser, offline', () => {
 
     expect(blocked).toEqual([]);
     expect(pageErrors).toEqual([]);
-    expect(served).toEqual(expect.arrayContaining(['/graphiql', '/graphiql/assets/graphiql.js', '/graphiql/assets/graphiql.css', '/graphql']));
+    expect(served).toEqual(
+      expect.arrayContaining(['/graphiql', '/graphiql/assets/graphiql.js', '/graphiql/assets/graphiql.css', '/graphql']),
+    );
     await context.close();
   });
 });

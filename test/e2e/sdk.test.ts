@@ -19,8 +19,22 @@ import { startWhatsAppFake, type FakeTemplate, type WhatsAppFake } from '../supp
 
 const creds = (id: number) => ({ waba_id: `waba${id}`, phone_number_id: `phone${id}`, access_token: `token-${id}` });
 const TEMPLATES = (id: number): FakeTemplate[] => [
-  { id: `t${id}-1`, name: 'welcome', language: 'en', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] },
-  { id: `t${id}-2`, name: 'receipt', language: 'es', category: 'UTILITY', status: 'PENDING', components: [{ type: 'BODY', text: 'Total {{1}}' }] },
+  {
+    id: `t${id}-1`,
+    name: 'welcome',
+    language: 'en',
+    category: 'MARKETING',
+    status: 'APPROVED',
+    components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+  },
+  {
+    id: `t${id}-2`,
+    name: 'receipt',
+    language: 'es',
+    category: 'UTILITY',
+    status: 'PENDING',
+    components: [{ type: 'BODY', text: 'Total {{1}}' }],
+  },
 ];
 const agentOf = (e: number) => 1 + e;
 const at = (m: number) => new Date(Date.UTC(2026, 10, 2, 10, m)).toISOString();
@@ -31,13 +45,38 @@ beforeAll(async () => {
   db = await createTestDatabase();
   fake = await startWhatsAppFake();
   const agents = [0, 1].map((e) => ({
-    id: agentOf(e), business_id: 1, name: `Ventas ${e}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `ventas-${e}`, enabled: true, credentials: creds(agentOf(e)),
+    id: agentOf(e),
+    business_id: 1,
+    name: `Ventas ${e}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: `ventas-${e}`,
+    enabled: true,
+    credentials: creds(agentOf(e)),
   }));
   const fixture = baseFixture({
-    agents: [...agents, { id: 9, business_id: 2, name: 'Web', provider: 'webchat', provider_type: 'chat', provider_external_id: 'web', enabled: true }],
-    templates: [0, 1].map((e) => ({ id: agentOf(e) * 10 + 1, agent_id: agentOf(e), external_id: `t${agentOf(e)}-1`, name: 'welcome', language: 'en', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] })),
+    agents: [
+      ...agents,
+      { id: 9, business_id: 2, name: 'Web', provider: 'webchat', provider_type: 'chat', provider_external_id: 'web', enabled: true },
+    ],
+    templates: [0, 1].map((e) => ({
+      id: agentOf(e) * 10 + 1,
+      agent_id: agentOf(e),
+      external_id: `t${agentOf(e)}-1`,
+      name: 'welcome',
+      language: 'en',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+    })),
     conversations: [1, 2, 3, 12, 21, 42].map((id, k) => ({
-      id, agent_id: k % 2 ? 9 : 1, business_id: k % 2 ? 2 : 1, user_id: k + 1, status: k % 3 ? 'closed' : 'active', status_reason: k % 3 ? 'completed' : null, created_at: at(k),
+      id,
+      agent_id: k % 2 ? 9 : 1,
+      business_id: k % 2 ? 2 : 1,
+      user_id: k + 1,
+      status: k % 3 ? 'closed' : 'active',
+      status_reason: k % 3 ? 'completed' : null,
+      created_at: at(k),
     })),
     messages: [
       { id: 1, conversation_id: 1, role: 'user', content: 'hola', public: true, created_at: at(1) },
@@ -74,13 +113,21 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('ordering-api-sd
     return { status: response.status, body: JSON.parse(response.request.responseText) };
   };
   /** The same call over plain HTTP: encoded query, plain JSON body. */
-  async function plain(method: string, path: string, opts: { query?: Record<string, string>; body?: unknown; key?: string; token?: string } = {}) {
+  async function plain(
+    method: string,
+    path: string,
+    opts: { query?: Record<string, string>; body?: unknown; key?: string; token?: string } = {},
+  ) {
     const qs = opts.query ? `?${new URLSearchParams(opts.query)}` : '';
     const headers: Record<string, string> = {};
     if (opts.key) headers['x-api-key'] = opts.key;
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${url}/v400/en/acme${path}${qs}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(`${url}/v400/en/acme${path}${qs}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   }
   const withoutToken = (body: any) => ({ ...body, result: { ...body.result, session: { ...body.result.session, access_token: 'T' } } });
@@ -90,12 +137,16 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('ordering-api-sd
     const viaSdk = sent(byEmail);
     expect(viaSdk.status).toBe(200);
     expect(byEmail.content.result.id).toBe(USERS.admin);
-    expect(withoutToken(viaSdk.body)).toEqual(withoutToken((await plain('POST', '/auth', { body: { email: 'admin@acme.test', password: PASSWORD } })).body));
+    expect(withoutToken(viaSdk.body)).toEqual(
+      withoutToken((await plain('POST', '/auth', { body: { email: 'admin@acme.test', password: PASSWORD } })).body),
+    );
 
     const byPhone = sent(await sdk().users().auth({ cellphone: '5544332211', password: PASSWORD }));
     expect(byPhone.status).toBe(200);
     expect(byPhone.body.result).toMatchObject({ id: 40, cellphone: '5544332211', country_phone_code: '52' });
-    expect(withoutToken(byPhone.body)).toEqual(withoutToken((await plain('POST', '/auth', { body: { cellphone: '5544332211', password: PASSWORD } })).body));
+    expect(withoutToken(byPhone.body)).toEqual(
+      withoutToken((await plain('POST', '/auth', { body: { cellphone: '5544332211', password: PASSWORD } })).body),
+    );
 
     const wrong = sent(await sdk().users().auth({ cellphone: '5544332211', password: 'nope' }));
     expect(wrong).toEqual(await plain('POST', '/auth', { body: { cellphone: '5544332211', password: 'nope' } }));
@@ -120,15 +171,31 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('ordering-api-sd
         attributes: ['id', 'status', 'agent.name'],
         conditions: [
           { attribute: 'agent', conditions: [{ attribute: 'provider', value: 'whatsapp' }] },
-          { conector: 'OR', conditions: [{ attribute: 'id', value: { condition: 'ilike', value: '%2%' } }, { attribute: 'status_reason', value: { condition: 'ilike', value: '%2%' } }] },
+          {
+            conector: 'OR',
+            conditions: [
+              { attribute: 'id', value: { condition: 'ilike', value: '%2%' } },
+              { attribute: 'status_reason', value: { condition: 'ilike', value: '%2%' } },
+            ],
+          },
         ],
       },
-      { path: '/ai/conversations', conditions: [{ attribute: 'created_at', value: { condition: '>=', value: '2026-11-02 10:02:00' } }], query: { page: 2, page_size: 2 } },
-      { path: '/ai/conversations/1/messages', attributes: ['role', 'content', 'public'], conditions: [{ attribute: 'public', value: false }] },
+      {
+        path: '/ai/conversations',
+        conditions: [{ attribute: 'created_at', value: { condition: '>=', value: '2026-11-02 10:02:00' } }],
+        query: { page: 2, page_size: 2 },
+      },
+      {
+        path: '/ai/conversations/1/messages',
+        attributes: ['role', 'content', 'public'],
+        conditions: [{ attribute: 'public', value: false }],
+      },
       { path: '/ai/conversations/1', attributes: ['status', 'agent'] },
     ];
     for (const { path, attributes, conditions, query } of calls) {
-      const viaSdk = sent(await ordering.get(path, { json: true, attributes, conditions: conditions as never, query: query ? { ...query } : undefined }));
+      const viaSdk = sent(
+        await ordering.get(path, { json: true, attributes, conditions: conditions as never, query: query ? { ...query } : undefined }),
+      );
       const q: Record<string, string> = {};
       if (attributes) q.params = attributes.join(',');
       if (conditions) q.where = JSON.stringify(conditions);
@@ -137,9 +204,16 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('ordering-api-sd
       expect(viaSdk, `${path} ${JSON.stringify(q)}`).toEqual(await plain('GET', path, { query: q, key: KEYS.server }));
     }
     wire.length = 0;
-    const filtered = sent(await ordering.get('/ai/conversations', { json: true, attributes: ['id'], conditions: calls[1].conditions as never }));
+    const filtered = sent(
+      await ordering.get('/ai/conversations', { json: true, attributes: ['id'], conditions: calls[1].conditions as never }),
+    );
     expect(wire[0].url).toMatch(/^\/v400\/en\/acme\/ai\/conversations\?params=id&where=\[%7B%22attribute%22:%22agent%22,/); // not URL-encoded by the SDK
-    expect(wire[0].headers).toMatchObject({ 'content-type': 'application/json', 'x-api-key': KEYS.server, 'x-app-x': 'dashboard', 'x-country-code-x': 'MX' });
+    expect(wire[0].headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-api-key': KEYS.server,
+      'x-app-x': 'dashboard',
+      'x-country-code-x': 'MX',
+    });
     expect(filtered.body.result.map((c: { id: number }) => c.id)).toEqual([21]);
   });
 

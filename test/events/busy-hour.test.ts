@@ -28,23 +28,48 @@ beforeAll(async () => {
   const now = new Date().toISOString();
   const base = baseFixture().projects[0];
   const people = customers(3000, WRITERS); // one active conversation per agent and user
-  await db.load(baseFixture({
-    users: [...base.users!, ...people.users!],
-    agents: [{ ...agent(10, 'busy-bot', 1), provider: 'app' }],
-    conversations: conversationIds.map((id, i) => ({ id, agent_id: 10, user_id: 3000 + i, business_id: 1, status: 'active', status_reason: null, usage: {}, created_at: now })),
-  }));
+  await db.load(
+    baseFixture({
+      users: [...base.users!, ...people.users!],
+      agents: [{ ...agent(10, 'busy-bot', 1), provider: 'app' }],
+      conversations: conversationIds.map((id, i) => ({
+        id,
+        agent_id: 10,
+        user_id: 3000 + i,
+        business_id: 1,
+        status: 'active',
+        status_reason: null,
+        usage: {},
+        created_at: now,
+      })),
+    }),
+  );
   [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'acme'");
   await ensureEmitted('events busy-hour.test');
 }, 300_000);
 afterAll(() => db.orm.close());
 
 const post = (p: ServeProcess, path: string, body: unknown) =>
-  fetch(`${p.base}/v400/en/acme${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEYS.server }, body: JSON.stringify(body) });
+  fetch(`${p.base}/v400/en/acme${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': KEYS.server },
+    body: JSON.stringify(body),
+  });
 
-const maxEventId = async () => Number((await db.sql<{ top: string | null }>('select max(id)::text as top from ai_events where project_id = ?', [projectId]))[0].top ?? 0);
+const maxEventId = async () =>
+  Number(
+    (await db.sql<{ top: string | null }>('select max(id)::text as top from ai_events where project_id = ?', [projectId]))[0].top ?? 0,
+  );
 
 function metricsContext(): RequestContext {
-  return { requestId: 'busy-hour', project: { id: projectId, ai_enabled: true }, caller: { kind: 'server', apiKeyId: 0 }, em: db.orm.em.fork(), lang: 'en', ip: '127.0.0.1' } as unknown as RequestContext;
+  return {
+    requestId: 'busy-hour',
+    project: { id: projectId, ai_enabled: true },
+    caller: { kind: 'server', apiKeyId: 0 },
+    em: db.orm.em.fork(),
+    lang: 'en',
+    ip: '127.0.0.1',
+  } as unknown as RequestContext;
 }
 
 describe('a busy hour across two serve processes', () => {
@@ -64,7 +89,10 @@ describe('a busy hour across two serve processes', () => {
     const reader = (async () => {
       for (;;) {
         const last = received.length ? received[received.length - 1].id : start;
-        const c = await openSse(`${servers[sessions % 2].base}/v400/en/acme/ai/events`, { 'x-api-key': KEYS.server, 'last-event-id': String(last) });
+        const c = await openSse(`${servers[sessions % 2].base}/v400/en/acme/ai/events`, {
+          'x-api-key': KEYS.server,
+          'last-event-id': String(last),
+        });
         expect(c.status).toBe(200);
         sessions++;
         await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 80)));
@@ -73,28 +101,40 @@ describe('a busy hour across two serve processes', () => {
           expect(e.event).not.toBe('stream.reset');
           const body = JSON.parse(e.data);
           const data = body.data;
-          received.push({ id: Number(e.id), event: e.event, conversation: data.conversation_id ?? data.id, message: e.event === 'message.created' ? data.id : null });
+          received.push({
+            id: Number(e.id),
+            event: e.event,
+            conversation: data.conversation_id ?? data.id,
+            message: e.event === 'message.created' ? data.id : null,
+          });
         }
         if (!writing && received.length && received[received.length - 1].id >= (await maxEventId())) return;
       }
     })();
 
-    await Promise.all(conversationIds.map(async (id, w) => {
-      for (let i = 0; i < MESSAGES; i++) {
-        const res = await post(servers[(w + i) % 2], `/ai/conversations/${id}/messages`, {
-          role: i % 2 ? 'assistant' : 'user', content: `m${i}`, public: true,
-          usage: { cost: 0.01 * (1 + (i % 5)), input_tokens: 10 + i, output_tokens: 5, response_time_ms: 200 + 10 * i },
-        });
-        expect(res.status, `${await res.clone().text()} ${servers.map((s) => s.output().slice(-1500)).join("\n")}`).toBe(200);
-      }
-      const closed = await post(servers[w % 2], `/ai/conversations/${id}/close`, { status_reason: w % 3 ? 'completed' : 'failed' });
-      expect(closed.status, await closed.clone().text()).toBe(200);
-    }));
+    await Promise.all(
+      conversationIds.map(async (id, w) => {
+        for (let i = 0; i < MESSAGES; i++) {
+          const res = await post(servers[(w + i) % 2], `/ai/conversations/${id}/messages`, {
+            role: i % 2 ? 'assistant' : 'user',
+            content: `m${i}`,
+            public: true,
+            usage: { cost: 0.01 * (1 + (i % 5)), input_tokens: 10 + i, output_tokens: 5, response_time_ms: 200 + 10 * i },
+          });
+          expect(res.status, `${await res.clone().text()} ${servers.map((s) => s.output().slice(-1500)).join('\n')}`).toBe(200);
+        }
+        const closed = await post(servers[w % 2], `/ai/conversations/${id}/close`, { status_reason: w % 3 ? 'completed' : 'failed' });
+        expect(closed.status, await closed.clone().text()).toBe(200);
+      }),
+    );
     writing = false;
     await reader;
 
     // Every committed event once, in id order.
-    const committed = await db.sql<{ id: string; type: string }>('select id::text as id, type from ai_events where project_id = ? and id > ? order by ai_events.id', [projectId, start]);
+    const committed = await db.sql<{ id: string; type: string }>(
+      'select id::text as id, type from ai_events where project_id = ? and id > ? order by ai_events.id',
+      [projectId, start],
+    );
     expect(committed).toHaveLength(WRITERS * (MESSAGES + 1));
     const got = received.map((e) => e.id);
     const want = committed.map((e) => Number(e.id));
@@ -107,17 +147,26 @@ describe('a busy hour across two serve processes', () => {
     // Each conversation's events in the order of its changes: its messages by id, then its closing.
     for (const id of conversationIds) {
       const mine = received.filter((e) => e.conversation === id);
-      const messages = (await db.sql<{ id: number }>('select id from ai_messages where conversation_id = ? order by id', [id])).map((r) => r.id);
+      const messages = (await db.sql<{ id: number }>('select id from ai_messages where conversation_id = ? order by id', [id])).map(
+        (r) => r.id,
+      );
       expect(mine.map((e) => e.message)).toEqual([...messages, null]);
       expect(mine.at(-1)!.event).toBe('conversation.closed');
     }
 
     // Metrics follow every write: the service's answers over HTTP equal the raw-scan reference.
     const service = new MetricsService();
-    for (const [endpoint, path] of [['chats', 'chats'], ['performance', 'performance']] as const) {
+    for (const [endpoint, path] of [
+      ['chats', 'chats'],
+      ['performance', 'performance'],
+    ] as const) {
       const res = await fetch(`${servers[0].base}/v400/en/acme/ai/metrics/${path}`, { headers: { 'x-api-key': KEYS.server } });
       expect(res.status).toBe(200);
-      const raw = await (service[endpoint] as (c: RequestContext, a: object, m: MetricsMode) => Promise<unknown>)(metricsContext(), {}, 'raw');
+      const raw = await (service[endpoint] as (c: RequestContext, a: object, m: MetricsMode) => Promise<unknown>)(
+        metricsContext(),
+        {},
+        'raw',
+      );
       expect(((await res.json()) as { result: unknown }).result, endpoint).toEqual(raw);
     }
     const [{ n, cost }] = await db.sql<{ n: number; cost: string }>(

@@ -51,7 +51,13 @@ const event = (i: number): NewAiEvent => ({ type: 'message.created', agent_id: n
 
 /** Appends `n` events in one transaction, then gives them ids with a sequencer pass (its NOTIFY wakes both processes). */
 async function append(from: number, n: number): Promise<number> {
-  await db.orm.em.fork().transactional((tx) => appendEvents(tx, acmeId, Array.from({ length: n }, (_, i) => event(from + i))));
+  await db.orm.em.fork().transactional((tx) =>
+    appendEvents(
+      tx,
+      acmeId,
+      Array.from({ length: n }, (_, i) => event(from + i)),
+    ),
+  );
   return (await sequenceEvents(db.orm.em.getConnection(), acmeId))!;
 }
 
@@ -60,7 +66,12 @@ async function append(from: number, n: number): Promise<number> {
  * (the frames are not parsed beyond their `id:` line), reconnecting with Last-Event-ID when the
  * server ends the stream. Resolves with the ids received and the number of reconnections.
  */
-function follow(base: string, lastId: number, untilId: () => number, checks: (() => void)[]): Promise<{ ids: number[]; resumes: number; refused: number[] }> {
+function follow(
+  base: string,
+  lastId: number,
+  untilId: () => number,
+  checks: (() => void)[],
+): Promise<{ ids: number[]; resumes: number; refused: number[] }> {
   const ids: number[] = [];
   let resumes = -1;
   const refused: number[] = [];
@@ -77,33 +88,37 @@ function follow(base: string, lastId: number, untilId: () => number, checks: (()
     const open = () => {
       resumes++;
       const last = ids.length ? ids[ids.length - 1] : lastId;
-      const req = http.get(`${base}/v400/en/acme/ai/events`, { headers: { 'x-api-key': KEYS.server, 'last-event-id': String(last) }, agent: false }, (res) => {
-        if (res.statusCode !== 200) {
-          refused.push(res.statusCode ?? 0);
-          res.resume();
-          return setTimeout(open, 200);
-        }
-        current = req;
-        // the first connection stops reading for a while: the streams hold their backlog at the same time
-        if (resumes === 0) {
-          res.pause();
-          setTimeout(() => res.resume(), PAUSE_MS);
-        }
-        res.setEncoding('utf8');
-        let buf = '';
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let cut: number;
-          while ((cut = buf.indexOf('\n\n')) >= 0) {
-            const frame = buf.slice(0, cut);
-            buf = buf.slice(cut + 2);
-            if (frame.startsWith('id: ')) ids.push(Number(frame.slice(4, frame.indexOf('\n'))));
+      const req = http.get(
+        `${base}/v400/en/acme/ai/events`,
+        { headers: { 'x-api-key': KEYS.server, 'last-event-id': String(last) }, agent: false },
+        (res) => {
+          if (res.statusCode !== 200) {
+            refused.push(res.statusCode ?? 0);
+            res.resume();
+            return setTimeout(open, 200);
           }
-          check();
-        });
-        res.on('close', () => void (finished || open()));
-        res.on('error', () => undefined);
-      });
+          current = req;
+          // the first connection stops reading for a while: the streams hold their backlog at the same time
+          if (resumes === 0) {
+            res.pause();
+            setTimeout(() => res.resume(), PAUSE_MS);
+          }
+          res.setEncoding('utf8');
+          let buf = '';
+          res.on('data', (chunk: string) => {
+            buf += chunk;
+            let cut: number;
+            while ((cut = buf.indexOf('\n\n')) >= 0) {
+              const frame = buf.slice(0, cut);
+              buf = buf.slice(cut + 2);
+              if (frame.startsWith('id: ')) ids.push(Number(frame.slice(4, frame.indexOf('\n'))));
+            }
+            check();
+          });
+          res.on('close', () => void (finished || open()));
+          res.on('error', () => undefined);
+        },
+      );
       req.on('error', (err) => (resumes > 50 ? reject(err) : setTimeout(open, 200)));
     };
     open();
@@ -112,7 +127,9 @@ function follow(base: string, lastId: number, untilId: () => number, checks: (()
 
 describe('streams that lag share their reads (mercurius and apollo serve, --max-old-space-size=64)', () => {
   it('hundreds of streams resuming behind a backlog while events are written: the processes live, every event arrives once, in order', async () => {
-    const before = Number((await db.sql<{ max: string | null }>('select max(id)::text as max from ai_events where project_id = ?', [acmeId]))[0].max ?? 0);
+    const before = Number(
+      (await db.sql<{ max: string | null }>('select max(id)::text as max from ai_events where project_id = ?', [acmeId]))[0].max ?? 0,
+    );
     for (let i = 0; i < BACKLOG; i += 100) await append(i, 100);
     // each client follows until it has the last event, known once every write is done
     let last = Infinity;
@@ -129,7 +146,12 @@ describe('streams that lag share their reads (mercurius and apollo serve, --max-
 
     for (const s of servers) expect(s.child.exitCode, s.output().slice(-2000)).toBeNull();
     for (const s of servers) expect(s.child.signalCode, s.output().slice(-2000)).toBeNull();
-    const expected = (await db.sql<{ id: string }>('select e.id::text as id from ai_events e where e.project_id = ? and e.id > ? order by e.id', [acmeId, before])).map((r) => Number(r.id));
+    const expected = (
+      await db.sql<{ id: string }>('select e.id::text as id from ai_events e where e.project_id = ? and e.id > ? order by e.id', [
+        acmeId,
+        before,
+      ])
+    ).map((r) => Number(r.id));
     expect(expected.length).toBe(BACKLOG + LIVE);
     for (const r of results) {
       // a stream may be refused for a moment (503: the pool is busy with the others' admissions); the client comes back

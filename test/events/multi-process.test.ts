@@ -22,7 +22,13 @@ const extra = customers(3000, 30);
 beforeAll(async () => {
   db = await createTestDatabase();
   const base = baseFixture().projects[0];
-  await db.load(baseFixture({ users: [...base.users!, ...extra.users!], api_keys: [...base.api_keys!, ...extra.api_keys!], agents: [agent(10, 'mp-bot', 1)] }));
+  await db.load(
+    baseFixture({
+      users: [...base.users!, ...extra.users!],
+      api_keys: [...base.api_keys!, ...extra.api_keys!],
+      agents: [agent(10, 'mp-bot', 1)],
+    }),
+  );
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
   await ensureEmitted('events multi-process.test');
 }, 300_000);
@@ -37,7 +43,9 @@ async function crossProcess(writer: ServeProcess, reader: ServeProcess, n = 5): 
   try {
     for (let i = 0; i < n; i++) {
       const user = nextUser++;
-      const res = await fetch(`${writer.base}/v400/en/acme/ai/agents/mp-bot/conversations/current`, { headers: { 'x-api-key': customerKey(user) } });
+      const res = await fetch(`${writer.base}/v400/en/acme/ai/agents/mp-bot/conversations/current`, {
+        headers: { 'x-api-key': customerKey(user) },
+      });
       const committedAt = Date.now();
       expect(res.status).toBe(200);
       const id = ((await res.json()) as any).result.id;
@@ -68,7 +76,10 @@ describe('events across two serve processes', () => {
 
   it('Redis pub/sub (REDIS_URL)', async (ctx) => {
     const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    const up = await probe.connect().then(() => true, () => false);
+    const up = await probe.connect().then(
+      () => true,
+      () => false,
+    );
     probe.disconnect();
     if (!up) {
       console.log(`[events multi-process] skipped Redis: nothing answers at ${REDIS_URL}`);

@@ -22,20 +22,26 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const extra = customers(2000, USERS_PER_ENGINE * ENGINES.length);
   const base = baseFixture().projects[0];
-  await db.load(baseFixture({
-    users: [...base.users!, ...extra.users!],
-    api_keys: [...base.api_keys!, ...extra.api_keys!],
-    agents: ENGINES.flatMap((e, i) => Array.from({ length: AGENTS_PER_ENGINE }, (_, j) => agent(10 + i * 10 + j, `ord-${e}-${j}`, 1 + (j % 2)))),
-  }));
+  await db.load(
+    baseFixture({
+      users: [...base.users!, ...extra.users!],
+      api_keys: [...base.api_keys!, ...extra.api_keys!],
+      agents: ENGINES.flatMap((e, i) =>
+        Array.from({ length: AGENTS_PER_ENGINE }, (_, j) => agent(10 + i * 10 + j, `ord-${e}-${j}`, 1 + (j % 2))),
+      ),
+    }),
+  );
 }, 120_000);
 afterAll(() => db.orm.close());
 
 /** Runs `tasks` with at most `n` at a time. */
 async function pool(n: number, tasks: (() => Promise<unknown>)[]): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < tasks.length) await tasks[next++]();
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < tasks.length) await tasks[next++]();
+    }),
+  );
 }
 
 describe.each(ENGINES)('ordering under concurrent writers (%s)', (engine) => {
@@ -77,22 +83,42 @@ describe.each(ENGINES)('ordering under concurrent writers (%s)', (engine) => {
 
     const userIds = Array.from({ length: USERS_PER_ENGINE }, (_, i) => 2000 + ENGINES.indexOf(engine) * USERS_PER_ENGINE + i);
     const agentExts = Array.from({ length: AGENTS_PER_ENGINE }, (_, j) => `ord-${engine}-${j}`);
-    const opens = userIds.flatMap((u) => agentExts.map((ext) => async () => {
-      const res = await fetch(`${base}/v400/en/acme/ai/agents/${ext}/conversations/current`, { headers: { 'x-api-key': customerKey(u) } });
-      expect(res.status).toBe(200);
-    }));
+    const opens = userIds.flatMap((u) =>
+      agentExts.map((ext) => async () => {
+        const res = await fetch(`${base}/v400/en/acme/ai/agents/${ext}/conversations/current`, {
+          headers: { 'x-api-key': customerKey(u) },
+        });
+        expect(res.status).toBe(200);
+      }),
+    );
     const direct = Array.from({ length: DIRECT_WRITES }, (_, i) => async () => {
       const n = 1 + (i % 3);
-      await emit(db.orm, t.services, acmeId, Array.from({ length: n }, (_, k) => ({
-        type: 'message.created' as const, agent_id: 10, business_id: 1, conversation_id: 1, data: { id: i * 10 + k },
-      })));
+      await emit(
+        db.orm,
+        t.services,
+        acmeId,
+        Array.from({ length: n }, (_, k) => ({
+          type: 'message.created' as const,
+          agent_id: 10,
+          business_id: 1,
+          conversation_id: 1,
+          data: { id: i * 10 + k },
+        })),
+      );
     });
-    const tasks = Array.from({ length: Math.max(opens.length, direct.length) }, (_, i) => [opens[i], direct[i]]).flat().filter(Boolean);
+    const tasks = Array.from({ length: Math.max(opens.length, direct.length) }, (_, i) => [opens[i], direct[i]])
+      .flat()
+      .filter(Boolean);
     await pool(16, tasks);
     writing = false;
     await reader;
 
-    const committed = (await db.sql<{ id: string }>('select id::text as id from ai_events where project_id = ? and id > ? order by ai_events.id', [acmeId, start])).map((r) => Number(r.id));
+    const committed = (
+      await db.sql<{ id: string }>('select id::text as id from ai_events where project_id = ? and id > ? order by ai_events.id', [
+        acmeId,
+        start,
+      ])
+    ).map((r) => Number(r.id));
     expect(committed.length).toBe(opens.length + direct.reduce((n, _, i) => n + 1 + (i % 3), 0));
     expect(new Set(received).size).toBe(received.length); // none twice
     expect(received).toEqual(committed); // none missing, in order

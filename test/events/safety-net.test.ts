@@ -34,8 +34,13 @@ describe.each(ENGINES)('lost notifications (%s)', (engine) => {
     expect(c.status).toBe(200);
     // appended and committed without a sequencer pass (as when the writer's process dies right after
     // its commit), and nobody listens to PostgreSQL's NOTIFY here: the poll sequences and delivers it
-    await db.orm.em.fork().transactional((tx) =>
-      appendEvents(tx, acmeId, [{ type: 'conversation.created', agent_id: null, business_id: null, conversation_id: 1, data: { id: 424242 } }]));
+    await db.orm.em
+      .fork()
+      .transactional((tx) =>
+        appendEvents(tx, acmeId, [
+          { type: 'conversation.created', agent_id: null, business_id: null, conversation_id: 1, data: { id: 424242 } },
+        ]),
+      );
     await c.until((s) => s.events.some((e) => e.event === 'conversation.created' && JSON.parse(e.data).data.id === 424242), 5_000);
     c.close();
   });

@@ -21,9 +21,18 @@ let db: TestDatabase;
 let acmeId: number;
 beforeAll(async () => {
   db = await createTestDatabase();
-  const fixture = baseFixture({ agents: AGENTS, users: [...baseFixture().projects[0].users!, ...CUSTOMERS.users!], api_keys: [...baseFixture().projects[0].api_keys!, ...CUSTOMERS.api_keys!] });
+  const fixture = baseFixture({
+    agents: AGENTS,
+    users: [...baseFixture().projects[0].users!, ...CUSTOMERS.users!],
+    api_keys: [...baseFixture().projects[0].api_keys!, ...CUSTOMERS.api_keys!],
+  });
   fixture.projects[1].agents = [agent(101, 'other-bot', 101)];
-  fixture.projects.push({ code: 'noai', name: 'No AI', ai_enabled: false, api_keys: [{ key: 'noai-server-key-0123456789', server: true }] });
+  fixture.projects.push({
+    code: 'noai',
+    name: 'No AI',
+    ai_enabled: false,
+    api_keys: [{ key: 'noai-server-key-0123456789', server: true }],
+  });
   await db.load(fixture);
   acmeId = (await db.sql<{ id: number }>("select id from projects where code = 'acme'"))[0].id;
 });
@@ -37,7 +46,8 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
   const logs: string[] = [];
   const ext = (name: string) => `${name}-${engine}`;
   const url = (path: string, query = '') => `${base}/v400/en/acme${path}${query}`;
-  const current = (name: string, key: string) => fetch(url(`/ai/agents/${ext(name)}/conversations/current`), { headers: { 'x-api-key': key } });
+  const current = (name: string, key: string) =>
+    fetch(url(`/ai/agents/${ext(name)}/conversations/current`), { headers: { 'x-api-key': key } });
   const streams: SseClient[] = [];
   const sse = async (path: string, headers: Record<string, string> = {}) => {
     const c = await openSse(url(path), headers);
@@ -46,7 +56,10 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
   };
 
   beforeAll(async () => {
-    t = await startApp(engine, db, { logStream: { write: (line) => void logs.push(line) }, config: { eventsKeepAliveMs: 300, eventsStreamBufferBytes: 64 * 1024, logLevel: 'info' } });
+    t = await startApp(engine, db, {
+      logStream: { write: (line) => void logs.push(line) },
+      config: { eventsKeepAliveMs: 300, eventsStreamBufferBytes: 64 * 1024, logLevel: 'info' },
+    });
     base = await listen(t.app);
   });
   afterAll(async () => {
@@ -68,12 +81,15 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
     const event = JSON.parse(e.data);
     expect(e.id).toBe(String(event.id));
     expect(Object.keys(event)).toEqual(['id', 'type', 'created_at', 'data']);
-    expect(event).toMatchObject({ type: 'conversation.created', data: { id: conv.id, agent_id: conv.agent_id, status: 'active', user_id: 1000 } });
+    expect(event).toMatchObject({
+      type: 'conversation.created',
+      data: { id: conv.id, agent_id: conv.agent_id, status: 'active', user_id: 1000 },
+    });
     expect(new Date(event.created_at).toISOString()).toBe(event.created_at);
     c.close();
   });
 
-  it('a level-2 user sees only the events of their businesses\' agents; an administrator sees all', async () => {
+  it("a level-2 user sees only the events of their businesses' agents; an administrator sees all", async () => {
     const owner = await sse('/ai/events', { 'x-api-key': KEYS.owner }); // business 1
     const admin = await sse('/ai/events', { 'x-api-key': KEYS.admin });
     expect(owner.status).toBe(200);
@@ -101,7 +117,12 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
     await header.until((s) => s.events.length >= all.length - 1);
     expect(header.events.map((e) => Number(e.id))).toEqual(all.slice(1));
     const query = await sse(`/ai/events?last_event_id=${first}&types=conversation.created,message.created`, { 'x-api-key': KEYS.server });
-    const typed = (await db.sql<{ id: string }>("select id from ai_events where project_id = ? and id > ? and type in ('conversation.created', 'message.created') order by id", [acmeId, first])).map((r) => Number(r.id));
+    const typed = (
+      await db.sql<{ id: string }>(
+        "select id from ai_events where project_id = ? and id > ? and type in ('conversation.created', 'message.created') order by id",
+        [acmeId, first],
+      )
+    ).map((r) => Number(r.id));
     await query.until((s) => s.events.length >= typed.length);
     expect(query.events.map((e) => Number(e.id))).toEqual(typed);
     const none = await sse(`/ai/events?last_event_id=${first}&types=template.sent,template.status`, { 'x-api-key': KEYS.server });
@@ -131,7 +152,9 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
   });
 
   it('stream.reset first for an id older than the kept events (pruned), or newer than any; then the kept events', async () => {
-    const ids = (await db.sql<{ id: string }>('select id from ai_events where project_id = ? order by id', [acmeId])).map((r) => Number(r.id));
+    const ids = (await db.sql<{ id: string }>('select id from ai_events where project_id = ? order by id', [acmeId])).map((r) =>
+      Number(r.id),
+    );
     const c = await sse('/ai/events', { 'x-api-key': KEYS.server, 'last-event-id': String(ids[ids.length - 1] + 1000) });
     await c.until((s) => s.events.length >= 1);
     expect(c.events[0].event).toBe('stream.reset');
@@ -155,7 +178,11 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
   });
 
   it('accepts ?api_key= and ?access_token=, and never writes them to the log', async () => {
-    const login = await fetch(url('/auth'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@acme.test', password: PASSWORD }) });
+    const login = await fetch(url('/auth'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@acme.test', password: PASSWORD }),
+    });
     const token = ((await login.json()) as any).result.session.access_token as string;
     const byKey = await sse(`/ai/events?api_key=${KEYS.server}`);
     const byToken = await sse(`/ai/events?access_token=${token}`);
@@ -172,7 +199,7 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
     expect(text).not.toContain('wrong-key-0123456789');
   });
 
-  it('the current-conversation stream: the caller\'s own public messages and the closing, nothing else; 404 without agent or conversation', async () => {
+  it("the current-conversation stream: the caller's own public messages and the closing, nothing else; 404 without agent or conversation", async () => {
     const key = customerKey(1002);
     const missingConv = await fetch(url(`/ai/agents/${ext('cur')}/conversations/current/events`), { headers: { 'x-api-key': key } });
     expect(missingConv.status).toBe(404);
@@ -185,11 +212,17 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
     expect(c.status).toBe(200);
     const agentId = mine.agent_id;
     const msg = (conversationId: number, id: number, pub: boolean) => ({
-      type: 'message.created' as const, agent_id: agentId, business_id: 1, conversation_id: conversationId, public: pub,
+      type: 'message.created' as const,
+      agent_id: agentId,
+      business_id: 1,
+      conversation_id: conversationId,
+      public: pub,
       data: { id, conversation_id: conversationId, role: 'user', content: `m${id}`, public: pub },
     });
     await emit(db.orm, t.services, acmeId, [msg(mine.id, 1, true), msg(mine.id, 2, false), msg(theirs.id, 3, true)]);
-    await emit(db.orm, t.services, acmeId, [{ type: 'conversation.closed', agent_id: agentId, business_id: 1, conversation_id: mine.id, data: { id: mine.id, status: 'closed' } }]);
+    await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.closed', agent_id: agentId, business_id: 1, conversation_id: mine.id, data: { id: mine.id, status: 'closed' } },
+    ]);
     await c.until((s) => s.events.length >= 2);
     await new Promise((r) => setTimeout(r, 200));
     expect(c.events.map((e) => e.event)).toEqual(['message.created', 'conversation.closed']);
@@ -207,7 +240,9 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
     const big = 'x'.repeat(100_000);
     let last = 0;
     for (let i = 0; i < 60; i++) {
-      last = await emit(db.orm, t.services, otherId, [{ type: 'message.created', agent_id: 101, business_id: 101, conversation_id: 999999, data: { id: i, content: big } }]);
+      last = await emit(db.orm, t.services, otherId, [
+        { type: 'message.created', agent_id: 101, business_id: 101, conversation_id: 999999, data: { id: i, content: big } },
+      ]);
     }
     const deadline = Date.now() + 10_000;
     while (t.services.events.openStreams >= open && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -217,7 +252,10 @@ describe.each(ENGINES)('SSE /ai/events (%s)', (engine) => {
     const got = c.events.map((e) => Number(e.id));
     expect(got.length).toBeLessThan(60);
     // resuming from what it got delivers the rest
-    const resumed = await openSse(other(), { 'x-api-key': KEYS.otherServer, 'last-event-id': String(got.length ? got[got.length - 1] : 0) });
+    const resumed = await openSse(other(), {
+      'x-api-key': KEYS.otherServer,
+      'last-event-id': String(got.length ? got[got.length - 1] : 0),
+    });
     streams.push(resumed);
     await resumed.until((s) => s.events.some((e) => Number(e.id) === last), 15_000);
   });

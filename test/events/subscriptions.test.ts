@@ -52,11 +52,14 @@ describe.each(ENGINES)('aiEvents subscription (%s)', (engine) => {
     const got: any[] = [];
     const errors: unknown[] = [];
     let done = false;
-    const stop = c.subscribe({ query: QUERY, variables }, {
-      next: (v) => got.push(v),
-      error: (e) => errors.push(e),
-      complete: () => (done = true),
-    });
+    const stop = c.subscribe(
+      { query: QUERY, variables },
+      {
+        next: (v) => got.push(v),
+        error: (e) => errors.push(e),
+        complete: () => (done = true),
+      },
+    );
     return { got, errors, stop, isDone: () => done };
   }
 
@@ -73,8 +76,12 @@ describe.each(ENGINES)('aiEvents subscription (%s)', (engine) => {
     const onlyClosed = collect(client({ Authorization: `Bearer-less`, 'x-api-key': KEYS.admin }), { types: ['conversation.closed'] });
     await new Promise((r) => setTimeout(r, 500)); // the subscriptions are open
     const data = { id: 1, status: 'active' };
-    const id1 = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 1, data }]);
-    const id2 = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.closed', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 1, status: 'closed' } }]);
+    const id1 = await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 1, data },
+    ]);
+    const id2 = await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.closed', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 1, status: 'closed' } },
+    ]);
     await waitFor(() => all.got.length >= 2 && onlyClosed.got.length >= 1);
     expect(all.errors).toEqual([]);
     expect(all.got.map((r) => r.data.aiEvents.id)).toEqual([id1, id2]);
@@ -85,7 +92,9 @@ describe.each(ENGINES)('aiEvents subscription (%s)', (engine) => {
   it('accepts the credential as a header of the upgrade request', async () => {
     const sub = collect(client(undefined, { 'x-api-key': KEYS.server }));
     await new Promise((r) => setTimeout(r, 500));
-    const id = await emit(db.orm, t.services, acmeId, [{ type: 'message.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 9 } }]);
+    const id = await emit(db.orm, t.services, acmeId, [
+      { type: 'message.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 9 } },
+    ]);
     await waitFor(() => sub.got.length >= 1);
     expect(sub.got[0].data.aiEvents.id).toBe(id);
   });

@@ -12,12 +12,20 @@ import type { FixtureProject } from '../../src/fixtures/types.js';
 export async function emit(orm: MikroORM, services: Services, projectId: number, events: NewAiEvent[]): Promise<number> {
   await orm.em.fork().transactional((tx) => appendEvents(tx, projectId, events));
   await services.events.sequence(projectId);
-  const [{ max }] = await orm.em.getConnection().execute<{ max: string }[]>('select max(id)::text as max from ai_events where project_id = ?', [projectId]);
+  const [{ max }] = await orm.em
+    .getConnection()
+    .execute<{ max: string }[]>('select max(id)::text as max from ai_events where project_id = ?', [projectId]);
   return Number(max);
 }
 
 export const agent = (id: number, ext: string, business_id: number | null = 1) => ({
-  id, business_id, name: `Agent ${ext}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: ext, enabled: true,
+  id,
+  business_id,
+  name: `Agent ${ext}`,
+  provider: 'whatsapp',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
 });
 
 /** `n` customers of acme with an API key each: ids from `first`, keys `cust-KEY-<id>`. */

@@ -116,7 +116,7 @@ describe.each(ENGINES)('/graphql (%s)', (engine) => {
     expect(res.body).not.toMatch(/stack|stacktrace|node_modules/i);
   });
 
-  it('puts REST and the tenants\' /graphql into maintenance through the operator, who still gets through, and restores it', async () => {
+  it("puts REST and the tenants' /graphql into maintenance through the operator, who still gets through, and restores it", async () => {
     // A second app on the same database stands for another process: its settings cache is its own.
     const other = await startApp(engine, db, { config: { operatorToken: OPERATOR_TOKEN } });
     try {

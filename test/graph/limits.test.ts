@@ -18,7 +18,11 @@ describe('document limits and the named operations', () => {
     expect(ops.size).toBeGreaterThan(10);
     for (const op of ops.values()) {
       const measures: Record<string, number> = {};
-      const errors = validate(schema, op.document, documentRules((name, n) => (measures[name] = n)));
+      const errors = validate(
+        schema,
+        op.document,
+        documentRules((name, n) => (measures[name] = n)),
+      );
       expect(errors, op.name).toEqual([]);
       const parser = new MaxTokensParserWLexer(op.source, { n: DOCUMENT_LIMITS.tokens });
       parser.parseDocument();
@@ -67,7 +71,11 @@ describe.each(ENGINES)('/graphql refuses unbounded documents before running them
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // warm: the first request of a fresh app pays for cold code paths and the key lookup, which no attack case is about
     for (const query of ['{ project { code } }', fragmentFanOut(3), aliases(3, 'project{id}')]) {
-      await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEYS.server }, body: JSON.stringify({ query }) });
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEYS.server },
+        body: JSON.stringify({ query }),
+      });
     }
     await fetch(`${base}/health/live`);
   });
@@ -111,7 +119,9 @@ describe.each(ENGINES)('/graphql refuses unbounded documents before running them
       polling = false;
       await poller;
     }
-    console.log(`[limits.test] ${engine}: ${query.length} B refused (${limit.source}) in ${answers.join(' and ')} ms; slowest /health/live ${Math.round(slowest)} ms`);
+    console.log(
+      `[limits.test] ${engine}: ${query.length} B refused (${limit.source}) in ${answers.join(' and ')} ms; slowest /health/live ${Math.round(slowest)} ms`,
+    );
     expect(slowest).toBeLessThan(2000);
   }
 

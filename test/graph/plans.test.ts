@@ -31,7 +31,8 @@ describe('route plans', () => {
     const overLimit = await plans.run(`{ ${aliases} }`, {}, ctx);
     expect(overLimit.errors?.[0]).toMatchObject({ documentError: true });
     expect(overLimit.errors?.[0].message).toMatch(/aliases limit/i);
-    for (const name of ['A', 'B', 'C']) expect(await plans.run(`query ${name} { __typename }`, {}, ctx)).toEqual({ data: { __typename: 'Query' } });
+    for (const name of ['A', 'B', 'C'])
+      expect(await plans.run(`query ${name} { __typename }`, {}, ctx)).toEqual({ data: { __typename: 'Query' } });
     expect(plans.size).toBe(2);
   });
 });

@@ -13,7 +13,10 @@ const SDL_FILE = path.join(ROOT, 'schema', 'schema.graphql');
 const OPS_DIR = path.join(ROOT, 'schema', 'operations');
 
 /** Every operation file, read now so each gets a test of its own (generic: new files are picked up). */
-const OPERATION_FILES = fs.readdirSync(OPS_DIR).filter((f) => f.endsWith('.graphql')).sort();
+const OPERATION_FILES = fs
+  .readdirSync(OPS_DIR)
+  .filter((f) => f.endsWith('.graphql'))
+  .sort();
 
 function readOperations(file: string): DocumentNode {
   return parse(fs.readFileSync(path.join(OPS_DIR, file), 'utf8'));
@@ -71,9 +74,15 @@ describe('named operations', () => {
 
   it.each(OPERATION_FILES)('%s holds only named operations (and fragments) that validate against the schema', (file) => {
     const doc = readOperations(file);
-    expect(doc.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION), `${file}: no operation`).toBe(true);
+    expect(
+      doc.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION),
+      `${file}: no operation`,
+    ).toBe(true);
     for (const def of doc.definitions) {
-      expect([Kind.OPERATION_DEFINITION, Kind.FRAGMENT_DEFINITION], `${file}: only operations and fragments belong in schema/operations`).toContain(def.kind);
+      expect(
+        [Kind.OPERATION_DEFINITION, Kind.FRAGMENT_DEFINITION],
+        `${file}: only operations and fragments belong in schema/operations`,
+      ).toContain(def.kind);
       if (def.kind === Kind.OPERATION_DEFINITION) expect(def.name?.value, `${file}: an operation has no name`).toBeTruthy();
     }
     expect(operationErrors(schema, doc)).toEqual([]);

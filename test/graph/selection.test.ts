@@ -16,7 +16,14 @@ beforeAll(async () => {
 });
 
 const conversations = (value: unknown) =>
-  documentWithSelection({ parameter: 'params', value, base, target: ['aiConversations', 'items'], relations: true, always: ['messages_count'] });
+  documentWithSelection({
+    parameter: 'params',
+    value,
+    base,
+    target: ['aiConversations', 'items'],
+    relations: true,
+    always: ['messages_count'],
+  });
 const messages = (value: unknown) =>
   documentWithSelection({ parameter: 'fields', value, base: messagesBase, target: ['aiConversationMessages', 'items'], relations: false });
 
@@ -26,13 +33,16 @@ function items(doc: string): string {
 }
 
 async function rejection(p: Promise<unknown>) {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return (err as AppError).extensions;
 }
 
 describe('documentWithSelection', () => {
-  it('keeps the operation\'s own document without params', async () => {
+  it("keeps the operation's own document without params", async () => {
     expect(await conversations(undefined)).toBe(base);
     expect(await conversations('')).toBe(base);
   });
@@ -49,11 +59,19 @@ describe('documentWithSelection', () => {
 
   it('expands a bare relation to its scalar fields', async () => {
     const doc = await conversations('agent');
-    expect(items(doc)).toContain('agent { id business_id name provider provider_type provider_external_id enabled created_at updated_at credentials }');
+    expect(items(doc)).toContain(
+      'agent { id business_id name provider provider_type provider_external_id enabled created_at updated_at credentials }',
+    );
   });
 
   it('rejects unknown fields naming them', async () => {
-    for (const [value, named] of [['nope', 'nope'], ['agent.x', 'agent.x'], ['status.y', 'status.y'], ['a-b', 'a-b'], ['agent.agent.id', 'agent.agent']]) {
+    for (const [value, named] of [
+      ['nope', 'nope'],
+      ['agent.x', 'agent.x'],
+      ['status.y', 'status.y'],
+      ['a-b', 'a-b'],
+      ['agent.agent.id', 'agent.agent'],
+    ]) {
       const ext = await rejection(conversations(value));
       expect(ext.code).toBe('ERROR_VALIDATION');
       expect(ext.messages[0]).toEqual({ key: 'unknown_field', params: { field: named } });

@@ -67,7 +67,9 @@ describe('two server processes on one PostgreSQL database', () => {
 
   it('share one count and one ban', async () => {
     await sharedCount(servers[0], servers[1]);
-    const rows = await db.sql<{ key: string; points: number }>("select key, points from rate_limits where key like 'rl:%acme' order by key");
+    const rows = await db.sql<{ key: string; points: number }>(
+      "select key, points from rate_limits where key like 'rl:%acme' order by key",
+    );
     expect(rows.length).toBeGreaterThan(0);
   });
 });

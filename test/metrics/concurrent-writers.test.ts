@@ -21,10 +21,24 @@ const WRITES = 4;
 const REASONS = ['completed', 'abandoned', 'failed'];
 // Per block (engine or process): N writers' conversations, then 2 for the lock case.
 const BLOCKS = { mercurius: 1000, apollo: 2000, processes: 3000 } as const;
-const AGENT = (base: number) => ({ id: base, business_id: 1, name: `Writer ${base}`, provider: 'web', provider_type: 'chat', provider_external_id: `cw-${base}`, enabled: true });
+const AGENT = (base: number) => ({
+  id: base,
+  business_id: 1,
+  name: `Writer ${base}`,
+  provider: 'web',
+  provider_type: 'chat',
+  provider_external_id: `cw-${base}`,
+  enabled: true,
+});
 const conversations = (base: number) =>
   Array.from({ length: N + 2 }, (_, j) => ({
-    id: base + j, agent_id: base, user_id: null, contact: `cw-${base + j}`, business_id: 1, status: 'active', usage: {},
+    id: base + j,
+    agent_id: base,
+    user_id: null,
+    contact: `cw-${base + j}`,
+    business_id: 1,
+    status: 'active',
+    usage: {},
     // several conversations per 15-minute bucket, hour and day: the rows writers used to share
     created_at: j >= N ? '2026-11-03T10:05:00Z' : `2026-11-0${1 + (j % 3)}T${String(10 + (j % 2)).padStart(2, '0')}:0${j % 4}:00Z`,
   }));
@@ -45,8 +59,12 @@ afterAll(() => db.orm.close());
 
 function ctx(): RequestContext {
   return {
-    requestId: 'recount', project: { id: projectId, ai_enabled: true }, caller: { kind: 'server', apiKeyId: 0 },
-    em: db.orm.em.fork(), lang: 'en', ip: '127.0.0.1',
+    requestId: 'recount',
+    project: { id: projectId, ai_enabled: true },
+    caller: { kind: 'server', apiKeyId: 0 },
+    em: db.orm.em.fork(),
+    lang: 'en',
+    ip: '127.0.0.1',
   } as unknown as RequestContext;
 }
 
@@ -104,15 +122,26 @@ describe.each(ENGINES)('concurrent writers of one agent (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  it('a write waits for no other conversation\'s open transaction, even one in the same rollup buckets', async () => {
+  it("a write waits for no other conversation's open transaction, even one in the same rollup buckets", async () => {
     const [held, other] = [base + N, base + N + 1];
     const knex = db.orm.em.getConnection().getKnex();
     const trx = await knex.transaction();
     try {
       // another writer's change of usage and state, not yet committed, on a conversation of the same agent and 15 minutes
-      await trx.raw(`update ai_conversations set usage = '{"cost": 2, "response_time_ms": 50}', status = 'closed', status_reason = 'failed' where id = ?`, [held]);
-      const bounded = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error('the write waited for another conversation')), 10_000))]);
-      expect(await bounded(post(`/ai/conversations/${other}/messages`, { role: 'assistant', content: 'x', usage: { cost: 1, response_time_ms: 70 } }))).toBe(200);
+      await trx.raw(
+        `update ai_conversations set usage = '{"cost": 2, "response_time_ms": 50}', status = 'closed', status_reason = 'failed' where id = ?`,
+        [held],
+      );
+      const bounded = <T>(p: Promise<T>) =>
+        Promise.race([
+          p,
+          new Promise<never>((_, no) => setTimeout(() => no(new Error('the write waited for another conversation')), 10_000)),
+        ]);
+      expect(
+        await bounded(
+          post(`/ai/conversations/${other}/messages`, { role: 'assistant', content: 'x', usage: { cost: 1, response_time_ms: 70 } }),
+        ),
+      ).toBe(200);
       expect(await bounded(post(`/ai/conversations/${other}/close`, { status_reason: 'completed' }))).toBe(200);
       await metricsEqualRecount(get);
     } finally {
@@ -160,29 +189,39 @@ describe('two serve processes compacting at once', () => {
       let n = 0;
       const post = async (path: string, body: unknown) => {
         const s = servers[n++ % 2];
-        const res = await fetch(`${s.base}/v400/en/acme${path}`, { method: 'POST', headers: { 'x-api-key': KEYS.server, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${s.base}/v400/en/acme${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': KEYS.server, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         await res.arrayBuffer();
         return res.status;
       };
-      const getFrom = (i: number): Get => async (path, query) => {
-        const res = await fetch(`${servers[i].base}/v400/en/acme${path}?${new URLSearchParams(query)}`, { headers: { 'x-api-key': KEYS.server } });
-        expect(res.status).toBe(200);
-        return ((await res.json()) as any).result;
-      };
+      const getFrom =
+        (i: number): Get =>
+        async (path, query) => {
+          const res = await fetch(`${servers[i].base}/v400/en/acme${path}?${new URLSearchParams(query)}`, {
+            headers: { 'x-api-key': KEYS.server },
+          });
+          expect(res.status).toBe(200);
+          return ((await res.json()) as any).result;
+        };
       await write(post, base);
       await metricsEqualRecount(getFrom(0));
       await metricsEqualRecount(getFrom(1));
       // both compactors drain the deltas (within seconds), and the rollups alone then hold the raw totals
       for (let i = 0; i < 100 && (await pending()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(await pending()).toBe(0);
-      const [rolled] = await db.sql<any>(
-        `select (select sum(conversations)::text from metrics_conversation_rollup where project_id = ? and grain = g) conversations,
+      const [rolled] = await db
+        .sql<any>(
+          `select (select sum(conversations)::text from metrics_conversation_rollup where project_id = ? and grain = g) conversations,
                 (select sum(cost)::text from metrics_conversation_rollup where project_id = ? and grain = g) cost,
                 (select count(*)::text from ai_conversations where project_id = ?) raw_conversations,
                 (select sum(coalesce(metrics_num(usage -> 'cost'), 0))::text from ai_conversations where project_id = ?) raw_cost
            from (values (0), (1), (2), (3), (4)) v(g)`,
-        Array(4).fill(projectId),
-      ).then((rows) => rows.filter((r) => r.conversations !== r.raw_conversations || Number(r.cost) !== Number(r.raw_cost)));
+          Array(4).fill(projectId),
+        )
+        .then((rows) => rows.filter((r) => r.conversations !== r.raw_conversations || Number(r.cost) !== Number(r.raw_cost)));
       expect(rolled).toBeUndefined();
       await metricsEqualRecount(getFrom(0));
       await metricsEqualRecount(getFrom(1));

@@ -73,7 +73,9 @@ async function insertConversations(n: number): Promise<void> {
     const reason = pick(REASONS);
     return `(${projectId}, ${a.id}, null, ${rnd() < 0.8 ? String(a.business_id) : bizSql()}, 'closed', ${sqlStr(reason)}, ${json(usage())}, '${ts()}')`;
   });
-  await db.sql(`insert into ai_conversations (project_id, agent_id, user_id, business_id, status, status_reason, usage, created_at) values ${rows.join(', ')}`);
+  await db.sql(
+    `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, status_reason, usage, created_at) values ${rows.join(', ')}`,
+  );
 }
 
 async function conversationIds(): Promise<number[]> {
@@ -116,7 +118,8 @@ async function mutate(): Promise<void> {
   const steps: (() => Promise<unknown>)[] = [
     () => db.sql(`update orders set status = ${pick(STATUSES)} where id in (${some(oids, 25)})`),
     () => db.sql(`update orders set status = (status + 1) % 17 where id in (${some(oids, 25)})`),
-    () => db.sql(`update orders set created_at = created_at + interval '${int(48 * 60) - 24 * 60} minutes' where id in (${some(oids, 20)})`),
+    () =>
+      db.sql(`update orders set created_at = created_at + interval '${int(48 * 60) - 24 * 60} minutes' where id in (${some(oids, 20)})`),
     () => db.sql(`update orders set business_id = ${bizSql()} where id in (${some(oids, 15)})`),
     () => db.sql(`update orders set conversation_id = null where id in (${some(oids, 10)})`),
     () => db.sql(`update orders set conversation_id = ${pick(cids)} where id in (${some(oids, 10)})`),
@@ -131,9 +134,18 @@ async function mutate(): Promise<void> {
     () => db.sql(`update ai_conversations set business_id = ${bizSql()} where id in (${some(cids, 8)})`),
     () => db.sql(`delete from ai_conversations where id in (${some(cids, 6)})`),
     () => db.sql(`update order_products set quantity = quantity + 1 where order_id in (${some(oids, 15)})`),
-    () => db.sql(`update order_products set name = 'Product 1', product_id = 1 where id in (select id from order_products where project_id = ${projectId} order by random() limit 10)`),
-    () => db.sql(`delete from order_products where id in (select id from order_products where project_id = ${projectId} order by random() limit 15)`),
-    () => db.sql(`update order_products set order_id = ${pick(oids)} where id in (select id from order_products where project_id = ${projectId} order by random() limit 3)`),
+    () =>
+      db.sql(
+        `update order_products set name = 'Product 1', product_id = 1 where id in (select id from order_products where project_id = ${projectId} order by random() limit 10)`,
+      ),
+    () =>
+      db.sql(
+        `delete from order_products where id in (select id from order_products where project_id = ${projectId} order by random() limit 15)`,
+      ),
+    () =>
+      db.sql(
+        `update order_products set order_id = ${pick(oids)} where id in (select id from order_products where project_id = ${projectId} order by random() limit 3)`,
+      ),
   ];
   for (let i = 0; i < 40; i++) {
     const k = int(steps.length);
@@ -169,7 +181,8 @@ async function compareAll(only?: { zones: typeof ZONES; filters: MetricsArgs[] }
       for (const filter of only?.filters ?? FILTERS) {
         const args: MetricsArgs = { ...zone, ...filter, month };
         for (const endpoint of ENDPOINTS) {
-          const run = (mode: MetricsMode) => (service[endpoint] as (c: RequestContext, a: MetricsArgs, m: MetricsMode) => Promise<unknown>)(ctx(), args, mode);
+          const run = (mode: MetricsMode) =>
+            (service[endpoint] as (c: RequestContext, a: MetricsArgs, m: MetricsMode) => Promise<unknown>)(ctx(), args, mode);
           const [fast, raw] = await Promise.all([run('rollup'), run('raw')]);
           expect(fast, `${endpoint} ${JSON.stringify(args)}`).toEqual(raw);
           compared++;
@@ -251,7 +264,9 @@ afterAll(() => db.orm.close());
 describe('metrics rollups equal the raw-scan reference', () => {
   it('covers a half-hour-zone month with one month bucket and, at each edge, a 6-hour block and two quarter-hours', () => {
     const parts = coverSigned(Date.parse('2026-09-30T18:30:00Z'), Date.parse('2026-10-31T18:30:00Z'));
-    expect(parts.filter((p) => p.grain === 2)).toEqual([{ grain: 2, start: Date.parse('2026-10-01T00:00:00Z'), end: Date.parse('2026-11-01T00:00:00Z'), sign: 1 }]);
+    expect(parts.filter((p) => p.grain === 2)).toEqual([
+      { grain: 2, start: Date.parse('2026-10-01T00:00:00Z'), end: Date.parse('2026-11-01T00:00:00Z'), sign: 1 },
+    ]);
     expect(parts.some((p) => p.sign === -1)).toBe(true);
     // Each 5.5-hour edge is one 6-hour block minus the two quarter-hours of the half hour, not 22 quarter-hours.
     const span = (grain: number, ms: number) => parts.filter((p) => p.grain === grain).reduce((n, p) => n + (p.end - p.start) / ms, 0);
@@ -262,7 +277,8 @@ describe('metrics rollups equal the raw-scan reference', () => {
     for (const p of parts) {
       for (let t = p.start; t < p.end; t += 900_000) weight.set(t, (weight.get(t) ?? 0) + p.sign);
     }
-    for (const [t, w] of weight) expect(w, new Date(t).toISOString()).toBe(t >= Date.parse('2026-09-30T18:30:00Z') && t < Date.parse('2026-10-31T18:30:00Z') ? 1 : 0);
+    for (const [t, w] of weight)
+      expect(w, new Date(t).toISOString()).toBe(t >= Date.parse('2026-09-30T18:30:00Z') && t < Date.parse('2026-10-31T18:30:00Z') ? 1 : 0);
   });
 
   it('on random data, for every endpoint, zone, period and filter', async () => {
@@ -295,7 +311,12 @@ describe('metrics rollups equal the raw-scan reference', () => {
       const conn = db.orm.em.getConnection();
       await conn.execute(`update orders set status = 1 where project_id = ? and id % 3 = 0`, [projectId], 'run', tx);
       await conn.execute(`delete from orders where project_id = ? and id % 7 = 0`, [projectId], 'run', tx);
-      await conn.execute(`update ai_conversations set status_reason = 'failed' where project_id = ? and id % 5 = 0`, [projectId], 'run', tx);
+      await conn.execute(
+        `update ai_conversations set status_reason = 'failed' where project_id = ? and id % 5 = 0`,
+        [projectId],
+        'run',
+        tx,
+      );
     });
     await totalsAgree();
     await compareAll();
@@ -319,7 +340,13 @@ describe('metrics rollups equal the raw-scan reference', () => {
         Array(4).fill(projectId),
       );
       const norm = (v: string) => (/^-?[0-9]+\.[0-9]+$/.test(v) ? String(Number(v)) : v);
-      return rows.map((r: any) => Object.values(r).map((v) => norm(String(v))).join('|')).sort();
+      return rows
+        .map((r: any) =>
+          Object.values(r)
+            .map((v) => norm(String(v)))
+            .join('|'),
+        )
+        .sort();
     };
     const byTriggers = await snapshot();
     for (const grain of [3, 4]) expect(byTriggers.filter((r) => r.startsWith(`o|${grain}|`)).length).toBeGreaterThan(0);
@@ -363,7 +390,9 @@ describe('metrics rollups equal the raw-scan reference', () => {
     await db.sql('truncate ai_conversations cascade');
     await totalsAgree();
     await compareAll({ zones: [{}, { timezone: 'Asia/Kolkata' }], filters: [{}] });
-    const [{ n }] = await db.sql<{ n: string }>('select (select count(*) from metrics_order_rollup) + (select count(*) from metrics_conversation_rollup) n');
+    const [{ n }] = await db.sql<{ n: string }>(
+      'select (select count(*) from metrics_order_rollup) + (select count(*) from metrics_conversation_rollup) n',
+    );
     expect(Number(n)).toBe(0);
   }, 120_000);
 });

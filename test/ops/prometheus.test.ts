@@ -79,7 +79,10 @@ describe.each(ENGINES)('/metrics (%s)', (engine) => {
   });
 
   it('is not limited and not under the tenant tree', async () => {
-    await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'ip', points: 1, duration_s: 60 }]), 'acme']);
+    await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [
+      JSON.stringify([{ scope: 'ip', points: 1, duration_s: 60 }]),
+      'acme',
+    ]);
     try {
       t.services.tenancy.forgetProject('acme');
       for (let i = 0; i < 4; i++) expect((await scrape(t)).statusCode).toBe(200);
@@ -94,7 +97,10 @@ describe.each(ENGINES)('/metrics (%s)', (engine) => {
   it('counts limiter store failures', async () => {
     const deadRedis = `redis://127.0.0.1:${await freePort()}`;
     const broken = await startApp(engine, db, { config: { redisUrl: deadRedis } });
-    await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'project', points: 100, duration_s: 60, on_error: 'open' }]), 'acme']);
+    await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [
+      JSON.stringify([{ scope: 'project', points: 100, duration_s: 60, on_error: 'open' }]),
+      'acme',
+    ]);
     try {
       broken.services.tenancy.forgetProject('acme');
       expect((await broken.api({ path: '/configs', key: KEYS.server })).statusCode).toBe(200);

@@ -39,9 +39,13 @@ const payloads: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.load(baseFixture({
-    agents: [{ id: 1, business_id: 1, name: 'Trace', provider: 'whatsapp', provider_type: 'chat', provider_external_id: AGENT, enabled: true }],
-  } as never));
+  await db.load(
+    baseFixture({
+      agents: [
+        { id: 1, business_id: 1, name: 'Trace', provider: 'whatsapp', provider_type: 'chat', provider_external_id: AGENT, enabled: true },
+      ],
+    } as never),
+  );
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
   receiver = http.createServer((req, res) => {
     let body = '';
@@ -63,7 +67,9 @@ afterAll(async () => {
 
 function spans(): OtlpSpan[] {
   return payloads.flatMap((p) =>
-    (JSON.parse(p).resourceSpans ?? []).flatMap((rs: { scopeSpans?: { spans?: OtlpSpan[] }[] }) => (rs.scopeSpans ?? []).flatMap((ss) => ss.spans ?? [])),
+    (JSON.parse(p).resourceSpans ?? []).flatMap((rs: { scopeSpans?: { spans?: OtlpSpan[] }[] }) =>
+      (rs.scopeSpans ?? []).flatMap((ss) => ss.spans ?? []),
+    ),
   );
 }
 
@@ -107,17 +113,25 @@ describe('tracing switch', () => {
   it('loads nothing of OpenTelemetry in `serve` when no endpoint is set', () => {
     const preload = path.join(path.dirname(CLI), 'tracing-preload.js');
     const loaded = (env: NodeJS.ProcessEnv) =>
-      execFileSync(process.execPath, ['-e', `process.argv[2] = 'serve'; require(${JSON.stringify(preload)}); console.log(Object.keys(require.cache).filter((k) => k.includes('@opentelemetry') || k.includes('@fastify/otel')).length); process.exit(0)`], {
-        env: { PATH: process.env.PATH, ...env },
-        encoding: 'utf8',
-      }).trim();
+      execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `process.argv[2] = 'serve'; require(${JSON.stringify(preload)}); console.log(Object.keys(require.cache).filter((k) => k.includes('@opentelemetry') || k.includes('@fastify/otel')).length); process.exit(0)`,
+        ],
+        {
+          env: { PATH: process.env.PATH, ...env },
+          encoding: 'utf8',
+        },
+      ).trim();
     expect(loaded({ OTEL_SERVICE_NAME: 'x' })).toBe('0');
     expect(Number(loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }))).toBeGreaterThan(10);
   });
 
   it('takes literal values out of SQL text, keeping placeholders and identifiers', () => {
-    expect(withoutLiterals(`insert into "ai_messages" ("content", "t1") values ('it''s +34 600 000 000', 42), ($1, $2)`))
-      .toBe(`insert into "ai_messages" ("content", "t1") values (?, ?), ($1, $2)`);
+    expect(withoutLiterals(`insert into "ai_messages" ("content", "t1") values ('it''s +34 600 000 000', 42), ($1, $2)`)).toBe(
+      `insert into "ai_messages" ("content", "t1") values (?, ?), ($1, $2)`,
+    );
     expect(withoutLiterals('select $q$secret$q$, 3.5, e0.id from t limit 10')).toBe('select ?, ?, e0.id from t limit ?');
   });
 });
@@ -141,18 +155,30 @@ describe.each(ENGINES)('traces of a real serve (%s)', (engine) => {
     });
     const headers = { 'content-type': 'application/json' };
     const rest = await fetch(`${server.base}/v400/en/acme/ai/agents/${AGENT}/conversations/current/messages`, {
-      method: 'POST', headers: { ...headers, 'x-api-key': KEYS.customer }, body: JSON.stringify({ content }),
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': KEYS.customer },
+      body: JSON.stringify({ content }),
     });
     expect(rest.status, await rest.clone().text()).toBeLessThan(300);
     restStatus = rest.status;
     const gql = await fetch(`${server.base}/graphql`, {
       method: 'POST',
       headers: { ...headers, 'x-api-key': KEYS.server },
-      body: JSON.stringify({ query: 'query TraceConversations($n: Int) { aiConversations(page_size: $n) { items { id status } } }', variables: { n: 5 } }),
+      body: JSON.stringify({
+        query: 'query TraceConversations($n: Int) { aiConversations(page_size: $n) { items { id status } } }',
+        variables: { n: 5 },
+      }),
     });
     const answer = (await gql.json()) as { data?: { aiConversations?: { items: { status: string }[] } } };
-    expect(answer.data?.aiConversations?.items.map((c) => c.status), JSON.stringify(answer)).toContain('active');
-    const auth = await fetch(`${server.base}/v400/en/acme/auth`, { method: 'POST', headers, body: JSON.stringify({ email: 'admin@acme.test', password: PASSWORD }) });
+    expect(
+      answer.data?.aiConversations?.items.map((c) => c.status),
+      JSON.stringify(answer),
+    ).toContain('active');
+    const auth = await fetch(`${server.base}/v400/en/acme/auth`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'admin@acme.test', password: PASSWORD }),
+    });
     expect(auth.status).toBe(200);
     accessToken = ((await auth.json()) as { result: { session: { access_token: string } } }).result.session.access_token;
     expect(accessToken.length).toBeGreaterThan(10);
@@ -160,7 +186,10 @@ describe.each(ENGINES)('traces of a real serve (%s)', (engine) => {
   }, 120_000);
 
   it('a REST call: HTTP route span → the named operation → its SQL statements, one trace, project and status attributes', () => {
-    const { httpSpan, op, sql } = requestTree('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/current/messages', 'AddAiCurrentConversationMessage');
+    const { httpSpan, op, sql } = requestTree(
+      '/v400/:lang/:project/ai/agents/:provider_external_id/conversations/current/messages',
+      'AddAiCurrentConversationMessage',
+    );
     expect(op.name).toBe('mutation AddAiCurrentConversationMessage');
     expect(attr(httpSpan, 'ordergraph.project.code')).toBe('acme');
     expect(attr(op, 'ordergraph.project.code')).toBe('acme');
@@ -169,7 +198,7 @@ describe.each(ENGINES)('traces of a real serve (%s)', (engine) => {
     expect(sql.some((s) => /\binsert\s+into\s+ai_messages\b/i.test(String(attr(s, 'db.query.text'))))).toBe(true);
   });
 
-  it('a /graphql call: the same tree, named by the document\'s operation', () => {
+  it("a /graphql call: the same tree, named by the document's operation", () => {
     const { httpSpan, op } = requestTree('/graphql', 'TraceConversations');
     expect(op.name).toBe('query TraceConversations');
     expect(attr(op, 'graphql.operation.type')).toBe('query');
@@ -181,6 +210,7 @@ describe.each(ENGINES)('traces of a real serve (%s)', (engine) => {
     const text = payloads.join('\n');
     expect(text).toContain(`ordergraph-${engine}`);
     expect(text).toContain('db.query.text'); // the statements are there, without their values
-    for (const secret of [KEYS.customer, KEYS.server, PASSWORD, content, accessToken, TEST_CREDENTIALS_KEY]) expect(text).not.toContain(secret);
+    for (const secret of [KEYS.customer, KEYS.server, PASSWORD, content, accessToken, TEST_CREDENTIALS_KEY])
+      expect(text).not.toContain(secret);
   });
 });

@@ -54,7 +54,14 @@ describe('WhatsApp client: list templates', () => {
 
   it('maps templates to the stored shape, statuses upper-cased onto the five documented ones', async () => {
     const list = await client.listTemplates(CREDS);
-    expect(list[0]).toEqual({ external_id: 't1', name: 'welcome', language: 'en', category: 'MARKETING', status: 'APPROVED', components: body('Hi {{1}}') });
+    expect(list[0]).toEqual({
+      external_id: 't1',
+      name: 'welcome',
+      language: 'en',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: body('Hi {{1}}'),
+    });
     expect(list.find((t) => t.external_id === 't4')?.status).toBe('PENDING');
     expect(list.find((t) => t.external_id === 't5')?.status).toBe('REJECTED');
   });
@@ -107,7 +114,11 @@ describe('WhatsApp client: list templates', () => {
   });
 
   it('refuses a paging.next on another origin (the token is never sent elsewhere)', async () => {
-    fake.fail('list', { status: 200, body: { data: [], paging: { next: 'http://evil.example/v21.0/1001/message_templates?after=x' } } }, { times: 1 });
+    fake.fail(
+      'list',
+      { status: 200, body: { data: [], paging: { next: 'http://evil.example/v21.0/1001/message_templates?after=x' } } },
+      { times: 1 },
+    );
     const err = await failure(client.listTemplates(CREDS));
     expect(err.kind).toBe('unavailable');
     expect(fake.requests).toHaveLength(1);

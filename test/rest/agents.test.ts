@@ -28,8 +28,19 @@ const logLines: string[] = [];
 
 function seedAgent(id: number, business_id: number, e: number) {
   return {
-    id, business_id, name: `Seed ${id}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `e${e}-seed-${id}`, enabled: true,
-    credentials: { waba_id: `w${id}`, phone_number_id: `seed-phone-${id}`, access_token: secret(`seed-${id}`), app_secret: secret(`seed-app-${id}`) },
+    id,
+    business_id,
+    name: `Seed ${id}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: `e${e}-seed-${id}`,
+    enabled: true,
+    credentials: {
+      waba_id: `w${id}`,
+      phone_number_id: `seed-phone-${id}`,
+      access_token: secret(`seed-${id}`),
+      app_secret: secret(`seed-app-${id}`),
+    },
   };
 }
 
@@ -55,7 +66,12 @@ afterAll(async () => {
   }
   expect(stored.length).toBeGreaterThan(100);
   for (const s of SECRETS) {
-    for (const [where, texts] of [['answers', seen], ['logs', logLines], ['sql', db.queries], ['database', stored]] as const) {
+    for (const [where, texts] of [
+      ['answers', seen],
+      ['logs', logLines],
+      ['sql', db.queries],
+      ['database', stored],
+    ] as const) {
       const hit = texts.find((text) => text.includes(s));
       expect(hit, `${s} in ${where}`).toBeUndefined();
     }
@@ -90,17 +106,25 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
     return res.json();
   }
   const whatsapp = (tag: string, extra: Record<string, unknown> = {}) => ({
-    name: `Agent ${tag}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: pei(tag),
+    name: `Agent ${tag}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: pei(tag),
     credentials: { waba_id: `waba-${tag}`, phone_number_id: phone(tag), access_token: secret(`${e}-${tag}`) },
     ...extra,
   });
   // `key: null` sends no credential at all
-  const create = (body: unknown, key: string | null = KEYS.server, headers: Record<string, string> = {}) => call({ method: 'POST', path: '/ai/agents', key: key ?? undefined, body, headers });
-  const patch = (id: number, body: unknown, key: string | null = KEYS.server, project = 'acme') => call({ method: 'PATCH', path: `/ai/agents/${id}`, key: key ?? undefined, body, project });
-  const check = (id: number, key: string | null = KEYS.server, project = 'acme') => call({ method: 'POST', path: `/ai/agents/${id}/credentials/check`, key: key ?? undefined, project });
+  const create = (body: unknown, key: string | null = KEYS.server, headers: Record<string, string> = {}) =>
+    call({ method: 'POST', path: '/ai/agents', key: key ?? undefined, body, headers });
+  const patch = (id: number, body: unknown, key: string | null = KEYS.server, project = 'acme') =>
+    call({ method: 'PATCH', path: `/ai/agents/${id}`, key: key ?? undefined, body, project });
+  const check = (id: number, key: string | null = KEYS.server, project = 'acme') =>
+    call({ method: 'POST', path: `/ai/agents/${id}/credentials/check`, key: key ?? undefined, project });
   const stored = async (id: number) => {
     const [row] = await db.sql<{ credentials: string | null; credential_keys: string[]; phone_number_id: string | null }>(
-      'select credentials, credential_keys, phone_number_id from ai_agents where id = ?', [id]);
+      'select credentials, credential_keys, phone_number_id from ai_agents where id = ?',
+      [id],
+    );
     return { ...row, plain: row.credentials ? testCipher.decrypt<Record<string, string>>(row.credentials) : null };
   };
   const created = async (tag: string, extra: Record<string, unknown> = {}) => {
@@ -120,9 +144,33 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       const res = await create(whatsapp('first', { business_id: 1 }));
       expect(res.statusCode).toBe(200);
       const agent = res.json().result;
-      expect(Object.keys(agent).sort()).toEqual(['business_id', 'created_at', 'credentials', 'enabled', 'id', 'name', 'provider', 'provider_external_id', 'provider_type', 'updated_at']);
-      expect(agent).toMatchObject({ business_id: 1, name: 'Agent first', provider: 'whatsapp', provider_type: 'chat', provider_external_id: pei('first'), enabled: true });
-      expect(agent.credentials).toEqual({ waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false });
+      expect(Object.keys(agent).sort()).toEqual([
+        'business_id',
+        'created_at',
+        'credentials',
+        'enabled',
+        'id',
+        'name',
+        'provider',
+        'provider_external_id',
+        'provider_type',
+        'updated_at',
+      ]);
+      expect(agent).toMatchObject({
+        business_id: 1,
+        name: 'Agent first',
+        provider: 'whatsapp',
+        provider_type: 'chat',
+        provider_external_id: pei('first'),
+        enabled: true,
+      });
+      expect(agent.credentials).toEqual({
+        waba_id: true,
+        phone_number_id: true,
+        access_token: true,
+        app_secret: false,
+        verify_token: false,
+      });
       const row = await stored(agent.id);
       expect(row.credentials).not.toContain(secretOf(`${e}-first`));
       expect(row.plain).toEqual({ waba_id: 'waba-first', phone_number_id: phone('first'), access_token: secretOf(`${e}-first`) });
@@ -136,7 +184,14 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
     });
 
     it('a provider without known keys shows the keys it stores; enabled defaults to true, false is kept', async () => {
-      const res = await create({ name: 'Voice', provider: 'twilio', provider_type: 'voice', provider_external_id: pei('voice'), enabled: false, credentials: { sid: secret(`${e}-sid`) } });
+      const res = await create({
+        name: 'Voice',
+        provider: 'twilio',
+        provider_type: 'voice',
+        provider_external_id: pei('voice'),
+        enabled: false,
+        credentials: { sid: secret(`${e}-sid`) },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().result).toMatchObject({ enabled: false, business_id: null, credentials: { sid: true } });
       const bare = await create({ name: 'Web', provider: 'web', provider_type: 'chat', provider_external_id: pei('web') });
@@ -146,15 +201,38 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
 
     it('lists with params, where, orderBy and pagination', async () => {
       for (const x of ['la', 'lb', 'lc']) await created(x, { business_id: 3 });
-      const res = await call({ path: '/ai/agents', key: KEYS.server, query: { where: JSON.stringify({ business_id: 3, provider_external_id: [pei('la'), pei('lb'), pei('lc')] }), orderBy: '-provider_external_id', page_size: '2', params: 'provider_external_id,credentials' } });
+      const res = await call({
+        path: '/ai/agents',
+        key: KEYS.server,
+        query: {
+          where: JSON.stringify({ business_id: 3, provider_external_id: [pei('la'), pei('lb'), pei('lc')] }),
+          orderBy: '-provider_external_id',
+          page_size: '2',
+          params: 'provider_external_id,credentials',
+        },
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.result.map((a: any) => a.provider_external_id)).toEqual([pei('lc'), pei('lb')]);
       expect(Object.keys(body.result[0]).sort()).toEqual(['credentials', 'id', 'provider_external_id']);
       expect(body.pagination).toEqual({ current_page: 1, page_size: 2, total_pages: 2, total: 3, from: 1, to: 2 });
-      const ilike = await call({ path: '/ai/agents', key: KEYS.server, query: { where: JSON.stringify([{ attribute: 'name', value: { condition: 'ilike', value: 'agent l%' } }, { attribute: 'provider_external_id', value: { condition: 'ilike', value: `e${e}-%` } }]) } });
+      const ilike = await call({
+        path: '/ai/agents',
+        key: KEYS.server,
+        query: {
+          where: JSON.stringify([
+            { attribute: 'name', value: { condition: 'ilike', value: 'agent l%' } },
+            { attribute: 'provider_external_id', value: { condition: 'ilike', value: `e${e}-%` } },
+          ]),
+        },
+      });
       expect(ilike.json().pagination.total).toBe(3);
-      for (const query of [{ where: '{"credentials":1}' }, { orderBy: 'credentials' }, { params: 'credentials.access_token' }, { where: '{"phone_number_id":"x"}' }] as Record<string, string>[]) {
+      for (const query of [
+        { where: '{"credentials":1}' },
+        { orderBy: 'credentials' },
+        { params: 'credentials.access_token' },
+        { where: '{"phone_number_id":"x"}' },
+      ] as Record<string, string>[]) {
         const bad = await call({ path: '/ai/agents', key: KEYS.server, query });
         expect(bad.statusCode, JSON.stringify(query)).toBe(400);
       }
@@ -178,16 +256,25 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.json().result.id).toBe(first.json().result.id);
       // the kept request has digests of the credentials, never their values; another value is another body
-      const [kept] = await db.sql<{ body: string; response: string }>('select body::text as body, response::text as response from idempotency_keys where key = ?', [key]);
+      const [kept] = await db.sql<{ body: string; response: string }>(
+        'select body::text as body, response::text as response from idempotency_keys where key = ?',
+        [key],
+      );
       expect(kept.body).toContain('sha256:');
       expect(kept.body).not.toContain(secretOf(`${e}-idem`));
       expect(kept.response).not.toContain(secretOf(`${e}-idem`));
-      const other = await create(whatsapp('idem', { credentials: { access_token: secret(`${e}-idem-2`) } }), KEYS.server, { 'idempotency-key': key });
+      const other = await create(whatsapp('idem', { credentials: { access_token: secret(`${e}-idem-2`) } }), KEYS.server, {
+        'idempotency-key': key,
+      });
       expect(other.statusCode).toBe(400);
       expect(other.json().code).toBe('ERROR_IDEMPOTENCY_KEY_REUSED');
       // the SDK's JSON text for the credentials is kept as a digest too
       const textKey = `${key}-text`;
-      const sdk = await create({ ...whatsapp('idem-text'), credentials: JSON.stringify({ access_token: secret(`${e}-idem-text`) }) }, KEYS.server, { 'idempotency-key': textKey });
+      const sdk = await create(
+        { ...whatsapp('idem-text'), credentials: JSON.stringify({ access_token: secret(`${e}-idem-text`) }) },
+        KEYS.server,
+        { 'idempotency-key': textKey },
+      );
       expect(sdk.statusCode).toBe(200);
       const [keptText] = await db.sql<{ body: string }>('select body::text as body from idempotency_keys where key = ?', [textKey]);
       expect(keptText.body).not.toContain(secretOf(`${e}-idem-text`));
@@ -226,7 +313,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       expectInvalid(await patch(mine.json().result.id, { business_id: 2 }, KEYS.owner), 'business_id');
 
       // another owner's agent: the same answer as one that does not exist
-      for (const [key, id] of [[KEYS.owner, seedId('b2', e)], [OWNER2_KEY, seedId('b1', e)], [OWNER2_KEY, mine.json().result.id]] as const) {
+      for (const [key, id] of [
+        [KEYS.owner, seedId('b2', e)],
+        [OWNER2_KEY, seedId('b1', e)],
+        [OWNER2_KEY, mine.json().result.id],
+      ] as const) {
         for (const res of [await call({ path: `/ai/agents/${id}`, key }), await patch(id, { enabled: false }, key), await check(id, key)]) {
           expect(res.statusCode).toBe(400);
           expect(res.json().code).toBe('ERROR_AI_AGENT_NOT_FOUND');
@@ -235,7 +326,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       expect((await call({ path: `/ai/agents/${seedId('b2', e)}`, key: KEYS.server })).json().result.enabled).toBe(true);
     });
 
-    it("an administrator names any business of the project; an unknown one is a 400 naming business_id", async () => {
+    it('an administrator names any business of the project; an unknown one is a 400 naming business_id', async () => {
       expect((await create(whatsapp('admin', { business_id: 2 }), KEYS.admin)).statusCode).toBe(200);
       expectInvalid(await create(whatsapp(tag(), { business_id: 101 })), 'business_id'); // the other project's business
       expectInvalid(await create(whatsapp(tag(), { business_id: 999 }), KEYS.admin), 'business_id');
@@ -244,7 +335,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
     it("another project's key never reaches acme's agents, and that project may reuse acme's values", async () => {
       const acme = await created('isolated');
       for (const key of [KEYS.otherServer, KEYS.otherAdmin]) {
-        for (const res of [await call({ path: `/ai/agents/${acme.id}`, key, project: 'other' }), await patch(acme.id, { name: 'stolen' }, key, 'other'), await check(acme.id, key, 'other')]) {
+        for (const res of [
+          await call({ path: `/ai/agents/${acme.id}`, key, project: 'other' }),
+          await patch(acme.id, { name: 'stolen' }, key, 'other'),
+          await check(acme.id, key, 'other'),
+        ]) {
           expect(res.statusCode).toBe(400);
           expect(res.json().code).toBe('ERROR_AI_AGENT_NOT_FOUND');
         }
@@ -252,7 +347,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       // acme's key on the other project is 401; the other project's list does not show acme's agents
       expect((await call({ path: '/ai/agents', key: KEYS.server, project: 'other' })).statusCode).toBe(401);
       const theirs = await call({ path: '/ai/agents', key: KEYS.otherServer, project: 'other', query: { page_size: '100' } });
-      const otherIds = (await db.sql<{ id: number }>("select a.id from ai_agents a join projects p on p.id = a.project_id where p.code = 'other' order by a.id")).map((r) => r.id);
+      const otherIds = (
+        await db.sql<{ id: number }>(
+          "select a.id from ai_agents a join projects p on p.id = a.project_id where p.code = 'other' order by a.id",
+        )
+      ).map((r) => r.id);
       expect(theirs.json().result.map((a: any) => a.id)).toEqual(otherIds);
       const reuse = await call({ method: 'POST', path: '/ai/agents', key: KEYS.otherServer, project: 'other', body: whatsapp('isolated') });
       expect(reuse.statusCode).toBe(200);
@@ -298,11 +397,20 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
 
     it('PATCH validates the same fields; the message comes in the request language', async () => {
       const id = (await created('pv')).id;
-      for (const [, change, field] of cases.filter(([label]) => !label.includes('null credential'))) expectInvalid(await patch(id, change), field);
+      for (const [, change, field] of cases.filter(([label]) => !label.includes('null credential')))
+        expectInvalid(await patch(id, change), field);
       const es = await call({ method: 'PATCH', path: `/ai/agents/${id}`, key: KEYS.server, lang: 'es', body: { name: '' } });
       expect(es.json().result).toEqual(['El campo name no puede estar vacío.']);
       // a key another provider would take is refused when the agent becomes WhatsApp with it
-      const web = (await create({ name: 'Web', provider: 'web', provider_type: 'chat', provider_external_id: pei('to-wa'), credentials: { api_key: 'k' } })).json().result;
+      const web = (
+        await create({
+          name: 'Web',
+          provider: 'web',
+          provider_type: 'chat',
+          provider_external_id: pei('to-wa'),
+          credentials: { api_key: 'k' },
+        })
+      ).json().result;
       expectInvalid(await patch(web.id, { provider: 'whatsapp' }), 'credentials.api_key');
       expect((await call({ path: `/ai/agents/${id}`, key: KEYS.server })).json().result.name).toBe('Agent pv');
     });
@@ -324,12 +432,19 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       const ok = answers.filter((r) => r.statusCode === 200);
       expect(ok).toHaveLength(1);
       for (const r of answers.filter((x) => x.statusCode !== 200)) expectInvalid(r, 'provider_external_id');
-      const rows = await db.sql('select a.id from ai_agents a join projects p on p.id = a.project_id where p.code = ? and provider_external_id = ?', ['acme', pei('race')]);
+      const rows = await db.sql(
+        'select a.id from ai_agents a join projects p on p.id = a.project_id where p.code = ? and provider_external_id = ?',
+        ['acme', pei('race')],
+      );
       expect(rows).toHaveLength(1);
     });
 
-    it("20 concurrent POSTs of one WhatsApp phone_number_id create exactly one agent", async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => create(whatsapp(`prace-${i}`, { credentials: { phone_number_id: phone('prace'), access_token: secret(`${e}-prace`) } }))));
+    it('20 concurrent POSTs of one WhatsApp phone_number_id create exactly one agent', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          create(whatsapp(`prace-${i}`, { credentials: { phone_number_id: phone('prace'), access_token: secret(`${e}-prace`) } })),
+        ),
+      );
       const ok = answers.filter((r) => r.statusCode === 200);
       expect(ok).toHaveLength(1);
       for (const r of answers.filter((x) => x.statusCode !== 200)) expectInvalid(r, 'phone_number_id');
@@ -348,7 +463,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       expect((await patch(b.id, { credentials: { phone_number_id: null } })).statusCode).toBe(200);
       expect((await stored(b.id)).phone_number_id).toBeNull();
       // agents of other providers are not WhatsApp numbers
-      const voice = await create({ name: 'V', provider: 'twilio', provider_type: 'voice', provider_external_id: pei('uv'), credentials: { phone_number_id: phone('ua2') } });
+      const voice = await create({
+        name: 'V',
+        provider: 'twilio',
+        provider_type: 'voice',
+        provider_external_id: pei('uv'),
+        credentials: { phone_number_id: phone('ua2') },
+      });
       expect(voice.statusCode).toBe(200);
     });
   });
@@ -358,18 +479,39 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       const a = await created('merge', { business_id: 1 });
       const added = await patch(a.id, { credentials: { app_secret: secret(`${e}-merge-app`), verify_token: secret(`${e}-merge-verify`) } });
       expect(added.statusCode).toBe(200);
-      expect(added.json().result.credentials).toEqual({ waba_id: true, phone_number_id: true, access_token: true, app_secret: true, verify_token: true });
+      expect(added.json().result.credentials).toEqual({
+        waba_id: true,
+        phone_number_id: true,
+        access_token: true,
+        app_secret: true,
+        verify_token: true,
+      });
       expect((await stored(a.id)).plain).toEqual({
-        waba_id: 'waba-merge', phone_number_id: phone('merge'), access_token: secretOf(`${e}-merge`), app_secret: secretOf(`${e}-merge-app`), verify_token: secretOf(`${e}-merge-verify`),
+        waba_id: 'waba-merge',
+        phone_number_id: phone('merge'),
+        access_token: secretOf(`${e}-merge`),
+        app_secret: secretOf(`${e}-merge-app`),
+        verify_token: secretOf(`${e}-merge-verify`),
       });
       const removed = await patch(a.id, { credentials: { verify_token: null, access_token: secret(`${e}-merge-rotated`) } });
       expect(removed.json().result.credentials).toMatchObject({ access_token: true, verify_token: false });
       const row = await stored(a.id);
-      expect(row.plain).toEqual({ waba_id: 'waba-merge', phone_number_id: phone('merge'), access_token: secretOf(`${e}-merge-rotated`), app_secret: secretOf(`${e}-merge-app`) });
+      expect(row.plain).toEqual({
+        waba_id: 'waba-merge',
+        phone_number_id: phone('merge'),
+        access_token: secretOf(`${e}-merge-rotated`),
+        app_secret: secretOf(`${e}-merge-app`),
+      });
       expect([...row.credential_keys].sort()).toEqual(['access_token', 'app_secret', 'phone_number_id', 'waba_id']);
 
       const renamed = await patch(a.id, { name: 'Renamed', provider_type: 'voice' });
-      expect(renamed.json().result).toMatchObject({ name: 'Renamed', provider_type: 'voice', business_id: 1, enabled: true, provider_external_id: pei('merge') });
+      expect(renamed.json().result).toMatchObject({
+        name: 'Renamed',
+        provider_type: 'voice',
+        business_id: 1,
+        enabled: true,
+        provider_external_id: pei('merge'),
+      });
       expect(new Date(renamed.json().result.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(a.updated_at).getTime());
       expect((await stored(a.id)).plain).toEqual(row.plain);
       const unbound = await patch(a.id, { business_id: null });
@@ -388,11 +530,22 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
   describe('credentials/check', () => {
     it('reads the phone number from the Cloud API with the agent token', async () => {
       const a = await created('chk');
-      fake.addAccount({ waba_id: 'waba-chk', phone_number_id: phone('chk'), access_token: secretOf(`${e}-chk`), templates: [], display_phone_number: '+52 55 1234 5678', verified_name: 'Pizzeria Centro', quality_rating: 'GREEN' });
+      fake.addAccount({
+        waba_id: 'waba-chk',
+        phone_number_id: phone('chk'),
+        access_token: secretOf(`${e}-chk`),
+        templates: [],
+        display_phone_number: '+52 55 1234 5678',
+        verified_name: 'Pizzeria Centro',
+        quality_rating: 'GREEN',
+      });
       fake.reset({ requests: true });
       const res = await check(a.id);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ error: false, result: { display_phone_number: '+52 55 1234 5678', verified_name: 'Pizzeria Centro', quality_rating: 'GREEN' } });
+      expect(res.json()).toEqual({
+        error: false,
+        result: { display_phone_number: '+52 55 1234 5678', verified_name: 'Pizzeria Centro', quality_rating: 'GREEN' },
+      });
       expect(fake.requests).toHaveLength(1);
       const [req] = fake.requests;
       expect(req.method).toBe('GET');
@@ -431,7 +584,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
       await patch(a.id, { credentials: { access_token: null } });
       const res = await check(a.id);
       expectInvalid(res, 'access_token');
-      const bare = (await create({ name: 'N', provider: 'whatsapp', provider_type: 'chat', provider_external_id: pei('chknone') })).json().result;
+      const bare = (await create({ name: 'N', provider: 'whatsapp', provider_type: 'chat', provider_external_id: pei('chknone') })).json()
+        .result;
       const none = await check(bare.id);
       expectInvalid(none, 'phone_number_id');
       expect(none.json().result.join(' ')).toContain('access_token');
@@ -452,26 +606,41 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
 
     it("a disabled agent's inbound WhatsApp messages are ignored", async () => {
       const appSecret = secret(`${e}-inbound-app`);
-      const a = await created('inbound', { credentials: { phone_number_id: phone('inbound'), access_token: secret(`${e}-inbound`), app_secret: appSecret } });
+      const a = await created('inbound', {
+        credentials: { phone_number_id: phone('inbound'), access_token: secret(`${e}-inbound`), app_secret: appSecret },
+      });
       const origin = await t.listen();
       const meta = new MetaWebhooks(`${origin}/v400/en/acme/ai/webhooks/whatsapp`);
-      const deliver = (id: string) => meta.post(MetaWebhooks.notification(phone('inbound'), { messages: [{ from: '5215500000001', id, text: 'hola' }] }), appSecret);
+      const deliver = (id: string) =>
+        meta.post(MetaWebhooks.notification(phone('inbound'), { messages: [{ from: '5215500000001', id, text: 'hola' }] }), appSecret);
       const before = await deliver(`wamid.on.${e}`);
       expect(before.body).toEqual({ error: false, result: { messages: 1, statuses: 0 } });
       await patch(a.id, { enabled: false });
       const after = await deliver(`wamid.off.${e}`);
       expect(after.status).toBe(200);
       expect(after.body.result.messages).toBe(0);
-      const rows = await db.sql('select m.external_id from ai_messages m join ai_conversations c on c.id = m.conversation_id where c.agent_id = ?', [a.id]);
+      const rows = await db.sql(
+        'select m.external_id from ai_messages m join ai_conversations c on c.id = m.conversation_id where c.agent_id = ?',
+        [a.id],
+      );
       expect(rows.map((r) => r.external_id)).toEqual([`wamid.on.${e}`]);
     });
   });
 
   describe('the graph', () => {
     it('shows credentials as booleans and runs the same operations', async () => {
-      const res = await graph(`query($w: JSON) { aiAgents(where: $w) { items { id provider_external_id credentials } pagination { total } } }`, { w: { provider_external_id: pei('first') } });
+      const res = await graph(
+        `query($w: JSON) { aiAgents(where: $w) { items { id provider_external_id credentials } pagination { total } } }`,
+        { w: { provider_external_id: pei('first') } },
+      );
       expect(res.errors).toBeUndefined();
-      expect(res.data.aiAgents.items[0].credentials).toEqual({ waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false });
+      expect(res.data.aiAgents.items[0].credentials).toEqual({
+        waba_id: true,
+        phone_number_id: true,
+        access_token: true,
+        app_secret: false,
+        verify_token: false,
+      });
       const id = res.data.aiAgents.items[0].id;
       const upd = await graph('mutation($id: Int!) { updateAiAgent(agent_id: $id, name: "Graph name") { name credentials } }', { id });
       expect(upd.data.updateAiAgent.name).toBe('Graph name');
@@ -497,7 +666,9 @@ describe('agents stored before the credential columns', () => {
     );
     expect(await backfillCredentialColumns(db.orm, testCipher)).toEqual({ filled: 1, conflicts: 1 });
     const rows = await db.sql<{ id: number; credential_keys: string[]; phone_number_id: string | null }>(
-      'select id, credential_keys, phone_number_id from ai_agents where id in (?, ?) order by id', [id, twin]);
+      'select id, credential_keys, phone_number_id from ai_agents where id in (?, ?) order by id',
+      [id, twin],
+    );
     expect(rows).toEqual([
       { id, credential_keys: ['access_token', 'phone_number_id', 'waba_id'], phone_number_id: 'old-phone' },
       { id: twin, credential_keys: ['access_token', 'phone_number_id', 'waba_id'], phone_number_id: null },
@@ -512,8 +683,14 @@ describe('OpenAPI', () => {
     try {
       const doc = (await t.app.inject({ url: '/openapi.json' })).json();
       seen.push(JSON.stringify(doc));
-      const paths = Object.keys(doc.paths).filter((p) => p.includes('/ai/agents') && !p.includes('conversations') && !p.includes('templates') && !p.includes('translations'));
-      expect(paths.map((p) => p.replace(/^.*\/ai\//, '/ai/')).sort()).toEqual(['/ai/agents', '/ai/agents/{agent_id}', '/ai/agents/{agent_id}/credentials/check']);
+      const paths = Object.keys(doc.paths).filter(
+        (p) => p.includes('/ai/agents') && !p.includes('conversations') && !p.includes('templates') && !p.includes('translations'),
+      );
+      expect(paths.map((p) => p.replace(/^.*\/ai\//, '/ai/')).sort()).toEqual([
+        '/ai/agents',
+        '/ai/agents/{agent_id}',
+        '/ai/agents/{agent_id}/credentials/check',
+      ]);
       const text = JSON.stringify(doc);
       expect(text).toContain('"additionalProperties":{"type":"boolean"}');
     } finally {

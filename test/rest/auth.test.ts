@@ -61,12 +61,26 @@ beforeAll(async () => {
   const { users, otps } = extraUsers();
   acme.users = [...acme.users!, ...users];
   acme.one_time_passwords = otps;
-  acme.agents = [{ id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'bot-1', enabled: true }];
+  acme.agents = [
+    { id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'bot-1', enabled: true },
+  ];
   acme.conversations = [0, 1].map((e) => ({
-    id: 1 + e, agent_id: 1, user_id: id(LINK.guest, e), business_id: 1, status: 'closed', status_reason: 'completed',
+    id: 1 + e,
+    agent_id: 1,
+    user_id: id(LINK.guest, e),
+    business_id: 1,
+    status: 'closed',
+    status_reason: 'completed',
     closed_at: new Date().toISOString(),
   }));
-  acme.orders = [0, 1].map((e) => ({ id: 1 + e, business_id: 1, customer_id: id(LINK.guest, e), conversation_id: 1 + e, status: 1, summary: { total: 10 } }));
+  acme.orders = [0, 1].map((e) => ({
+    id: 1 + e,
+    business_id: 1,
+    customer_id: id(LINK.guest, e),
+    conversation_id: 1 + e,
+    status: 1,
+    summary: { total: 10 },
+  }));
   base.projects.push({
     code: 'captcha',
     name: 'Captcha',
@@ -178,18 +192,36 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
     it('registers a device for push notifications', async () => {
       const token = `push-token-${engine}-${randomUUID()}`;
       const res = await auth({
-        email: 'owner2@acme.test', password: PASSWORD, notification_token: token,
-        notification_app: 'com.acme.app', notification_provider: 'fcm', platform: 'android', device_code: 'dev-9',
+        email: 'owner2@acme.test',
+        password: PASSWORD,
+        notification_token: token,
+        notification_app: 'com.acme.app',
+        notification_provider: 'fcm',
+        platform: 'android',
+        device_code: 'dev-9',
       });
       expect(res.statusCode).toBe(200);
-      const rows = await db.sql('select user_id, notification_app, notification_provider, platform, device_code from devices where notification_token = ?', [token]);
-      expect(rows).toEqual([{ user_id: USERS.owner2, notification_app: 'com.acme.app', notification_provider: 'fcm', platform: 'android', device_code: 'dev-9' }]);
+      const rows = await db.sql(
+        'select user_id, notification_app, notification_provider, platform, device_code from devices where notification_token = ?',
+        [token],
+      );
+      expect(rows).toEqual([
+        {
+          user_id: USERS.owner2,
+          notification_app: 'com.acme.app',
+          notification_provider: 'fcm',
+          platform: 'android',
+          device_code: 'dev-9',
+        },
+      ]);
     });
 
     it('keeps no device when its session cannot be written (one transaction)', async () => {
       const token = `push-token-fail-${engine}-${randomUUID()}`;
       const trigger = `og_session_fail_${e}`;
-      await db.sql(`create function ${trigger}() returns trigger language plpgsql as $$ begin if new.device_code = 'fail-${e}' then raise exception 'simulated failure'; end if; return new; end $$`);
+      await db.sql(
+        `create function ${trigger}() returns trigger language plpgsql as $$ begin if new.device_code = 'fail-${e}' then raise exception 'simulated failure'; end if; return new; end $$`,
+      );
       await db.sql(`create trigger ${trigger} before insert on sessions for each row execute function ${trigger}()`);
       try {
         const res = await auth({ email: 'owner2@acme.test', password: PASSWORD, notification_token: token, device_code: `fail-${e}` });
@@ -282,7 +314,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       const right = await auth({ email, one_time_password: '445566' });
       expect(right.statusCode).toBe(401);
       expect(right.json().code).toBe('ERROR_INVALID_CREDENTIALS');
-      const [otp] = await db.sql<{ used_at: unknown; attempts: number }>('select used_at, attempts from one_time_passwords where user_id = ?', [id(OTP.tries, e)]);
+      const [otp] = await db.sql<{ used_at: unknown; attempts: number }>(
+        'select used_at, attempts from one_time_passwords where user_id = ?',
+        [id(OTP.tries, e)],
+      );
       expect(otp.used_at).toBeNull();
       expect(otp.attempts).toBe(5);
     });
@@ -325,7 +360,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       expect(await db.sql('select count(*)::int as n from users where guest_token = ?', [token])).toEqual([{ n: 1 }]);
     });
 
-    it('links the guest\'s conversations and orders to the user who signs in with it', async () => {
+    it("links the guest's conversations and orders to the user who signs in with it", async () => {
       const guestId = id(LINK.guest, e);
       const userId = id(LINK.user, e);
       const res = await auth({ email: `link-${e}@acme.test`, password: PASSWORD, guest_token: GUEST_TOKENS[e] });
@@ -348,14 +383,16 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
     };
 
     it('rejects an email that is not an address', () => rejects({ email: 'not-an-email', password: PASSWORD }, 'email'));
-    it('rejects a one-time password that is not digits', () => rejects({ email: 'admin@acme.test', one_time_password: '12ab56' }, 'one_time_password'));
+    it('rejects a one-time password that is not digits', () =>
+      rejects({ email: 'admin@acme.test', one_time_password: '12ab56' }, 'one_time_password'));
     it('rejects a number where a string is expected', () => rejects({ email: 'admin@acme.test', password: 12345678 }, 'password'));
     it('rejects a body with no credentials', () => rejects({}, 'email'));
     it('rejects an email with no password', () => rejects({ email: 'admin@acme.test' }, 'password'));
     it('rejects a malformed guest token', () => rejects({ guest_token: 'not-a-uuid' }, 'guest_token'));
-    it('rejects a malformed country code', () => rejects({ cellphone: '5512345678', country_phone_code: '52a', password: PASSWORD }, 'country_phone_code'));
+    it('rejects a malformed country code', () =>
+      rejects({ cellphone: '5512345678', country_phone_code: '52a', password: PASSWORD }, 'country_phone_code'));
 
-    it('names the field, and what it must be, in the request\'s language', async () => {
+    it("names the field, and what it must be, in the request's language", async () => {
       const res = await auth({ email: 'nope', password: PASSWORD }, { lang: 'es' });
       expect(res.statusCode).toBe(400);
       expect(res.json().result).toEqual(['El campo email debe ser una dirección de correo electrónico.']);
@@ -363,7 +400,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
   });
 
   describe('reCAPTCHA (project config security_recaptcha_auth = "1")', () => {
-    const captcha = (body: Record<string, unknown>) => auth({ email: `cap-${200 + e}@captcha.test`, password: PASSWORD, ...body }, { project: 'captcha' });
+    const captcha = (body: Record<string, unknown>) =>
+      auth({ email: `cap-${200 + e}@captcha.test`, password: PASSWORD, ...body }, { project: 'captcha' });
     beforeEach(() => {
       verifications.length = 0;
     });
@@ -372,7 +410,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('POST /auth (%s)
       const res = await captcha({ recaptcha_type: 'v2', verification_code: 'good-v2' });
       expect(res.statusCode).toBe(200);
       expect(verifications).toEqual([
-        { contentType: 'application/x-www-form-urlencoded', form: { secret: RECAPTCHA_SECRET, response: 'good-v2', remoteip: '127.0.0.1' } },
+        {
+          contentType: 'application/x-www-form-urlencoded',
+          form: { secret: RECAPTCHA_SECRET, response: 'good-v2', remoteip: '127.0.0.1' },
+        },
       ]);
     });
 

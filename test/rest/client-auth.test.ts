@@ -27,9 +27,20 @@ beforeAll(async () => {
       { id: uid(e, 3), name: 'Lock', cellphone: LOCKED(e), country_phone_code: '1', password: PASSWORD, level: 3 },
       { id: uid(e, 4), name: 'Otp', cellphone: OTP_PHONE(e), country_phone_code: '34', password: PASSWORD, level: 3 },
     );
-    fixture.projects[1].users!.push({ id: 150 + e, name: 'Far', cellphone: ELSEWHERE(e), country_phone_code: '52', password: PASSWORD, level: 3 });
+    fixture.projects[1].users!.push({
+      id: 150 + e,
+      name: 'Far',
+      cellphone: ELSEWHERE(e),
+      country_phone_code: '52',
+      password: PASSWORD,
+      level: 3,
+    });
   }
-  acme.one_time_passwords = [0, 1].map((e) => ({ user_id: uid(e, 4), code: '246810', expires_at: new Date(Date.now() + 3600_000).toISOString() }));
+  acme.one_time_passwords = [0, 1].map((e) => ({
+    user_id: uid(e, 4),
+    code: '246810',
+    expires_at: new Date(Date.now() + 3600_000).toISOString(),
+  }));
   await db.load(fixture);
 });
 afterAll(() => db.orm.close());
@@ -40,7 +51,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('cellphone witho
     t = await startApp(engine, db);
   });
   afterAll(() => t.close());
-  const auth = (body: Record<string, unknown>) => t.api({ method: 'POST', path: '/auth', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const auth = (body: Record<string, unknown>) =>
+    t.api({ method: 'POST', path: '/auth', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
   it('signs in the one user of the project with that cellphone', async () => {
     const res = await auth({ cellphone: UNIQUE(e), password: PASSWORD });

@@ -13,7 +13,14 @@ import { startWhatsAppFake, type FakeTemplate, type WhatsAppFake } from '../supp
  */
 const creds = (id: number) => ({ waba_id: `waba${id}`, phone_number_id: `phone${id}`, access_token: `token-${id}` });
 const TEMPLATES = (id: number): FakeTemplate[] => [
-  { id: `t${id}-1`, name: 'welcome', language: 'en', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] },
+  {
+    id: `t${id}-1`,
+    name: 'welcome',
+    language: 'en',
+    category: 'MARKETING',
+    status: 'APPROVED',
+    components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+  },
 ];
 const agentOf = (e: number) => 1 + e; // each engine its own agent
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -29,12 +36,29 @@ beforeAll(async () => {
   fake = await startWhatsAppFake();
   const fixture = baseFixture({
     agents: [0, 1].map((e) => ({
-      id: agentOf(e), business_id: 1, name: `Bot ${e}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `bot-${e}`, enabled: true, credentials: creds(agentOf(e)),
+      id: agentOf(e),
+      business_id: 1,
+      name: `Bot ${e}`,
+      provider: 'whatsapp',
+      provider_type: 'chat',
+      provider_external_id: `bot-${e}`,
+      enabled: true,
+      credentials: creds(agentOf(e)),
     })),
-    templates: [0, 1].map((e) => ({ id: agentOf(e) * 10 + 1, agent_id: agentOf(e), external_id: `t${agentOf(e)}-1`, name: 'welcome', language: 'en', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] })),
+    templates: [0, 1].map((e) => ({
+      id: agentOf(e) * 10 + 1,
+      agent_id: agentOf(e),
+      external_id: `t${agentOf(e)}-1`,
+      name: 'welcome',
+      language: 'en',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+    })),
   });
   fixture.projects.push({
-    code: 'captcha', name: 'Captcha',
+    code: 'captcha',
+    name: 'Captcha',
     users: [{ id: 200, name: 'Cap', email: 'cap@captcha.test', password: PASSWORD, level: 3 }],
     configs: [{ key: 'security_recaptcha_auth', value: '1', public: false }],
   });
@@ -68,7 +92,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('client bodies (
   afterAll(() => t.close());
 
   const call = (method: 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown, headers: Record<string, string> = JSON_TYPE) =>
-    t.api({ method, path, key: KEYS.server, headers, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
+    t.api({
+      method,
+      path,
+      key: KEYS.server,
+      headers,
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
   const fieldsOf = (res: { json(): any }) => res.json().result.join(' ');
 
   describe('an empty body with Content-Type: application/json is no body', () => {
@@ -146,7 +176,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('client bodies (
 
     it('translations: the wrong JSON type, a bad locale value inside the text, or plain text are 400s naming the field', async () => {
       const path = `/ai/agents/${agent}/translations`;
-      for (const [value, field] of [['[{"en": {}}]', 'translations'], ['hello', 'translations'], ['{"en": "text"}', 'translations.en'], ['{"__proto__": {"x": 1}}', 'translations']]) {
+      for (const [value, field] of [
+        ['[{"en": {}}]', 'translations'],
+        ['hello', 'translations'],
+        ['{"en": "text"}', 'translations.en'],
+        ['{"__proto__": {"x": 1}}', 'translations'],
+      ]) {
         const res = await call('PUT', path, { translations: value });
         expect(res.statusCode, value).toBe(400);
         expect(res.json().code).toBe('ERROR_VALIDATION');
@@ -163,7 +198,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('client bodies (
 
   describe('reCAPTCHA answer as JSON text', () => {
     const auth = (body: Record<string, unknown>) =>
-      t.api({ method: 'POST', path: '/auth', project: 'captcha', body: JSON.stringify({ email: 'cap@captcha.test', password: PASSWORD, ...body }), headers: JSON_TYPE });
+      t.api({
+        method: 'POST',
+        path: '/auth',
+        project: 'captcha',
+        body: JSON.stringify({ email: 'cap@captcha.test', password: PASSWORD, ...body }),
+        headers: JSON_TYPE,
+      });
 
     it('verification_code {"code", "version"} without recaptcha_type is verified as that version', async () => {
       verified.length = 0;
@@ -175,7 +216,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('client bodies (
     });
 
     it('a failed, versionless or malformed answer is ERROR_RECAPTCHA', async () => {
-      for (const code of [JSON.stringify({ code: 'forged', version: 'v2' }), JSON.stringify({ code: 'good', version: 'v4' }), JSON.stringify({ code: 'good' }), '{"code": "good"', 'good']) {
+      for (const code of [
+        JSON.stringify({ code: 'forged', version: 'v2' }),
+        JSON.stringify({ code: 'good', version: 'v4' }),
+        JSON.stringify({ code: 'good' }),
+        '{"code": "good"',
+        'good',
+      ]) {
         const res = await auth({ verification_code: code });
         expect(res.statusCode, code).toBe(400);
         expect(res.json().code).toBe('ERROR_RECAPTCHA');

@@ -36,8 +36,17 @@ describe.each(ENGINES)('GET /configs (%s)', (engine) => {
     const body = res.json();
     expect(body.error).toBe(false);
     expect(keys(body)).toEqual([
-      'ai_module_enabled', 'api_version', 'delivery_zone', 'gateway_secret', 'hidden_flag', 'legacy_v2',
-      'loyalty_rate', 'owner_panel', 'private_flag', 'project_code', 'store_name',
+      'ai_module_enabled',
+      'api_version',
+      'delivery_zone',
+      'gateway_secret',
+      'hidden_flag',
+      'legacy_v2',
+      'loyalty_rate',
+      'owner_panel',
+      'private_flag',
+      'project_code',
+      'store_name',
     ]);
     expect(body.result.find((e: any) => e.key === 'gateway_secret').value).toBe('s3cret');
   });
@@ -50,7 +59,15 @@ describe.each(ENGINES)('GET /configs (%s)', (engine) => {
 
   it('shows a customer only public, visible entries of enabled plugins', async () => {
     const body = (await t.api({ path: '/configs', key: KEYS.customer })).json();
-    expect(keys(body)).toEqual(['ai_module_enabled', 'api_version', 'gateway_secret', 'legacy_v2', 'loyalty_rate', 'project_code', 'store_name']);
+    expect(keys(body)).toEqual([
+      'ai_module_enabled',
+      'api_version',
+      'gateway_secret',
+      'legacy_v2',
+      'loyalty_rate',
+      'project_code',
+      'store_name',
+    ]);
   });
 
   it('adds business-manager entries for a business owner', async () => {
@@ -62,7 +79,16 @@ describe.each(ENGINES)('GET /configs (%s)', (engine) => {
   it('gives built-in entries their fixed shape and model-backed entries a description', async () => {
     const body = (await t.api({ path: '/configs', key: KEYS.customer })).json();
     const builtIn = body.result.find((e: any) => e.key === 'project_code');
-    expect(builtIn).toEqual({ id: null, key: 'project_code', value: 'acme', type: 1, public: true, hidden: false, protected: false, plugin: null });
+    expect(builtIn).toEqual({
+      id: null,
+      key: 'project_code',
+      value: 'acme',
+      type: 1,
+      public: true,
+      hidden: false,
+      protected: false,
+      plugin: null,
+    });
     expect(body.result.find((e: any) => e.key === 'ai_module_enabled').value).toBe('1');
     expect(body.result.find((e: any) => e.key === 'api_version').value).toBe('400');
     const stored = body.result.find((e: any) => e.key === 'store_name');
@@ -98,7 +124,7 @@ describe.each(ENGINES)('GET /configs (%s)', (engine) => {
     expect(res.json()).toMatchObject({ error: true, code: 'ERROR_UNAUTHORIZED' });
   });
 
-  it('never shows another project\'s entries, and refuses another project\'s key', async () => {
+  it("never shows another project's entries, and refuses another project's key", async () => {
     const own = (await t.api({ path: '/configs', key: KEYS.server })).json();
     expect(keys(own)).not.toContain('other_secret');
     const foreign = await t.api({ path: '/configs', key: KEYS.otherServer });

@@ -9,7 +9,14 @@ import { baseFixture, KEYS, PASSWORD, USERS } from '../support/fixtures.js';
  * database, so every case that creates a conversation uses an agent of its engine.
  */
 const agent = (id: number, ext: string, extra: Record<string, unknown> = {}) => ({
-  id, business_id: 1, name: `Agent ${ext}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: ext, enabled: true, ...extra,
+  id,
+  business_id: 1,
+  name: `Agent ${ext}`,
+  provider: 'whatsapp',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
+  ...extra,
 });
 
 const AGENTS = [
@@ -35,7 +42,16 @@ beforeAll(async () => {
     conversations: [
       // The customer's active conversation with agent 1, and an older closed one.
       { id: 1, agent_id: 1, user_id: USERS.customer, business_id: 1, status: 'active', created_at: at(0) },
-      { id: 2, agent_id: 1, user_id: USERS.customer, business_id: 1, status: 'closed', status_reason: 'completed', created_at: at(0), closed_at: at(1) },
+      {
+        id: 2,
+        agent_id: 1,
+        user_id: USERS.customer,
+        business_id: 1,
+        status: 'closed',
+        status_reason: 'completed',
+        created_at: at(0),
+        closed_at: at(1),
+      },
     ],
     messages: [
       // ids out of time order: the result is ordered by created_at.
@@ -46,13 +62,22 @@ beforeAll(async () => {
     ],
   });
   fixture.projects[1].agents = [agent(101, 'other-bot', { business_id: 101 })];
-  fixture.projects.push({ code: 'noai', name: 'No AI', ai_enabled: false, api_keys: [{ key: 'noai-server-key-0123456789', server: true }], agents: [agent(201, 'noai-bot', { business_id: null })] });
+  fixture.projects.push({
+    code: 'noai',
+    name: 'No AI',
+    ai_enabled: false,
+    api_keys: [{ key: 'noai-server-key-0123456789', server: true }],
+    agents: [agent(201, 'noai-bot', { business_id: null })],
+  });
   await db.load(fixture);
 });
 afterAll(() => db.orm.close());
 
 const activeRows = (agentId: number) =>
-  db.sql<{ id: number; user_id: number | null }>("select id, user_id from ai_conversations where agent_id = ? and status = 'active' order by id", [agentId]);
+  db.sql<{ id: number; user_id: number | null }>(
+    "select id, user_id from ai_conversations where agent_id = ? and status = 'active' order by id",
+    [agentId],
+  );
 
 describe.each(ENGINES)('current conversation (%s)', (engine) => {
   let t: TestApp;
@@ -77,11 +102,28 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     expect(first.statusCode).toBe(200);
     const body = first.json();
     expect(body.error).toBe(false);
-    expect(body.result).toMatchObject({ agent_id: agentId('cur'), user_id: USERS.customer, business_id: 1, status: 'active', status_reason: null, closed_at: null });
+    expect(body.result).toMatchObject({
+      agent_id: agentId('cur'),
+      user_id: USERS.customer,
+      business_id: 1,
+      status: 'active',
+      status_reason: null,
+      closed_at: null,
+    });
     expect(typeof body.result.id).toBe('number');
-    expect(Object.keys(body.result).sort()).toEqual(
-      ['agent_id', 'business_id', 'closed_at', 'contact', 'created_at', 'id', 'status', 'status_reason', 'updated_at', 'user_id', 'window_expires_at'],
-    );
+    expect(Object.keys(body.result).sort()).toEqual([
+      'agent_id',
+      'business_id',
+      'closed_at',
+      'contact',
+      'created_at',
+      'id',
+      'status',
+      'status_reason',
+      'updated_at',
+      'user_id',
+      'window_expires_at',
+    ]);
     const second = await current(ext('cur'), { key: KEYS.customer });
     expect(second.json().result).toEqual(body.result);
     expect(await activeRows(agentId('cur'))).toEqual([{ id: body.result.id, user_id: USERS.customer }]);
@@ -134,7 +176,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     expect(res.json().result).toMatchObject({ user_id: guest.id, business_id: null, status: 'active' });
   });
 
-  it('404 ERROR_AI_AGENT_NOT_FOUND for an unknown provider_external_id, or another project\'s', async () => {
+  it("404 ERROR_AI_AGENT_NOT_FOUND for an unknown provider_external_id, or another project's", async () => {
     for (const id of ['no-such-agent', 'other-bot']) {
       const res = await current(id, { key: KEYS.customer });
       expect(res.statusCode).toBe(404);
@@ -158,7 +200,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     expect(await activeRows(2)).toEqual([]);
   });
 
-  it('400 for a provider_external_id outside the spec\'s pattern', async () => {
+  it("400 for a provider_external_id outside the spec's pattern", async () => {
     const res = await current('bad%20id', { key: KEYS.customer });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('ERROR_VALIDATION');
@@ -175,8 +217,23 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     it('returns only public messages of the active conversation, oldest first', async () => {
       const res = await current('with-messages', { key: KEYS.customer }, '/messages');
       expect(res.statusCode).toBe(200);
-      expect(res.json().result.map((m: any) => [m.id, m.content])).toEqual([[2, 'first'], [1, 'second']]);
-      expect(res.json().result[0]).toEqual({ id: 2, conversation_id: 1, role: 'user', content: 'first', public: true, created_at: at(3), usage: null, external_id: null, delivery_status: null, delivery_error: null, author_id: null });
+      expect(res.json().result.map((m: any) => [m.id, m.content])).toEqual([
+        [2, 'first'],
+        [1, 'second'],
+      ]);
+      expect(res.json().result[0]).toEqual({
+        id: 2,
+        conversation_id: 1,
+        role: 'user',
+        content: 'first',
+        public: true,
+        created_at: at(3),
+        usage: null,
+        external_id: null,
+        delivery_status: null,
+        delivery_error: null,
+        author_id: null,
+      });
     });
 
     it('404 ERROR_AI_CONVERSATION_NOT_FOUND when there is no active conversation, and creates none', async () => {
@@ -193,7 +250,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
       expect(res.json().code).toBe('ERROR_AI_AGENT_NOT_FOUND');
     });
 
-    it('is the caller\'s conversation: another user has none', async () => {
+    it("is the caller's conversation: another user has none", async () => {
       const res = await current('with-messages', { key: KEYS.admin }, '/messages');
       expect(res.statusCode).toBe(404);
     });
@@ -211,7 +268,11 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
       const missing = (await gql(q, { p: 'nope' })).json();
       expect(missing.errors[0].extensions).toMatchObject({ code: 'ERROR_AI_AGENT_NOT_FOUND', status: 404 });
       const off = (await gql(q, { p: 'acme-off' })).json();
-      expect(off.errors[0].extensions).toMatchObject({ code: 'ERROR_AI_CONVERSATION_CONFLICT', status: 409, result: { agent_id: 2, reason: 'AGENT_DISABLED' } });
+      expect(off.errors[0].extensions).toMatchObject({
+        code: 'ERROR_AI_CONVERSATION_CONFLICT',
+        status: 409,
+        result: { agent_id: 2, reason: 'AGENT_DISABLED' },
+      });
       const hostile = (await gql(q, { p: "x' or 1=1 --\u0000" })).json();
       expect(hostile.errors[0].extensions.code).toBe('ERROR_AI_AGENT_NOT_FOUND');
     });

@@ -12,8 +12,14 @@ const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 12, minute)).toISO
 const REASONS = ['completed', 'abandoned', 'failed'] as const;
 
 interface Conv {
-  id: number; agent_id: number; business_id: number; user_id: number | null;
-  status: 'active' | 'closed'; status_reason: string | null; created_at: string; closed_at: string | null;
+  id: number;
+  agent_id: number;
+  business_id: number;
+  user_id: number | null;
+  status: 'active' | 'closed';
+  status_reason: string | null;
+  created_at: string;
+  closed_at: string | null;
 }
 
 /** 24 conversations: agent (and business) 1..3 in turn; every 4th active; created_at out of id order. */
@@ -32,7 +38,16 @@ const SMALL: Conv[] = Array.from({ length: 24 }, (_, k) => {
   };
 });
 /** The conversation with 10,000 messages. */
-const BIG: Conv = { id: 25, agent_id: 1, business_id: 1, user_id: 3, status: 'closed', status_reason: 'completed', created_at: at(40), closed_at: at(50) };
+const BIG: Conv = {
+  id: 25,
+  agent_id: 1,
+  business_id: 1,
+  user_id: 3,
+  status: 'closed',
+  status_reason: 'completed',
+  created_at: at(40),
+  closed_at: at(50),
+};
 const ALL = [...SMALL, BIG];
 const BIG_COUNT = 10_000;
 
@@ -43,17 +58,54 @@ const MESSAGES = [
   { id: 4, conversation_id: 2, role: 'user', content: 'order', public: true, created_at: at(4) },
   { id: 5, conversation_id: 1, role: 'tool', content: '{}', public: false, created_at: at(5) },
 ];
-const COUNTS = new Map<number, number>([[1, 4], [2, 1], [25, BIG_COUNT]]);
+const COUNTS = new Map<number, number>([
+  [1, 4],
+  [2, 1],
+  [25, BIG_COUNT],
+]);
 
-const DEFAULT_FIELDS = ['agent_id', 'assignee_id', 'business_id', 'closed_at', 'contact', 'created_at', 'handler', 'id', 'messages_count', 'status', 'status_reason', 'updated_at', 'usage', 'user_id', 'window_expires_at'];
-const AGENT_FIELDS = ['business_id', 'created_at', 'credentials', 'enabled', 'id', 'name', 'provider', 'provider_external_id', 'provider_type', 'updated_at'];
+const DEFAULT_FIELDS = [
+  'agent_id',
+  'assignee_id',
+  'business_id',
+  'closed_at',
+  'contact',
+  'created_at',
+  'handler',
+  'id',
+  'messages_count',
+  'status',
+  'status_reason',
+  'updated_at',
+  'usage',
+  'user_id',
+  'window_expires_at',
+];
+const AGENT_FIELDS = [
+  'business_id',
+  'created_at',
+  'credentials',
+  'enabled',
+  'id',
+  'name',
+  'provider',
+  'provider_external_id',
+  'provider_type',
+  'updated_at',
+];
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   const agent = (id: number, business_id: number) => ({
-    id, business_id, name: `Agent ${id}`, provider: 'whatsapp', provider_type: id === 2 ? 'voice' : 'chat',
-    provider_external_id: `agent-${id}`, enabled: true, credentials: { waba_id: 'w', phone_number_id: `p${id}`, access_token: 'SECRET-TOKEN' },
+    id,
+    business_id,
+    name: `Agent ${id}`,
+    provider: 'whatsapp',
+    provider_type: id === 2 ? 'voice' : 'chat',
+    provider_external_id: `agent-${id}`,
+    enabled: true,
+    credentials: { waba_id: 'w', phone_number_id: `p${id}`, access_token: 'SECRET-TOKEN' },
   });
   const fixture = baseFixture({
     agents: [agent(1, 1), agent(2, 2), agent(3, 3)],
@@ -63,7 +115,12 @@ beforeAll(async () => {
   fixture.projects[1].agents = [agent(101, 101)];
   fixture.projects[1].conversations = [{ id: 101, agent_id: 101, business_id: 101, status: 'active', created_at: at(1) }];
   fixture.projects[1].messages = [{ id: 101, conversation_id: 101, role: 'user', content: 'other project', public: true }];
-  fixture.projects.push({ code: 'noai', name: 'No AI', ai_enabled: false, api_keys: [{ key: 'noai-server-key-0123456789', server: true }] });
+  fixture.projects.push({
+    code: 'noai',
+    name: 'No AI',
+    ai_enabled: false,
+    api_keys: [{ key: 'noai-server-key-0123456789', server: true }],
+  });
   await db.load(fixture);
   await db.sql(
     `insert into ai_messages (project_id, conversation_id, role, content, public, created_at)
@@ -107,7 +164,15 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       expect(body.error).toBe(false);
       expect(ids(body)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       expect(Object.keys(body.result[0]).sort()).toEqual(DEFAULT_FIELDS);
-      expect(body.result[0]).toMatchObject({ id: 1, agent_id: 1, business_id: 1, status: 'closed', status_reason: 'abandoned', messages_count: 4, usage: { cost: 0.1, response_time_ms: 101 } });
+      expect(body.result[0]).toMatchObject({
+        id: 1,
+        agent_id: 1,
+        business_id: 1,
+        status: 'closed',
+        status_reason: 'abandoned',
+        messages_count: 4,
+        usage: { cost: 0.1, response_time_ms: 101 },
+      });
       expect(body.result.map((c: any) => c.messages_count)).toEqual(body.result.map((c: any) => COUNTS.get(c.id) ?? 0));
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 3, total: 25, from: 1, to: 10 });
     });
@@ -166,12 +231,23 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         ['not_null', [{ attribute: 'user_id', value: { condition: 'not_null' } }], (c) => c.user_id !== null],
         [
           'several conditions AND-ed',
-          [{ attribute: 'status', value: 'closed' }, { attribute: 'closed_at', value: { condition: '<', value: at(40) } }],
+          [
+            { attribute: 'status', value: 'closed' },
+            { attribute: 'closed_at', value: { condition: '<', value: at(40) } },
+          ],
           (c) => c.status === 'closed' && c.closed_at! < at(40),
         ],
         [
           'an OR group',
-          [{ conditions: [{ attribute: 'id', value: 1 }, { attribute: 'status', value: 'active' }], conector: 'OR' }],
+          [
+            {
+              conditions: [
+                { attribute: 'id', value: 1 },
+                { attribute: 'status', value: 'active' },
+              ],
+              conector: 'OR',
+            },
+          ],
           (c) => c.id === 1 || c.status === 'active',
         ],
         [
@@ -182,13 +258,29 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
               conector: 'OR',
               conditions: [
                 { attribute: 'status', value: 'active' },
-                { conector: 'AND', conditions: [{ attribute: 'status_reason', value: 'failed' }, { attribute: 'id', value: { condition: '>', value: 10 } }] },
+                {
+                  conector: 'AND',
+                  conditions: [
+                    { attribute: 'status_reason', value: 'failed' },
+                    { attribute: 'id', value: { condition: '>', value: 10 } },
+                  ],
+                },
               ],
             },
           ],
           (c) => c.agent_id === 1 && (c.status === 'active' || (c.status_reason === 'failed' && c.id > 10)),
         ],
-        ['a top-level group', { conditions: [{ attribute: 'id', value: 2 }, { attribute: 'id', value: 3 }], conector: 'OR' }, (c) => [2, 3].includes(c.id)],
+        [
+          'a top-level group',
+          {
+            conditions: [
+              { attribute: 'id', value: 2 },
+              { attribute: 'id', value: 3 },
+            ],
+            conector: 'OR',
+          },
+          (c) => [2, 3].includes(c.id),
+        ],
       ];
       it.each(cases)('array form: %s', async (_name, w, keep) => {
         const res = await where(w);
@@ -204,7 +296,15 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       });
 
       it('an attribute not allow-listed is a 400 naming it', async () => {
-        for (const attribute of ['usage', 'project_id', 'updated_at', 'id; drop table ai_conversations', 'messages_count', '__proto__', 'constructor']) {
+        for (const attribute of [
+          'usage',
+          'project_id',
+          'updated_at',
+          'id; drop table ai_conversations',
+          'messages_count',
+          '__proto__',
+          'constructor',
+        ]) {
           const res = await where([{ attribute, value: 1 }]);
           await expectBad(res, attribute);
           expect(res.json().result[0]).toContain('cannot be used');
@@ -267,7 +367,9 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
     describe('orderBy', () => {
       it('descending', async () => {
         const body = (await list({ orderBy: '-created_at', page_size: '100' })).json();
-        expect(ids(body)).toEqual([...ALL].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id - b.id)).map((c) => c.id));
+        expect(ids(body)).toEqual(
+          [...ALL].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id - b.id)).map((c) => c.id),
+        );
       });
 
       it('multi-key, mixed directions', async () => {
@@ -285,7 +387,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
     });
 
     describe('params', () => {
-      it('selects fields and a relation\'s fields; id is always there', async () => {
+      it("selects fields and a relation's fields; id is always there", async () => {
         const res = await list({ params: 'status,agent.name', page_size: '2' });
         expect(res.statusCode, res.body).toBe(200);
         expect(res.json().result).toEqual([
@@ -370,7 +472,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       await expectBad(await one('2', { params: 'nope' }), 'nope');
     });
 
-    it('another project\'s id, a missing id or an impossible id: 400 ERROR_AI_CONVERSATION_NOT_FOUND', async () => {
+    it("another project's id, a missing id or an impossible id: 400 ERROR_AI_CONVERSATION_NOT_FOUND", async () => {
       for (const id of ['101', '9999', '0', '99999999999999999999']) {
         const res = await one(id);
         expect(res.statusCode).toBe(400);
@@ -396,7 +498,19 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(ids(body)).toEqual([1, 2, 3, 5]);
-      expect(body.result[1]).toEqual({ id: 2, conversation_id: 1, role: 'system', content: 'prompt', public: false, created_at: at(1), usage: null, external_id: null, delivery_status: null, delivery_error: null, author_id: null });
+      expect(body.result[1]).toEqual({
+        id: 2,
+        conversation_id: 1,
+        role: 'system',
+        content: 'prompt',
+        public: false,
+        created_at: at(1),
+        usage: null,
+        external_id: null,
+        delivery_status: null,
+        delivery_error: null,
+        author_id: null,
+      });
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 1, total: 4, from: 1, to: 4 });
       const big = (await msgs('25', { page: '3', page_size: '100' })).json();
       expect(big.result).toHaveLength(100);
@@ -411,10 +525,16 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
 
     it('where, orderBy on its attributes', async () => {
       expect(ids((await msgs('1', { where: '{"public": false}' })).json())).toEqual([2, 5]);
-      expect(ids((await msgs('1', { where: JSON.stringify([{ attribute: 'role', value: { condition: 'in', value: ['user', 'tool'] } }]) })).json())).toEqual([1, 5]);
+      expect(
+        ids(
+          (await msgs('1', { where: JSON.stringify([{ attribute: 'role', value: { condition: 'in', value: ['user', 'tool'] } }]) })).json(),
+        ),
+      ).toEqual([1, 5]);
       expect(ids((await msgs('1', { orderBy: '-created_at' })).json())).toEqual([5, 1, 3, 2]);
       expect(ids((await msgs('1', { orderBy: 'role,-id' })).json())).toEqual([3, 2, 5, 1]);
-      expect(ids((await msgs('1', { where: JSON.stringify([{ attribute: 'created_at', value: { condition: '<', value: at(3) } }]) })).json())).toEqual([2, 3]);
+      expect(
+        ids((await msgs('1', { where: JSON.stringify([{ attribute: 'created_at', value: { condition: '<', value: at(3) } }]) })).json()),
+      ).toEqual([2, 3]);
       await expectBad(await msgs('1', { where: '{"conversation_id": 2}' }), 'conversation_id');
       await expectBad(await msgs('1', { where: '{"public": "yes"}' }), 'where');
       await expectBad(await msgs('1', { orderBy: 'content' }), 'content');
@@ -483,23 +603,41 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         `query ($w: JSON) { aiConversations(where: $w, orderBy: "-id", page_size: 3) { items { id messages_count agent { name } } pagination { total from to } } }`,
         { w: { status: 'closed', agent_id: 1 } },
       );
-      const expected = ALL.filter((c) => c.status === 'closed' && c.agent_id === 1).map((c) => c.id).sort((a, b) => b - a);
+      const expected = ALL.filter((c) => c.status === 'closed' && c.agent_id === 1)
+        .map((c) => c.id)
+        .sort((a, b) => b - a);
       expect(res.json().data.aiConversations.items.map((c: any) => c.id)).toEqual(expected.slice(0, 3));
       expect(res.json().data.aiConversations.items[0]).toMatchObject({ id: 25, messages_count: BIG_COUNT, agent: { name: 'Agent 1' } });
       expect(res.json().data.aiConversations.pagination).toEqual({ total: expected.length, from: 1, to: 3 });
-      const bad = (await gql('{ aiConversations(where: "[{\\"attribute\\":\\"usage\\",\\"value\\":1}]") { pagination { total } } }')).json();
+      const bad = (
+        await gql('{ aiConversations(where: "[{\\"attribute\\":\\"usage\\",\\"value\\":1}]") { pagination { total } } }')
+      ).json();
       expect(bad.errors[0].extensions.code).toBe('ERROR_VALIDATION');
       const foreign = (await gql('{ aiConversation(id: 101) { id } }')).json();
       expect(foreign.errors[0].extensions.code).toBe('ERROR_AI_CONVERSATION_NOT_FOUND');
       // an agent's credentials show only which keys are stored (CONTRACT §10.3)
       const credentials = await gql('{ aiConversations(page_size: 1) { items { agent { credentials } } } }');
-      expect(credentials.json().data.aiConversations.items[0].agent.credentials).toEqual({ waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false });
+      expect(credentials.json().data.aiConversations.items[0].agent.credentials).toEqual({
+        waba_id: true,
+        phone_number_id: true,
+        access_token: true,
+        app_secret: false,
+        verify_token: false,
+      });
       expect(credentials.body).not.toContain('SECRET-TOKEN');
       const stored = await db.sql<{ credentials: string }>('select credentials from ai_agents where id = 1');
       expect(stored[0].credentials).toBeTruthy();
       expect(stored[0].credentials).not.toContain('SECRET-TOKEN');
-      const messages = (await gql('{ aiConversationMessages(conversation_id: 1, page_size: 2) { items { id public } pagination { total_pages } } }')).json();
-      expect(messages.data.aiConversationMessages).toEqual({ items: [{ id: 1, public: true }, { id: 2, public: false }], pagination: { total_pages: 2 } });
+      const messages = (
+        await gql('{ aiConversationMessages(conversation_id: 1, page_size: 2) { items { id public } pagination { total_pages } } }')
+      ).json();
+      expect(messages.data.aiConversationMessages).toEqual({
+        items: [
+          { id: 1, public: true },
+          { id: 2, public: false },
+        ],
+        pagination: { total_pages: 2 },
+      });
     });
   });
 });

@@ -10,16 +10,35 @@ import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
  */
 // Not WhatsApp agents: these writes are about §9.1; replies sent on WhatsApp (§10.1) are whatsapp-replies.test.ts's.
 const agent = (id: number, ext: string, extra: Record<string, unknown> = {}) => ({
-  id, business_id: 1, name: `Agent ${ext}`, provider: 'web', provider_type: 'chat', provider_external_id: ext, enabled: true, ...extra,
+  id,
+  business_id: 1,
+  name: `Agent ${ext}`,
+  provider: 'web',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
+  ...extra,
 });
 const base = (i: number) => 10 + i * 20;
 const AGENTS = [
   agent(1, 'w-off', { enabled: false }),
-  ...ENGINES.flatMap((e, i) => [agent(base(i), `w-cur-${e}`), agent(base(i) + 1, `w-b2-${e}`, { business_id: 2 }), agent(base(i) + 2, `w-metrics-${e}`)]),
+  ...ENGINES.flatMap((e, i) => [
+    agent(base(i), `w-cur-${e}`),
+    agent(base(i) + 1, `w-b2-${e}`, { business_id: 2 }),
+    agent(base(i) + 2, `w-metrics-${e}`),
+  ]),
 ];
 const conversation = (id: number, agentId: number, extra: Record<string, unknown> = {}) => ({
   // a contact of its own: these are not anybody's current conversation (one active per agent and user)
-  id, agent_id: agentId, user_id: null, contact: `c${id}`, business_id: 1, status: 'active', usage: {}, created_at: '2026-11-01T12:00:00Z', ...extra,
+  id,
+  agent_id: agentId,
+  user_id: null,
+  contact: `c${id}`,
+  business_id: 1,
+  status: 'active',
+  usage: {},
+  created_at: '2026-11-01T12:00:00Z',
+  ...extra,
 });
 // Per engine i: base+0 usage, base+1 errors, base+2 closing, base+3 closed, base+4 business 2, base+5 with fixture usage.
 const CONVERSATIONS = ENGINES.flatMap((_, i) => [
@@ -32,7 +51,15 @@ const CONVERSATIONS = ENGINES.flatMap((_, i) => [
 ]);
 const MESSAGES = ENGINES.flatMap((_, i) => [
   // an earlier message carrying a response time: the mean includes it
-  { id: base(i), conversation_id: base(i) + 5, role: 'assistant', content: 'earlier', public: true, created_at: '2026-11-01T12:01:00Z', usage: { response_time_ms: 300 } },
+  {
+    id: base(i),
+    conversation_id: base(i) + 5,
+    role: 'assistant',
+    content: 'earlier',
+    public: true,
+    created_at: '2026-11-01T12:01:00Z',
+    usage: { response_time_ms: 300 },
+  },
   { id: base(i) + 1, conversation_id: base(i) + 2, role: 'user', content: 'hello', public: true, created_at: '2026-11-01T12:01:00Z' },
 ]);
 
@@ -47,7 +74,9 @@ beforeAll(async () => {
 afterAll(() => db.orm.close());
 
 const events = (conversationId: number) =>
-  db.sql<{ type: string; data: any; public: boolean }>('select type, data, public from ai_events where conversation_id = ? order by id', [conversationId]);
+  db.sql<{ type: string; data: any; public: boolean }>('select type, data, public from ai_events where conversation_id = ? order by id', [
+    conversationId,
+  ]);
 
 describe.each(ENGINES)('conversation writes (%s)', (engine) => {
   const i = ENGINES.indexOf(engine);
@@ -127,9 +156,19 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       const before = (await db.sql<{ updated_at: Date }>('select updated_at from ai_conversations where id = ?', [B]))[0].updated_at;
       const m1 = await addMessage(B, { role: 'assistant', content: 'Hi', usage: { cost: 0.1, input_tokens: 10, response_time_ms: 100 } });
       expect(m1.statusCode).toBe(200);
-      expect(m1.json().result).toMatchObject({ conversation_id: B, role: 'assistant', public: true, usage: { cost: 0.1, input_tokens: 10, response_time_ms: 100 } });
+      expect(m1.json().result).toMatchObject({
+        conversation_id: B,
+        role: 'assistant',
+        public: true,
+        usage: { cost: 0.1, input_tokens: 10, response_time_ms: 100 },
+      });
       expect(Object.keys(m1.json().result.usage).sort()).toEqual(['cost', 'input_tokens', 'response_time_ms']);
-      const m2 = await addMessage(B, { role: 'tool', content: 'lookup', public: false, usage: { cost: 0.2, output_tokens: 5, response_time_ms: 201 } });
+      const m2 = await addMessage(B, {
+        role: 'tool',
+        content: 'lookup',
+        public: false,
+        usage: { cost: 0.2, output_tokens: 5, response_time_ms: 201 },
+      });
       expect(m2.json().result).toMatchObject({ public: false, usage: { cost: 0.2, output_tokens: 5, response_time_ms: 201 } });
       const m3 = await addMessage(B, { role: 'user', content: 'thanks' });
       expect(m3.json().result.usage).toBeNull();
@@ -143,7 +182,12 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       expect(new Date(c.updated_at).getTime()).toBeGreaterThan(new Date(before).getTime());
 
       const log = await events(B);
-      expect(log.map((e) => [e.type, e.public])).toEqual([['message.created', true], ['message.created', false], ['message.created', true], ['message.created', true]]);
+      expect(log.map((e) => [e.type, e.public])).toEqual([
+        ['message.created', true],
+        ['message.created', false],
+        ['message.created', true],
+        ['message.created', true],
+      ]);
       expect(log[1].data).toEqual(m2.json().result);
     });
 
@@ -184,7 +228,13 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
     });
 
     it('refuses a malformed body', async () => {
-      const res = await t.api({ method: 'POST', path: `/ai/conversations/${B + 1}/messages`, key: KEYS.server, headers: { 'content-type': 'application/json' }, body: '{"role":' });
+      const res = await t.api({
+        method: 'POST',
+        path: `/ai/conversations/${B + 1}/messages`,
+        key: KEYS.server,
+        headers: { 'content-type': 'application/json' },
+        body: '{"role":',
+      });
       expect([res.statusCode, res.json().code]).toEqual([400, 'ERROR_VALIDATION']);
     });
 
@@ -203,7 +253,9 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       const closed = await post(`/ai/conversations/${B + 3}/messages`, body, { key: KEYS.server }, 'es');
       expect([closed.statusCode, closed.json().code]).toEqual([400, 'ERROR_AI_CONVERSATION_CLOSED']);
       expect(closed.json().result).toEqual(['La conversación está cerrada.']);
-      expect(await db.sql('select count(*)::int as n from ai_messages where conversation_id in (?, ?, ?)', [B + 3, B + 4, 101])).toEqual([{ n: 1 }]);
+      expect(await db.sql('select count(*)::int as n from ai_messages where conversation_id in (?, ?, ?)', [B + 3, B + 4, 101])).toEqual([
+        { n: 1 },
+      ]);
     });
 
     it('serialises concurrent messages of one conversation (no usage lost)', async () => {
@@ -267,14 +319,17 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       method: 'POST',
       url: '/graphql',
       headers: { 'x-api-key': KEYS.server },
-      payload: { query: `mutation { addAiConversationMessage(conversation_id: ${B + 1}, role: "user", content: "graph", usage: {cost: 1}) { content usage } }` },
+      payload: {
+        query: `mutation { addAiConversationMessage(conversation_id: ${B + 1}, role: "user", content: "graph", usage: {cost: 1}) { content usage } }`,
+      },
     });
     expect(ok.json().data.addAiConversationMessage).toEqual({ content: 'graph', usage: { cost: 1 } });
   });
 
   it('metrics follow the writes: chats and performance', async () => {
     const path = `/ai/agents/w-metrics-${engine}/conversations/current/messages`;
-    const metrics = async (name: string) => (await t.api({ path: `/ai/metrics/${name}`, key: KEYS.server, query: { business_id: '1' } })).json().result;
+    const metrics = async (name: string) =>
+      (await t.api({ path: `/ai/metrics/${name}`, key: KEYS.server, query: { business_id: '1' } })).json().result;
     const chats0 = await metrics('chats');
     const opened = (await post(path, { content: 'metrics' })).json().result;
     const chats1 = await metrics('chats');

@@ -5,13 +5,21 @@ import { baseFixture, KEYS } from '../support/fixtures.js';
 
 /** CORS for browser clients (CONTRACT §1): preflight before every check, exposed limit headers. */
 const ORIGIN = 'http://dashboard.example';
-const preflight = (t: TestApp, url: string, origin = ORIGIN, requestHeaders = 'authorization,x-api-key,content-type,x-app-x,x-socket-id-x,x-country-code-x') =>
+const preflight = (
+  t: TestApp,
+  url: string,
+  origin = ORIGIN,
+  requestHeaders = 'authorization,x-api-key,content-type,x-app-x,x-socket-id-x,x-country-code-x',
+) =>
   t.app.inject({
     method: 'OPTIONS',
     url,
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
   });
-const allowed = (header: unknown) => String(header ?? '').toLowerCase().split(/\s*,\s*/);
+const allowed = (header: unknown) =>
+  String(header ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/);
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -34,14 +42,31 @@ describe.each(ENGINES)('CORS (%s)', (engine) => {
   });
 
   it('answers a preflight 204 before the version, project and credential checks', async () => {
-    for (const url of ['/v400/en/acme/auth', '/v400/en/acme/ai/conversations', '/v401/en/acme/configs', '/v400/en/nope/configs', '/v400/en/other/configs', '/graphql']) {
+    for (const url of [
+      '/v400/en/acme/auth',
+      '/v400/en/acme/ai/conversations',
+      '/v401/en/acme/configs',
+      '/v400/en/nope/configs',
+      '/v400/en/other/configs',
+      '/graphql',
+    ]) {
       const res = await preflight(t, url);
       expect(res.statusCode, url).toBe(204);
       expect(res.body).toBe('');
       expect(res.headers['access-control-allow-origin']).toBe('*');
-      expect(allowed(res.headers['access-control-allow-methods'])).toEqual(expect.arrayContaining(['get', 'post', 'put', 'patch', 'delete']));
+      expect(allowed(res.headers['access-control-allow-methods'])).toEqual(
+        expect.arrayContaining(['get', 'post', 'put', 'patch', 'delete']),
+      );
       expect(allowed(res.headers['access-control-allow-headers'])).toEqual(
-        expect.arrayContaining(['authorization', 'x-api-key', 'content-type', 'x-app-x', 'x-socket-id-x', 'x-country-code-x', 'x-request-id']),
+        expect.arrayContaining([
+          'authorization',
+          'x-api-key',
+          'content-type',
+          'x-app-x',
+          'x-socket-id-x',
+          'x-country-code-x',
+          'x-request-id',
+        ]),
       );
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     }
@@ -57,7 +82,15 @@ describe.each(ENGINES)('CORS (%s)', (engine) => {
     for (const res of [ok, unauthorized, unknown]) {
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(allowed(res.headers['access-control-expose-headers'])).toEqual(
-        expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-scope', 'x-ratelimit-key', 'x-request-id']),
+        expect.arrayContaining([
+          'retry-after',
+          'x-ratelimit-limit',
+          'x-ratelimit-remaining',
+          'x-ratelimit-reset',
+          'x-ratelimit-scope',
+          'x-ratelimit-key',
+          'x-request-id',
+        ]),
       );
     }
   });
@@ -87,7 +120,9 @@ describe.each(ENGINES)('CORS (%s)', (engine) => {
   it('accepts and ignores the headers the clients always send', async () => {
     const plain = await t.api({ path: '/configs', key: KEYS.server, query: { mode: 'dictionary' } });
     const extra = await t.api({
-      path: '/configs', key: KEYS.server, query: { mode: 'dictionary' },
+      path: '/configs',
+      key: KEYS.server,
+      query: { mode: 'dictionary' },
       headers: { 'x-app-x': 'dashboard', 'x-socket-id-x': 'abc.123', 'x-country-code-x': 'MX' },
     });
     expect(extra.statusCode).toBe(200);

@@ -12,7 +12,17 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.load(
     baseFixture({
-      agents: [{ id: AGENT, business_id: 1, name: 'Edge', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'edge', enabled: true }] as never,
+      agents: [
+        {
+          id: AGENT,
+          business_id: 1,
+          name: 'Edge',
+          provider: 'whatsapp',
+          provider_type: 'chat',
+          provider_external_id: 'edge',
+          enabled: true,
+        },
+      ] as never,
     }),
   );
 });
@@ -57,20 +67,44 @@ describe.each(ENGINES)('error envelopes at the edges (%s)', (engine) => {
 
   it('a JSON body nested 5,000 levels on PUT and PATCH translations is a 400 naming body', async () => {
     for (const method of ['PUT', 'PATCH'] as const) {
-      const res = await t.api({ method, path: `/ai/agents/${AGENT}/translations`, key: KEYS.server, body: deep(5000), headers: { 'content-type': 'application/json' } });
+      const res = await t.api({
+        method,
+        path: `/ai/agents/${AGENT}/translations`,
+        key: KEYS.server,
+        body: deep(5000),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(envelope(res.body, 'ERROR_VALIDATION').result.join(' ')).toContain('body');
     }
     // an ordinary nesting still works
-    const ok = await t.api({ method: 'PUT', path: `/ai/agents/${AGENT}/translations`, key: KEYS.server, body: deep(20), headers: { 'content-type': 'application/json' } });
+    const ok = await t.api({
+      method: 'PUT',
+      path: `/ai/agents/${AGENT}/translations`,
+      key: KEYS.server,
+      body: deep(20),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it('413 and 415 are envelopes', async () => {
-    const big = await t.api({ method: 'PUT', path: `/ai/agents/${AGENT}/translations`, key: KEYS.server, body: `{"translations":{"en":{"a":"${'x'.repeat(1_100_000)}"}}}`, headers: { 'content-type': 'application/json' } });
+    const big = await t.api({
+      method: 'PUT',
+      path: `/ai/agents/${AGENT}/translations`,
+      key: KEYS.server,
+      body: `{"translations":{"en":{"a":"${'x'.repeat(1_100_000)}"}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(big.statusCode).toBe(413);
     envelope(big.body, 'ERROR_PAYLOAD_TOO_LARGE');
-    const xml = await t.api({ method: 'PUT', path: `/ai/agents/${AGENT}/translations`, key: KEYS.server, body: '<x/>', headers: { 'content-type': 'application/xml' } });
+    const xml = await t.api({
+      method: 'PUT',
+      path: `/ai/agents/${AGENT}/translations`,
+      key: KEYS.server,
+      body: '<x/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(xml.statusCode).toBe(415);
     envelope(xml.body, 'ERROR_UNSUPPORTED_MEDIA_TYPE');
   });
@@ -98,7 +132,9 @@ describe.each(ENGINES)('error envelopes at the edges (%s)', (engine) => {
     let data = '';
     socket.on('data', (d) => (data += d));
     const closed = new Promise((r) => socket.on('close', r));
-    socket.write(`POST /v400/en/acme/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(
+      `POST /v400/en/acme/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     const closing = other.app.close();
     await new Promise((r) => setTimeout(r, 200));

@@ -56,7 +56,12 @@ describe.each(ENGINES)('two serve processes on one database (%s)', (engine) => {
   }
 
   /** Both processes answer `before` (and so hold it), the change commits, and 2 s later both answer `after`. */
-  async function seenWithin2s(request: (s: ServeProcess) => Promise<Response>, before: number, change: () => Promise<unknown>, after: number) {
+  async function seenWithin2s(
+    request: (s: ServeProcess) => Promise<Response>,
+    before: number,
+    change: () => Promise<unknown>,
+    after: number,
+  ) {
     for (const s of servers) for (let i = 0; i < 3; i++) expect((await request(s)).status).toBe(before);
     const committed = Date.now();
     await change();
@@ -65,13 +70,23 @@ describe.each(ENGINES)('two serve processes on one database (%s)', (engine) => {
   }
 
   it('a revoked API key', async () => {
-    await seenWithin2s((s) => configs(s, { key: SERVER_KEY }), 200, () => db.sql('delete from api_keys where key_hash = ?', [sha256(SERVER_KEY)]), 401);
+    await seenWithin2s(
+      (s) => configs(s, { key: SERVER_KEY }),
+      200,
+      () => db.sql('delete from api_keys where key_hash = ?', [sha256(SERVER_KEY)]),
+      401,
+    );
     await db.load(fixture());
   }, 30_000);
 
   it('a deleted session', async () => {
     const token = await login('admin@acme.test');
-    await seenWithin2s((s) => configs(s, { token }), 200, () => db.sql('delete from sessions where token_hash = ?', [sha256(token)]), 401);
+    await seenWithin2s(
+      (s) => configs(s, { token }),
+      200,
+      () => db.sql('delete from sessions where token_hash = ?', [sha256(token)]),
+      401,
+    );
   }, 30_000);
 
   it('an expired session', async () => {
@@ -88,7 +103,12 @@ describe.each(ENGINES)('two serve processes on one database (%s)', (engine) => {
     const token = await login('customer@acme.test');
     try {
       for (const s of servers) expect((await configs(s, { key: KEYS.customer })).status).toBe(200);
-      await seenWithin2s((s) => configs(s, { token }), 200, () => db.sql('update users set enabled = false where id = ?', [USERS.customer]), 401);
+      await seenWithin2s(
+        (s) => configs(s, { token }),
+        200,
+        () => db.sql('update users set enabled = false where id = ?', [USERS.customer]),
+        401,
+      );
       for (const s of servers) expect((await configs(s, { key: KEYS.customer })).status).toBe(401);
     } finally {
       await db.sql('update users set enabled = true where id = ?', [USERS.customer]);
@@ -121,18 +141,38 @@ describe.each(ENGINES)('two serve processes on one database (%s)', (engine) => {
     });
 
   it('through /graphql: a revoked API key, a deleted session, a disabled user and an inactive subscription', async () => {
-    await seenWithin2s((s) => graphql(s, { key: SERVER_KEY }), 200, () => db.sql('delete from api_keys where key_hash = ?', [sha256(SERVER_KEY)]), 401);
+    await seenWithin2s(
+      (s) => graphql(s, { key: SERVER_KEY }),
+      200,
+      () => db.sql('delete from api_keys where key_hash = ?', [sha256(SERVER_KEY)]),
+      401,
+    );
     await db.load(fixture());
     const token = await login('admin@acme.test');
-    await seenWithin2s((s) => graphql(s, { token }), 200, () => db.sql('delete from sessions where token_hash = ?', [sha256(token)]), 401);
+    await seenWithin2s(
+      (s) => graphql(s, { token }),
+      200,
+      () => db.sql('delete from sessions where token_hash = ?', [sha256(token)]),
+      401,
+    );
     const second = await login('admin@acme.test');
     try {
-      await seenWithin2s((s) => graphql(s, { token: second }), 200, () => db.sql('update users set enabled = false where id = ?', [USERS.admin]), 401);
+      await seenWithin2s(
+        (s) => graphql(s, { token: second }),
+        200,
+        () => db.sql('update users set enabled = false where id = ?', [USERS.admin]),
+        401,
+      );
     } finally {
       await db.sql('update users set enabled = true where id = ?', [USERS.admin]);
     }
     try {
-      await seenWithin2s((s) => graphql(s, { key: KEYS.server }), 200, () => db.sql("update projects set subscription_active = false where code = 'acme'"), 401);
+      await seenWithin2s(
+        (s) => graphql(s, { key: KEYS.server }),
+        200,
+        () => db.sql("update projects set subscription_active = false where code = 'acme'"),
+        401,
+      );
     } finally {
       await db.sql("update projects set subscription_active = true where code = 'acme'");
     }

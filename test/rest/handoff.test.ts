@@ -15,11 +15,25 @@ import { openSse } from '../support/sse.js';
 const OWNER2_KEY = 'acme-owner2-key-0123456789';
 // A web agent: assistant messages here are never sent anywhere (no WhatsApp window applies).
 const agent = (id: number, ext: string, business_id: number) => ({
-  id, business_id, name: `Agent ${ext}`, provider: 'web', provider_type: 'chat', provider_external_id: ext, enabled: true,
+  id,
+  business_id,
+  name: `Agent ${ext}`,
+  provider: 'web',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
 });
 const base = (i: number) => 10 + i * 20;
 const conversation = (id: number, agentId: number, extra: Record<string, unknown> = {}) => ({
-  id, agent_id: agentId, user_id: null, contact: `c${id}`, business_id: 1, status: 'active', usage: {}, created_at: '2026-11-01T12:00:00Z', ...extra,
+  id,
+  agent_id: agentId,
+  user_id: null,
+  contact: `c${id}`,
+  business_id: 1,
+  status: 'active',
+  usage: {},
+  created_at: '2026-11-01T12:00:00Z',
+  ...extra,
 });
 // Per engine: B handoff by users, B+1 server key and the 409, B+2 closed, B+3 business 2, B+4 assignee rules, B+5 already human (list).
 const CONVERSATIONS = ENGINES.flatMap((_, i) => {
@@ -49,7 +63,10 @@ beforeAll(async () => {
 afterAll(() => db.orm.close());
 
 const handoffEvents = (conversationId: number) =>
-  db.sql<{ id: string; data: any }>("select id, data from ai_events where conversation_id = ? and type = 'conversation.handoff' order by id", [conversationId]);
+  db.sql<{ id: string; data: any }>(
+    "select id, data from ai_events where conversation_id = ? and type = 'conversation.handoff' order by id",
+    [conversationId],
+  );
 const messageCount = async (conversationId: number) =>
   (await db.sql<{ n: number }>('select count(*)::int as n from ai_messages where conversation_id = ?', [conversationId]))[0].n;
 
@@ -57,8 +74,10 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
   const B = base(ENGINES.indexOf(engine));
   let t: TestApp;
   const post = (path: string, body: unknown, key = KEYS.server, lang = 'en') => t.api({ method: 'POST', path, body, key, lang });
-  const handoff = (id: number | string, body: unknown, key = KEYS.server, lang = 'en') => post(`/ai/conversations/${id}/handoff`, body, key, lang);
-  const addMessage = (id: number, body: unknown, key = KEYS.server, lang = 'en') => post(`/ai/conversations/${id}/messages`, body, key, lang);
+  const handoff = (id: number | string, body: unknown, key = KEYS.server, lang = 'en') =>
+    post(`/ai/conversations/${id}/handoff`, body, key, lang);
+  const addMessage = (id: number, body: unknown, key = KEYS.server, lang = 'en') =>
+    post(`/ai/conversations/${id}/messages`, body, key, lang);
 
   beforeAll(async () => {
     t = await startApp(engine, db);
@@ -84,7 +103,11 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
     expect(owner.json().result).toMatchObject({ handler: 'human', assignee_id: USERS.owner });
     const back = await handoff(B, { handler: 'ai' }, KEYS.owner);
     expect(back.json().result).toMatchObject({ handler: 'ai', assignee_id: null });
-    expect((await handoffEvents(B)).map((e) => [e.data.handler, e.data.assignee_id])).toEqual([['human', USERS.admin], ['human', USERS.owner], ['ai', null]]);
+    expect((await handoffEvents(B)).map((e) => [e.data.handler, e.data.assignee_id])).toEqual([
+      ['human', USERS.admin],
+      ['human', USERS.owner],
+      ['ai', null],
+    ]);
     const same = await handoff(B, { handler: 'ai', assignee_id: null }, KEYS.owner);
     expect([same.statusCode, same.json().result.handler]).toEqual([200, 'ai']);
     expect(await handoffEvents(B)).toHaveLength(3);
@@ -102,8 +125,17 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
     for (const id of ['0', '99999999999', String(B + 999)]) {
       expect((await handoff(id, { handler: 'human' })).json().code).toBe('ERROR_AI_CONVERSATION_NOT_FOUND');
     }
-    expect((await t.api({ method: 'POST', path: `/ai/conversations/${B + 3}/handoff`, body: { handler: 'human' }, key: KEYS.otherServer, project: 'other' })).json().code)
-      .toBe('ERROR_AI_CONVERSATION_NOT_FOUND');
+    expect(
+      (
+        await t.api({
+          method: 'POST',
+          path: `/ai/conversations/${B + 3}/handoff`,
+          body: { handler: 'human' },
+          key: KEYS.otherServer,
+          project: 'other',
+        })
+      ).json().code,
+    ).toBe('ERROR_AI_CONVERSATION_NOT_FOUND');
     // the owner of business 2 takes its conversation: the assignee is the caller
     const own = await handoff(B + 3, { handler: 'human' }, OWNER2_KEY);
     expect(own.json().result).toMatchObject({ handler: 'human', assignee_id: USERS.owner2 });
@@ -145,7 +177,9 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
     const res = await handoff(B + 2, { handler: 'human' }, KEYS.admin, 'es');
     expect([res.statusCode, res.json().code]).toEqual([400, 'ERROR_AI_CONVERSATION_CLOSED']);
     expect(res.json().result).toEqual(['La conversación está cerrada.']);
-    expect(await db.sql('select handler, assignee_id from ai_conversations where id = ?', [B + 2])).toEqual([{ handler: 'ai', assignee_id: null }]);
+    expect(await db.sql('select handler, assignee_id from ai_conversations where id = ?', [B + 2])).toEqual([
+      { handler: 'ai', assignee_id: null },
+    ]);
     expect(await handoffEvents(B + 2)).toHaveLength(0);
   });
 
@@ -165,7 +199,9 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
       expect(refused.json().result[0]).not.toContain('ERROR_');
     }
     expect(await messageCount(B + 1)).toBe(before);
-    expect((await db.sql<{ n: number }>('select count(*)::int as n from ai_events where conversation_id = ?', [B + 1]))[0].n).toBe(eventsBefore);
+    expect((await db.sql<{ n: number }>('select count(*)::int as n from ai_events where conversation_id = ?', [B + 1]))[0].n).toBe(
+      eventsBefore,
+    );
     expect((await db.sql('select usage from ai_conversations where id = ?', [B + 1]))[0].usage).toEqual({});
 
     const note = await addMessage(B + 1, { role: 'system', content: 'a person took over' });
@@ -223,8 +259,16 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
     expect(created.statusCode, created.body).toBe(200);
     const webhookId = created.json().result.id;
     const origin = await t.listen();
-    const stream = await openSse(`${origin}/v400/en/acme/ai/events?types=conversation.handoff&conversation_id=${B + 4}`, { 'x-api-key': KEYS.admin });
-    const ws = createClient({ url: `${origin.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'X-Api-Key': KEYS.server }, retryAttempts: 0, lazy: true });
+    const stream = await openSse(`${origin}/v400/en/acme/ai/events?types=conversation.handoff&conversation_id=${B + 4}`, {
+      'x-api-key': KEYS.admin,
+    });
+    const ws = createClient({
+      url: `${origin.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': KEYS.server },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const subscribed: any[] = [];
     const stop = ws.subscribe(
       { query: 'subscription { aiEvents(types: ["conversation.handoff"]) { id type data } }' },
@@ -239,14 +283,21 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
       expect(stream.events[0].event).toBe('conversation.handoff');
       expect(JSON.parse(stream.events[0].data).data).toEqual(res.json().result);
       for (let waited = 0; subscribed.length === 0 && waited < 5000; waited += 25) await new Promise((r) => setTimeout(r, 25));
-      expect(subscribed[0]?.data?.aiEvents, JSON.stringify(subscribed)).toMatchObject({ type: 'conversation.handoff', data: res.json().result });
+      expect(subscribed[0]?.data?.aiEvents, JSON.stringify(subscribed)).toMatchObject({
+        type: 'conversation.handoff',
+        data: res.json().result,
+      });
       // the customer's current-conversation stream never carries it
       const current = (await t.api({ path: `/ai/agents/h-${engine}/conversations/current`, key: KEYS.customer })).json().result;
-      const own = await openSse(`${origin}/v400/en/acme/ai/agents/h-${engine}/conversations/current/events`, { 'x-api-key': KEYS.customer });
+      const own = await openSse(`${origin}/v400/en/acme/ai/agents/h-${engine}/conversations/current/events`, {
+        'x-api-key': KEYS.customer,
+      });
       try {
         expect(own.status).toBe(200);
         expect((await handoff(current.id, { handler: 'human' }, KEYS.admin)).json().result.handler).toBe('human');
-        expect((await post(`/ai/agents/h-${engine}/conversations/current/messages`, { content: 'still there?' }, KEYS.customer)).statusCode).toBe(200);
+        expect(
+          (await post(`/ai/agents/h-${engine}/conversations/current/messages`, { content: 'still there?' }, KEYS.customer)).statusCode,
+        ).toBe(200);
         await own.until((s) => s.events.length >= 1, 5000);
         await new Promise((r) => setTimeout(r, 200));
         expect(own.events.map((e) => e.event)).toEqual(['message.created']);

@@ -12,9 +12,27 @@ import { startServe, stopServe, type ServeProcess } from '../support/serve-proce
  * scope, expiry and cleanup, and a replay by a restarted `serve` process.
  */
 // Not WhatsApp agents: an assistant message is then sent nowhere (whatsapp-replies.test.ts replays a sent reply).
-const agent = (id: number, ext: string) => ({ id, business_id: 1, name: ext, provider: 'web', provider_type: 'chat', provider_external_id: ext, enabled: true });
+const agent = (id: number, ext: string) => ({
+  id,
+  business_id: 1,
+  name: ext,
+  provider: 'web',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
+});
 const base = (i: number) => 10 + i * 10;
-const conv = (id: number, extra: Record<string, unknown> = {}) => ({ id, agent_id: 1, user_id: null, contact: `c${id}`, business_id: 1, status: 'active', usage: {}, created_at: '2026-11-01T12:00:00Z', ...extra });
+const conv = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  agent_id: 1,
+  user_id: null,
+  contact: `c${id}`,
+  business_id: 1,
+  status: 'active',
+  usage: {},
+  created_at: '2026-11-01T12:00:00Z',
+  ...extra,
+});
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -23,7 +41,14 @@ beforeAll(async () => {
     baseFixture({
       agents: [agent(1, 'idem')],
       // per engine i: base+0 the concurrency target, base+1 misc, base+2 closed; 90 the restart test
-      conversations: [...ENGINES.flatMap((_, i) => [conv(base(i)), conv(base(i) + 1), conv(base(i) + 2, { status: 'closed', status_reason: 'failed', closed_at: '2026-11-01T13:00:00Z' })]), conv(90)],
+      conversations: [
+        ...ENGINES.flatMap((_, i) => [
+          conv(base(i)),
+          conv(base(i) + 1),
+          conv(base(i) + 2, { status: 'closed', status_reason: 'failed', closed_at: '2026-11-01T13:00:00Z' }),
+        ]),
+        conv(90),
+      ],
     }),
   );
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
@@ -62,7 +87,11 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
     expect(await count(B)).toBe(1);
 
     // afterwards every retry is the kept answer, and the usage was added once
-    const again = await post(`/ai/conversations/${B}/messages`, { usage: { input_tokens: 7, cost: 0.5 }, content: 'once', role: 'assistant' }, K('fifty'));
+    const again = await post(
+      `/ai/conversations/${B}/messages`,
+      { usage: { input_tokens: 7, cost: 0.5 }, content: 'once', role: 'assistant' },
+      K('fifty'),
+    );
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(ok[0].body);
@@ -84,7 +113,14 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
       expect([res.statusCode, res.json().code], path).toEqual([400, 'ERROR_IDEMPOTENCY_KEY_REUSED']);
     }
     // another language is the same request
-    const es = await t.api({ method: 'POST', lang: 'es', path: `/ai/conversations/${B + 1}/messages`, body: { role: 'user', content: 'a' }, key: KEYS.server, headers: { 'idempotency-key': K('reuse') } });
+    const es = await t.api({
+      method: 'POST',
+      lang: 'es',
+      path: `/ai/conversations/${B + 1}/messages`,
+      body: { role: 'user', content: 'a' },
+      key: KEYS.server,
+      headers: { 'idempotency-key': K('reuse') },
+    });
     expect(es.headers['idempotent-replayed']).toBe('true');
     expect(await db.sql('select status from ai_conversations where id = ?', [B + 1])).toEqual([{ status: 'active' }]);
   });
@@ -98,7 +134,9 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
     // input validation and authentication refusals are not kept: the key is still free
     const invalid = await post(`/ai/conversations/${B + 1}/messages`, { role: 'robot', content: 'x' }, K('late'));
     expect(invalid.json().code).toBe('ERROR_VALIDATION');
-    const unauthorized = await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'x' }, K('late'), { key: 'nope-0123456789' });
+    const unauthorized = await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'x' }, K('late'), {
+      key: 'nope-0123456789',
+    });
     expect(unauthorized.statusCode).toBe(401);
     const ran = await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'late' }, K('late'));
     expect([ran.statusCode, ran.headers['idempotent-replayed']]).toEqual([200, undefined]);
@@ -123,7 +161,9 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
       expect([res.statusCode, res.json().code], JSON.stringify(key)).toEqual([400, 'ERROR_VALIDATION']);
       expect(res.json().result[0]).toContain('Idempotency-Key');
     }
-    expect((await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'x' }, K('x'.repeat(255)).slice(0, 255))).statusCode).toBe(200);
+    expect(
+      (await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'x' }, K('x'.repeat(255)).slice(0, 255))).statusCode,
+    ).toBe(200);
     const before = await count(B + 1);
     await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'twice' }, undefined);
     await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'twice' }, undefined);
@@ -137,7 +177,9 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
     const other = await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'another body' }, K('exp'));
     expect([other.statusCode, other.headers['idempotent-replayed']]).toEqual([200, undefined]);
 
-    await db.sql("update idempotency_keys set status = null, response = null, lease_until = now() + interval '1 minute' where key = ?", [K('exp')]);
+    await db.sql("update idempotency_keys set status = null, response = null, lease_until = now() + interval '1 minute' where key = ?", [
+      K('exp'),
+    ]);
     const busy = await post(`/ai/conversations/${B + 1}/messages`, { role: 'user', content: 'another body' }, K('exp'));
     expect(busy.statusCode).toBe(409);
     await db.sql("update idempotency_keys set lease_until = now() - interval '1 second' where key = ?", [K('exp')]);
@@ -149,11 +191,21 @@ describe.each(ENGINES)('Idempotency-Key (%s)', (engine) => {
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: `/v400/en/acme/ai/conversations/${B + 1}/messages`,
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, idempotency-key, content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key, idempotency-key, content-type',
+      },
     });
     expect(preflight.statusCode).toBe(204);
     expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('idempotency-key');
-    const replay = await t.api({ method: 'POST', path: `/ai/conversations/${B + 1}/messages`, key: KEYS.server, body: { role: 'user', content: 'a' }, headers: { 'idempotency-key': K('reuse'), origin: 'https://app.example' } });
+    const replay = await t.api({
+      method: 'POST',
+      path: `/ai/conversations/${B + 1}/messages`,
+      key: KEYS.server,
+      body: { role: 'user', content: 'a' },
+      headers: { 'idempotency-key': K('reuse'), origin: 'https://app.example' },
+    });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(String(replay.headers['access-control-expose-headers']).toLowerCase()).toContain('idempotent-replayed');
   });
@@ -186,7 +238,12 @@ describe('cleanup of expired keys', () => {
     const plan = await db.orm.em.transactional(async (tx) => {
       const c = tx.getConnection();
       await c.execute('set local enable_seqscan = off', [], 'run', tx.getTransactionContext());
-      return c.execute<{ 'QUERY PLAN': string }[]>('explain select ctid from idempotency_keys where expires_at < now() order by expires_at limit 500', [], 'all', tx.getTransactionContext());
+      return c.execute<{ 'QUERY PLAN': string }[]>(
+        'explain select ctid from idempotency_keys where expires_at < now() order by expires_at limit 500',
+        [],
+        'all',
+        tx.getTransactionContext(),
+      );
     });
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('idempotency_keys_expires_idx');
   });

@@ -9,7 +9,14 @@ import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const OPERATOR_TOKEN = 'operator-token-limits-test-0123456789';
-const RATE_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-scope', 'x-ratelimit-key'];
+const RATE_HEADERS = [
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-scope',
+  'x-ratelimit-key',
+];
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -28,7 +35,12 @@ async function setRules(apps: TestApp[], rules: RateLimitRule[]): Promise<void> 
 const configs = (t: TestApp, headers: Record<string, string> = {}, key: string | null = KEYS.server) =>
   t.api({ path: '/configs', key: key ?? undefined, headers });
 
-function expectLimited(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, scope: string, key: string, limit: number) {
+function expectLimited(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  scope: string,
+  key: string,
+  limit: number,
+) {
   expect(res.statusCode).toBe(429);
   const body = res.json();
   expect(body.error).toBe(true);
@@ -127,10 +139,13 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
   });
 
   it('spends every rule and answers with the first rule that stops the request', async () => {
-    await setRules([t], [
-      { scope: 'project', points: 5, duration_s: 60 },
-      { scope: 'user', points: 1, duration_s: 60 },
-    ]);
+    await setRules(
+      [t],
+      [
+        { scope: 'project', points: 5, duration_s: 60 },
+        { scope: 'user', points: 1, duration_s: 60 },
+      ],
+    );
     expect((await configs(t, {}, KEYS.customer)).statusCode).toBe(200);
     expectLimited(await configs(t, {}, KEYS.customer), 'user', String(USERS.customer), 1);
     expect((await configs(t)).statusCode).toBe(200);
@@ -174,7 +189,10 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
       expect(res.headers['retry-after']).toBe('1');
       expect(res.headers['x-ratelimit-limit']).toBeUndefined();
 
-      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'project', points: 3, duration_s: 60, on_error: 'open' }]), 'acme']);
+      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [
+        JSON.stringify([{ scope: 'project', points: 3, duration_s: 60, on_error: 'open' }]),
+        'acme',
+      ]);
       t.services.tenancy.forgetProject('acme');
       for (let i = 0; i < 5; i++) expect((await configs(t)).statusCode).toBe(200);
     } finally {
@@ -203,7 +221,10 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('1');
       expect(Date.now() - started).toBeLessThan(2500);
-      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'project', points: 100, duration_s: 60, on_error: 'open' }]), 'acme']);
+      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [
+        JSON.stringify([{ scope: 'project', points: 100, duration_s: 60, on_error: 'open' }]),
+        'acme',
+      ]);
       t.services.tenancy.forgetProject('acme');
       expect((await configs(t)).statusCode).toBe(200);
     } finally {
@@ -219,10 +240,20 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
     await setRules([t], []);
     // usage limits are the operator's (CONTRACT §11): the operator token, naming the project
     const gql = (query: string, variables?: object) =>
-      t.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, payload: { query, variables } });
+      t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+        payload: { query, variables },
+      });
     const set = 'mutation($rules: [RateLimitRuleInput!]!) { setProjectRateLimits(project: "acme", rules: $rules) { code rate_limits } }';
 
-    const bad = await gql(set, { rules: [{ scope: 'project', points: 0, duration_s: 60 }, { scope: 'ip', points: 1, duration_s: 1, ban_after: 2 }] });
+    const bad = await gql(set, {
+      rules: [
+        { scope: 'project', points: 0, duration_s: 60 },
+        { scope: 'ip', points: 1, duration_s: 1, ban_after: 2 },
+      ],
+    });
     expect(bad.json().errors[0].extensions.code).toBe('ERROR_VALIDATION');
     expect(bad.json().errors[0].message).toContain('points');
     const badEnum = await gql(set, { rules: [{ scope: 'planet', points: 1, duration_s: 60 }] });
@@ -242,9 +273,19 @@ describe.each(ENGINES)('usage limits on PostgreSQL (%s)', (engine) => {
     expect(off.json().data.setProjectRateLimits.rate_limits).toEqual([]);
     expect((await configs(t)).statusCode).toBe(200);
 
-    const customer = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.customer }, payload: { query: set, variables: { rules: [] } } });
+    const customer = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-api-key': KEYS.customer },
+      payload: { query: set, variables: { rules: [] } },
+    });
     expect(customer.statusCode).toBe(401);
-    const tenant = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query: set, variables: { rules: [] } } });
+    const tenant = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-api-key': KEYS.server },
+      payload: { query: set, variables: { rules: [] } },
+    });
     expect(tenant.statusCode).toBe(200);
     expect(tenant.json().errors[0].extensions.code).toBe('ERROR_FORBIDDEN');
   });
@@ -318,7 +359,10 @@ describe.skipIf(!REDIS_URL).each(ENGINES)('usage limits on Redis (%s)', (engine)
       const upstream = net.connect(Number(target.port || 6379), target.hostname);
       sockets.add(client).add(upstream);
       client.pipe(upstream).pipe(client);
-      const drop = () => { client.destroy(); upstream.destroy(); };
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+      };
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
     });
@@ -341,11 +385,17 @@ describe.skipIf(!REDIS_URL).each(ENGINES)('usage limits on Redis (%s)', (engine)
       expect(down.headers['retry-after']).toBe('1');
       expect(Date.now() - started).toBeLessThan(2500);
 
-      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'project', points: 100, duration_s: 60, on_error: 'open' }]), 'acme']);
+      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [
+        JSON.stringify([{ scope: 'project', points: 100, duration_s: 60, on_error: 'open' }]),
+        'acme',
+      ]);
       viaRelay.services.tenancy.forgetProject('acme');
       expect((await configs(viaRelay)).statusCode).toBe(200);
 
-      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'project', points: 2, duration_s: 60, on_error: 'closed' }]), 'acme']);
+      await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [
+        JSON.stringify([{ scope: 'project', points: 2, duration_s: 60, on_error: 'closed' }]),
+        'acme',
+      ]);
       viaRelay.services.tenancy.forgetProject('acme');
       await new Promise<void>((r) => relay.listen(port, '127.0.0.1', () => r()));
       let status = 0;

@@ -76,7 +76,10 @@ describe.each(ENGINES)('maintenance (%s)', (engine) => {
   });
 
   it('answers project maintenance before authentication and before usage limits', async () => {
-    await db.sql('update projects set maintenance = true, rate_limits = ?::jsonb where code = ?', [JSON.stringify([{ scope: 'project', points: 1, duration_s: 60 }]), 'acme']);
+    await db.sql('update projects set maintenance = true, rate_limits = ?::jsonb where code = ?', [
+      JSON.stringify([{ scope: 'project', points: 1, duration_s: 60 }]),
+      'acme',
+    ]);
     a.services.tenancy.forgetProject('acme');
     try {
       for (let i = 0; i < 3; i++) expect((await a.api({ path: '/configs' })).statusCode).toBe(503);

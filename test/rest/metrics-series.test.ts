@@ -19,13 +19,42 @@ const AGENTS = [
 ];
 const EDGES = [
   // Madrid: local midnights in winter (23:00Z) and summer (22:00Z), the DST hours themselves
-  '2026-03-28T23:00:00Z', '2026-03-28T22:59:59Z', '2026-03-29T00:59:59Z', '2026-03-29T01:00:00Z', '2026-03-29T21:59:59Z', '2026-03-29T22:00:00Z',
-  '2026-10-24T21:59:59Z', '2026-10-24T22:00:00Z', '2026-10-25T00:30:00Z', '2026-10-25T01:30:00Z', '2026-10-25T22:59:59Z', '2026-10-25T23:00:00Z',
-  '2026-03-31T21:59:59Z', '2026-03-31T22:00:00Z', '2026-10-31T22:59:59Z', '2026-10-31T23:00:00Z', '2026-02-28T22:59:59Z', '2026-02-28T23:00:00Z',
+  '2026-03-28T23:00:00Z',
+  '2026-03-28T22:59:59Z',
+  '2026-03-29T00:59:59Z',
+  '2026-03-29T01:00:00Z',
+  '2026-03-29T21:59:59Z',
+  '2026-03-29T22:00:00Z',
+  '2026-10-24T21:59:59Z',
+  '2026-10-24T22:00:00Z',
+  '2026-10-25T00:30:00Z',
+  '2026-10-25T01:30:00Z',
+  '2026-10-25T22:59:59Z',
+  '2026-10-25T23:00:00Z',
+  '2026-03-31T21:59:59Z',
+  '2026-03-31T22:00:00Z',
+  '2026-10-31T22:59:59Z',
+  '2026-10-31T23:00:00Z',
+  '2026-02-28T22:59:59Z',
+  '2026-02-28T23:00:00Z',
   // Kolkata local midnights (18:30Z), UTC midnights, offset −5 midnights (05:00Z)
-  '2026-03-28T18:29:59Z', '2026-03-28T18:30:00Z', '2026-03-31T18:30:00Z', '2026-02-28T18:29:00Z', '2026-10-31T18:30:00Z', '2026-09-30T18:29:00Z',
-  '2026-03-01T00:00:00Z', '2026-02-28T23:59:59Z', '2026-04-01T00:00:00Z', '2026-10-01T00:00:00Z', '2026-11-01T00:00:00Z', '2026-10-31T23:59:59Z',
-  '2026-03-01T05:00:00Z', '2026-03-01T04:59:59Z', '2026-04-01T05:00:00Z', '2026-10-01T05:00:00Z', '2026-11-01T05:00:00Z',
+  '2026-03-28T18:29:59Z',
+  '2026-03-28T18:30:00Z',
+  '2026-03-31T18:30:00Z',
+  '2026-02-28T18:29:00Z',
+  '2026-10-31T18:30:00Z',
+  '2026-09-30T18:29:00Z',
+  '2026-03-01T00:00:00Z',
+  '2026-02-28T23:59:59Z',
+  '2026-04-01T00:00:00Z',
+  '2026-10-01T00:00:00Z',
+  '2026-11-01T00:00:00Z',
+  '2026-10-31T23:59:59Z',
+  '2026-03-01T05:00:00Z',
+  '2026-03-01T04:59:59Z',
+  '2026-04-01T05:00:00Z',
+  '2026-10-01T05:00:00Z',
+  '2026-11-01T05:00:00Z',
 ];
 const SPANS: [string, string][] = [
   ['2026-02-25T00:00:00Z', '2026-04-04T00:00:00Z'],
@@ -103,7 +132,18 @@ function wall(zone: string | number, ms: number): { y: number; m: number; d: num
     return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours() };
   }
   let f = fmt.get(zone);
-  if (!f) fmt.set(zone, (f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric' })));
+  if (!f)
+    fmt.set(
+      zone,
+      (f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+      })),
+    );
   const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, Number(x.value)]));
   return { y: p.year, m: p.month, d: p.day, h: p.hour };
 }
@@ -111,8 +151,27 @@ const dayKey = (w: { y: number; m: number; d: number }) => `${w.y}-${String(w.m)
 const r2 = (x: number) => (x < 0 ? -1 : 1) * Number(`${Math.round(Number(`${Math.abs(x)}e2`))}e-2`);
 const div = (a: number, b: number) => (b === 0 ? 0 : a / b);
 
-type Metric = 'orders' | 'revenue' | 'conversations' | 'completed_chats' | 'abandoned_chats' | 'failed_chats' | 'success_rate' | 'average_cost' | 'conversion_rate';
-const METRICS: Metric[] = ['orders', 'revenue', 'conversations', 'completed_chats', 'abandoned_chats', 'failed_chats', 'success_rate', 'average_cost', 'conversion_rate'];
+type Metric =
+  | 'orders'
+  | 'revenue'
+  | 'conversations'
+  | 'completed_chats'
+  | 'abandoned_chats'
+  | 'failed_chats'
+  | 'success_rate'
+  | 'average_cost'
+  | 'conversion_rate';
+const METRICS: Metric[] = [
+  'orders',
+  'revenue',
+  'conversations',
+  'completed_chats',
+  'abandoned_chats',
+  'failed_chats',
+  'success_rate',
+  'average_cost',
+  'conversion_rate',
+];
 
 /** §6.3 applied to the rows whose local day satisfies `inBucket`. */
 function referenceValue(metric: Metric, inBucket: (ms: number) => boolean, biz: number[] | null = null): number {
@@ -160,7 +219,12 @@ beforeAll(async () => {
   const fixture = baseFixture({
     agents: AGENTS,
     conversations: convs.map(({ cents: _c, ...c }) => ({ ...c, closed_at: c.status === 'closed' ? c.created_at : null })) as any[],
-    orders: orders.map(({ cents, ...o }) => ({ ...o, customer_id: 3, summary: { total: cents / 100 }, products: [{ product_id: 1, name: 'P', quantity: 1, price: cents / 100 }] })) as any[],
+    orders: orders.map(({ cents, ...o }) => ({
+      ...o,
+      customer_id: 3,
+      summary: { total: cents / 100 },
+      products: [{ product_id: 1, name: 'P', quantity: 1, price: cents / 100 }],
+    })) as any[],
   });
   await db.load(fixture);
 }, 60_000);
@@ -181,60 +245,72 @@ describe.each(ENGINES)('GET /ai/metrics/series (%s)', (engine) => {
   const series = async (query: Record<string, string>) => (await get('series', query)).result;
 
   describe.each(ZONES)('$name', ({ query: zq, zone, echo }) => {
-    it.each(MONTHS)('$month: day points equal the reference per local day, and sum to the month of /orders, /chats', async ({ month, from, to, days }) => {
-      const [orderM, chatM] = [(await get('orders', { month, ...zq })).result, (await get('chats', { month, ...zq })).result];
-      const sums: Record<string, number> = {};
-      for (const metric of METRICS) {
-        const r = await series({ metric, group_by: 'day', from, to, ...zq });
-        expect(r.metric).toBe(metric);
-        expect(r.group_by).toBe('day');
-        expect(r.timezone).toBe(echo);
-        expect(r.points).toHaveLength(days);
-        for (const [i, p] of r.points.entries()) {
-          const day = `${month}-${String(i + 1).padStart(2, '0')}`;
-          expect(p.start.slice(0, 19)).toBe(`${day}T00:00:00`);
-          expect(p.value, `${metric} ${day}`).toBe(referenceValue(metric, (ms) => dayKey(wall(zone, ms)) === day));
+    it.each(MONTHS)(
+      '$month: day points equal the reference per local day, and sum to the month of /orders, /chats',
+      async ({ month, from, to, days }) => {
+        const [orderM, chatM] = [(await get('orders', { month, ...zq })).result, (await get('chats', { month, ...zq })).result];
+        const sums: Record<string, number> = {};
+        for (const metric of METRICS) {
+          const r = await series({ metric, group_by: 'day', from, to, ...zq });
+          expect(r.metric).toBe(metric);
+          expect(r.group_by).toBe('day');
+          expect(r.timezone).toBe(echo);
+          expect(r.points).toHaveLength(days);
+          for (const [i, p] of r.points.entries()) {
+            const day = `${month}-${String(i + 1).padStart(2, '0')}`;
+            expect(p.start.slice(0, 19)).toBe(`${day}T00:00:00`);
+            expect(p.value, `${metric} ${day}`).toBe(referenceValue(metric, (ms) => dayKey(wall(zone, ms)) === day));
+          }
+          sums[metric] = r.points.reduce((a: number, p: { value: number }) => a + p.value, 0);
         }
-        sums[metric] = r.points.reduce((a: number, p: { value: number }) => a + p.value, 0);
-      }
-      expect(sums.orders).toBe(orderM.total_orders.current);
-      expect(r2(sums.revenue)).toBe(orderM.total_revenue.current);
-      expect(sums.conversations).toBe(chatM.total_chats.current);
-      expect(sums.completed_chats).toBe(chatM.completed_chats.current);
-      expect(sums.abandoned_chats).toBe(chatM.abandoned_chats.current);
-      expect(sums.failed_chats).toBe(chatM.failed_chats.current);
-      expect(sums.orders).toBeGreaterThan(20); // the month is not trivially empty
-    });
+        expect(sums.orders).toBe(orderM.total_orders.current);
+        expect(r2(sums.revenue)).toBe(orderM.total_revenue.current);
+        expect(sums.conversations).toBe(chatM.total_chats.current);
+        expect(sums.completed_chats).toBe(chatM.completed_chats.current);
+        expect(sums.abandoned_chats).toBe(chatM.abandoned_chats.current);
+        expect(sums.failed_chats).toBe(chatM.failed_chats.current);
+        expect(sums.orders).toBeGreaterThan(20); // the month is not trivially empty
+      },
+    );
 
-    it.each(MONTHS)('$month: the month point equals /orders, /chats and /performance for that month, to the cent', async ({ month, from, to }) => {
-      const o = (await get('orders', { month, ...zq })).result;
-      const c = (await get('chats', { month, ...zq })).result;
-      const perf = (await get('performance', { month, ...zq })).result;
-      const expected: Record<Metric, number> = {
-        orders: o.total_orders.current,
-        revenue: o.total_revenue.current,
-        conversations: c.total_chats.current,
-        completed_chats: c.completed_chats.current,
-        abandoned_chats: c.abandoned_chats.current,
-        failed_chats: c.failed_chats.current,
-        success_rate: c.success_rate.current,
-        average_cost: perf.average_cost.current,
-        conversion_rate: perf.conversion_rate.current,
-      };
-      for (const metric of METRICS) {
-        const r = await series({ metric, group_by: 'month', from, to, ...zq });
-        expect(r.points).toHaveLength(1);
-        expect(r.points[0].start.slice(0, 19)).toBe(`${from}T00:00:00`);
-        expect(r.points[0].value, metric).toBe(expected[metric]);
-        expect(r.points[0].value, metric).toBe(referenceValue(metric, (ms) => dayKey(wall(zone, ms)).startsWith(month)));
-      }
-    });
+    it.each(MONTHS)(
+      '$month: the month point equals /orders, /chats and /performance for that month, to the cent',
+      async ({ month, from, to }) => {
+        const o = (await get('orders', { month, ...zq })).result;
+        const c = (await get('chats', { month, ...zq })).result;
+        const perf = (await get('performance', { month, ...zq })).result;
+        const expected: Record<Metric, number> = {
+          orders: o.total_orders.current,
+          revenue: o.total_revenue.current,
+          conversations: c.total_chats.current,
+          completed_chats: c.completed_chats.current,
+          abandoned_chats: c.abandoned_chats.current,
+          failed_chats: c.failed_chats.current,
+          success_rate: c.success_rate.current,
+          average_cost: perf.average_cost.current,
+          conversion_rate: perf.conversion_rate.current,
+        };
+        for (const metric of METRICS) {
+          const r = await series({ metric, group_by: 'month', from, to, ...zq });
+          expect(r.points).toHaveLength(1);
+          expect(r.points[0].start.slice(0, 19)).toBe(`${from}T00:00:00`);
+          expect(r.points[0].value, metric).toBe(expected[metric]);
+          expect(r.points[0].value, metric).toBe(referenceValue(metric, (ms) => dayKey(wall(zone, ms)).startsWith(month)));
+        }
+      },
+    );
 
     it('ISO weeks start on Monday; partial weeks count only their days inside the range', async () => {
       // 2026-03-04 is a Wednesday; 2026-04-02 a Thursday
       for (const metric of ['orders', 'revenue', 'success_rate'] as Metric[]) {
         const r = await series({ metric, group_by: 'week', from: '2026-03-04', to: '2026-04-02', ...zq });
-        expect(r.points.map((p: { start: string }) => p.start.slice(0, 10))).toEqual(['2026-03-02', '2026-03-09', '2026-03-16', '2026-03-23', '2026-03-30']);
+        expect(r.points.map((p: { start: string }) => p.start.slice(0, 10))).toEqual([
+          '2026-03-02',
+          '2026-03-09',
+          '2026-03-16',
+          '2026-03-23',
+          '2026-03-30',
+        ]);
         for (const [i, p] of r.points.entries()) {
           const monday = Date.UTC(2026, 2, 2 + 7 * i);
           const inside = (ms: number) => {
@@ -252,12 +328,23 @@ describe.each(ENGINES)('GET /ai/metrics/series (%s)', (engine) => {
     const madrid = { timezone: 'Europe/Madrid' };
     const spring = await series({ metric: 'orders', group_by: 'hour', from: '2026-03-29', to: '2026-03-29', ...madrid });
     expect(spring.points).toHaveLength(23);
-    expect(spring.points.slice(0, 3).map((p: { start: string }) => p.start)).toEqual(['2026-03-29T00:00:00+01:00', '2026-03-29T01:00:00+01:00', '2026-03-29T03:00:00+02:00']);
+    expect(spring.points.slice(0, 3).map((p: { start: string }) => p.start)).toEqual([
+      '2026-03-29T00:00:00+01:00',
+      '2026-03-29T01:00:00+01:00',
+      '2026-03-29T03:00:00+02:00',
+    ]);
     expect(spring.points[22].start).toBe('2026-03-29T23:00:00+02:00');
     const autumn = await series({ metric: 'orders', group_by: 'hour', from: '2026-10-25', to: '2026-10-25', ...madrid });
     expect(autumn.points).toHaveLength(25);
-    expect(autumn.points.slice(1, 4).map((p: { start: string }) => p.start)).toEqual(['2026-10-25T01:00:00+02:00', '2026-10-25T02:00:00+02:00', '2026-10-25T02:00:00+01:00']);
-    for (const [r, day] of [[spring, '2026-03-29'], [autumn, '2026-10-25']] as const) {
+    expect(autumn.points.slice(1, 4).map((p: { start: string }) => p.start)).toEqual([
+      '2026-10-25T01:00:00+02:00',
+      '2026-10-25T02:00:00+02:00',
+      '2026-10-25T02:00:00+01:00',
+    ]);
+    for (const [r, day] of [
+      [spring, '2026-03-29'],
+      [autumn, '2026-10-25'],
+    ] as const) {
       for (const p of r.points) {
         const start = Date.parse(p.start);
         expect(p.value, p.start).toBe(referenceValue('orders', (ms) => ms >= start && ms < start + 3_600_000));
@@ -266,7 +353,11 @@ describe.each(ENGINES)('GET /ai/metrics/series (%s)', (engine) => {
       expect(r.points.reduce((a: number, p: { value: number }) => a + p.value, 0)).toBe(d.points[0].value);
     }
     const days = await series({ metric: 'conversations', group_by: 'day', from: '2026-03-28', to: '2026-03-30', ...madrid });
-    expect(days.points.map((p: { start: string }) => p.start)).toEqual(['2026-03-28T00:00:00+01:00', '2026-03-29T00:00:00+01:00', '2026-03-30T00:00:00+02:00']);
+    expect(days.points.map((p: { start: string }) => p.start)).toEqual([
+      '2026-03-28T00:00:00+01:00',
+      '2026-03-29T00:00:00+01:00',
+      '2026-03-30T00:00:00+02:00',
+    ]);
   });
 
   it('Asia/Kolkata hours start at :30 UTC and count the half hours correctly', async () => {
@@ -288,7 +379,11 @@ describe.each(ENGINES)('GET /ai/metrics/series (%s)', (engine) => {
     const empty = await series({ metric: 'success_rate', group_by: 'month', from: '2025-01-01', to: '2025-12-31' });
     expect(empty.points).toHaveLength(12);
     expect(empty.points.every((p: { value: number }) => p.value === 0)).toBe(true);
-    const res = await t.api({ path: '/ai/metrics/series', key: KEYS.server, query: { metric: 'orders', group_by: 'day', from: '2026-03-01', to: '2026-03-02', business_id: '101' } });
+    const res = await t.api({
+      path: '/ai/metrics/series',
+      key: KEYS.server,
+      query: { metric: 'orders', group_by: 'day', from: '2026-03-01', to: '2026-03-02', business_id: '101' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('ERROR_BUSINESS_NOT_FOUND');
   });
@@ -317,9 +412,13 @@ describe.each(ENGINES)('GET /ai/metrics/series (%s)', (engine) => {
 
   it('the longest ranges are accepted', async () => {
     expect((await series({ ...ok, group_by: 'hour', from: '2026-03-01', to: '2026-03-31' })).points).toHaveLength(31 * 24);
-    expect((await series({ ...ok, group_by: 'hour', from: '2026-03-01', to: '2026-03-31', timezone: 'Europe/Madrid' })).points).toHaveLength(31 * 24 - 1);
+    expect(
+      (await series({ ...ok, group_by: 'hour', from: '2026-03-01', to: '2026-03-31', timezone: 'Europe/Madrid' })).points,
+    ).toHaveLength(31 * 24 - 1);
     expect((await series({ ...ok, group_by: 'day', from: '2026-01-01', to: '2027-01-01' })).points).toHaveLength(366);
-    expect((await series({ ...ok, group_by: 'week', from: '2026-01-01', to: '2027-01-01', timezone: 'Asia/Kolkata' })).points).toHaveLength(53);
+    expect((await series({ ...ok, group_by: 'week', from: '2026-01-01', to: '2027-01-01', timezone: 'Asia/Kolkata' })).points).toHaveLength(
+      53,
+    );
     expect((await series({ ...ok, group_by: 'month', from: '2026-01-15', to: '2031-01-14' })).points).toHaveLength(61);
   });
 });

@@ -55,15 +55,31 @@ const MONTH_SPAN = Date.parse('2026-11-04T00:00:00Z') - MONTH_START;
 const NOW = Date.now();
 // Edges of the zones used below, so boundaries are exercised on purpose.
 const EDGES = [
-  '2026-08-31T18:29:00Z', '2026-08-31T18:30:00Z', '2026-09-30T18:29:59Z', '2026-09-30T18:30:00Z', '2026-09-30T20:59:00Z',
-  '2026-09-30T21:00:00Z', '2026-10-01T03:59:00Z', '2026-10-01T04:00:00Z', '2026-10-01T04:59:00Z', '2026-10-01T05:00:00Z',
-  '2026-10-31T18:29:00Z', '2026-10-31T18:30:00Z', '2026-10-31T23:59:59Z', '2026-11-01T00:00:00Z', '2026-11-01T03:59:00Z',
-  '2026-11-01T04:00:00Z', '2026-11-01T04:59:00Z', '2026-11-01T05:00:00Z', '2026-09-30T18:14:00Z', '2026-09-30T18:15:00Z',
+  '2026-08-31T18:29:00Z',
+  '2026-08-31T18:30:00Z',
+  '2026-09-30T18:29:59Z',
+  '2026-09-30T18:30:00Z',
+  '2026-09-30T20:59:00Z',
+  '2026-09-30T21:00:00Z',
+  '2026-10-01T03:59:00Z',
+  '2026-10-01T04:00:00Z',
+  '2026-10-01T04:59:00Z',
+  '2026-10-01T05:00:00Z',
+  '2026-10-31T18:29:00Z',
+  '2026-10-31T18:30:00Z',
+  '2026-10-31T23:59:59Z',
+  '2026-11-01T00:00:00Z',
+  '2026-11-01T03:59:00Z',
+  '2026-11-01T04:00:00Z',
+  '2026-11-01T04:59:00Z',
+  '2026-11-01T05:00:00Z',
+  '2026-09-30T18:14:00Z',
+  '2026-09-30T18:15:00Z',
 ];
 
 function timestamps(n: number): string[] {
   const out = [...EDGES];
-  for (let i = 0; i < n; i++) out.push(new Date(MONTH_START + Math.floor(rnd() * MONTH_SPAN / 1000) * 1000).toISOString());
+  for (let i = 0; i < n; i++) out.push(new Date(MONTH_START + Math.floor((rnd() * MONTH_SPAN) / 1000) * 1000).toISOString());
   // The last 34 hours, for the current-day cases (never in the future).
   for (let i = 0; i < 60; i++) out.push(new Date(NOW - 60_000 - Math.floor(rnd() * 34 * 3600) * 1000).toISOString());
   return out;
@@ -137,7 +153,8 @@ const cmpVal = (c: number, p: number) => ({ current: r2(c), previous: r2(p), cha
 const div = (a: number, b: number) => (b === 0 ? 0 : a / b);
 const within = (t: string, [s, e]: Range) => Date.parse(t) >= s && Date.parse(t) < e;
 const inScope = (b: number | null, biz: number[] | null) => biz === null || (b !== null && biz.includes(b));
-const aiOrders = (r: Range, biz: number[] | null) => orders.filter((o) => o.conversation_id !== null && within(o.created_at, r) && inScope(o.business_id, biz));
+const aiOrders = (r: Range, biz: number[] | null) =>
+  orders.filter((o) => o.conversation_id !== null && within(o.created_at, r) && inScope(o.business_id, biz));
 const convsIn = (r: Range, biz: number[] | null) => convs.filter((c) => within(c.created_at, r) && inScope(c.business_id, biz));
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const GROUP = (s: number) => ([1, 11, 15].includes(s) ? 'completed' : [2, 5, 16].includes(s) ? 'cancelled' : 'active');
@@ -166,8 +183,20 @@ function reference(endpoint: string, { cur, prev }: Period, biz: number[] | null
         m.set(k, e);
       }
       return [...m.values()]
-        .sort((x, y) => y.orders - x.orders || y.cents - x.cents || x.provider.localeCompare(y.provider) || x.provider_type.localeCompare(y.provider_type))
-        .map((e) => ({ provider: e.provider, provider_type: e.provider_type, orders: e.orders, revenue: r2(e.cents / 100), participation_percentage: r2((e.orders / oc.length) * 100) }));
+        .sort(
+          (x, y) =>
+            y.orders - x.orders ||
+            y.cents - x.cents ||
+            x.provider.localeCompare(y.provider) ||
+            x.provider_type.localeCompare(y.provider_type),
+        )
+        .map((e) => ({
+          provider: e.provider,
+          provider_type: e.provider_type,
+          orders: e.orders,
+          revenue: r2(e.cents / 100),
+          participation_percentage: r2((e.orders / oc.length) * 100),
+        }));
     }
     case 'chats':
       return {
@@ -211,7 +240,13 @@ function reference(endpoint: string, { cur, prev }: Period, biz: number[] | null
       return [...m.values()]
         .sort((x, y) => y.times_sold - x.times_sold || y.cents - x.cents || x.product_id - y.product_id || x.name.localeCompare(y.name))
         .slice(0, 10)
-        .map((e) => ({ product_id: e.product_id, name: e.name, times_sold: e.times_sold, orders: e.orders.size, revenue: r2(e.cents / 100) }));
+        .map((e) => ({
+          product_id: e.product_id,
+          name: e.name,
+          times_sold: e.times_sold,
+          orders: e.orders.size,
+          revenue: r2(e.cents / 100),
+        }));
     }
     case 'overview': {
       const types = [...new Set([...cc, ...cp].map((c) => agentById.get(c.agent_id)!.provider_type))].sort();
@@ -248,7 +283,11 @@ interface Case {
   period: Period;
 }
 const CASES: Case[] = [
-  { name: 'UTC, a month', query: { month: '2026-10' }, period: { cur: [at('2026-10-01T00:00Z'), at('2026-11-01T00:00Z')], prev: [at('2026-09-01T00:00Z'), at('2026-10-01T00:00Z')] } },
+  {
+    name: 'UTC, a month',
+    query: { month: '2026-10' },
+    period: { cur: [at('2026-10-01T00:00Z'), at('2026-11-01T00:00Z')], prev: [at('2026-09-01T00:00Z'), at('2026-10-01T00:00Z')] },
+  },
   {
     name: 'America/New_York (DST ends on Nov 1), a month',
     query: { month: '2026-10', timezone: 'America/New_York' },
@@ -299,12 +338,37 @@ beforeAll(async () => {
     orders: orders.map(({ cents, products, ...o }) => ({ ...o, products: products.map(({ cents: _c, ...l }) => l) })),
   });
   // The other project's AI orders must never show up in acme's metrics.
-  fixture.projects[1].agents = [{ id: 901, business_id: 101, name: 'Other', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'o-1', enabled: true }];
-  fixture.projects[1].conversations = [{ id: 901, agent_id: 901, business_id: 101, status: 'closed', status_reason: 'completed', usage: { cost: 1 }, created_at: '2026-10-10T10:00:00Z' }];
-  fixture.projects[1].orders = [
-    { id: 901, business_id: 101, conversation_id: 901, status: 1, summary: { total: 999 }, created_at: '2026-10-10T10:00:00Z', products: [{ product_id: 1, name: 'Product 1', quantity: 50, price: 9 }] },
+  fixture.projects[1].agents = [
+    { id: 901, business_id: 101, name: 'Other', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'o-1', enabled: true },
   ];
-  fixture.projects.push({ code: 'noai', name: 'No AI', ai_enabled: false, api_keys: [{ key: 'noai-metrics-key-0123456789', server: true }] });
+  fixture.projects[1].conversations = [
+    {
+      id: 901,
+      agent_id: 901,
+      business_id: 101,
+      status: 'closed',
+      status_reason: 'completed',
+      usage: { cost: 1 },
+      created_at: '2026-10-10T10:00:00Z',
+    },
+  ];
+  fixture.projects[1].orders = [
+    {
+      id: 901,
+      business_id: 101,
+      conversation_id: 901,
+      status: 1,
+      summary: { total: 999 },
+      created_at: '2026-10-10T10:00:00Z',
+      products: [{ product_id: 1, name: 'Product 1', quantity: 50, price: 9 }],
+    },
+  ];
+  fixture.projects.push({
+    code: 'noai',
+    name: 'No AI',
+    ai_enabled: false,
+    api_keys: [{ key: 'noai-metrics-key-0123456789', server: true }],
+  });
   await db.load(fixture);
 }, 60_000);
 afterAll(() => db.orm.close());
@@ -316,7 +380,8 @@ describe.each(ENGINES)('GET /ai/metrics/* (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  const get = (endpoint: string, query: Record<string, string>, key = KEYS.server) => t.api({ path: `/ai/metrics/${endpoint}`, key, query });
+  const get = (endpoint: string, query: Record<string, string>, key = KEYS.server) =>
+    t.api({ path: `/ai/metrics/${endpoint}`, key, query });
 
   describe.each(CASES)('$name', ({ query, period }) => {
     it.each(ENDPOINTS)('%s equals the reference computed from the fixture rows', async (endpoint) => {
@@ -389,16 +454,32 @@ describe.each(ENGINES)('GET /ai/metrics/* (%s)', (engine) => {
       expect((await get('agents', q)).json().result).toEqual([]);
       expect((await get('products', q)).json().result).toEqual([]);
       expect((await get('chats', q)).json().result).toEqual({
-        active_chats: { current: 0 }, total_chats: zero, completed_chats: zero, abandoned_chats: zero, failed_chats: zero, success_rate: zero,
+        active_chats: { current: 0 },
+        total_chats: zero,
+        completed_chats: zero,
+        abandoned_chats: zero,
+        failed_chats: zero,
+        success_rate: zero,
       });
       expect((await get('orders', q)).json().result).toEqual({
-        total_orders: zero, total_revenue: zero, average_revenue: zero, completed_orders: zero, cancelled_orders: zero, active_orders: zero,
+        total_orders: zero,
+        total_revenue: zero,
+        average_revenue: zero,
+        completed_orders: zero,
+        cancelled_orders: zero,
+        active_orders: zero,
       });
       expect((await get('performance', q)).json().result).toEqual({
-        average_cost: zero, average_response_time_ms: zero, human_minutes_saved: zero, roi: zero, conversion_rate: zero,
+        average_cost: zero,
+        average_response_time_ms: zero,
+        human_minutes_saved: zero,
+        roi: zero,
+        conversion_rate: zero,
       });
       expect((await get('overview', q)).json().result).toEqual({
-        orders: zero, revenue: { total: zero, average: zero }, conversations: { total: zero, by_provider_type: [] },
+        orders: zero,
+        revenue: { total: zero, average: zero },
+        conversations: { total: zero, by_provider_type: [] },
       });
     });
 

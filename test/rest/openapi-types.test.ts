@@ -31,7 +31,14 @@ afterAll(() => db.orm.close());
 function typeErrors(dir: string, snippet: string): string[] {
   const file = path.join(dir, 'client.ts');
   fs.writeFileSync(file, snippet);
-  const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] });
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+  });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
@@ -60,7 +67,9 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
     for (const spec of ROUTES) {
       const where = `${spec.method} ${spec.path}`;
       const ok = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].responses['200'].content['application/json'].schema;
-      expect(ok.required, `${where}: its 200 answer is the generic envelope (give the route a resultSchema)`).toEqual(expect.arrayContaining(['error', 'result']));
+      expect(ok.required, `${where}: its 200 answer is the generic envelope (give the route a resultSchema)`).toEqual(
+        expect.arrayContaining(['error', 'result']),
+      );
       expect(ok.properties.result, where).toBeDefined();
     }
     const list = doc.paths[openApiPath('/ai/conversations')].get.responses['200'].content['application/json'].schema;
@@ -79,7 +88,9 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
   });
 
   it('openapi-typescript types read result fields without a cast', () => {
-    const errors = typeErrors(dir, `
+    const errors = typeErrors(
+      dir,
+      `
       import type { paths } from './api';
       declare const list: ${ANSWER('/ai/conversations', 'get')};
       declare const one: ${ANSWER('/ai/conversations/:conversation_id', 'get')};
@@ -95,18 +106,22 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
       const ok: false = list.error;
       const keys: string[] = Array.isArray(configs.result) ? configs.result.map((c) => c.key) : Object.keys(configs.result);
       export { status, count, closed, total, id, token, level, ok, keys };
-    `);
+    `,
+    );
     expect(errors).toEqual([]);
   });
 
   it('and refuse what the answer does not have (the types are not any)', () => {
-    const errors = typeErrors(dir, `
+    const errors = typeErrors(
+      dir,
+      `
       import type { paths } from './api';
       declare const one: ${ANSWER('/ai/conversations/:conversation_id', 'get')};
       const nope: string = one.result.no_such_field;
       const id: string = one.result.id;
       export { nope, id };
-    `);
+    `,
+    );
     expect(errors).toHaveLength(2);
     expect(errors.join('\n')).toContain('no_such_field');
   });

@@ -74,7 +74,8 @@ describe.each(ENGINES)('/openapi.json passes real validators (%s)', (engine) => 
       expect(doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].operationId, `${spec.method} ${spec.path}`).toBe(spec.operation);
     }
     const ids = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) =>
-      METHODS.filter((m) => item[m]).map((m) => item[m].operationId as string | undefined));
+      METHODS.filter((m) => item[m]).map((m) => item[m].operationId as string | undefined),
+    );
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -110,7 +111,14 @@ describe('a client generated with openapi-typescript', () => {
   function typeErrors(snippet: string): string[] {
     const file = path.join(dir, 'client.ts');
     fs.writeFileSync(file, snippet);
-    const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] });
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      types: [],
+    });
     return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   }
 
@@ -123,12 +131,14 @@ describe('a client generated with openapi-typescript', () => {
   `;
 
   it('types a call by its operation name: path parameters, the body and the answer', () => {
-    expect(typeErrors(`${CLOSE}
+    expect(
+      typeErrors(`${CLOSE}
       export async function close(): Promise<string> {
         const answer = await call({ lang: 'en', project: 'acme', conversation_id: '7' }, { status_reason: 'completed' });
         return answer.result.status;
       }
-    `)).toEqual([]);
+    `),
+    ).toEqual([]);
   });
 
   it('refuses a call the API would refuse (an unknown status_reason, a missing path parameter)', () => {

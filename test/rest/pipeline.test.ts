@@ -12,7 +12,12 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const fixture = baseFixture();
   fixture.projects.push(
-    { code: 'lapsed', name: 'Lapsed', subscription_active: false, users: [{ id: 300, email: 'a@lapsed.test', password: PASSWORD, level: 0 }] },
+    {
+      code: 'lapsed',
+      name: 'Lapsed',
+      subscription_active: false,
+      users: [{ id: 300, email: 'a@lapsed.test', password: PASSWORD, level: 0 }],
+    },
     { code: 'paused', name: 'Paused', maintenance: true, users: [{ id: 310, email: 'a@paused.test', password: PASSWORD, level: 0 }] },
   );
   await db.load(fixture);
@@ -20,7 +25,11 @@ beforeAll(async () => {
 afterAll(() => db.orm.close());
 
 /** An error envelope with the given status and code; returns its messages. */
-function expectEnvelope(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, code: string): string[] {
+function expectEnvelope(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string,
+): string[] {
   expect(res.statusCode).toBe(status);
   expect(String(res.headers['content-type'])).toContain('application/json');
   const body = res.json();
@@ -59,7 +68,11 @@ describe.each(ENGINES)('request pipeline (%s)', (engine) => {
     }
 
     it('answers POST to another version with an empty 404 too', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/v401/en/acme/auth', payload: { email: 'admin@acme.test', password: PASSWORD } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v401/en/acme/auth',
+        payload: { email: 'admin@acme.test', password: PASSWORD },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.body).toBe('');
     });
@@ -89,7 +102,7 @@ describe.each(ENGINES)('request pipeline (%s)', (engine) => {
       }
     });
 
-    it('takes a project code longer than the router\'s default parameter limit as an unknown project', async () => {
+    it("takes a project code longer than the router's default parameter limit as an unknown project", async () => {
       const res = await t.app.inject({ method: 'GET', url: `/v400/en/${'a'.repeat(500)}/configs` });
       expectEnvelope(res, 401, 'ERROR_PROJECT_NOT_FOUND');
     });
@@ -274,15 +287,23 @@ describe.each(ENGINES)('request pipeline (%s)', (engine) => {
     }
 
     it('translates authentication and validation messages too', async () => {
-      expect(expectEnvelope(await t.api({ path: '/configs', lang: 'fr' }), 401, 'ERROR_UNAUTHORIZED')).toEqual(["L'authentification est requise."]);
+      expect(expectEnvelope(await t.api({ path: '/configs', lang: 'fr' }), 401, 'ERROR_UNAUTHORIZED')).toEqual([
+        "L'authentification est requise.",
+      ]);
       expect(expectEnvelope(await t.api({ path: '/configs', lang: 'ar' }), 401, 'ERROR_UNAUTHORIZED')).toEqual(['المصادقة مطلوبة.']);
-      const [msg] = expectEnvelope(await t.api({ path: '/configs', lang: 'es-MX', key: KEYS.server, query: { mode: 'x' } }), 400, 'ERROR_VALIDATION');
+      const [msg] = expectEnvelope(
+        await t.api({ path: '/configs', lang: 'es-MX', key: KEYS.server, query: { mode: 'x' } }),
+        400,
+        'ERROR_VALIDATION',
+      );
       expect(msg).toContain('mode');
       expect(msg).toMatch(/^El campo/);
     });
 
     it('translates maintenance', async () => {
-      expect(expectEnvelope(await down.api({ path: '/configs', lang: 'es' }), 503, 'ERROR_MAINTENANCE')).toEqual(['El servicio está en mantenimiento.']);
+      expect(expectEnvelope(await down.api({ path: '/configs', lang: 'es' }), 503, 'ERROR_MAINTENANCE')).toEqual([
+        'El servicio está en mantenimiento.',
+      ]);
     });
   });
 

@@ -18,7 +18,16 @@ const bodyText = (text: string) => [{ type: 'BODY', text }];
 const NOAI_KEY = 'noai-server-key-0123456789';
 
 function agent(id: number, business_id: number | null, withCreds = true) {
-  return { id, business_id, name: `Agent ${id}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `agent-${id}`, enabled: true, ...(withCreds ? { credentials: creds(id) } : {}) };
+  return {
+    id,
+    business_id,
+    name: `Agent ${id}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: `agent-${id}`,
+    enabled: true,
+    ...(withCreds ? { credentials: creds(id) } : {}),
+  };
 }
 
 /** Templates of the main agent, as stored and as the provider has them. */
@@ -27,23 +36,53 @@ function mainTemplates(agentId: number): FakeTemplate[] {
     { id: `m${agentId}-1`, name: 'welcome', language: 'es', category: 'MARKETING', status: 'APPROVED', components: bodyText('Hola {{1}}') },
     { id: `m${agentId}-2`, name: 'welcome', language: 'en', category: 'MARKETING', status: 'APPROVED', components: bodyText('Hi {{1}}') },
     { id: `m${agentId}-3`, name: 'receipt', language: 'en', category: 'UTILITY', status: 'PENDING', components: bodyText('Total {{1}}') },
-    { id: `m${agentId}-4`, name: 'two_params', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' }, ...bodyText('Hello {{1}}, order {{2}} is ready')] },
+    {
+      id: `m${agentId}-4`,
+      name: 'two_params',
+      language: 'en',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      components: [{ type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' }, ...bodyText('Hello {{1}}, order {{2}} is ready')],
+    },
     { id: `m${agentId}-5`, name: 'plain', language: 'en', category: 'UTILITY', status: 'APPROVED', components: bodyText('Hello there') },
   ];
 }
 
 function fixtureTemplates(agentId: number, list: FakeTemplate[]) {
-  return list.map((t, k) => ({ id: agentId * 10 + k + 1, agent_id: agentId, external_id: t.id, name: t.name, language: t.language, category: t.category, status: t.status, components: t.components }));
+  return list.map((t, k) => ({
+    id: agentId * 10 + k + 1,
+    agent_id: agentId,
+    external_id: t.id,
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    status: t.status,
+    components: t.components,
+  }));
 }
 
 const SYNC_STORED = (a: number): FakeTemplate[] => [
-  { id: `s${a}-keep`, name: 'keep', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'k {{1}}', example: { body_text: [['x']] } }] },
+  {
+    id: `s${a}-keep`,
+    name: 'keep',
+    language: 'en',
+    category: 'UTILITY',
+    status: 'APPROVED',
+    components: [{ type: 'BODY', text: 'k {{1}}', example: { body_text: [['x']] } }],
+  },
   { id: `s${a}-upd`, name: 'upd', language: 'en', category: 'UTILITY', status: 'PENDING', components: bodyText('u') },
   { id: `s${a}-gone`, name: 'gone', language: 'es', category: 'UTILITY', status: 'APPROVED', components: bodyText('g') },
 ];
 const SYNC_REMOTE = (a: number): FakeTemplate[] => [
   // same value, keys in another order: not an update
-  { id: `s${a}-keep`, name: 'keep', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [{ example: { body_text: [['x']] }, text: 'k {{1}}', type: 'BODY' }] },
+  {
+    id: `s${a}-keep`,
+    name: 'keep',
+    language: 'en',
+    category: 'UTILITY',
+    status: 'APPROVED',
+    components: [{ example: { body_text: [['x']] }, text: 'k {{1}}', type: 'BODY' }],
+  },
   { id: `s${a}-upd`, name: 'upd', language: 'en', category: 'UTILITY', status: 'APPROVED', components: bodyText('u') },
   { id: `s${a}-new`, name: 'new', language: 'fr', category: 'MARKETING', status: 'PENDING', components: bodyText('n') },
 ];
@@ -82,7 +121,9 @@ beforeAll(async () => {
     );
     templates.push(
       ...fixtureTemplates(b + AGENT.main, mainTemplates(b + AGENT.main)),
-      ...fixtureTemplates(b + AGENT.foreignBusiness, [{ id: `f${b}`, name: 'welcome', language: 'en', status: 'APPROVED', components: bodyText('Hi {{1}}') }]),
+      ...fixtureTemplates(b + AGENT.foreignBusiness, [
+        { id: `f${b}`, name: 'welcome', language: 'en', status: 'APPROVED', components: bodyText('Hi {{1}}') },
+      ]),
       ...fixtureTemplates(b + AGENT.sync, SYNC_STORED(b + AGENT.sync)),
       ...fixtureTemplates(b + AGENT.refresh, REFRESH_STORED(b + AGENT.refresh)),
     );
@@ -90,7 +131,11 @@ beforeAll(async () => {
     fake.addAccount({ ...creds(b + AGENT.sync), templates: SYNC_REMOTE(b + AGENT.sync) });
     fake.addAccount({ ...creds(b + AGENT.refresh), templates: REFRESH_REMOTE(b + AGENT.refresh) });
     otherAgents.push(agent(OTHER_AGENT(e), 101));
-    otherTemplates.push(...fixtureTemplates(OTHER_AGENT(e), [{ id: `o${e}`, name: 'welcome', language: 'en', status: 'APPROVED', components: bodyText('Hi {{1}}') }]));
+    otherTemplates.push(
+      ...fixtureTemplates(OTHER_AGENT(e), [
+        { id: `o${e}`, name: 'welcome', language: 'en', status: 'APPROVED', components: bodyText('Hi {{1}}') },
+      ]),
+    );
     for (const id of [b + 1, b + 2, b + 3, b + 4, OTHER_AGENT(e), NOAI_AGENT(e)]) ALL_TOKENS.push(token(id));
   }
   const fixture = baseFixture({ agents, templates });
@@ -144,9 +189,32 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.error).toBe(false);
-      expect(body.result.map((x: any) => `${x.name}:${x.language}`)).toEqual(['plain:en', 'receipt:en', 'two_params:en', 'welcome:en', 'welcome:es']);
-      expect(Object.keys(body.result[0]).sort()).toEqual(['agent_id', 'category', 'components', 'external_id', 'id', 'language', 'name', 'status', 'updated_at']);
-      expect(body.result[3]).toMatchObject({ id: tid(MAIN, 2), agent_id: MAIN, external_id: `m${MAIN}-2`, category: 'MARKETING', status: 'APPROVED', components: bodyText('Hi {{1}}') });
+      expect(body.result.map((x: any) => `${x.name}:${x.language}`)).toEqual([
+        'plain:en',
+        'receipt:en',
+        'two_params:en',
+        'welcome:en',
+        'welcome:es',
+      ]);
+      expect(Object.keys(body.result[0]).sort()).toEqual([
+        'agent_id',
+        'category',
+        'components',
+        'external_id',
+        'id',
+        'language',
+        'name',
+        'status',
+        'updated_at',
+      ]);
+      expect(body.result[3]).toMatchObject({
+        id: tid(MAIN, 2),
+        agent_id: MAIN,
+        external_id: `m${MAIN}-2`,
+        category: 'MARKETING',
+        status: 'APPROVED',
+        components: bodyText('Hi {{1}}'),
+      });
     });
 
     it('filters by status, case-insensitively; an unknown status is a 400', async () => {
@@ -187,7 +255,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       const res = await call({ path: `/ai/agents/${NOAI_AGENT(e)}/templates`, project: 'noai', key: NOAI_KEY });
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('ERROR_AI_MODULE_DISABLED');
-      const sent = await call({ method: 'POST', path: `/ai/agents/${NOAI_AGENT(e)}/templates/1/send`, project: 'noai', key: NOAI_KEY, body: { to: '5215512345678' } });
+      const sent = await call({
+        method: 'POST',
+        path: `/ai/agents/${NOAI_AGENT(e)}/templates/1/send`,
+        project: 'noai',
+        key: NOAI_KEY,
+        body: { to: '5215512345678' },
+      });
       expect(sent.statusCode).toBe(403);
     });
 
@@ -214,7 +288,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       const res = await send(tid(MAIN, 2), { to: '+5215512345678', body_parameters: ['Ana'] });
       expect(res.statusCode).toBe(200);
       const { result } = res.json();
-      expect(result).toEqual({ message_id: expect.stringMatching(/^wamid\./), to: '5215512345678', template: 'welcome', language: 'en', status: 'accepted' });
+      expect(result).toEqual({
+        message_id: expect.stringMatching(/^wamid\./),
+        to: '5215512345678',
+        template: 'welcome',
+        language: 'en',
+        status: 'accepted',
+      });
       expect(fake.requests).toHaveLength(1);
       const [r] = fake.requests;
       expect(r.method).toBe('POST');
@@ -224,7 +304,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
         messaging_product: 'whatsapp',
         to: '5215512345678',
         type: 'template',
-        template: { name: 'welcome', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] },
+        template: {
+          name: 'welcome',
+          language: { code: 'en' },
+          components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }],
+        },
       });
     });
 
@@ -233,7 +317,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       expect(ok.statusCode).toBe(200);
       const plain = await send(tid(MAIN, 5), { to: '5215512345678' });
       expect(plain.statusCode).toBe(200);
-      for (const [templateId, params] of [[tid(MAIN, 2), []], [tid(MAIN, 2), ['a', 'b']], [tid(MAIN, 4), ['a']], [tid(MAIN, 5), ['a']]] as const) {
+      for (const [templateId, params] of [
+        [tid(MAIN, 2), []],
+        [tid(MAIN, 2), ['a', 'b']],
+        [tid(MAIN, 4), ['a']],
+        [tid(MAIN, 5), ['a']],
+      ] as const) {
         const res = await send(templateId, { to: '5215512345678', body_parameters: params });
         expect(res.statusCode, JSON.stringify(params)).toBe(400);
         expect(res.json().code).toBe('ERROR_VALIDATION');
@@ -245,13 +334,27 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
 
     it('validates `to`: 10 to 15 characters, digits with an optional leading +, a string', async () => {
       fake.reset({ requests: true });
-      for (const to of ['123456789', '1234567890123456', '+12345678901234X', '52155-12345', '52+1551234567', 'abcdefghijkl', '++123456789', '']) {
+      for (const to of [
+        '123456789',
+        '1234567890123456',
+        '+12345678901234X',
+        '52155-12345',
+        '52+1551234567',
+        'abcdefghijkl',
+        '++123456789',
+        '',
+      ]) {
         const res = await send(tid(MAIN, 2), { to, body_parameters: ['Ana'] });
         expect(res.statusCode, to).toBe(400);
         expect(res.json().code).toBe('ERROR_VALIDATION');
         expect(res.json().result[0]).toMatch(/\bto\b/);
       }
-      for (const body of [{ to: 5215512345678, body_parameters: ['Ana'] }, { body_parameters: ['Ana'] }, { to: '5215512345678', body_parameters: 'Ana' }, { to: '5215512345678', body_parameters: [1] }]) {
+      for (const body of [
+        { to: 5215512345678, body_parameters: ['Ana'] },
+        { body_parameters: ['Ana'] },
+        { to: '5215512345678', body_parameters: 'Ana' },
+        { to: '5215512345678', body_parameters: [1] },
+      ]) {
         const res = await send(tid(MAIN, 2), body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().code).toBe('ERROR_VALIDATION');
@@ -273,7 +376,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       expect(down.statusCode).toBe(502);
       expect(down.json().code).toBe('ERROR_AI_PROVIDER_UNAVAILABLE');
       fake.reset();
-      fake.fail('send', { status: 400, body: { error: { message: `(#131030) Recipient not in allowed list; token ${token(MAIN)}`, type: 'OAuthException', code: 131030 } } });
+      fake.fail('send', {
+        status: 400,
+        body: { error: { message: `(#131030) Recipient not in allowed list; token ${token(MAIN)}`, type: 'OAuthException', code: 131030 } },
+      });
       const rejected = await send(tid(MAIN, 2), { to: '5215512345678', body_parameters: ['Ana'] }, MAIN, KEYS.admin);
       expect(rejected.statusCode).toBe(400);
       expect(rejected.json().code).toBe('ERROR_AI_PROVIDER_REJECTED');
@@ -300,7 +406,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
   describe('sync', () => {
     const SYNC = b + AGENT.sync;
     const storedNames = async () =>
-      (await db.sql<{ name: string; status: string }>('select name, status from ai_templates where agent_id = ? order by name', [SYNC])).map((r) => `${r.name}:${r.status}`);
+      (
+        await db.sql<{ name: string; status: string }>('select name, status from ai_templates where agent_id = ? order by name', [SYNC])
+      ).map((r) => `${r.name}:${r.status}`);
 
     it('reports created and updated templates; without delete_removed nothing is deleted; no change → []', async () => {
       fake.reset({ requests: true });
@@ -309,19 +417,37 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       expect(res.json().result).toEqual(['updated:upd:en', 'created:new:fr']);
       expect(await storedNames()).toEqual(['gone:APPROVED', 'keep:APPROVED', 'new:PENDING', 'upd:APPROVED']);
       // two pages of the provider list, exactly as documented
-      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v21.0/waba${SYNC}/message_templates`, `GET /v21.0/waba${SYNC}/message_templates`]);
+      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        `GET /v21.0/waba${SYNC}/message_templates`,
+        `GET /v21.0/waba${SYNC}/message_templates`,
+      ]);
       expect(fake.requests[1].query.after).toBeTruthy();
 
-      const again = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body: { delete_removed: false } });
+      const again = await call({
+        method: 'POST',
+        path: `/ai/agents/${SYNC}/templates/sync`,
+        key: KEYS.server,
+        body: { delete_removed: false },
+      });
       expect(again.json().result).toEqual([]);
     });
 
     it('deletes templates the provider no longer has with delete_removed', async () => {
-      const res = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body: { delete_removed: true } });
+      const res = await call({
+        method: 'POST',
+        path: `/ai/agents/${SYNC}/templates/sync`,
+        key: KEYS.server,
+        body: { delete_removed: true },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().result).toEqual(['deleted:gone:es']);
       expect(await storedNames()).toEqual(['keep:APPROVED', 'new:PENDING', 'upd:APPROVED']);
-      const again = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body: { delete_removed: true } });
+      const again = await call({
+        method: 'POST',
+        path: `/ai/agents/${SYNC}/templates/sync`,
+        key: KEYS.server,
+        body: { delete_removed: true },
+      });
       expect(again.json().result).toEqual([]);
     });
 
@@ -336,14 +462,26 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
     it('changes nothing when the provider fails during a sync', async () => {
       const before = await storedNames();
       fake.fail('list', { status: 500 }, { page: 2 });
-      const res = await call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server, body: { delete_removed: true } });
+      const res = await call({
+        method: 'POST',
+        path: `/ai/agents/${SYNC}/templates/sync`,
+        key: KEYS.server,
+        body: { delete_removed: true },
+      });
       expect(res.statusCode).toBe(502);
       expect(await storedNames()).toEqual(before);
     });
 
     it('serialises concurrent syncs of one agent: each change is reported once', async () => {
       const account = fake.account(`waba${SYNC}`)!;
-      account.templates.push({ id: `s${SYNC}-late`, name: 'late', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [] });
+      account.templates.push({
+        id: `s${SYNC}-late`,
+        name: 'late',
+        language: 'en',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [],
+      });
       const results = await Promise.all(
         [0, 1, 2].map(() => call({ method: 'POST', path: `/ai/agents/${SYNC}/templates/sync`, key: KEYS.server })),
       );
@@ -355,7 +493,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
 
   describe('refresh', () => {
     const REFRESH = b + AGENT.refresh;
-    const snapshot = () => db.sql('select id, external_id, name, language, status, components, updated_at from ai_templates where agent_id = ? order by id', [REFRESH]);
+    const snapshot = () =>
+      db.sql('select id, external_id, name, language, status, components, updated_at from ai_templates where agent_id = ? order by id', [
+        REFRESH,
+      ]);
 
     it('leaves the stored templates as they were when the provider fails halfway', async () => {
       const before = await snapshot();
@@ -371,7 +512,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       fake.fail('list', { status: 403, body: { error: { message: 'Permissions error', type: 'OAuthException', code: 200 } } });
       const rejected = await call({ method: 'POST', path: `/ai/agents/${REFRESH}/templates/refresh`, key: KEYS.server });
       expect(rejected.statusCode).toBe(400);
-      expect(rejected.json()).toEqual({ error: true, code: 'ERROR_AI_PROVIDER_REJECTED', result: ['The provider rejected the request: Permissions error'] });
+      expect(rejected.json()).toEqual({
+        error: true,
+        code: 'ERROR_AI_PROVIDER_REJECTED',
+        result: ['The provider rejected the request: Permissions error'],
+      });
       expect(await snapshot()).toEqual(before);
     });
 
@@ -388,7 +533,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
       expect(res.statusCode).toBe(200);
       const { result } = res.json();
       expect(result.map((x: any) => `${x.name}:${x.language}:${x.status}`)).toEqual([
-        'alpha:en:APPROVED', 'bravo:en:PAUSED', 'bravo:es:REJECTED', 'charlie:en:DISABLED', 'echo:en:APPROVED',
+        'alpha:en:APPROVED',
+        'bravo:en:PAUSED',
+        'bravo:es:REJECTED',
+        'charlie:en:DISABLED',
+        'echo:en:APPROVED',
       ]);
       expect(result[0]).toMatchObject({ id: tid(REFRESH, 1), external_id: `r${REFRESH}-1`, components: bodyText('new') });
       const listed = await call({ path: `/ai/agents/${REFRESH}/templates`, key: KEYS.server });
@@ -400,7 +549,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
 
   describe('on /graphql', () => {
     it('lists and syncs with the same rules', async () => {
-      const list = await graph('query($a: Int!) { aiTemplates(agent_id: $a, status: "approved") { id name language status } }', { a: MAIN });
+      const list = await graph('query($a: Int!) { aiTemplates(agent_id: $a, status: "approved") { id name language status } }', {
+        a: MAIN,
+      });
       expect(list.errors).toBeUndefined();
       expect(list.data.aiTemplates.map((x: any) => x.name)).toEqual(['plain', 'two_params', 'welcome', 'welcome']);
       const bad = await graph('query($a: Int!) { aiTemplates(agent_id: $a, status: "nope") { id } }', { a: MAIN });
@@ -412,7 +563,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
     });
 
     it('sends with the same validation', async () => {
-      const q = 'mutation($a: Int!, $t: Int!, $to: String!, $p: [String!]) { sendAiTemplate(agent_id: $a, template_id: $t, to: $to, body_parameters: $p) { message_id to template language status } }';
+      const q =
+        'mutation($a: Int!, $t: Int!, $to: String!, $p: [String!]) { sendAiTemplate(agent_id: $a, template_id: $t, to: $to, body_parameters: $p) { message_id to template language status } }';
       const ok = await graph(q, { a: MAIN, t: tid(MAIN, 1), to: '+5215512345678', p: ['Ana'] });
       expect(ok.data.sendAiTemplate).toMatchObject({ to: '5215512345678', template: 'welcome', language: 'es', status: 'accepted' });
       const badTo = await graph(q, { a: MAIN, t: tid(MAIN, 1), to: '12345', p: ['Ana'] });
@@ -425,7 +577,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
     });
 
     it('is closed to business owners', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.owner }, payload: { query: `{ aiTemplates(agent_id: ${MAIN}) { id } }` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'x-api-key': KEYS.owner },
+        payload: { query: `{ aiTemplates(agent_id: ${MAIN}) { id } }` },
+      });
       expect(res.statusCode).toBe(401);
     });
   });
@@ -433,7 +590,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
 
 describe('credentials', () => {
   it('are stored encrypted: the raw column holds no token and decrypts to the credentials', async () => {
-    const rows = await db.sql<{ id: number; credentials: string }>('select id, credentials from ai_agents where credentials is not null order by id');
+    const rows = await db.sql<{ id: number; credentials: string }>(
+      'select id, credentials from ai_agents where credentials is not null order by id',
+    );
     expect(rows.length).toBeGreaterThan(5);
     for (const row of rows) {
       for (const secret of ALL_TOKENS) expect(row.credentials).not.toContain(secret);

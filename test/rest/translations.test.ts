@@ -15,7 +15,13 @@ const TOKEN = (id: number) => `EAAG-translations-secret-${id}`;
 
 function agent(id: number, business_id: number | null) {
   return {
-    id, business_id, name: `Agent ${id}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `tr-agent-${id}`, enabled: true,
+    id,
+    business_id,
+    name: `Agent ${id}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: `tr-agent-${id}`,
+    enabled: true,
     credentials: { waba_id: `w${id}`, phone_number_id: `p${id}`, access_token: TOKEN(id) },
   };
 }
@@ -35,8 +41,12 @@ beforeAll(async () => {
   for (const e of [0, 1]) {
     const b = base(e);
     agents.push(
-      agent(b + AGENT.main, 1), agent(b + AGENT.put, 1), agent(b + AGENT.source, null),
-      agent(b + AGENT.copyTarget, 1), agent(b + AGENT.foreignBusiness, 2), agent(b + AGENT.empty, 1),
+      agent(b + AGENT.main, 1),
+      agent(b + AGENT.put, 1),
+      agent(b + AGENT.source, null),
+      agent(b + AGENT.copyTarget, 1),
+      agent(b + AGENT.foreignBusiness, 2),
+      agent(b + AGENT.empty, 1),
     );
     translations.push(
       { agent_id: b + AGENT.main, locale: 'en', value: MAIN_EN },
@@ -81,7 +91,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
   }
   const path = (agentId: number, suffix = '') => `/ai/agents/${agentId}/translations${suffix}`;
   async function graph(query: string, variables: Record<string, unknown> = {}) {
-    const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query, variables } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-api-key': KEYS.server },
+      payload: { query, variables },
+    });
     seen.push(res.body);
     return res.json();
   }
@@ -114,7 +129,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
       const body = { translations: { en: { a: { b: 1 } }, ar: { x: 'ي' } } };
       const res = await call({ method: 'PUT', path: path(PUT), key: KEYS.server, lang: 'es', body });
       expect(res.statusCode).toBe(200);
-      expect(res.json().result).toEqual({ message: 'Las traducciones se actualizaron.', translations: { en: { a: { b: 1 } }, ar: { x: 'ي' } } });
+      expect(res.json().result).toEqual({
+        message: 'Las traducciones se actualizaron.',
+        translations: { en: { a: { b: 1 } }, ar: { x: 'ي' } },
+      });
       expect((await call({ path: path(PUT), key: KEYS.server })).json().result).toEqual({ en: { a: { b: 1 } }, ar: { x: 'ي' } });
       const rows = await db.sql<{ locale: string }>('select locale from ai_translations where agent_id = ? order by locale', [PUT]);
       expect(rows.map((r) => r.locale)).toEqual(['ar', 'en']);
@@ -123,7 +141,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
     it('answers messages in each language', async () => {
       const expected = { en: 'The translations were updated.', fr: 'Les traductions ont été mises à jour.', ar: 'تم تحديث الترجمات.' };
       for (const [lang, message] of Object.entries(expected)) {
-        const res = await call({ method: 'PUT', path: path(PUT), key: KEYS.server, lang, body: { translations: { en: { a: { b: 1 } }, ar: { x: 'ي' } } } });
+        const res = await call({
+          method: 'PUT',
+          path: path(PUT),
+          key: KEYS.server,
+          lang,
+          body: { translations: { en: { a: { b: 1 } }, ar: { x: 'ي' } } },
+        });
         expect(res.json().result.message).toBe(message);
       }
     });
@@ -159,7 +183,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
         method: 'PATCH',
         path: path(MAIN),
         key: KEYS.owner,
-        body: { translations: { en: { greeting: { bye: null, hi: 'Hi' }, menu: { items: ['c'] }, footer: null, extra: { deep: { x: 1, y: null } } }, fr: { greeting: { hello: 'Bonjour' } } } },
+        body: {
+          translations: {
+            en: { greeting: { bye: null, hi: 'Hi' }, menu: { items: ['c'] }, footer: null, extra: { deep: { x: 1, y: null } } },
+            fr: { greeting: { hello: 'Bonjour' } },
+          },
+        },
       });
       expect(res.statusCode).toBe(200);
       const expected = {
@@ -187,7 +216,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
   describe('copy', () => {
     const TARGET = b + AGENT.copyTarget;
     it("replaces the agent's translations with the source agent's", async () => {
-      const res = await call({ method: 'POST', path: path(TARGET, '/copy'), key: KEYS.server, lang: 'fr', body: { source_agent_id: b + AGENT.source } });
+      const res = await call({
+        method: 'POST',
+        path: path(TARGET, '/copy'),
+        key: KEYS.server,
+        lang: 'fr',
+        body: { source_agent_id: b + AGENT.source },
+      });
       expect(res.statusCode).toBe(200);
       const expected = { en: { hello: 'Hello from source' }, ar: { hello: 'مرحبا' } };
       expect(res.json().result).toEqual({ message: 'Les traductions ont été copiées.', translations: expected });
@@ -197,12 +232,20 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
     });
 
     it('refuses a missing, foreign-project or unowned source agent with 400 not-found', async () => {
-      for (const [source, key] of [[99999, KEYS.server], [OTHER_AGENT(e), KEYS.server], [b + AGENT.foreignBusiness, KEYS.owner], [b + AGENT.source, KEYS.owner]] as const) {
+      for (const [source, key] of [
+        [99999, KEYS.server],
+        [OTHER_AGENT(e), KEYS.server],
+        [b + AGENT.foreignBusiness, KEYS.owner],
+        [b + AGENT.source, KEYS.owner],
+      ] as const) {
         const res = await call({ method: 'POST', path: path(TARGET, '/copy'), key, body: { source_agent_id: source } });
         expect(res.statusCode, String(source)).toBe(400);
         expect(res.json().code).toBe('ERROR_AI_AGENT_NOT_FOUND');
       }
-      expect((await call({ path: path(TARGET), key: KEYS.server })).json().result).toEqual({ en: { hello: 'Hello from source' }, ar: { hello: 'مرحبا' } });
+      expect((await call({ path: path(TARGET), key: KEYS.server })).json().result).toEqual({
+        en: { hello: 'Hello from source' },
+        ar: { hello: 'مرحبا' },
+      });
     });
 
     it('validates source_agent_id strictly', async () => {
@@ -228,7 +271,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
 
     it("answers 400 not-found for another project's agent", async () => {
       for (const method of ['GET', 'PUT', 'PATCH'] as const) {
-        const res = await call({ method, path: path(OTHER_AGENT(e)), key: KEYS.server, ...(method === 'GET' ? {} : { body: { translations: {} } }) });
+        const res = await call({
+          method,
+          path: path(OTHER_AGENT(e)),
+          key: KEYS.server,
+          ...(method === 'GET' ? {} : { body: { translations: {} } }),
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().code).toBe('ERROR_AI_AGENT_NOT_FOUND');
       }
@@ -252,11 +300,22 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
       const bad = await graph('query($a: Int!) { aiTranslations(agent_id: $a, locale: "xx") }', { a: MAIN });
       expect(bad.errors[0].extensions.code).toBe('ERROR_VALIDATION');
       const empty = b + AGENT.empty;
-      const patch = await graph('mutation($a: Int!, $t: JSON) { updateAiTranslations(agent_id: $a, translations: $t) { message translations } }', { a: empty, t: { es: { a: { b: 'c' } } } });
-      expect(patch.data.updateAiTranslations).toEqual({ message: 'The translations were updated.', translations: { es: { a: { b: 'c' } } } });
-      const foreign = await graph('mutation($a: Int!, $s: Int!) { copyAiTranslations(agent_id: $a, source_agent_id: $s) { message } }', { a: empty, s: OTHER_AGENT(e) });
+      const patch = await graph(
+        'mutation($a: Int!, $t: JSON) { updateAiTranslations(agent_id: $a, translations: $t) { message translations } }',
+        { a: empty, t: { es: { a: { b: 'c' } } } },
+      );
+      expect(patch.data.updateAiTranslations).toEqual({
+        message: 'The translations were updated.',
+        translations: { es: { a: { b: 'c' } } },
+      });
+      const foreign = await graph('mutation($a: Int!, $s: Int!) { copyAiTranslations(agent_id: $a, source_agent_id: $s) { message } }', {
+        a: empty,
+        s: OTHER_AGENT(e),
+      });
       expect(foreign.errors[0].extensions.code).toBe('ERROR_AI_AGENT_NOT_FOUND');
-      const replaced = await graph('mutation($a: Int!) { replaceAiTranslations(agent_id: $a, translations: {}) { translations } }', { a: empty });
+      const replaced = await graph('mutation($a: Int!) { replaceAiTranslations(agent_id: $a, translations: {}) { translations } }', {
+        a: empty,
+      });
       expect(replaced.data.replaceAiTranslations.translations).toEqual({});
     });
   });

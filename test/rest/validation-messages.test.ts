@@ -29,47 +29,228 @@ interface Case {
 const server = { key: KEYS.server };
 const AGENT = { name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'validation-bot' };
 const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
-const series = (query: Record<string, string>) => ({ path: '/ai/metrics/series', ...server, query: { metric: 'orders', group_by: 'day', from: '2026-01-01', to: '2026-01-31', ...query } });
+const series = (query: Record<string, string>) => ({
+  path: '/ai/metrics/series',
+  ...server,
+  query: { metric: 'orders', group_by: 'day', from: '2026-01-01', to: '2026-01-31', ...query },
+});
 const send = (body: unknown) => ({ method: 'POST' as const, path: '/ai/agents/1/templates/1/send', ...server, body });
 const message = (body: unknown) => ({ method: 'POST' as const, path: '/ai/conversations/1/messages', ...server, body });
 
 const CASES: Case[] = [
   // the route's JSON Schema
-  { rule: 'required', field: 'status_reason', request: { method: 'POST', path: '/ai/conversations/1/close', ...server, body: {} }, en: 'The field status_reason is required.' },
-  { rule: 'enum', field: 'status_reason', request: { method: 'POST', path: '/ai/conversations/1/close', ...server, body: { status_reason: 'done' } }, en: 'The field status_reason must be one of: completed, abandoned, failed.', params: ['completed', 'abandoned', 'failed'] },
-  { rule: 'items_enum', field: 'events', request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'https://example.com/h', events: ['message.created', 'nope'] } }, en: `The field events must contain only: ${EVENT_VALUES}.`, params: ['*', ...AI_EVENT_TYPES] },
+  {
+    rule: 'required',
+    field: 'status_reason',
+    request: { method: 'POST', path: '/ai/conversations/1/close', ...server, body: {} },
+    en: 'The field status_reason is required.',
+  },
+  {
+    rule: 'enum',
+    field: 'status_reason',
+    request: { method: 'POST', path: '/ai/conversations/1/close', ...server, body: { status_reason: 'done' } },
+    en: 'The field status_reason must be one of: completed, abandoned, failed.',
+    params: ['completed', 'abandoned', 'failed'],
+  },
+  {
+    rule: 'items_enum',
+    field: 'events',
+    request: {
+      method: 'POST',
+      path: '/ai/webhooks',
+      ...server,
+      body: { url: 'https://example.com/h', events: ['message.created', 'nope'] },
+    },
+    en: `The field events must contain only: ${EVENT_VALUES}.`,
+    params: ['*', ...AI_EVENT_TYPES],
+  },
   { rule: 'not_empty', field: 'content', request: message({ role: 'user', content: '' }), en: 'The field content must not be empty.' },
-  { rule: 'max_length', field: 'content', request: message({ role: 'user', content: 'x'.repeat(32_001) }), en: 'The field content must be at most 32000 characters.', params: [32000] },
+  {
+    rule: 'max_length',
+    field: 'content',
+    request: message({ role: 'user', content: 'x'.repeat(32_001) }),
+    en: 'The field content must be at most 32000 characters.',
+    params: [32000],
+  },
   { rule: 'length', field: 'to', request: send({ to: '+1234' }), en: 'The field to must be 10 to 15 characters.', params: [10, 15] },
-  { rule: 'range', field: 'page', request: { path: '/ai/conversations', ...server, query: { page: '0' } }, en: 'The field page must be between 1 and 2147483647.', params: [1, 2147483647] },
-  { rule: 'max_items', field: 'events', request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'https://example.com/h', events: Array(17).fill('*') } }, en: 'The field events must have at most 16 items.', params: [16] },
-  { rule: 'integer', field: 'page_size', request: { path: '/ai/conversations', ...server, query: { page_size: 'ten' } }, en: 'The field page_size must be a whole number.' },
-  { rule: 'number', field: 'usage.cost', request: message({ role: 'user', content: 'x', usage: { cost: '1' } }), en: 'The field usage.cost must be a number.' },
+  {
+    rule: 'range',
+    field: 'page',
+    request: { path: '/ai/conversations', ...server, query: { page: '0' } },
+    en: 'The field page must be between 1 and 2147483647.',
+    params: [1, 2147483647],
+  },
+  {
+    rule: 'max_items',
+    field: 'events',
+    request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'https://example.com/h', events: Array(17).fill('*') } },
+    en: 'The field events must have at most 16 items.',
+    params: [16],
+  },
+  {
+    rule: 'integer',
+    field: 'page_size',
+    request: { path: '/ai/conversations', ...server, query: { page_size: 'ten' } },
+    en: 'The field page_size must be a whole number.',
+  },
+  {
+    rule: 'number',
+    field: 'usage.cost',
+    request: message({ role: 'user', content: 'x', usage: { cost: '1' } }),
+    en: 'The field usage.cost must be a number.',
+  },
   { rule: 'string', field: 'content', request: message({ role: 'user', content: 5 }), en: 'The field content must be a string.' },
-  { rule: 'boolean', field: 'public', request: message({ role: 'user', content: 'x', public: 'yes' }), en: 'The field public must be true or false.' },
-  { rule: 'object', field: 'usage', request: message({ role: 'user', content: 'x', usage: [1] }), en: 'The field usage must be a JSON object.' },
-  { rule: 'array', field: 'events', request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'https://example.com/h', events: 'all' } }, en: 'The field events must be an array.' },
-  { rule: 'digits', field: 'conversation_id', request: { path: '/ai/conversations/abc', ...server }, en: 'The field conversation_id must contain only digits.' },
-  { rule: 'external_id', field: 'provider_external_id', request: { path: '/ai/agents/a.b/conversations/current', ...server }, en: 'The field provider_external_id must contain only letters, digits, - and _.' },
-  { rule: 'month', field: 'month', request: { path: '/ai/metrics/overview', ...server, query: { month: '2026-13' } }, en: 'The field month must be a month (YYYY-MM) of the years 1000 to 9998.', params: [1000, 9998] },
+  {
+    rule: 'boolean',
+    field: 'public',
+    request: message({ role: 'user', content: 'x', public: 'yes' }),
+    en: 'The field public must be true or false.',
+  },
+  {
+    rule: 'object',
+    field: 'usage',
+    request: message({ role: 'user', content: 'x', usage: [1] }),
+    en: 'The field usage must be a JSON object.',
+  },
+  {
+    rule: 'array',
+    field: 'events',
+    request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'https://example.com/h', events: 'all' } },
+    en: 'The field events must be an array.',
+  },
+  {
+    rule: 'digits',
+    field: 'conversation_id',
+    request: { path: '/ai/conversations/abc', ...server },
+    en: 'The field conversation_id must contain only digits.',
+  },
+  {
+    rule: 'external_id',
+    field: 'provider_external_id',
+    request: { path: '/ai/agents/a.b/conversations/current', ...server },
+    en: 'The field provider_external_id must contain only letters, digits, - and _.',
+  },
+  {
+    rule: 'month',
+    field: 'month',
+    request: { path: '/ai/metrics/overview', ...server, query: { month: '2026-13' } },
+    en: 'The field month must be a month (YYYY-MM) of the years 1000 to 9998.',
+    params: [1000, 9998],
+  },
   { rule: 'phone', field: 'to', request: send({ to: 'call-me-now' }), en: 'The field to must contain only digits, optionally after a +.' },
-  { rule: 'max_depth', field: 'body', request: message(nested(MAX_BODY_DEPTH + 1)), en: `The field body must be nested at most ${MAX_BODY_DEPTH} levels deep.`, params: [MAX_BODY_DEPTH] },
+  {
+    rule: 'max_depth',
+    field: 'body',
+    request: message(nested(MAX_BODY_DEPTH + 1)),
+    en: `The field body must be nested at most ${MAX_BODY_DEPTH} levels deep.`,
+    params: [MAX_BODY_DEPTH],
+  },
   // a service's own checks (the schema lets these through)
   { rule: 'date', field: 'from', request: series({ from: '2026-02-30' }), en: 'The field from must be a date (YYYY-MM-DD).' },
-  { rule: 'date_order', field: 'to', request: series({ from: '2026-02-01', to: '2026-01-31' }), en: 'The field to must not be before from.', params: ['from'] },
-  { rule: 'max_days', field: 'to', request: series({ group_by: 'hour', from: '2026-01-01', to: '2026-02-01' }), en: 'The field to must be at most 30 days after from.', params: [30, 'from'] },
-  { rule: 'max_years', field: 'to', request: series({ group_by: 'month', from: '2021-01-01', to: '2026-01-01' }), en: 'The field to must be less than 5 years after from.', params: [5, 'from'] },
-  { rule: 'timezone', field: 'timezone', request: { path: '/ai/metrics/overview', ...server, query: { timezone: 'Mars/Olympus' } }, en: 'The field timezone must be an IANA time zone name, such as Europe/Madrid.', params: ['Europe/Madrid'] },
-  { rule: 'items_not_blank', field: 'body_parameters', request: send({ to: '+5215512345678', body_parameters: ['Ada', '  '] }), en: 'The field body_parameters must not contain blank items.' },
-  { rule: 'key_enum', field: 'translations.pt', request: { method: 'PUT', path: '/ai/agents/1/translations', ...server, body: { translations: { pt: {} } } }, en: 'The field translations.pt is not allowed; the keys allowed are: en, es, fr, ar.', params: ['en', 'es', 'fr', 'ar'] },
-  { rule: 'filter', field: 'where', request: { path: '/ai/conversations', ...server, query: { where: '[1]' } }, en: 'The field where must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.', params: ['AND', 'OR'] },
-  { rule: 'max_keys', field: 'credentials', request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, credentials: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) } }, en: 'The field credentials must have at most 20 keys.', params: [20] },
-  { rule: 'business', field: 'business_id', request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, business_id: 999 } }, en: 'The field business_id must be the id of a business you can use.' },
-  { rule: 'url', field: 'url', request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'ftp://example.com/h', events: ['*'] } }, en: 'The field url must be an http or https URL.' },
-  { rule: 'email', field: 'email', request: { method: 'POST', path: '/auth', body: { email: 'not-an-address', password: 'x' } }, en: 'The field email must be an email address.' },
-  { rule: 'digits_count', field: 'cellphone', request: { method: 'POST', path: '/auth', body: { cellphone: '12', password: 'x' } }, en: 'The field cellphone must be 4 to 15 digits.', params: [4, 15] },
-  { rule: 'uuid', field: 'guest_token', request: { method: 'POST', path: '/auth', body: { guest_token: 'not-a-uuid' } }, en: 'The field guest_token must be a UUID.' },
-  { rule: 'printable', field: 'Idempotency-Key', request: { method: 'POST', path: '/ai/conversations/1/close', ...server, headers: { 'idempotency-key': 'with space' }, body: { status_reason: 'completed' } }, en: 'The field Idempotency-Key must be 1 to 255 printable ASCII characters, without spaces.', params: [1, 255] },
+  {
+    rule: 'date_order',
+    field: 'to',
+    request: series({ from: '2026-02-01', to: '2026-01-31' }),
+    en: 'The field to must not be before from.',
+    params: ['from'],
+  },
+  {
+    rule: 'max_days',
+    field: 'to',
+    request: series({ group_by: 'hour', from: '2026-01-01', to: '2026-02-01' }),
+    en: 'The field to must be at most 30 days after from.',
+    params: [30, 'from'],
+  },
+  {
+    rule: 'max_years',
+    field: 'to',
+    request: series({ group_by: 'month', from: '2021-01-01', to: '2026-01-01' }),
+    en: 'The field to must be less than 5 years after from.',
+    params: [5, 'from'],
+  },
+  {
+    rule: 'timezone',
+    field: 'timezone',
+    request: { path: '/ai/metrics/overview', ...server, query: { timezone: 'Mars/Olympus' } },
+    en: 'The field timezone must be an IANA time zone name, such as Europe/Madrid.',
+    params: ['Europe/Madrid'],
+  },
+  {
+    rule: 'items_not_blank',
+    field: 'body_parameters',
+    request: send({ to: '+5215512345678', body_parameters: ['Ada', '  '] }),
+    en: 'The field body_parameters must not contain blank items.',
+  },
+  {
+    rule: 'key_enum',
+    field: 'translations.pt',
+    request: { method: 'PUT', path: '/ai/agents/1/translations', ...server, body: { translations: { pt: {} } } },
+    en: 'The field translations.pt is not allowed; the keys allowed are: en, es, fr, ar.',
+    params: ['en', 'es', 'fr', 'ar'],
+  },
+  {
+    rule: 'filter',
+    field: 'where',
+    request: { path: '/ai/conversations', ...server, query: { where: '[1]' } },
+    en: 'The field where must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
+    params: ['AND', 'OR'],
+  },
+  {
+    rule: 'max_keys',
+    field: 'credentials',
+    request: {
+      method: 'POST',
+      path: '/ai/agents',
+      ...server,
+      body: { ...AGENT, credentials: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) },
+    },
+    en: 'The field credentials must have at most 20 keys.',
+    params: [20],
+  },
+  {
+    rule: 'business',
+    field: 'business_id',
+    request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, business_id: 999 } },
+    en: 'The field business_id must be the id of a business you can use.',
+  },
+  {
+    rule: 'url',
+    field: 'url',
+    request: { method: 'POST', path: '/ai/webhooks', ...server, body: { url: 'ftp://example.com/h', events: ['*'] } },
+    en: 'The field url must be an http or https URL.',
+  },
+  {
+    rule: 'email',
+    field: 'email',
+    request: { method: 'POST', path: '/auth', body: { email: 'not-an-address', password: 'x' } },
+    en: 'The field email must be an email address.',
+  },
+  {
+    rule: 'digits_count',
+    field: 'cellphone',
+    request: { method: 'POST', path: '/auth', body: { cellphone: '12', password: 'x' } },
+    en: 'The field cellphone must be 4 to 15 digits.',
+    params: [4, 15],
+  },
+  {
+    rule: 'uuid',
+    field: 'guest_token',
+    request: { method: 'POST', path: '/auth', body: { guest_token: 'not-a-uuid' } },
+    en: 'The field guest_token must be a UUID.',
+  },
+  {
+    rule: 'printable',
+    field: 'Idempotency-Key',
+    request: {
+      method: 'POST',
+      path: '/ai/conversations/1/close',
+      ...server,
+      headers: { 'idempotency-key': 'with space' },
+      body: { status_reason: 'completed' },
+    },
+    en: 'The field Idempotency-Key must be 1 to 255 printable ASCII characters, without spaces.',
+    params: [1, 255],
+  },
 ];
 
 /** Rules no route reaches today, checked on the table itself: the generic pattern message (every pattern of a route has a name). */
@@ -89,21 +270,30 @@ describe.each(ENGINES)('validation messages name the rule (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  it.each(CASES.map((c) => [c.rule, c] as const))('%s: a 400 naming the field and what it must be, in en, es, fr and ar', async (_rule, c) => {
-    for (const lang of LANGS) {
-      const res = await t.api({ ...c.request, lang });
-      expect([res.statusCode, res.json().code], `${lang} ${res.body.slice(0, 300)}`).toEqual([400, 'ERROR_VALIDATION']);
-      const result: string[] = res.json().result;
-      const msg = result.find((m) => m.startsWith(`${FIELD_FIRST[lang]}${c.field} `));
-      expect(msg, `${lang}: ${JSON.stringify(result)}`).toBeDefined();
-      if (lang === 'en') expect(msg).toBe(c.en);
-      expect(msg).not.toBe(GENERIC(lang, c.field));
-      for (const p of c.params ?? []) expect(msg, lang).toContain(String(p));
-    }
-  });
+  it.each(CASES.map((c) => [c.rule, c] as const))(
+    '%s: a 400 naming the field and what it must be, in en, es, fr and ar',
+    async (_rule, c) => {
+      for (const lang of LANGS) {
+        const res = await t.api({ ...c.request, lang });
+        expect([res.statusCode, res.json().code], `${lang} ${res.body.slice(0, 300)}`).toEqual([400, 'ERROR_VALIDATION']);
+        const result: string[] = res.json().result;
+        const msg = result.find((m) => m.startsWith(`${FIELD_FIRST[lang]}${c.field} `));
+        expect(msg, `${lang}: ${JSON.stringify(result)}`).toBeDefined();
+        if (lang === 'en') expect(msg).toBe(c.en);
+        expect(msg).not.toBe(GENERIC(lang, c.field));
+        for (const p of c.params ?? []) expect(msg, lang).toContain(String(p));
+      }
+    },
+  );
 
   it('one message per invalid field, each with its own rule', async () => {
-    const res = await t.api({ method: 'POST', path: '/ai/conversations/1/messages', ...server, lang: 'fr', body: { role: 'robot', content: '', public: 1 } });
+    const res = await t.api({
+      method: 'POST',
+      path: '/ai/conversations/1/messages',
+      ...server,
+      lang: 'fr',
+      body: { role: 'robot', content: '', public: 1 },
+    });
     expect(res.statusCode).toBe(400);
     expect((res.json().result as string[]).sort()).toEqual([
       'Le champ content ne doit pas être vide.',
@@ -135,7 +325,10 @@ describe('the table of rules', () => {
   });
 
   it('the generic pattern rule quotes the pattern', () => {
-    expect(translate('en', { key: 'rule.pattern', params: { field: 'code', pattern: '^[A-Z]{3}$' } })).toBe('The field code must match the pattern ^[A-Z]{3}$.');
-    for (const lang of LANGS) expect(translate(lang, { key: 'rule.pattern', params: { field: 'code', pattern: '^[A-Z]{3}$' } })).toContain('^[A-Z]{3}$');
+    expect(translate('en', { key: 'rule.pattern', params: { field: 'code', pattern: '^[A-Z]{3}$' } })).toBe(
+      'The field code must match the pattern ^[A-Z]{3}$.',
+    );
+    for (const lang of LANGS)
+      expect(translate(lang, { key: 'rule.pattern', params: { field: 'code', pattern: '^[A-Z]{3}$' } })).toContain('^[A-Z]{3}$');
   });
 });

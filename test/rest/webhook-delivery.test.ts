@@ -17,7 +17,13 @@ import { startReceiver, until, verifySignature, type Receiver } from '../support
  * re-check at delivery, and a database that is not there. Events come from GET .../current.
  */
 const AGENTS = Array.from({ length: 12 }, (_, i) => ({
-  id: i + 1, business_id: 1, name: `A${i}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `bot-${i}`, enabled: true,
+  id: i + 1,
+  business_id: 1,
+  name: `A${i}`,
+  provider: 'whatsapp',
+  provider_type: 'chat',
+  provider_external_id: `bot-${i}`,
+  enabled: true,
 }));
 
 let db: TestDatabase;
@@ -41,7 +47,13 @@ const log = {
   error: (obj: object, msg?: string) => logLines.push({ level: 'error', obj, msg }),
 };
 const config = (over: Partial<WebhookConfig> = {}): WebhookConfig => ({
-  allowPrivateNetworks: true, retryBaseMs: 50, timeoutMs: 2000, pollMs: 30, concurrency: 8, concurrencyPerWebhook: 4, ...over,
+  allowPrivateNetworks: true,
+  retryBaseMs: 50,
+  timeoutMs: 2000,
+  pollMs: 30,
+  concurrency: 8,
+  concurrencyPerWebhook: 4,
+  ...over,
 });
 
 const running: WebhookDispatcher[] = [];
@@ -78,8 +90,17 @@ async function openConversation(i: number): Promise<number> {
 }
 
 const deliveries = (webhookId: number) =>
-  db.sql<{ delivery_id: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; event_id: string }>(
-    'select delivery_id, status, attempts, last_status_code, last_error, event_id from ai_webhook_deliveries where webhook_id = ? order by id', [webhookId]);
+  db.sql<{
+    delivery_id: string;
+    status: string;
+    attempts: number;
+    last_status_code: number | null;
+    last_error: string | null;
+    event_id: string;
+  }>(
+    'select delivery_id, status, attempts, last_status_code, last_error, event_id from ai_webhook_deliveries where webhook_id = ? order by id',
+    [webhookId],
+  );
 
 describe('webhook delivery', () => {
   it('a receiver that fails twice then accepts gets the event on the 3rd attempt, same delivery id, verifiable signature', async () => {
@@ -91,7 +112,9 @@ describe('webhook delivery', () => {
 
     expect(r.received).toHaveLength(3);
     const [event] = await db.sql<{ id: string; created_at: Date; data: Record<string, unknown> }>(
-      "select id, created_at, data from ai_events where type = 'conversation.created' and conversation_id = ?", [conversationId]);
+      "select id, created_at, data from ai_events where type = 'conversation.created' and conversation_id = ?",
+      [conversationId],
+    );
     const ids = new Set(r.received.map((q) => q.headers['x-ordergraph-delivery']));
     expect(ids.size).toBe(1);
     for (const q of r.received) {
@@ -102,13 +125,26 @@ describe('webhook delivery', () => {
       expect(verifySignature(hook.secret, q.headers, q.body)).toBe(true);
       expect(verifySignature('whsec_wrong', q.headers, q.body)).toBe(false);
       expect(verifySignature(hook.secret, q.headers, q.body.replace('conversation', 'Conversation'))).toBe(false);
-      expect(JSON.parse(q.body)).toEqual({ id: Number(event.id), type: 'conversation.created', created_at: new Date(event.created_at).toISOString(), data: event.data });
+      expect(JSON.parse(q.body)).toEqual({
+        id: Number(event.id),
+        type: 'conversation.created',
+        created_at: new Date(event.created_at).toISOString(),
+        data: event.data,
+      });
     }
     expect(JSON.parse(r.received[0].body).data).toMatchObject({ id: conversationId, status: 'active' });
 
     const page = await t.api({ path: `/ai/webhooks/${hook.id}/deliveries`, key: KEYS.server });
     const [record] = page.json().result;
-    expect(record).toMatchObject({ id: [...ids][0], event_id: Number(event.id), status: 'delivered', attempts: 3, last_status_code: 204, last_error: null, next_attempt_at: null });
+    expect(record).toMatchObject({
+      id: [...ids][0],
+      event_id: Number(event.id),
+      status: 'delivered',
+      attempts: 3,
+      last_status_code: 204,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(typeof record.delivered_at).toBe('string');
   });
 
@@ -141,7 +177,8 @@ describe('webhook delivery', () => {
     await until(async () => (await deliveries(slowHook.id)).filter((d) => d.last_error !== null).length >= 2, 10_000, 'the timeouts');
     expect(Date.now() - started).toBeLessThan(15_000);
     const cut = (await deliveries(slowHook.id)).filter((d) => d.last_error !== null);
-    for (const d of cut) expect(d).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'timed out after 1500 ms' });
+    for (const d of cut)
+      expect(d).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'timed out after 1500 ms' });
   });
 
   it(`gives up after ${MAX_ATTEMPTS} attempts: failed, with the last status`, async () => {
@@ -150,7 +187,9 @@ describe('webhook delivery', () => {
     await openConversation(10);
     dispatcher({ retryBaseMs: 5 });
     await until(async () => (await deliveries(hook.id))[0]?.status === 'failed', 20_000, 'failed');
-    expect(await deliveries(hook.id)).toMatchObject([{ status: 'failed', attempts: MAX_ATTEMPTS, last_status_code: 503, last_error: 'HTTP 503' }]);
+    expect(await deliveries(hook.id)).toMatchObject([
+      { status: 'failed', attempts: MAX_ATTEMPTS, last_status_code: 503, last_error: 'HTTP 503' },
+    ]);
     expect(r.received).toHaveLength(MAX_ATTEMPTS);
     expect(new Set(r.received.map((q) => q.headers['x-ordergraph-delivery'])).size).toBe(1);
   });
@@ -161,33 +200,54 @@ describe('webhook delivery', () => {
     const byAddress = await register(r.url);
     await openConversation(11);
     dispatcher({ allowPrivateNetworks: false, retryBaseMs: 60_000 });
-    await until(async () => [...(await deliveries(byName.id)), ...(await deliveries(byAddress.id))].every((d) => d.attempts === 1 && d.last_error), 10_000, 'refusals');
-    for (const d of [...(await deliveries(byName.id)), ...(await deliveries(byAddress.id))]) expect(d.last_error).toBe('address is not public');
+    await until(
+      async () => [...(await deliveries(byName.id)), ...(await deliveries(byAddress.id))].every((d) => d.attempts === 1 && d.last_error),
+      10_000,
+      'refusals',
+    );
+    for (const d of [...(await deliveries(byName.id)), ...(await deliveries(byAddress.id))])
+      expect(d.last_error).toBe('address is not public');
     expect(r.received).toHaveLength(0);
   });
 
   it('no event is committed without its deliveries (they come with its id), and a rolled-back event leaves none', async () => {
     const hook = await register('http://127.0.0.1:9/never', ['message.created']);
     const em = db.orm.em.fork();
-    await expect(em.transactional(async (tx) => {
-      await appendEvents(tx, projectId, [{ type: 'message.created', data: { id: 1 }, agent_id: 1, business_id: 1 }]);
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      em.transactional(async (tx) => {
+        await appendEvents(tx, projectId, [{ type: 'message.created', data: { id: 1 }, agent_id: 1, business_id: 1 }]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     expect(await deliveries(hook.id)).toEqual([]);
-    const events = Array.from({ length: 5 }, (_, i) => ({ type: 'message.created' as const, data: { id: i }, agent_id: 1, business_id: 1 }));
+    const events = Array.from({ length: 5 }, (_, i) => ({
+      type: 'message.created' as const,
+      data: { id: i },
+      agent_id: 1,
+      business_id: 1,
+    }));
     await em.transactional((tx) => appendEvents(tx, projectId, events));
     expect(await deliveries(hook.id)).toEqual([]); // committed to the inbox: no id, no delivery yet
     const last = await sequenceEvents(db.orm.em.getConnection(), projectId);
     const rows = await deliveries(hook.id);
     expect(Number(rows.at(-1)!.event_id)).toBe(last);
-    const committed = await db.sql<{ id: string }>("select id from ai_events where project_id = ? and type = 'message.created' order by id desc limit 5", [projectId]);
+    const committed = await db.sql<{ id: string }>(
+      "select id from ai_events where project_id = ? and type = 'message.created' order by id desc limit 5",
+      [projectId],
+    );
     expect(rows.map((d) => d.event_id).sort()).toEqual(committed.map((e) => e.id).sort());
     expect(new Set(rows.map((d) => d.delivery_id)).size).toBe(5);
   });
 
   it('survives a database that is not there: one log line per cause, and stops promptly', async () => {
     const port = await freePort();
-    const orm = await MikroORM.init({ ...ormConfig({ clientUrl: `postgres://postgres@127.0.0.1:${port}/nowhere`, bounds: { statementTimeoutMs: 1000, acquireTimeoutMs: 500 } }), connect: false });
+    const orm = await MikroORM.init({
+      ...ormConfig({
+        clientUrl: `postgres://postgres@127.0.0.1:${port}/nowhere`,
+        bounds: { statementTimeoutMs: 1000, acquireTimeoutMs: 500 },
+      }),
+      connect: false,
+    });
     try {
       logLines.length = 0;
       const d = new WebhookDispatcher({ orm, cipher: testCipher, config: config({ pollMs: 20 }), log }).start();

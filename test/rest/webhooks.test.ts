@@ -10,7 +10,13 @@ import { baseFixture, KEYS } from '../support/fixtures.js';
  * Deliveries themselves: test/rest/webhook-delivery.test.ts.
  */
 const agent = (id: number, ext: string, business_id: number | null = 1) => ({
-  id, business_id, name: `Agent ${ext}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: ext, enabled: true,
+  id,
+  business_id,
+  name: `Agent ${ext}`,
+  provider: 'whatsapp',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
 });
 
 let db: TestDatabase;
@@ -18,7 +24,12 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const fixture = baseFixture({ agents: ENGINES.map((e, i) => agent(10 + i, `hook-${e}`)) });
   fixture.projects[1].agents = [agent(101, 'other-hook-bot', 101)];
-  fixture.projects.push({ code: 'noai', name: 'No AI', ai_enabled: false, api_keys: [{ key: 'noai-server-key-0123456789', server: true }] });
+  fixture.projects.push({
+    code: 'noai',
+    name: 'No AI',
+    ai_enabled: false,
+    api_keys: [{ key: 'noai-server-key-0123456789', server: true }],
+  });
   await db.load(fixture);
 });
 afterAll(() => db.orm.close());
@@ -38,14 +49,19 @@ describe.each(ENGINES)('webhooks (%s)', (engine) => {
     await strict.close();
   });
 
-  const create = (body: unknown, key = KEYS.server, app = t, project = 'acme') => app.api({ method: 'POST', path: '/ai/webhooks', key, body, project });
+  const create = (body: unknown, key = KEYS.server, app = t, project = 'acme') =>
+    app.api({ method: 'POST', path: '/ai/webhooks', key, body, project });
 
   it('creates, lists without the secret, and deletes; the secret is only in the creation answer and encrypted at rest', async () => {
     const res = await create({ url: `http://127.0.0.1:9/${engine}`, events: ['message.created', 'conversation.created'] });
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json().result;
     expect(Object.keys(created).sort()).toEqual(['created_at', 'enabled', 'events', 'id', 'secret', 'url']);
-    expect(created).toMatchObject({ url: `http://127.0.0.1:9/${engine}`, events: ['message.created', 'conversation.created'], enabled: true });
+    expect(created).toMatchObject({
+      url: `http://127.0.0.1:9/${engine}`,
+      events: ['message.created', 'conversation.created'],
+      enabled: true,
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(new Date(created.created_at).toISOString()).toBe(created.created_at);
 
@@ -118,9 +134,19 @@ describe.each(ENGINES)('webhooks (%s)', (engine) => {
     expect(exactly.statusCode, exactly.body).toBe(200);
     await t.api({ method: 'DELETE', path: `/ai/webhooks/${exactly.json().result.id}`, key: KEYS.server });
 
-    for (const path of ['/ai/webhooks/abc', '/ai/webhooks/-1/deliveries', '/ai/webhooks/1/deliveries?page=0', '/ai/webhooks/1/deliveries?page_size=101']) {
+    for (const path of [
+      '/ai/webhooks/abc',
+      '/ai/webhooks/-1/deliveries',
+      '/ai/webhooks/1/deliveries?page=0',
+      '/ai/webhooks/1/deliveries?page_size=101',
+    ]) {
       const [p, q] = path.split('?');
-      const res = await t.api({ method: p.endsWith('deliveries') ? 'GET' : 'DELETE', path: p, key: KEYS.server, query: q ? Object.fromEntries(new URLSearchParams(q)) : undefined });
+      const res = await t.api({
+        method: p.endsWith('deliveries') ? 'GET' : 'DELETE',
+        path: p,
+        key: KEYS.server,
+        query: q ? Object.fromEntries(new URLSearchParams(q)) : undefined,
+      });
       expect(res.statusCode, path).toBe(400);
       expect(res.json().code).toBe('ERROR_VALIDATION');
     }
@@ -128,9 +154,18 @@ describe.each(ENGINES)('webhooks (%s)', (engine) => {
 
   it('refuses loopback, private and link-local hosts (v4 and v6) unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=1', async () => {
     const refused = [
-      'http://127.0.0.1:8080/x', 'http://localhost/x', 'http://[::1]/x', 'http://10.1.2.3/x', 'http://172.16.0.5/x',
-      'http://192.168.1.10/x', 'http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/x', 'http://[fd00::1]/x',
-      'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/x', 'http://2130706433/x',
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://[::1]/x',
+      'http://10.1.2.3/x',
+      'http://172.16.0.5/x',
+      'http://192.168.1.10/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fe80::1]/x',
+      'http://[fd00::1]/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://0.0.0.0/x',
+      'http://2130706433/x',
     ];
     for (const url of refused) {
       const res = await create({ url, events: ['*'] }, KEYS.server, strict);
@@ -138,7 +173,13 @@ describe.each(ENGINES)('webhooks (%s)', (engine) => {
       expect(res.json().code).toBe('ERROR_VALIDATION');
       expect(res.json().result.join(' '), url).toContain('url');
     }
-    const es = await strict.api({ method: 'POST', path: '/ai/webhooks', key: KEYS.server, lang: 'es', body: { url: 'http://127.0.0.1/x', events: ['*'] } });
+    const es = await strict.api({
+      method: 'POST',
+      path: '/ai/webhooks',
+      key: KEYS.server,
+      lang: 'es',
+      body: { url: 'http://127.0.0.1/x', events: ['*'] },
+    });
     expect(es.json().result[0]).toMatch(/^El campo url apunta/);
     // a public address literal needs no DNS
     const ok = await create({ url: PUBLIC_URL, events: ['*'] }, KEYS.server, strict);
@@ -196,10 +237,16 @@ describe.each(ENGINES)('webhooks (%s)', (engine) => {
 
     const opened = await t.api({ path: `/ai/agents/hook-${engine}/conversations/current`, key: KEYS.admin });
     expect(opened.statusCode, opened.body).toBe(200);
-    const [event] = await db.sql<{ id: string }>("select id from ai_events where type = 'conversation.created' and conversation_id = ?", [opened.json().result.id]);
+    const [event] = await db.sql<{ id: string }>("select id from ai_events where type = 'conversation.created' and conversation_id = ?", [
+      opened.json().result.id,
+    ]);
     const rows = await db.sql<{ webhook_id: number; event_type: string; status: string; attempts: number }>(
-      'select webhook_id, event_type, status, attempts from ai_webhook_deliveries where event_id = ? order by webhook_id', [event.id]);
-    expect(rows).toEqual([all, wanted].map((webhook_id) => ({ webhook_id, event_type: 'conversation.created', status: 'pending', attempts: 0 })));
+      'select webhook_id, event_type, status, attempts from ai_webhook_deliveries where event_id = ? order by webhook_id',
+      [event.id],
+    );
+    expect(rows).toEqual(
+      [all, wanted].map((webhook_id) => ({ webhook_id, event_type: 'conversation.created', status: 'pending', attempts: 0 })),
+    );
     expect([unwanted, disabled, foreign].some((id) => rows.some((r) => r.webhook_id === id))).toBe(false);
 
     const page = await t.api({ path: `/ai/webhooks/${all}/deliveries`, key: KEYS.admin });

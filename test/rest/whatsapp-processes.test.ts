@@ -20,8 +20,18 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.load(
     baseFixture({
-      agents: [{ id: AGENT, business_id: 1, name: 'WA', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-two', enabled: true,
-        credentials: { waba_id: 'w', phone_number_id: PHONE, access_token: 't', app_secret: SECRET, verify_token: 'v' } }],
+      agents: [
+        {
+          id: AGENT,
+          business_id: 1,
+          name: 'WA',
+          provider: 'whatsapp',
+          provider_type: 'chat',
+          provider_external_id: 'wa-two',
+          enabled: true,
+          credentials: { waba_id: 'w', phone_number_id: PHONE, access_token: 't', app_secret: SECRET, verify_token: 'v' },
+        },
+      ],
     }),
   );
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] }); // keeps serve from seeding its demo project
@@ -48,7 +58,12 @@ it('one message id delivered to both processes at once is stored once', async ()
 it("a contact's first messages through both processes at once open one active conversation", async () => {
   const from = '34622222222';
   const results = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => metas()[i % 2].post(MetaWebhooks.notification(PHONE, { messages: [{ id: `wamid.two-process.first.${i}`, from, text: `m${i}` }] }), SECRET)),
+    Array.from({ length: 12 }, (_, i) =>
+      metas()[i % 2].post(
+        MetaWebhooks.notification(PHONE, { messages: [{ id: `wamid.two-process.first.${i}`, from, text: `m${i}` }] }),
+        SECRET,
+      ),
+    ),
   );
   expect(results.reduce((n, r) => n + r.body.result.messages, 0)).toBe(12);
   const convs = await db.sql<{ id: number }>('select id from ai_conversations where agent_id = ? and contact = ?', [AGENT, from]);
@@ -59,7 +74,10 @@ it("a contact's first messages through both processes at once open one active co
 
 it('a body signed with another secret is refused by both', async () => {
   for (const meta of metas()) {
-    const res = await meta.forged(MetaWebhooks.notification(PHONE, { messages: [{ id: 'wamid.two-process.forged', from: '34633333333', text: 'x' }] }), 'not-the-secret');
+    const res = await meta.forged(
+      MetaWebhooks.notification(PHONE, { messages: [{ id: 'wamid.two-process.forged', from: '34633333333', text: 'x' }] }),
+      'not-the-secret',
+    );
     expect(res.status).toBe(401);
   }
   expect(await db.sql("select 1 from ai_messages where external_id = 'wamid.two-process.forged'")).toHaveLength(0);

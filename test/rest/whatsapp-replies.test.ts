@@ -20,7 +20,13 @@ const base = (e: number) => 300 + e * 10;
 const AGENT = { main: 1, disabled: 2, web: 3 };
 const TIMEOUT_MS = 1000;
 const RETRY_BASE_MS = 40;
-const creds = (id: number) => ({ waba_id: `waba${id}`, phone_number_id: `pn${id}`, access_token: `EAAG-reply-token-${id}`, app_secret: `app-secret-${id}`, verify_token: `verify-${id}` });
+const creds = (id: number) => ({
+  waba_id: `waba${id}`,
+  phone_number_id: `pn${id}`,
+  access_token: `EAAG-reply-token-${id}`,
+  app_secret: `app-secret-${id}`,
+  verify_token: `verify-${id}`,
+});
 
 let db: TestDatabase;
 let fake: WhatsAppFake;
@@ -35,7 +41,14 @@ beforeAll(async () => {
   for (const e of [0, 1]) {
     const b = base(e);
     const agent = (id: number, provider: string, enabled = true) => ({
-      id, business_id: 1, name: `R${id}`, provider, provider_type: 'chat', provider_external_id: `reply-${id}`, enabled, credentials: creds(id),
+      id,
+      business_id: 1,
+      name: `R${id}`,
+      provider,
+      provider_type: 'chat',
+      provider_external_id: `reply-${id}`,
+      enabled,
+      credentials: creds(id),
     });
     agents.push(agent(b + AGENT.main, 'whatsapp'), agent(b + AGENT.disabled, 'whatsapp', false), agent(b + AGENT.web, 'web'));
     fake.addAccount({ ...creds(b + AGENT.main), templates: [] });
@@ -69,8 +82,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     t = await startApp(engine, db, { config: { whatsappApiUrl: fake.url, providerTimeoutMs: TIMEOUT_MS } });
     origin = await t.listen();
     sender = new WhatsAppSender({
-      orm: db.orm, cipher: testCipher, config: { ...loadConfig({}).whatsappSends, retryBaseMs: RETRY_BASE_MS, pollMs: 200 },
-      apiUrl: fake.url, timeoutMs: TIMEOUT_MS, log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      orm: db.orm,
+      cipher: testCipher,
+      config: { ...loadConfig({}).whatsappSends, retryBaseMs: RETRY_BASE_MS, pollMs: 200 },
+      apiUrl: fake.url,
+      timeoutMs: TIMEOUT_MS,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       onEvents: (p) => t.services.events.sequence(p),
     }).start();
     t.services.events.onCommit(() => sender.wake());
@@ -82,21 +99,34 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
   });
 
   /** A WhatsApp conversation (agent MAIN unless said) whose contact wrote `inboundAgoMs` ago (null: never). */
-  async function conversation(opts: { agent?: number; inboundAgoMs?: number | null; contact?: string | null } = {}): Promise<{ id: number; contact: string | null }> {
+  async function conversation(
+    opts: { agent?: number; inboundAgoMs?: number | null; contact?: string | null } = {},
+  ): Promise<{ id: number; contact: string | null }> {
     const to = opts.contact === undefined ? contact() : opts.contact;
     const ago = opts.inboundAgoMs === undefined ? 60_000 : opts.inboundAgoMs;
     const [row] = await db.sql<{ id: number }>(
       `insert into ai_conversations (project_id, agent_id, business_id, contact, status, usage, last_inbound_at)
-       values (?, ?, 1, ?, 'active', '{}', ${ago === null ? 'null' : "now() - make_interval(secs => ?)"}) returning id`,
+       values (?, ?, 1, ?, 'active', '{}', ${ago === null ? 'null' : 'now() - make_interval(secs => ?)'}) returning id`,
       ago === null ? [projectId, opts.agent ?? MAIN, to] : [projectId, opts.agent ?? MAIN, to, ago / 1000],
     );
     return { id: row.id, contact: to };
   }
 
   const reply = (conversationId: number, body: Record<string, unknown>, opts: { headers?: Record<string, string>; lang?: string } = {}) =>
-    t.api({ method: 'POST', path: `/ai/conversations/${conversationId}/messages`, key: KEYS.server, body: { role: 'assistant', ...body }, ...opts });
+    t.api({
+      method: 'POST',
+      path: `/ai/conversations/${conversationId}/messages`,
+      key: KEYS.server,
+      body: { role: 'assistant', ...body },
+      ...opts,
+    });
   const message = async (id: number) => (await db.sql<Record<string, any>>('select * from ai_messages where id = ?', [id]))[0];
-  const settled = (id: number, timeoutMs = 5000) => until(() => message(id), (m) => m.delivery_status !== 'pending', timeoutMs);
+  const settled = (id: number, timeoutMs = 5000) =>
+    until(
+      () => message(id),
+      (m) => m.delivery_status !== 'pending',
+      timeoutMs,
+    );
   const sendsTo = (to: string | null) => fake.requestsTo('send').filter((r) => r.body?.to === to);
 
   it('sends the exact Cloud API request within 1 s; pending, then accepted with the provider id', async () => {
@@ -106,41 +136,72 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     expect(res.statusCode).toBe(200);
     const record = res.json().result;
     expect(record).toMatchObject({ role: 'assistant', public: true, delivery_status: 'pending', delivery_error: null, external_id: null });
-    const [request] = await until(async () => sendsTo(c.contact), (r) => r.length > 0);
+    const [request] = await until(
+      async () => sendsTo(c.contact),
+      (r) => r.length > 0,
+    );
     expect(Date.now() - posted).toBeLessThan(1000);
     expect(request.method).toBe('POST');
     expect(request.path).toBe(`/v21.0/pn${MAIN}/messages`);
     expect(request.headers.authorization).toBe(`Bearer EAAG-reply-token-${MAIN}`);
     expect(request.body).toEqual({
-      messaging_product: 'whatsapp', recipient_type: 'individual', to: c.contact, type: 'text', text: { body: '¿Entregamos en Calle Mayor? Sí 🚲', preview_url: false },
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: c.contact,
+      type: 'text',
+      text: { body: '¿Entregamos en Calle Mayor? Sí 🚲', preview_url: false },
     });
     const done = await settled(record.id);
     expect(done.delivery_status).toBe('accepted');
     expect(done.external_id).toMatch(/^wamid\.TEXT/);
-    const listed = await t.api({ path: `/ai/conversations/${c.id}/messages`, key: KEYS.server, query: { where: JSON.stringify({ delivery_status: 'accepted' }) } });
+    const listed = await t.api({
+      path: `/ai/conversations/${c.id}/messages`,
+      key: KEYS.server,
+      query: { where: JSON.stringify({ delivery_status: 'accepted' }) },
+    });
     expect(listed.statusCode, listed.body).toBe(200);
-    expect(listed.json().result).toEqual([expect.objectContaining({ id: record.id, delivery_status: 'accepted', external_id: done.external_id, delivery_error: null })]);
-    const pending = await t.api({ path: `/ai/conversations/${c.id}/messages`, key: KEYS.server, query: { where: JSON.stringify({ delivery_status: 'pending' }), orderBy: '-delivery_status' } });
+    expect(listed.json().result).toEqual([
+      expect.objectContaining({ id: record.id, delivery_status: 'accepted', external_id: done.external_id, delivery_error: null }),
+    ]);
+    const pending = await t.api({
+      path: `/ai/conversations/${c.id}/messages`,
+      key: KEYS.server,
+      query: { where: JSON.stringify({ delivery_status: 'pending' }), orderBy: '-delivery_status' },
+    });
     expect(pending.json().result).toEqual([]);
-    const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_events where type = 'message.status' and (data->>'id')::int = ?", [record.id]);
+    const [{ n }] = await db.sql<{ n: number }>(
+      "select count(*)::int as n from ai_events where type = 'message.status' and (data->>'id')::int = ?",
+      [record.id],
+    );
     expect(n).toBe(1);
   });
 
   it('sends a reply added through the graph mutation too; the graph shows window_expires_at and the window error', async () => {
     const c = await conversation();
-    const gql = (query: string) => t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query } });
-    const res = await gql(`mutation { addAiConversationMessage(conversation_id: ${c.id}, role: "assistant", content: "from the graph") { id delivery_status } }`);
+    const gql = (query: string) =>
+      t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query } });
+    const res = await gql(
+      `mutation { addAiConversationMessage(conversation_id: ${c.id}, role: "assistant", content: "from the graph") { id delivery_status } }`,
+    );
     const added = res.json().data.addAiConversationMessage;
     expect(added.delivery_status).toBe('pending');
     expect((await settled(added.id)).delivery_status).toBe('accepted');
     expect(sendsTo(c.contact).map((r) => r.body.text.body)).toEqual(['from the graph']);
-    const [{ last_inbound_at }] = await db.sql<{ last_inbound_at: Date }>('select last_inbound_at from ai_conversations where id = ?', [c.id]);
+    const [{ last_inbound_at }] = await db.sql<{ last_inbound_at: Date }>('select last_inbound_at from ai_conversations where id = ?', [
+      c.id,
+    ]);
     const read = await gql(`{ aiConversation(id: ${c.id}) { window_expires_at } }`);
-    expect(read.json().data.aiConversation.window_expires_at).toBe(new Date(new Date(last_inbound_at).getTime() + 24 * 3600_000).toISOString());
+    expect(read.json().data.aiConversation.window_expires_at).toBe(
+      new Date(new Date(last_inbound_at).getTime() + 24 * 3600_000).toISOString(),
+    );
     const closed = await conversation({ inboundAgoMs: null });
-    const refused = await gql(`mutation { addAiConversationMessage(conversation_id: ${closed.id}, role: "assistant", content: "x") { id } }`);
+    const refused = await gql(
+      `mutation { addAiConversationMessage(conversation_id: ${closed.id}, role: "assistant", content: "x") { id } }`,
+    );
     expect(refused.json().errors[0].extensions.code).toBe('ERROR_WHATSAPP_WINDOW_CLOSED');
-    expect((await gql(`{ aiConversation(id: ${closed.id}) { window_expires_at } }`)).json().data.aiConversation.window_expires_at).toBeNull();
+    expect(
+      (await gql(`{ aiConversation(id: ${closed.id}) { window_expires_at } }`)).json().data.aiConversation.window_expires_at,
+    ).toBeNull();
   });
 
   it('never sends other roles, non-public messages, contact-less or non-WhatsApp conversations', async () => {
@@ -161,7 +222,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     }
     await new Promise((r) => setTimeout(r, 600));
     expect([...sendsTo(c.contact), ...sendsTo(web.contact), ...sendsTo(null)]).toEqual([]);
-    const [{ n }] = await db.sql<{ n: number }>('select count(*)::int as n from ai_message_sends where conversation_id in (?, ?, ?)', [c.id, web.id, noContact.id]);
+    const [{ n }] = await db.sql<{ n: number }>('select count(*)::int as n from ai_message_sends where conversation_id in (?, ?, ?)', [
+      c.id,
+      web.id,
+      noContact.id,
+    ]);
     expect(n).toBe(0);
   });
 
@@ -177,7 +242,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     }
     expect(texts.size).toBe(4);
     expect((await reply(never.id, { content: 'never wrote' })).json().code).toBe('ERROR_WHATSAPP_WINDOW_CLOSED');
-    const [{ n }] = await db.sql<{ n: number }>('select count(*)::int as n from ai_messages where conversation_id in (?, ?)', [expired.id, never.id]);
+    const [{ n }] = await db.sql<{ n: number }>('select count(*)::int as n from ai_messages where conversation_id in (?, ?)', [
+      expired.id,
+      never.id,
+    ]);
     expect(n).toBe(0);
     // other roles are not sent, so the window does not apply to them
     expect((await reply(expired.id, { role: 'system', content: 'note' })).statusCode).toBe(200);
@@ -205,7 +273,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     fake.reset();
     expect(done).toMatchObject({ delivery_status: 'accepted', delivery_error: null });
     expect(sendsTo(c.contact)).toHaveLength(3);
-    const [send] = await db.sql<{ attempts: number; status: string }>('select attempts, status from ai_message_sends where message_id = ?', [done.id]);
+    const [send] = await db.sql<{ attempts: number; status: string }>(
+      'select attempts, status from ai_message_sends where message_id = ?',
+      [done.id],
+    );
     expect(send).toEqual({ attempts: 3, status: 'done' });
   });
 
@@ -213,10 +284,17 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     const c = await conversation();
     fake.fail('send', { hang: true }, { times: 1 });
     const res = await reply(c.id, { content: 'patience' });
-    await until(async () => sendsTo(c.contact), (r) => r.length === 1);
+    await until(
+      async () => sendsTo(c.contact),
+      (r) => r.length === 1,
+    );
     fake.reset();
     fake.fail('send', CLOUD_ANSWERS.tooManyRequests, { times: 1 });
-    await until(async () => sendsTo(c.contact), (r) => r.length === 2, 3000);
+    await until(
+      async () => sendsTo(c.contact),
+      (r) => r.length === 2,
+      3000,
+    );
     fake.reset();
     fake.fail('send', CLOUD_ANSWERS.throttled, { times: 1 });
     const done = await settled(res.json().result.id);
@@ -294,7 +372,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     const sse = await openSse(`${origin}/v400/en/acme/ai/events?types=message.status`, { 'x-api-key': KEYS.server });
     streams.push(sse);
     // ... and the aiEvents subscription (graphql-ws)
-    const ws = createClient({ url: `${origin.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'X-Api-Key': KEYS.server }, retryAttempts: 0 });
+    const ws = createClient({
+      url: `${origin.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': KEYS.server },
+      retryAttempts: 0,
+    });
     const subscribed: any[] = [];
     const subErrors: unknown[] = [];
     const unsubscribe = ws.subscribe(
@@ -303,7 +386,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     );
     await new Promise((r) => setTimeout(r, 300)); // the subscription is open before the first change
     // message.status joins the webhook event types: a webhook that wants it gets a delivery per change
-    const hook = await t.api({ method: 'POST', path: '/ai/webhooks', key: KEYS.server, body: { url: 'https://93.184.215.14/og', events: ['message.status'] } });
+    const hook = await t.api({
+      method: 'POST',
+      path: '/ai/webhooks',
+      key: KEYS.server,
+      body: { url: 'https://93.184.215.14/og', events: ['message.status'] },
+    });
     expect(hook.statusCode, hook.body).toBe(200);
     const c = await conversation();
 
@@ -324,24 +412,41 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
     // A status that outruns the send's answer: kept, then applied when the message gets its id.
     fake.fail('send', { delayMs: 600 }, { times: 1 }); // within PROVIDER_TIMEOUT_MS
     const third = (await reply(c.id, { content: 'fast status' })).json().result;
-    await until(async () => sendsTo(c.contact), (r) => r.length === 3);
+    await until(
+      async () => sendsTo(c.contact),
+      (r) => r.length === 3,
+    );
     const early = fake.nextTextId();
     expect((await status(early, 'delivered')).body.result.statuses).toBe(0);
     const done = await settled(third.id);
     fake.reset();
     expect(done).toMatchObject({ external_id: early, delivery_status: 'delivered' });
 
-    const expected = [[first.id, 'accepted'], [first.id, 'delivered'], [first.id, 'read'], [second.id, 'accepted'], [second.id, 'failed'], [third.id, 'accepted'], [third.id, 'delivered']];
+    const expected = [
+      [first.id, 'accepted'],
+      [first.id, 'delivered'],
+      [first.id, 'read'],
+      [second.id, 'accepted'],
+      [second.id, 'failed'],
+      [third.id, 'accepted'],
+      [third.id, 'delivered'],
+    ];
     await sse.until((s) => s.events.length >= expected.length);
     const seen = sse.events.map((ev) => JSON.parse(ev.data)).map((ev) => [ev.data.id, ev.data.delivery_status]);
     expect(sse.events.every((ev) => ev.event === 'message.status')).toBe(true);
     expect(seen).toEqual(expected);
-    await until(async () => subscribed.length, (n) => n >= expected.length || subErrors.length > 0);
+    await until(
+      async () => subscribed.length,
+      (n) => n >= expected.length || subErrors.length > 0,
+    );
     unsubscribe();
     await ws.dispose();
     expect(subErrors).toEqual([]);
     expect(subscribed.map((v) => [v.data.aiEvents.data.id, v.data.aiEvents.data.delivery_status])).toEqual(expected);
-    const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_webhook_deliveries where webhook_id = ? and event_type = 'message.status'", [hook.json().result.id]);
+    const [{ n }] = await db.sql<{ n: number }>(
+      "select count(*)::int as n from ai_webhook_deliveries where webhook_id = ? and event_type = 'message.status'",
+      [hook.json().result.id],
+    );
     expect(n).toBe(expected.length);
   });
 });

@@ -17,7 +17,13 @@ const secret = (id: number) => `app-secret-${id}-never-leaks`;
 const verifyToken = (id: number) => `verify-token-${id}`;
 const phone = (id: number) => `pn${id}`;
 const accessToken = (id: number) => `EAAG-token-${id}`;
-const creds = (id: number) => ({ waba_id: `waba${id}`, phone_number_id: phone(id), access_token: accessToken(id), app_secret: secret(id), verify_token: verifyToken(id) });
+const creds = (id: number) => ({
+  waba_id: `waba${id}`,
+  phone_number_id: phone(id),
+  access_token: accessToken(id),
+  app_secret: secret(id),
+  verify_token: verifyToken(id),
+});
 const CUSTOMER_WA = '525512345678'; // the fixture customer: country code 52, cellphone 5512345678
 const metaSign = (raw: string | Buffer, key: string) => `sha256=${createHmac('sha256', key).update(raw).digest('hex')}`;
 let seq = 0;
@@ -28,7 +34,16 @@ let fake: WhatsAppFake;
 const bodies: string[] = [];
 
 function agent(id: number, business_id: number | null, enabled = true) {
-  return { id, business_id, name: `WA ${id}`, provider: 'whatsapp', provider_type: 'chat', provider_external_id: `wa-${id}`, enabled, credentials: creds(id) };
+  return {
+    id,
+    business_id,
+    name: `WA ${id}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: `wa-${id}`,
+    enabled,
+    credentials: creds(id),
+  };
 }
 
 beforeAll(async () => {
@@ -40,8 +55,24 @@ beforeAll(async () => {
   for (const e of [0, 1]) {
     const b = base(e);
     agents.push(agent(b + AGENT.main, 1), agent(b + AGENT.disabled, 1, false), agent(b + AGENT.second, 2));
-    const tpl = { id: `t${b}`, name: 'hello', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] };
-    templates.push({ id: (b + AGENT.main) * 10 + 1, agent_id: b + AGENT.main, external_id: tpl.id, name: tpl.name, language: tpl.language, category: tpl.category, status: tpl.status, components: tpl.components });
+    const tpl = {
+      id: `t${b}`,
+      name: 'hello',
+      language: 'en',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+    };
+    templates.push({
+      id: (b + AGENT.main) * 10 + 1,
+      agent_id: b + AGENT.main,
+      external_id: tpl.id,
+      name: tpl.name,
+      language: tpl.language,
+      category: tpl.category,
+      status: tpl.status,
+      components: tpl.components,
+    });
     fake.addAccount({ ...creds(b + AGENT.main), templates: [tpl] });
     other.push(agent(OTHER_AGENT(e), 101));
   }
@@ -101,8 +132,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect((await meta.verify(verifyToken(DISABLED), 'c2')).body).toBe('c2');
     });
 
-    it('403 for a wrong token, another mode, a missing token or another project\'s token', async () => {
-      for (const [token, mode] of [['wrong', 'subscribe'], [verifyToken(MAIN), 'unsubscribe'], ['', 'subscribe'], [verifyToken(OTHER_AGENT(e)), 'subscribe']]) {
+    it("403 for a wrong token, another mode, a missing token or another project's token", async () => {
+      for (const [token, mode] of [
+        ['wrong', 'subscribe'],
+        [verifyToken(MAIN), 'unsubscribe'],
+        ['', 'subscribe'],
+        [verifyToken(OTHER_AGENT(e)), 'subscribe'],
+      ]) {
         const res = await meta.verify(token, 'x', mode);
         expect(res.status).toBe(403);
         expect(JSON.parse(res.body)).toMatchObject({ error: true, code: 'ERROR_WEBHOOK_VERIFICATION_FAILED' });
@@ -150,7 +186,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
     it('a body naming two agents must be signed with the secret of each (one secret for both: accepted)', async () => {
       const id = wamid('two');
       const body = MetaWebhooks.notification(phone(MAIN), { messages: [{ id, from: '34600000001', text: 'x' }] }) as any;
-      body.entry.push({ id: 'W2', changes: [{ field: 'messages', value: { metadata: { phone_number_id: phone(SECOND) }, messages: [] } }] });
+      body.entry.push({
+        id: 'W2',
+        changes: [{ field: 'messages', value: { metadata: { phone_number_id: phone(SECOND) }, messages: [] } }],
+      });
       const raw = JSON.stringify(body);
       expect((await signedPost(raw, secret(MAIN))).status).toBe(401);
       expect(await messagesWith(id)).toHaveLength(0);
@@ -186,11 +225,13 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect(m).toMatchObject({ role: 'user', public: true, content: '¿Tienen envío?' });
       expect(new Date(m.created_at).toISOString()).toBe(new Date(1763900000 * 1000).toISOString());
       const [c] = await db.sql<{ agent_id: number; contact: string; user_id: number; status: string; business_id: number }>(
-        'select agent_id, contact, user_id, status, business_id from ai_conversations where id = ?', [m.conversation_id],
+        'select agent_id, contact, user_id, status, business_id from ai_conversations where id = ?',
+        [m.conversation_id],
       );
       expect(c).toEqual({ agent_id: MAIN, contact: CUSTOMER_WA, user_id: USERS.customer, status: 'active', business_id: 1 });
       const events = await db.sql<{ type: string; data: any; conversation_id: number }>(
-        `select type, data, conversation_id from ai_events where conversation_id = ? order by id`, [m.conversation_id],
+        `select type, data, conversation_id from ai_events where conversation_id = ? order by id`,
+        [m.conversation_id],
       );
       expect(events.map((ev) => ev.type)).toEqual(['conversation.created', 'message.created']);
       expect(events[1].data).toMatchObject({ id: m.id, external_id: id, role: 'user', content: '¿Tienen envío?', public: true });
@@ -240,7 +281,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect((await messagesWith(ids.weird))[0].content).toBe('[WEIRD_NEW_TYPE]');
       expect(await messagesWith(ids.badTs)).toEqual([]);
       expect(await messagesWith(ids.noFrom)).toEqual([]);
-      const [{ n }] = await db.sql<{ n: number }>("select count(*)::int as n from ai_messages where content in ('no id', 'no from', 'late')");
+      const [{ n }] = await db.sql<{ n: number }>(
+        "select count(*)::int as n from ai_messages where content in ('no id', 'no from', 'late')",
+      );
       expect(n).toBe(0);
     });
 
@@ -255,7 +298,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       const res = await t.api({ path: `/ai/conversations/${m.conversation_id}`, key: KEYS.server });
       expect(res.json().result.window_expires_at).toBe(new Date((newer + 24 * 3600) * 1000).toISOString());
       // a user message posted through the API does not count
-      await t.api({ method: 'POST', path: `/ai/conversations/${m.conversation_id}/messages`, key: KEYS.server, body: { role: 'user', content: 'via API' } });
+      await t.api({
+        method: 'POST',
+        path: `/ai/conversations/${m.conversation_id}/messages`,
+        key: KEYS.server,
+        body: { role: 'user', content: 'via API' },
+      });
       expect((await t.api({ path: `/ai/conversations/${m.conversation_id}`, key: KEYS.server })).json().result.window_expires_at).toBe(
         new Date((newer + 24 * 3600) * 1000).toISOString(),
       );
@@ -268,7 +316,12 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       body.entry.push('junk', { changes: 'no' }, { changes: [{ field: 'account_update', value: {} }, null] });
       const res = await signedPost(JSON.stringify(body));
       expect(res.body).toEqual({ error: false, result: { messages: 1, statuses: 0 } });
-      for (const shape of [{}, { object: 'page' }, { entry: 'x' }, { entry: [{ changes: [{ value: { messages: 'x', metadata: { phone_number_id: phone(MAIN) } } }] }] }]) {
+      for (const shape of [
+        {},
+        { object: 'page' },
+        { entry: 'x' },
+        { entry: [{ changes: [{ value: { messages: 'x', metadata: { phone_number_id: phone(MAIN) } } }] }] },
+      ]) {
         const r = await signedPost(JSON.stringify(shape));
         expect(r.status, JSON.stringify(shape)).toBe(200);
         expect(r.body.result).toEqual({ messages: 0, statuses: 0 });
@@ -284,7 +337,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       const r2 = await signedPost(JSON.stringify(textNotification(o, '34600000013', 'x', phone(OTHER_AGENT(e)))), secret(MAIN));
       expect(r2.body).toEqual({ error: false, result: { messages: 0, statuses: 0 } });
       // ... and signed with other's own secret it does not verify on acme.
-      expect((await signedPost(JSON.stringify(textNotification(o, '34600000013', 'x', phone(OTHER_AGENT(e)))), secret(OTHER_AGENT(e)))).status).toBe(401);
+      expect(
+        (await signedPost(JSON.stringify(textNotification(o, '34600000013', 'x', phone(OTHER_AGENT(e)))), secret(OTHER_AGENT(e)))).status,
+      ).toBe(401);
       expect(await messagesWith(a)).toHaveLength(0);
       expect(await messagesWith(o)).toHaveLength(0);
     });
@@ -317,9 +372,16 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       const [first, second] = [wamid('crash1'), wamid('crash2')];
       const from = '34600000040';
       const trigger = `og_crash_${e}`;
-      await db.sql(`create function ${trigger}() returns trigger language plpgsql as $$ begin if new.content = 'crash-${e}' then raise exception 'simulated crash'; end if; return new; end $$`);
+      await db.sql(
+        `create function ${trigger}() returns trigger language plpgsql as $$ begin if new.content = 'crash-${e}' then raise exception 'simulated crash'; end if; return new; end $$`,
+      );
       await db.sql(`create trigger ${trigger} before insert on ai_messages for each row execute function ${trigger}()`);
-      const body = MetaWebhooks.notification(phone(MAIN), { messages: [{ id: first, from, text: 'first' }, { id: second, from, text: `crash-${e}` }] });
+      const body = MetaWebhooks.notification(phone(MAIN), {
+        messages: [
+          { id: first, from, text: 'first' },
+          { id: second, from, text: `crash-${e}` },
+        ],
+      });
       const raw = JSON.stringify(body);
       try {
         const crashed = await signedPost(raw);
@@ -339,19 +401,31 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
 
   describe('template sends and statuses', () => {
     const send = async (to: string) => {
-      const res = await t.api({ method: 'POST', path: `/ai/agents/${MAIN}/templates/${MAIN * 10 + 1}/send`, key: KEYS.server, body: { to, body_parameters: ['Ana'] } });
+      const res = await t.api({
+        method: 'POST',
+        path: `/ai/agents/${MAIN}/templates/${MAIN * 10 + 1}/send`,
+        key: KEYS.server,
+        body: { to, body_parameters: ['Ana'] },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return JSON.parse(res.body).result.message_id as string;
     };
     const sendRow = async (messageId: string) =>
-      (await db.sql<{ status: string; error: string | null; to: string; template_id: number }>('select status, error, "to", template_id from ai_template_sends where message_id = ? and agent_id = ?', [messageId, MAIN]))[0];
+      (
+        await db.sql<{ status: string; error: string | null; to: string; template_id: number }>(
+          'select status, error, "to", template_id from ai_template_sends where message_id = ? and agent_id = ?',
+          [messageId, MAIN],
+        )
+      )[0];
     const statuses = (list: { id: string; status: string; errors?: { code: number; title: string }[] }[]) =>
       signedPost(JSON.stringify(MetaWebhooks.notification(phone(MAIN), { statuses: list })));
 
     it('a send is logged as accepted with template.sent; statuses move it forward only', async () => {
       const mid = await send('+5215512345678');
       expect(await sendRow(mid)).toEqual({ status: 'accepted', error: null, to: '5215512345678', template_id: MAIN * 10 + 1 });
-      const sent = await db.sql<{ data: any }>(`select data from ai_events where type = 'template.sent' and data->>'message_id' = ?`, [mid]);
+      const sent = await db.sql<{ data: any }>(`select data from ai_events where type = 'template.sent' and data->>'message_id' = ?`, [
+        mid,
+      ]);
       expect(sent).toHaveLength(1);
       expect(sent[0].data).toMatchObject({ message_id: mid, status: 'accepted', agent_id: MAIN });
 
@@ -361,7 +435,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect((await statuses([{ id: mid, status: 'read' }])).body.result.statuses).toBe(1);
       expect((await statuses([{ id: mid, status: 'failed', errors: [{ code: 131000, title: 'late' }] }])).body.result.statuses).toBe(0);
       expect(await sendRow(mid)).toMatchObject({ status: 'read', error: null });
-      const moves = await db.sql<{ data: any }>(`select data from ai_events where type = 'template.status' and data->>'message_id' = ? order by id`, [mid]);
+      const moves = await db.sql<{ data: any }>(
+        `select data from ai_events where type = 'template.status' and data->>'message_id' = ? order by id`,
+        [mid],
+      );
       expect(moves.map((m) => m.data.status)).toEqual(['delivered', 'read']);
     });
 
@@ -369,7 +446,14 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       const mid = await send('5215512345679');
       const res = await statuses([
         { id: mid, status: 'sent' },
-        { id: mid, status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable' }, { code: 1, title: 'second' }] },
+        {
+          id: mid,
+          status: 'failed',
+          errors: [
+            { code: 131026, title: 'Message undeliverable' },
+            { code: 1, title: 'second' },
+          ],
+        },
         { id: mid, status: 'read' },
         { id: 'wamid.unknown', status: 'read' },
         { id: mid, status: 'exploded' },
@@ -386,7 +470,17 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect(all.result.length).toBeGreaterThanOrEqual(2);
       const ids = all.result.map((s: any) => s.id);
       expect(ids).toEqual([...ids].sort((x: number, y: number) => y - x));
-      expect(Object.keys(all.result[0]).sort()).toEqual(['agent_id', 'created_at', 'error', 'id', 'message_id', 'status', 'template_id', 'to', 'updated_at']);
+      expect(Object.keys(all.result[0]).sort()).toEqual([
+        'agent_id',
+        'created_at',
+        'error',
+        'id',
+        'message_id',
+        'status',
+        'template_id',
+        'to',
+        'updated_at',
+      ]);
       const failed = JSON.parse((await get({ where: JSON.stringify({ status: 'failed' }) })).body);
       expect(failed.result.every((s: any) => s.status === 'failed')).toBe(true);
       expect(failed.result.length).toBeGreaterThanOrEqual(1);
@@ -410,7 +504,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       method: 'POST',
       url: '/graphql',
       headers: { 'x-api-key': KEYS.server, 'content-type': 'application/json' },
-      payload: JSON.stringify({ query: 'mutation($p: JSON!) { receiveWhatsAppNotification(payload: $p) { messages } }', variables: { p: textNotification(wamid('g'), '34600000050', 'x') } }),
+      payload: JSON.stringify({
+        query: 'mutation($p: JSON!) { receiveWhatsAppNotification(payload: $p) { messages } }',
+        variables: { p: textNotification(wamid('g'), '34600000050', 'x') },
+      }),
     });
     expect(res.body).toContain('ERROR_WEBHOOK_SIGNATURE');
   });

@@ -17,11 +17,43 @@ const ONE_TO_THREE = [1, 2, 3];
 function takenIds() {
   const fixture = baseFixture({
     products: ONE_TO_THREE.map((id) => ({ id, business_id: 1, name: `P${id}`, price: 1 })),
-    agents: ONE_TO_THREE.map((id) => ({ id, business_id: 1, name: `A${id}`, provider: 'web', provider_type: 'chat', provider_external_id: `taken-${id}`, enabled: true })),
-    templates: ONE_TO_THREE.map((id) => ({ id, agent_id: 1, external_id: `x${id}`, name: `t${id}`, language: 'en', category: 'UTILITY', status: 'APPROVED', components: [] })),
-    conversations: ONE_TO_THREE.map((id) => ({ id, agent_id: 1, user_id: 3, business_id: 1, status: 'closed', status_reason: 'completed' })),
+    agents: ONE_TO_THREE.map((id) => ({
+      id,
+      business_id: 1,
+      name: `A${id}`,
+      provider: 'web',
+      provider_type: 'chat',
+      provider_external_id: `taken-${id}`,
+      enabled: true,
+    })),
+    templates: ONE_TO_THREE.map((id) => ({
+      id,
+      agent_id: 1,
+      external_id: `x${id}`,
+      name: `t${id}`,
+      language: 'en',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      components: [],
+    })),
+    conversations: ONE_TO_THREE.map((id) => ({
+      id,
+      agent_id: 1,
+      user_id: 3,
+      business_id: 1,
+      status: 'closed',
+      status_reason: 'completed',
+    })),
     messages: ONE_TO_THREE.map((id) => ({ id, conversation_id: id, role: 'user', content: `acme ${id}`, public: true })),
-    orders: ONE_TO_THREE.map((id) => ({ id, business_id: 1, customer_id: 3, conversation_id: id, status: 1, summary: { total: 1 }, products: [{ product_id: id, name: `P${id}`, quantity: 1, price: 1 }] })),
+    orders: ONE_TO_THREE.map((id) => ({
+      id,
+      business_id: 1,
+      customer_id: 3,
+      conversation_id: id,
+      status: 1,
+      summary: { total: 1 },
+      products: [{ product_id: id, name: `P${id}`, quantity: 1, price: 1 }],
+    })),
   });
   return fixture;
 }
@@ -36,7 +68,11 @@ describe.each(ENGINES)('serve and the demo project (%s)', (engine) => {
 
   async function serve(db: TestDatabase, args: string[] = []): Promise<ServeProcess> {
     await ensureEmitted('demo-seed.test');
-    const s = await startServe(db.url, { DATABASE_DIRECT_URL: db.directUrl, CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, GRAPHQL_ENGINE: engine }, { args });
+    const s = await startServe(
+      db.url,
+      { DATABASE_DIRECT_URL: db.directUrl, CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, GRAPHQL_ENGINE: engine },
+      { args },
+    );
     servers.push(s);
     return s;
   }
@@ -66,7 +102,11 @@ describe.each(ENGINES)('serve and the demo project (%s)', (engine) => {
     const key = /server API key\s+(\S+)/.exec(out)?.[1];
     expect(password, out).toBeTruthy();
 
-    const auth = await fetch(`${s.base}/v400/en/demo/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.test', password }) });
+    const auth = await fetch(`${s.base}/v400/en/demo/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.test', password }),
+    });
     expect(auth.status).toBe(200);
     const list = await fetch(`${s.base}/v400/en/demo/ai/conversations?page_size=1`, { headers: { 'x-api-key': key! } });
     expect(list.status).toBe(200);
@@ -74,7 +114,9 @@ describe.each(ENGINES)('serve and the demo project (%s)', (engine) => {
 
     // acme's rows are acme's still, and no demo row took a fixed id
     for (const table of ['ai_conversations', 'ai_messages', 'orders', 'products', 'ai_agents', 'ai_templates', 'businesses', 'users']) {
-      const rows = await db.sql<{ id: number; code: string }>(`select t.id, p.code from ${table} t join projects p on p.id = t.project_id where t.id in (1, 2, 3) order by t.id`);
+      const rows = await db.sql<{ id: number; code: string }>(
+        `select t.id, p.code from ${table} t join projects p on p.id = t.project_id where t.id in (1, 2, 3) order by t.id`,
+      );
       expect(rows, table).toEqual(ONE_TO_THREE.map((id) => ({ id, code: 'acme' })));
     }
     const [demoConversation] = await db.sql<{ content: string }>(
@@ -85,6 +127,8 @@ describe.each(ENGINES)('serve and the demo project (%s)', (engine) => {
     await stopServe([s]);
     const again = await serve(db, ['--demo']);
     expect(again.output()).not.toContain('Demo project');
-    expect(await db.sql("select count(*)::int as n from users u join projects p on p.id = u.project_id where p.code = 'demo'")).toEqual([{ n: 3 }]);
+    expect(await db.sql("select count(*)::int as n from users u join projects p on p.id = u.project_id where p.code = 'demo'")).toEqual([
+      { n: 3 },
+    ]);
   }, 180_000);
 });

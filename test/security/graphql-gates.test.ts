@@ -81,9 +81,14 @@ describe.each(ENGINES)('/graphql gates (%s)', (engine) => {
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ error: true, code: 'ERROR_MAINTENANCE', result: ['The service is under maintenance.'] });
     // another operation beside the switch, or a document whose operation cannot be told, does not pass
-    expect((await graphql(KEYS.server, 'mutation { setProjectMaintenance(enabled: false) { code } deleteAiWebhook(webhook_id: 1) { id } }')).status).toBe(503);
-    expect((await graphql(KEYS.admin, 'mutation { setProjectMaintenance(enabled: false) { code } } query Q { project { code } }')).status).toBe(503);
-    expect(await db.sql("select code from projects where maintenance")).toEqual([{ code: 'acme' }]);
+    expect(
+      (await graphql(KEYS.server, 'mutation { setProjectMaintenance(enabled: false) { code } deleteAiWebhook(webhook_id: 1) { id } }'))
+        .status,
+    ).toBe(503);
+    expect(
+      (await graphql(KEYS.admin, 'mutation { setProjectMaintenance(enabled: false) { code } } query Q { project { code } }')).status,
+    ).toBe(503);
+    expect(await db.sql('select code from projects where maintenance')).toEqual([{ code: 'acme' }]);
 
     const off = await graphql(KEYS.admin, 'mutation { setProjectMaintenance(enabled: false) { code maintenance } }');
     expect(off.status).toBe(200);
@@ -105,7 +110,11 @@ describe.each(ENGINES)('/graphql gates (%s)', (engine) => {
 
   it('answers a project without an active subscription with its 401, and unknown credentials with 401, in the REST envelope', async () => {
     await setAcme('subscription_active = false');
-    expect((await graphql(KEYS.server)).body).toEqual({ error: true, code: 'ERROR_PROJECT_SUBSCRIPTION_INACTIVE', result: ['The project has no active subscription.'] });
+    expect((await graphql(KEYS.server)).body).toEqual({
+      error: true,
+      code: 'ERROR_PROJECT_SUBSCRIPTION_INACTIVE',
+      result: ['The project has no active subscription.'],
+    });
     const unknown = await graphql('no-such-key-0123456789');
     expect(unknown.status).toBe(401);
     expect(unknown.body).toMatchObject({ error: true, code: 'ERROR_UNAUTHORIZED' });

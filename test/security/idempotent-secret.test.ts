@@ -39,7 +39,10 @@ describe.each(ENGINES)('idempotent answers at rest (%s)', (engine) => {
     const secret: string = made.result.secret;
     expect(secret.length).toBeGreaterThanOrEqual(16);
 
-    const [row] = await db.sql<{ response: string; text: string }>('select response, row_to_json(k)::text as text from idempotency_keys k where key = ?', [key]);
+    const [row] = await db.sql<{ response: string; text: string }>(
+      'select response, row_to_json(k)::text as text from idempotency_keys k where key = ?',
+      [key],
+    );
     expect(row.response).toBeTruthy();
     expect(row.text).not.toContain(secret);
     expect(row.text).not.toContain(Buffer.from(secret).toString('base64').slice(0, 16));

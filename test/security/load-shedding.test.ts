@@ -29,7 +29,9 @@ describe.each(ENGINES)('load shedding (%s)', (engine) => {
   const streams: SseClient[] = [];
 
   beforeAll(async () => {
-    t = await startApp(engine, db, { config: { pressure: { maxOpenStreams: MAX_OPEN, maxHeapRatio: 0, maxEventLoopDelayMs: 0, sampleMs: 100 } } });
+    t = await startApp(engine, db, {
+      config: { pressure: { maxOpenStreams: MAX_OPEN, maxHeapRatio: 0, maxEventLoopDelayMs: 0, sampleMs: 100 } },
+    });
     base = await t.listen();
   });
   afterAll(async () => {
@@ -80,7 +82,9 @@ describe.each(ENGINES)('load shedding (%s)', (engine) => {
   }, 30_000);
 
   it('sheds load on heap used past its threshold (a threshold below any heap here) as well', async () => {
-    const small = await startApp(engine, db, { config: { pressure: { maxOpenStreams: 10_000, maxHeapRatio: 0.0001, maxEventLoopDelayMs: 0, sampleMs: 50 } } });
+    const small = await startApp(engine, db, {
+      config: { pressure: { maxOpenStreams: 10_000, maxHeapRatio: 0.0001, maxEventLoopDelayMs: 0, sampleMs: 50 } },
+    });
     try {
       const origin = await small.listen();
       await new Promise((r) => setTimeout(r, 200));

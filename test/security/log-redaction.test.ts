@@ -23,8 +23,20 @@ beforeAll(async () => {
     baseFixture({
       agents: [
         {
-          id: 1, business_id: 1, name: 'WA', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-log', enabled: true,
-          credentials: { waba_id: 'waba-log', phone_number_id: 'pn-log', access_token: AGENT_ACCESS_TOKEN, app_secret: 'app-secret-log-1a2b3c', verify_token: VERIFY_TOKEN },
+          id: 1,
+          business_id: 1,
+          name: 'WA',
+          provider: 'whatsapp',
+          provider_type: 'chat',
+          provider_external_id: 'wa-log',
+          enabled: true,
+          credentials: {
+            waba_id: 'waba-log',
+            phone_number_id: 'pn-log',
+            access_token: AGENT_ACCESS_TOKEN,
+            app_secret: 'app-secret-log-1a2b3c',
+            verify_token: VERIFY_TOKEN,
+          },
         },
       ],
     }),
@@ -37,14 +49,21 @@ describe.each(ENGINES)('credentials never reach the log (%s)', (engine) => {
   let origin: string;
   const lines: string[] = [];
   beforeAll(async () => {
-    t = await startApp(engine, db, { logStream: { write: (line) => void lines.push(line) }, config: { logLevel: 'debug', operatorToken: OPERATOR_TOKEN } });
+    t = await startApp(engine, db, {
+      logStream: { write: (line) => void lines.push(line) },
+      config: { logLevel: 'debug', operatorToken: OPERATOR_TOKEN },
+    });
     origin = await t.listen();
   });
   afterAll(() => t.close());
 
   const at = (path: string) => `${origin}/v400/en/acme${path}`;
   const login = async (password = PASSWORD) => {
-    const res = await fetch(at('/auth'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@acme.test', password }) });
+    const res = await fetch(at('/auth'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@acme.test', password }),
+    });
     return { status: res.status, token: ((await res.json()) as any).result?.session?.access_token as string | undefined };
   };
   /** Opens an SSE stream and closes it at once; its status. */
@@ -76,7 +95,17 @@ describe.each(ENGINES)('credentials never reach the log (%s)', (engine) => {
   });
 
   it('logs no credential of any kind: headers, query strings, passwords, the operator token, a replayed webhook secret', async () => {
-    const used: string[] = [KEYS.server, KEYS.admin, KEYS.customer, PASSWORD, WRONG_PASSWORD, WRONG_KEY, OPERATOR_TOKEN, VERIFY_TOKEN, AGENT_ACCESS_TOKEN];
+    const used: string[] = [
+      KEYS.server,
+      KEYS.admin,
+      KEYS.customer,
+      PASSWORD,
+      WRONG_PASSWORD,
+      WRONG_KEY,
+      OPERATOR_TOKEN,
+      VERIFY_TOKEN,
+      AGENT_ACCESS_TOKEN,
+    ];
     // passwords in POST /auth, right and wrong
     const { status, token } = await login();
     expect(status).toBe(200);
@@ -89,13 +118,24 @@ describe.each(ENGINES)('credentials never reach the log (%s)', (engine) => {
     expect((await fetch(at(`/nowhere?api_key=${KEYS.server}&access_token=${token}&Access%5FToken=${token}`))).status).toBe(404);
     expect((await fetch(`${origin}/v400/en/acme/%zz?api_key=${KEYS.admin}`)).status).toBeGreaterThanOrEqual(400);
     // ?api_key=, ?access_token= and their encoded spellings on the streams
-    for (const q of [`api_key=${KEYS.server}`, `access_token=${token}`, `api%5Fkey=${KEYS.admin}`, `%61ccess_token=${token}`, `Api_Key=${WRONG_KEY}`]) await stream(`/ai/events?${q}`);
+    for (const q of [
+      `api_key=${KEYS.server}`,
+      `access_token=${token}`,
+      `api%5Fkey=${KEYS.admin}`,
+      `%61ccess_token=${token}`,
+      `Api_Key=${WRONG_KEY}`,
+    ])
+      await stream(`/ai/events?${q}`);
     // Meta's verification, matched and not
     await fetch(at(`/ai/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=7`));
     await fetch(at(`/ai/webhooks/whatsapp?hub.mode=subscribe&HUB.VERIFY_TOKEN=${VERIFY_TOKEN}&hub.challenge=8`));
     // the operator token on /graphql, right and in a tenant's operation
     const graphql = (query: string) =>
-      fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` }, body: JSON.stringify({ query }) });
+      fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
+        body: JSON.stringify({ query }),
+      });
     expect((await graphql('{ applicationMaintenance }')).status).toBe(200);
     expect((await graphql('{ project { code } }')).status).toBe(401);
     // a webhook's secret: created with an Idempotency-Key, then replayed

@@ -43,7 +43,8 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
   };
   const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
   const configs = (project: string, key: string) => fetch(`${origin}/v400/en/${project}/configs`, { headers: { 'x-api-key': key } });
-  const storedLimits = async (code: string) => (await db.sql<{ rate_limits: unknown }>('select rate_limits from projects where code = ?', [code]))[0].rate_limits;
+  const storedLimits = async (code: string) =>
+    (await db.sql<{ rate_limits: unknown }>('select rate_limits from projects where code = ?', [code]))[0].rate_limits;
 
   it("refuses a tenant's administrator key that switches application maintenance (the review's request): ERROR_FORBIDDEN, nothing changes", async () => {
     for (const key of [KEYS.admin, KEYS.server]) {
@@ -65,7 +66,11 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
     const rules = [{ scope: 'project', points: 4, duration_s: 60 }];
     await db.sql('update projects set rate_limits = ?::jsonb where code = ?', [JSON.stringify(rules), 'acme']);
     t.services.tenancy.forgetProject('acme');
-    for (const [key, project] of [[KEYS.server, 'acme'], [KEYS.admin, 'acme'], [KEYS.server, 'other']]) {
+    for (const [key, project] of [
+      [KEYS.server, 'acme'],
+      [KEYS.admin, 'acme'],
+      [KEYS.server, 'other'],
+    ]) {
       const res = await graphql({ 'x-api-key': key }, LIMITS, { p: project, r: [] });
       expect(res.status).toBe(200);
       expect(res.body.errors[0].extensions.code).toBe('ERROR_FORBIDDEN');
@@ -79,7 +84,12 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
   });
 
   it('gives other callers 401: a level-3 key, a level-2 key, a wrong operator token', async () => {
-    for (const headers of <Record<string, string>[]>[{ 'x-api-key': KEYS.customer }, { 'x-api-key': KEYS.owner }, { authorization: `Bearer ${OPERATOR_TOKEN}x` }, { authorization: 'Bearer ' }]) {
+    for (const headers of <Record<string, string>[]>[
+      { 'x-api-key': KEYS.customer },
+      { 'x-api-key': KEYS.owner },
+      { authorization: `Bearer ${OPERATOR_TOKEN}x` },
+      { authorization: 'Bearer ' },
+    ]) {
       const res = await graphql(headers, 'mutation { setApplicationMaintenance(enabled: true) }');
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ error: true, code: 'ERROR_UNAUTHORIZED' });
@@ -87,14 +97,17 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
     expect(await t.services.settings.maintenance()).toBe(false);
   });
 
-  it('lets the operator set a named project\'s limits (effective on REST at once) and lift them, never limited itself', async () => {
+  it("lets the operator set a named project's limits (effective on REST at once) and lift them, never limited itself", async () => {
     const set = await graphql(operator, LIMITS, { p: 'acme', r: ONE_PER_MINUTE });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ data: { setProjectRateLimits: { code: 'acme', rate_limits: [{ ...ONE_PER_MINUTE[0], on_error: 'open' }] } } });
+    expect(set.body).toEqual({
+      data: { setProjectRateLimits: { code: 'acme', rate_limits: [{ ...ONE_PER_MINUTE[0], on_error: 'open' }] } },
+    });
     expect((await configs('acme', KEYS.server)).status).toBe(200);
     expect((await configs('acme', KEYS.server)).status).toBe(429);
     expect((await configs('other', KEYS.otherServer)).status).toBe(200); // only the project named
-    for (let i = 0; i < 3; i++) expect((await graphql(operator, '{ applicationMaintenance }')).body).toEqual({ data: { applicationMaintenance: false } });
+    for (let i = 0; i < 3; i++)
+      expect((await graphql(operator, '{ applicationMaintenance }')).body).toEqual({ data: { applicationMaintenance: false } });
     const off = await graphql(operator, LIMITS, { p: 'acme', r: [] });
     expect(off.body.data.setProjectRateLimits.rate_limits).toEqual([]);
     expect((await configs('acme', KEYS.server)).status).toBe(200);
@@ -116,7 +129,12 @@ describe.each(ENGINES)('the operator (%s)', (engine) => {
   });
 
   it("never runs a tenant's operation with the operator token (no project to run it on): 401, fragments included", async () => {
-    for (const query of ['{ project { code } }', '{ applicationMaintenance project { code } }', '{ ... on Query { project { code } } }', 'mutation { setProjectMaintenance(enabled: true) { code } }']) {
+    for (const query of [
+      '{ project { code } }',
+      '{ applicationMaintenance project { code } }',
+      '{ ... on Query { project { code } } }',
+      'mutation { setProjectMaintenance(enabled: true) { code } }',
+    ]) {
       const res = await graphql(operator, query);
       expect(res.status, query).toBe(401);
       expect(res.body).toMatchObject({ error: true, code: 'ERROR_UNAUTHORIZED' });

@@ -97,40 +97,48 @@ describe.each(ENGINES)('open streams end when their access ends (%s)', (engine) 
     if (s === 'project') await db.sql('update projects set subscription_active = false where code = ?', [c]);
     if (s === 'key') await db.sql('delete from api_keys where project_id = (select id from projects where code = ?)', [c]);
     if (s === 'ai') await db.sql('update projects set ai_enabled = false where code = ?', [c]);
-    if (s === 'session') await db.sql("update sessions set expires_at = now() - interval '1 second' where project_id = (select id from projects where code = ?)", [c]);
+    if (s === 'session')
+      await db.sql(
+        "update sessions set expires_at = now() - interval '1 second' where project_id = (select id from projects where code = ?)",
+        [c],
+      );
   }
 
-  it.each(SCENARIOS)('%s: the stream delivers, then ends within the re-validation interval and shows nothing more', async (s) => {
-    const c = code(s, engine);
-    const pid = await projectId(c);
-    const headers = await credential(s);
-    const stream = await open(c, headers);
-    // another project's stream, whose access stays, is not touched
-    const control = await open('acme', { 'x-api-key': KEYS.server });
+  it.each(SCENARIOS)(
+    '%s: the stream delivers, then ends within the re-validation interval and shows nothing more',
+    async (s) => {
+      const c = code(s, engine);
+      const pid = await projectId(c);
+      const headers = await credential(s);
+      const stream = await open(c, headers);
+      // another project's stream, whose access stays, is not touched
+      const control = await open('acme', { 'x-api-key': KEYS.server });
 
-    await emit(db.orm, t.services, pid, [secretMessage(1)]);
-    await stream.until((x) => x.events.length === 1, 5000);
+      await emit(db.orm, t.services, pid, [secretMessage(1)]);
+      await stream.until((x) => x.events.length === 1, 5000);
 
-    await revoke(s);
-    const revokedAt = Date.now();
-    await Promise.race([stream.closed, new Promise((r) => setTimeout(r, REVALIDATE_MS * 2 + 2000))]);
-    expect(stream.ended).toBe(true);
-    expect(Date.now() - revokedAt).toBeLessThan(REVALIDATE_MS * 2 + 1500);
+      await revoke(s);
+      const revokedAt = Date.now();
+      await Promise.race([stream.closed, new Promise((r) => setTimeout(r, REVALIDATE_MS * 2 + 2000))]);
+      expect(stream.ended).toBe(true);
+      expect(Date.now() - revokedAt).toBeLessThan(REVALIDATE_MS * 2 + 1500);
 
-    await emit(db.orm, t.services, pid, [secretMessage(2)]);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(stream.events.map((e) => JSON.parse(e.data).data.id)).toEqual([1]);
+      await emit(db.orm, t.services, pid, [secretMessage(2)]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(stream.events.map((e) => JSON.parse(e.data).data.id)).toEqual([1]);
 
-    // once the per-process caches of callers (1 s) and projects (2 s) have expired, a new stream is refused too
-    await new Promise((r) => setTimeout(r, 2100));
-    const again = await openSse(`${base}/v400/en/${c}/ai/events`, headers);
-    streams.push(again);
-    expect(again.status).toBeGreaterThanOrEqual(401);
-    expect(again.status).toBeLessThan(404);
+      // once the per-process caches of callers (1 s) and projects (2 s) have expired, a new stream is refused too
+      await new Promise((r) => setTimeout(r, 2100));
+      const again = await openSse(`${base}/v400/en/${c}/ai/events`, headers);
+      streams.push(again);
+      expect(again.status).toBeGreaterThanOrEqual(401);
+      expect(again.status).toBeLessThan(404);
 
-    expect(control.ended).toBe(false);
-    await emit(db.orm, t.services, await projectId('acme'), [secretMessage(3)]);
-    await control.until((x) => x.events.some((e) => JSON.parse(e.data).data.id === 3), 5000);
-    control.close();
-  }, 20_000);
+      expect(control.ended).toBe(false);
+      await emit(db.orm, t.services, await projectId('acme'), [secretMessage(3)]);
+      await control.until((x) => x.events.some((e) => JSON.parse(e.data).data.id === 3), 5000);
+      control.close();
+    },
+    20_000,
+  );
 });

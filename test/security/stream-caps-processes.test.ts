@@ -24,7 +24,11 @@ beforeAll(async () => {
   await db.load(baseFixture());
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
   await ensureEmitted('stream-caps-processes.test');
-  const env = { DATABASE_DIRECT_URL: db.directUrl, STREAMS_PER_CREDENTIAL: String(PER_CREDENTIAL), STREAMS_PER_PROJECT: String(PER_PROJECT) };
+  const env = {
+    DATABASE_DIRECT_URL: db.directUrl,
+    STREAMS_PER_CREDENTIAL: String(PER_CREDENTIAL),
+    STREAMS_PER_PROJECT: String(PER_PROJECT),
+  };
   [a, b] = await Promise.all([startServe(db.url, env), startServe(db.url, { ...env, GRAPHQL_ENGINE: 'apollo' })]);
 }, 300_000);
 afterAll(async () => {

@@ -22,11 +22,13 @@ let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   const base = baseFixture().projects[0];
-  await db.load(baseFixture({
-    agents: ENGINES.map((e, i) => agent(10 + i, `cap-${e}`, 1)),
-    users: [...base.users!, ...CUSTOMER.users!],
-    api_keys: [...base.api_keys!, ...CUSTOMER.api_keys!],
-  }));
+  await db.load(
+    baseFixture({
+      agents: ENGINES.map((e, i) => agent(10 + i, `cap-${e}`, 1)),
+      users: [...base.users!, ...CUSTOMER.users!],
+      api_keys: [...base.api_keys!, ...CUSTOMER.api_keys!],
+    }),
+  );
 });
 afterAll(() => db.orm.close());
 
@@ -54,14 +56,23 @@ describe.each(ENGINES)('stream caps per credential (%s)', (engine) => {
 
   /** A subscription on /graphql with `key`: resolves with the first answer (an event, an error, or the end). */
   function subscribe(key: string): Promise<{ errors: any[]; stop: () => void }> {
-    const c = createClient({ url: `${base.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'X-Api-Key': key }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: `${base.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': key },
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(c);
     return new Promise((resolve) => {
-      const stop = c.subscribe({ query: QUERY }, {
-        next: (v: any) => resolve({ errors: v.errors ?? [], stop }),
-        error: (e: any) => resolve({ errors: Array.isArray(e) ? e : [e], stop }),
-        complete: () => resolve({ errors: [], stop }),
-      });
+      const stop = c.subscribe(
+        { query: QUERY },
+        {
+          next: (v: any) => resolve({ errors: v.errors ?? [], stop }),
+          error: (e: any) => resolve({ errors: Array.isArray(e) ? e : [e], stop }),
+          complete: () => resolve({ errors: [], stop }),
+        },
+      );
       // an admitted subscription answers nothing until an event: after a moment it counts as open
       setTimeout(() => resolve({ errors: [], stop }), 1500);
     });

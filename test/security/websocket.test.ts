@@ -76,7 +76,13 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<Pee
           new Promise((ok, fail) => {
             const found = () => messages.find(match);
             if (found()) return ok(found());
-            const timer = setTimeout(() => (listeners.delete(check), fail(new Error(`no matching message in ${ms} ms: ${JSON.stringify(messages).slice(0, 300)}`))), ms);
+            const timer = setTimeout(
+              () => (
+                listeners.delete(check),
+                fail(new Error(`no matching message in ${ms} ms: ${JSON.stringify(messages).slice(0, 300)}`))
+              ),
+              ms,
+            );
             const check = () => {
               const m = found();
               if (m) (clearTimeout(timer), listeners.delete(check), ok(m));
@@ -91,7 +97,15 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<Pee
 /** The upgrade's plain HTTP answer when it is refused. */
 function upgradeStatus(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url.replace(/^ws/, 'http'), { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'graphql-transport-ws' } });
+    const req = http.get(url.replace(/^ws/, 'http'), {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'sec-websocket-protocol': 'graphql-transport-ws',
+      },
+    });
     req.on('response', (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
@@ -130,7 +144,9 @@ function sampleLive(origin: string) {
 
 /** test/support/ws-abuser.mjs in a child process: `first` its first output line, `last` its last. */
 function abuser(opts: Record<string, unknown>): { first: Promise<any>; last: Promise<any> } {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'ws-abuser.mjs'), JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'ws-abuser.mjs'), JSON.stringify(opts)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   let gotFirst!: (v: unknown) => void;
   const first = new Promise((r) => (gotFirst = r));
@@ -144,7 +160,9 @@ function abuser(opts: Record<string, unknown>): { first: Promise<any>; last: Pro
     }
   });
   const last = new Promise((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 && lines.length ? resolve(JSON.parse(lines[lines.length - 1])) : reject(new Error(`ws-abuser exited ${code}`)))),
+    child.on('exit', (code) =>
+      code === 0 && lines.length ? resolve(JSON.parse(lines[lines.length - 1])) : reject(new Error(`ws-abuser exited ${code}`)),
+    ),
   );
   return { first, last };
 }
@@ -196,7 +214,9 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     const later = await acknowledged();
     expect(later.ws.readyState).toBe(WebSocket.OPEN);
     const { worst, samples, statuses } = await live.stop();
-    console.log(`[websocket.test] ${engine}: ${WS_MAX_PENDING} sockets without connection_init: slowest /health/live ${Math.round(worst)} ms`);
+    console.log(
+      `[websocket.test] ${engine}: ${WS_MAX_PENDING} sockets without connection_init: slowest /health/live ${Math.round(worst)} ms`,
+    );
     expect(statuses).toEqual([200]);
     expect(samples).toBeGreaterThan(10);
     expect(worst).toBeLessThan(LIVE_BOUND_MS);
@@ -230,13 +250,19 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
 
   it('closes with 4403 while the application or the project is in maintenance (the gates of §1), and admits again after', async () => {
     const conn = t.orm.em.fork().getConnection();
-    const [{ code: project }] = await conn.execute('select p.code from projects p join api_keys k on k.project_id = p.id where k.key_hash = encode(sha256(?::bytea), \'hex\')', [KEYS.server]);
+    const [{ code: project }] = await conn.execute(
+      "select p.code from projects p join api_keys k on k.project_id = p.id where k.key_hash = encode(sha256(?::bytea), 'hex')",
+      [KEYS.server],
+    );
     const switches: [string, (on: boolean) => Promise<unknown>][] = [
       ['application', (on) => t.services.settings.setMaintenance(on)],
-      ['project', async (on) => {
-        await conn.execute('update projects set maintenance = ? where code = ?', [on, project]);
-        t.services.tenancy.forgetProject(project);
-      }],
+      [
+        'project',
+        async (on) => {
+          await conn.execute('update projects set maintenance = ? where code = ?', [on, project]);
+          t.services.tenancy.forgetProject(project);
+        },
+      ],
     ];
     for (const [which, set] of switches) {
       await set(true);
@@ -293,7 +319,13 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
 
     const aliases = `subscription { aiEvents { ${Array.from({ length: 60_000 }, (_, i) => `a${i}:id`).join(' ')} } }`;
     const sixteen = `subscription { aiEvents { ${Array.from({ length: 16 }, (_, i) => `a${i}:id`).join(' ')} } }`;
-    const documents = { aliases, sixteen, unknown: 'subscription { aiEvents { id secret } }', syntax: 'subscription { aiEvents { id ', mutation: 'mutation { setProjectMaintenance(enabled: true) { id } }' };
+    const documents = {
+      aliases,
+      sixteen,
+      unknown: 'subscription { aiEvents { id secret } }',
+      syntax: 'subscription { aiEvents { id ',
+      mutation: 'mutation { setProjectMaintenance(enabled: true) { id } }',
+    };
     for (const [id, query] of Object.entries(documents)) {
       p.send({ id, type: 'subscribe', payload: { query } });
       const err = await p.receive((m) => m.id === id);
@@ -309,18 +341,24 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     expect(p.ws.readyState).toBe(WebSocket.OPEN);
   }, 60_000);
 
-  it('sends the subscribe resolver\'s errors as an error message with extensions.code, the socket staying open', async () => {
+  it("sends the subscribe resolver's errors as an error message with extensions.code, the socket staying open", async () => {
     const p = await acknowledged();
     p.send({ id: 'types', type: 'subscribe', payload: { query: 'subscription { aiEvents(types: ["no.such"]) { id } }' } });
     const invalid = await p.receive((m) => m.id === 'types');
     expect(invalid).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'ERROR_VALIDATION' } }] });
-    p.send({ id: 'current', type: 'subscribe', payload: { query: 'subscription { aiCurrentConversationEvents(provider_external_id: "nobody") { id } }' } });
+    p.send({
+      id: 'current',
+      type: 'subscribe',
+      payload: { query: 'subscription { aiCurrentConversationEvents(provider_external_id: "nobody") { id } }' },
+    });
     const missing = await p.receive((m) => m.id === 'current');
     expect(missing.type).toBe('error');
     expect(missing.payload[0].extensions.code).toMatch(/^ERROR_.*NOT_FOUND$/);
     p.send({ id: 'ok', type: 'subscribe', payload: { query: SUBSCRIPTION } });
     await sleep(300);
-    const id = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 1 } }]);
+    const id = await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: 1 } },
+    ]);
     const next = await p.receive((m) => m.id === 'ok' && m.type === 'next');
     expect(next.payload.data.aiEvents.id).toBe(id);
   });
@@ -334,14 +372,28 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     await db.sql('update users set enabled = false where id = ?', [WS_ADMIN]);
     await sleep(1_200); // the per-process caller cache (CALLER_CACHE_MS)
     p.send({ id: 'after', type: 'subscribe', payload: { query: SUBSCRIPTION } });
-    expect(await p.receive((m) => m.id === 'after')).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'ERROR_UNAUTHORIZED' } }] });
+    expect(await p.receive((m) => m.id === 'after')).toMatchObject({
+      type: 'error',
+      payload: [{ extensions: { code: 'ERROR_UNAUTHORIZED' } }],
+    });
   });
 
   it('resumes after last_event_id as SSE does', async () => {
-    const first = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 7, data: { id: 7 } }]);
-    const second = await emit(db.orm, t.services, acmeId, [{ type: 'conversation.closed', agent_id: 10, business_id: 1, conversation_id: 7, data: { id: 7 } }]);
+    const first = await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 7, data: { id: 7 } },
+    ]);
+    const second = await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.closed', agent_id: 10, business_id: 1, conversation_id: 7, data: { id: 7 } },
+    ]);
     const p = await acknowledged();
-    p.send({ id: 'resume', type: 'subscribe', payload: { query: 'subscription R($after: String) { aiEvents(last_event_id: $after) { id type } }', variables: { after: String(first) } } });
+    p.send({
+      id: 'resume',
+      type: 'subscribe',
+      payload: {
+        query: 'subscription R($after: String) { aiEvents(last_event_id: $after) { id type } }',
+        variables: { after: String(first) },
+      },
+    });
     const next = await p.receive((m) => m.id === 'resume');
     expect(next).toMatchObject({ type: 'next', payload: { data: { aiEvents: { id: second, type: 'conversation.closed' } } } });
   });
@@ -351,14 +403,20 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     const stalled = await acknowledged();
     const before = t.services.events.openStreams;
     reader.send({ id: 's', type: 'subscribe', payload: { query: SUBSCRIPTION } });
-    stalled.send({ id: 's', type: 'subscribe', payload: { query: `subscription { aiEvents { ${Array.from({ length: 8 }, (_, i) => `a${i}: data`).join(' ')} } }` } });
+    stalled.send({
+      id: 's',
+      type: 'subscribe',
+      payload: { query: `subscription { aiEvents { ${Array.from({ length: 8 }, (_, i) => `a${i}: data`).join(' ')} } }` },
+    });
     await until(() => t.services.events.openStreams === before + 2, 5_000, 'both subscriptions open');
     (stalled.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     const text = 'x'.repeat(128 * 1024);
     let sent = 0;
     // each event is ~1 MiB for the stalled subscriber (8 aliases): the kernel's buffers fill, then the server's cap
     while (t.services.events.openStreams > before + 1 && sent < 200) {
-      await emit(db.orm, t.services, acmeId, [{ type: 'message.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: sent, text } }]);
+      await emit(db.orm, t.services, acmeId, [
+        { type: 'message.created', agent_id: 10, business_id: 1, conversation_id: 1, data: { id: sent, text } },
+      ]);
       sent++;
       await sleep(20);
     }

@@ -22,7 +22,11 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (!fs.existsSync(CLI) || newest(path.join(ROOT, 'src')) > fs.statSync(CLI).mtimeMs) {
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+      execFileSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')],
+        { stdio: 'inherit' },
+      );
       fs.utimesSync(CLI, new Date(), new Date());
     }
   } finally {

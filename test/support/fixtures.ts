@@ -34,7 +34,15 @@ export function baseFixture(extra: Partial<FixtureProject> = {}): FixtureFile {
         users: [
           { id: USERS.admin, name: 'Ada', email: 'admin@acme.test', password: PASSWORD, level: 0 },
           { id: USERS.owner, name: 'Olga', email: 'owner@acme.test', password: PASSWORD, level: 2, business_ids: [1] },
-          { id: USERS.customer, name: 'Carl', email: 'customer@acme.test', cellphone: '5512345678', country_phone_code: '52', password: PASSWORD, level: 3 },
+          {
+            id: USERS.customer,
+            name: 'Carl',
+            email: 'customer@acme.test',
+            cellphone: '5512345678',
+            country_phone_code: '52',
+            password: PASSWORD,
+            level: 3,
+          },
           { id: USERS.disabled, name: 'Dan', email: 'disabled@acme.test', password: PASSWORD, level: 3, enabled: false },
           { id: USERS.cityManager, name: 'Cid', email: 'city@acme.test', password: PASSWORD, level: 1 },
           { id: USERS.owner2, name: 'Otto', email: 'owner2@acme.test', password: PASSWORD, level: 2, business_ids: [2] },

@@ -43,7 +43,9 @@ export default async function setup(project: TestProject) {
     pooledUrl = bouncer.url;
     // PgBouncer 1.18 (Debian 12) does not track named prepared statements across server connections
     process.env.DATABASE_PREPARED_STATEMENTS = 'false';
-    console.log(`TEST_PGBOUNCER=1: application connections go through PgBouncer (pool_mode = transaction) at ${bouncer.url.replace(/:[^:@/]*@/, ':***@')}`);
+    console.log(
+      `TEST_PGBOUNCER=1: application connections go through PgBouncer (pool_mode = transaction) at ${bouncer.url.replace(/:[^:@/]*@/, ':***@')}`,
+    );
   }
   const templateDb = `og_template_${process.pid}`;
   await ensureDatabase(serverUrl, templateDb);

@@ -38,24 +38,29 @@ export async function startPgBouncer(
   fs.chmodSync(dir, 0o755);
   const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
   fs.writeFileSync(path.join(dir, 'users.txt'), `${quote(user)} ${quote(password)}\n`);
-  fs.writeFileSync(path.join(dir, 'pgbouncer.ini'), [
-    '[databases]',
-    `* = host=${server.hostname} port=${server.port || 5432} user=${user}${password ? ` password=${password}` : ''}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = trust',
-    `auth_file = ${path.join(dir, 'users.txt')}`,
-    'pool_mode = transaction',
-    'max_client_conn = 2000',
-    `default_pool_size = ${opts.poolSize ?? 10}`,
-    'max_db_connections = 0',
-    // Databases come and go (one per test file); idle server connections must not keep them busy.
-    'server_idle_timeout = 5',
-    ...(opts.ignoreStartupParameters === null ? [] : [`ignore_startup_parameters = ${opts.ignoreStartupParameters ?? 'extra_float_digits,statement_timeout'}`]),
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${server.hostname} port=${server.port || 5432} user=${user}${password ? ` password=${password}` : ''}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${path.join(dir, 'users.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 2000',
+      `default_pool_size = ${opts.poolSize ?? 10}`,
+      'max_db_connections = 0',
+      // Databases come and go (one per test file); idle server connections must not keep them busy.
+      'server_idle_timeout = 5',
+      ...(opts.ignoreStartupParameters === null
+        ? []
+        : [`ignore_startup_parameters = ${opts.ignoreStartupParameters ?? 'extra_float_digits,statement_timeout'}`]),
+      '',
+    ].join('\n'),
+  );
   const args = [path.join(dir, 'pgbouncer.ini')];
   if (process.getuid?.() === 0) args.unshift('-u', 'postgres');
   const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -82,7 +87,10 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${log()}`);
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.end();
+        resolve(true);
+      });
       s.on('error', () => resolve(false));
     });
     if (ok) return;

@@ -10,11 +10,18 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` (another build's CLI with `opts.cli`, more arguments with `opts.args`) on `databaseUrl` with `env` on top of a clean environment; waits for /health/live. */
-export async function startServe(databaseUrl: string, env: NodeJS.ProcessEnv = {}, opts: { cli?: string; args?: string[] } = {}): Promise<ServeProcess> {
+export async function startServe(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = {},
+  opts: { cli?: string; args?: string[] } = {},
+): Promise<ServeProcess> {
   const port = await freePort();
   const full: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY', 'GRAPHQL_ENGINE']) delete full[k];
-  const child = spawn(process.execPath, [opts.cli ?? CLI, 'serve', ...(opts.args ?? [])], { env: { ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [opts.cli ?? CLI, 'serve', ...(opts.args ?? [])], {
+    env: { ...full, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

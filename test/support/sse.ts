@@ -43,7 +43,10 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         close: () => req.destroy(),
         until(predicate, timeoutMs = 10_000) {
           return new Promise((ok, fail) => {
-            const timer = setTimeout(() => fail(new Error(`SSE wait timed out; ${client.events.length} events, ended=${client.ended}`)), timeoutMs);
+            const timer = setTimeout(
+              () => fail(new Error(`SSE wait timed out; ${client.events.length} events, ended=${client.ended}`)),
+              timeoutMs,
+            );
             const test = () => {
               if (predicate(client)) {
                 clearTimeout(timer);

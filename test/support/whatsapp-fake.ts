@@ -153,9 +153,13 @@ export class WhatsAppFake {
 
     const parts = url.pathname.split('/').filter(Boolean); // [v21.0, id, edge?]
     const kind: FakeCall | null =
-      parts.length === 2 && req.method === 'GET' ? 'phone'
-        : parts.length === 3 && parts[2] === 'message_templates' && req.method === 'GET' ? 'list'
-          : parts.length === 3 && parts[2] === 'messages' && req.method === 'POST' ? 'send' : null;
+      parts.length === 2 && req.method === 'GET'
+        ? 'phone'
+        : parts.length === 3 && parts[2] === 'message_templates' && req.method === 'GET'
+          ? 'list'
+          : parts.length === 3 && parts[2] === 'messages' && req.method === 'POST'
+            ? 'send'
+            : null;
     if (parts[0] !== API_VERSION || !kind) {
       return json(res, 400, graphError('Unsupported request', 'GraphMethodException', 100));
     }
@@ -171,7 +175,12 @@ export class WhatsAppFake {
         return;
       }
       if ('delayMs' in failure.answer) await new Promise((r) => setTimeout(r, (failure.answer as { delayMs: number }).delayMs));
-      else return json(res, failure.answer.status, failure.answer.body ?? graphError('An unexpected error has occurred.', 'OAuthException', 2));
+      else
+        return json(
+          res,
+          failure.answer.status,
+          failure.answer.body ?? graphError('An unexpected error has occurred.', 'OAuthException', 2),
+        );
     }
 
     const account = this.account(parts[1]);
@@ -204,7 +213,12 @@ export class WhatsAppFake {
 
     if (parts[1] !== account.phone_number_id) return json(res, 400, graphError('Unsupported post request.', 'GraphMethodException', 100));
     if ((body as { type?: string })?.type === 'text') return this.text(res, body);
-    const msg = body as { messaging_product?: string; to?: string; type?: string; template?: { name?: string; language?: { code?: string } } };
+    const msg = body as {
+      messaging_product?: string;
+      to?: string;
+      type?: string;
+      template?: { name?: string; language?: { code?: string } };
+    };
     if (msg?.messaging_product !== 'whatsapp' || msg.type !== 'template' || typeof msg.to !== 'string') {
       return json(res, 400, graphError('(#100) Invalid parameter', 'OAuthException', 100));
     }
@@ -220,9 +234,20 @@ export class WhatsAppFake {
 
   /** A text message (CONTRACT §10.1): checked as the Cloud API checks it, answered with a new wamid. */
   private async text(res: http.ServerResponse, body: unknown): Promise<void> {
-    const msg = body as { messaging_product?: string; recipient_type?: string; to?: string; text?: { body?: unknown; preview_url?: unknown } };
-    const ok = msg.messaging_product === 'whatsapp' && msg.recipient_type === 'individual' && typeof msg.to === 'string' && /^[0-9]+$/.test(msg.to)
-      && typeof msg.text?.body === 'string' && msg.text.body.length > 0 && [...msg.text.body].length <= 4096;
+    const msg = body as {
+      messaging_product?: string;
+      recipient_type?: string;
+      to?: string;
+      text?: { body?: unknown; preview_url?: unknown };
+    };
+    const ok =
+      msg.messaging_product === 'whatsapp' &&
+      msg.recipient_type === 'individual' &&
+      typeof msg.to === 'string' &&
+      /^[0-9]+$/.test(msg.to) &&
+      typeof msg.text?.body === 'string' &&
+      msg.text.body.length > 0 &&
+      [...msg.text.body].length <= 4096;
     if (!ok) return json(res, 400, graphError('(#100) Invalid parameter', 'OAuthException', 100));
     if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
     this.sent++;
@@ -295,12 +320,16 @@ export class MetaWebhooks {
   }
 
   /** A `whatsapp_business_account` notification with one change for the phone number. */
-  static notification(phoneNumberId: string, parts: { messages?: MetaMessage[]; statuses?: MetaStatus[]; contacts?: { wa_id: string; name?: string }[] }): Record<string, unknown> {
+  static notification(
+    phoneNumberId: string,
+    parts: { messages?: MetaMessage[]; statuses?: MetaStatus[]; contacts?: { wa_id: string; name?: string }[] },
+  ): Record<string, unknown> {
     const value: Record<string, unknown> = {
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
     };
-    const contacts: { wa_id: string; name?: string }[] = parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
+    const contacts: { wa_id: string; name?: string }[] =
+      parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
     if (parts.messages) {
       value.contacts = contacts.map((c) => ({ wa_id: c.wa_id, profile: { name: c.name ?? `Contact ${c.wa_id}` } }));
       value.messages = parts.messages.map((m) => ({
@@ -313,13 +342,21 @@ export class MetaWebhooks {
       }));
     }
     if (parts.statuses) {
-      value.statuses = parts.statuses.map((st) => ({ recipient_id: '5215512345678', timestamp: String(Math.floor(Date.now() / 1000)), ...st }));
+      value.statuses = parts.statuses.map((st) => ({
+        recipient_id: '5215512345678',
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        ...st,
+      }));
     }
     return { object: 'whatsapp_business_account', entry: [{ id: 'WABA-ID', changes: [{ field: 'messages', value }] }] };
   }
 
   /** Posts the body (an object is serialised once; those exact bytes are signed and sent). */
-  async post(body: unknown, appSecret: string | null, opts: { signWith?: string; signature?: string; contentType?: string } = {}): Promise<MetaDelivery & { raw: string }> {
+  async post(
+    body: unknown,
+    appSecret: string | null,
+    opts: { signWith?: string; signature?: string; contentType?: string } = {},
+  ): Promise<MetaDelivery & { raw: string }> {
     const raw = typeof body === 'string' ? body : JSON.stringify(body);
     const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json', 'user-agent': 'facebookexternalua' };
     const signature = opts.signature ?? (appSecret !== null ? MetaWebhooks.signature(raw, opts.signWith ?? appSecret) : undefined);
@@ -346,7 +383,11 @@ export class MetaWebhooks {
   }
 
   /** Meta's verification handshake. */
-  async verify(verifyToken: string, challenge: string, mode = 'subscribe'): Promise<{ status: number; contentType: string | null; body: string }> {
+  async verify(
+    verifyToken: string,
+    challenge: string,
+    mode = 'subscribe',
+  ): Promise<{ status: number; contentType: string | null; body: string }> {
     const q = new URLSearchParams({ 'hub.mode': mode, 'hub.verify_token': verifyToken, 'hub.challenge': challenge });
     const res = await fetch(`${this.url}?${q}`);
     return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };

@@ -2,8 +2,16 @@ import { Migration } from '@mikro-orm/migrations';
 
 const ROLLUPS = [
   { table: 'metrics_order_rollup', key: 'project_id, grain, bucket, business_id, agent_id, status_group', values: 'orders, revenue' },
-  { table: 'metrics_product_rollup', key: 'project_id, grain, bucket, business_id, product_id, name', values: 'times_sold, orders, revenue' },
-  { table: 'metrics_conversation_rollup', key: 'project_id, grain, bucket, business_id, agent_id, state', values: 'conversations, cost, rt_sum, rt_count' },
+  {
+    table: 'metrics_product_rollup',
+    key: 'project_id, grain, bucket, business_id, product_id, name',
+    values: 'times_sold, orders, revenue',
+  },
+  {
+    table: 'metrics_conversation_rollup',
+    key: 'project_id, grain, bucket, business_id, agent_id, state',
+    values: 'conversations, cost, rt_sum, rt_count',
+  },
 ];
 
 /**
@@ -17,7 +25,9 @@ export class Migration20261121000410_metrics_covering_keys extends Migration {
   override async up(): Promise<void> {
     for (const { table, key, values } of ROLLUPS) {
       this.addSql(`alter table ${table} drop constraint ${table}_pkey, add primary key (${key}) include (${values});`);
-      this.addSql(`alter table ${table} set (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_insert_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02);`);
+      this.addSql(
+        `alter table ${table} set (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_insert_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02);`,
+      );
     }
   }
 }

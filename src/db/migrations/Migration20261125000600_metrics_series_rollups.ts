@@ -3,7 +3,12 @@ import { Migration } from '@mikro-orm/migrations';
 /** Each narrow rollup: the wide rollup it follows, its key (without agent and status), its values. */
 const SERIES = [
   { table: 'metrics_order_series', source: 'metrics_order_rollup', keys: ['business_id'], values: ['orders', 'revenue'] },
-  { table: 'metrics_conversation_series', source: 'metrics_conversation_rollup', keys: ['business_id', 'state'], values: ['conversations', 'cost'] },
+  {
+    table: 'metrics_conversation_series',
+    source: 'metrics_conversation_rollup',
+    keys: ['business_id', 'state'],
+    values: ['conversations', 'cost'],
+  },
 ];
 
 /**
@@ -78,7 +83,9 @@ having ${values.map((v) => `sum(${v}) <> 0`).join(' or ')};`);
   override async down(): Promise<void> {
     for (const { table, source } of SERIES) {
       for (const t of ['ins', 'upd', 'del', 'truncate']) this.addSql(`drop trigger if exists ${table}_${t} on ${source};`);
-      this.addSql(`drop function if exists ${table}_trg(); drop function if exists ${table}_apply(${source}[], ${source}[]); drop table if exists ${table};`);
+      this.addSql(
+        `drop function if exists ${table}_trg(); drop function if exists ${table}_apply(${source}[], ${source}[]); drop table if exists ${table};`,
+      );
     }
   }
 }

@@ -150,7 +150,11 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
             : [],
         },
       };
-      const body = (await call(`${base}/${encodeURIComponent(phone_number_id)}/messages`, { method: 'POST', token: access_token, body: payload }, [])) as {
+      const body = (await call(
+        `${base}/${encodeURIComponent(phone_number_id)}/messages`,
+        { method: 'POST', token: access_token, body: payload },
+        [],
+      )) as {
         messages?: { id?: unknown }[];
       };
       const id = Array.isArray(body.messages) ? body.messages[0]?.id : undefined;
@@ -167,7 +171,11 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
       const url = `${base}/${encodeURIComponent(phone)}?fields=display_phone_number,verified_name,quality_rating`;
       const body = (await call(url, { method: 'GET', token }, [])) as Record<string, unknown>;
       const text = (v: unknown) => (typeof v === 'string' ? v : null);
-      return { display_phone_number: text(body.display_phone_number), verified_name: text(body.verified_name), quality_rating: text(body.quality_rating) };
+      return {
+        display_phone_number: text(body.display_phone_number),
+        verified_name: text(body.verified_name),
+        quality_rating: text(body.quality_rating),
+      };
     },
   };
 }
@@ -295,7 +303,9 @@ export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: 
           res.on('end', () => done(classifyTextAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), message.access_token)));
           res.on('error', () => done({ accepted: false, retry: true, error: 'connection error' }));
         });
-        req.on('error', (err: NodeJS.ErrnoException) => done({ accepted: false, retry: true, error: err.code ? `connection error (${err.code})` : 'connection error' }));
+        req.on('error', (err: NodeJS.ErrnoException) =>
+          done({ accepted: false, retry: true, error: err.code ? `connection error (${err.code})` : 'connection error' }),
+        );
         req.on('close', () => done({ accepted: false, retry: true, error: 'connection error' }));
         req.end(body);
       }),

@@ -8,7 +8,12 @@ import { listQuery, listVariables } from './conversation.routes.js';
 
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai agents'], access: ACCESS.AI_ADMIN, ai: true };
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
-const text = (maxLength: number, pattern?: string): JSONSchema => ({ type: 'string', minLength: 1, maxLength, ...(pattern ? { pattern } : {}) });
+const text = (maxLength: number, pattern?: string): JSONSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  ...(pattern ? { pattern } : {}),
+});
 /** Write-only: an object of strings (a patch may set a key to null to remove it); never answered. */
 const credentials = (patch: boolean): JSONSchema => ({
   type: 'object',
@@ -27,7 +32,8 @@ const fields = (patch: boolean): Record<string, JSONSchema> => ({
   credentials: credentials(patch),
 });
 /** Only the members sent: an absent one leaves a patched agent's field as it is. */
-const sent = (body: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
+const sent = (body: Record<string, unknown> | undefined) =>
+  Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
 const agentId = ({ params }: RouteInput) => ({ agent_id: Number(params.agent_id) });
 /**
  * The idempotency store keeps the body to compare a retry with: credential values are kept as their
@@ -38,9 +44,10 @@ function withoutSecrets(body: unknown): unknown {
   if (!body || typeof body !== 'object' || !('credentials' in body)) return body;
   const credentials = (body as { credentials: unknown }).credentials;
   const digest = (v: unknown) => (typeof v === 'string' ? `sha256:${sha256(v)}` : v);
-  const kept = credentials && typeof credentials === 'object' && !Array.isArray(credentials)
-    ? Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, digest(v)]))
-    : digest(credentials);
+  const kept =
+    credentials && typeof credentials === 'object' && !Array.isArray(credentials)
+      ? Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, digest(v)]))
+      : digest(credentials);
   return { ...body, credentials: kept };
 }
 
@@ -54,7 +61,8 @@ export const agentRoutes: RouteSpec[] = [
     summary: 'Agents (credentials shown as booleans only): params, where, orderBy, page, page_size',
     schema: { querystring: listQuery('params') },
     variables: listVariables,
-    document: ({ query }, base) => documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgents', 'items'], relations: false }),
+    document: ({ query }, base) =>
+      documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgents', 'items'], relations: false }),
     ...paged('aiAgents'),
   },
   {
@@ -65,7 +73,8 @@ export const agentRoutes: RouteSpec[] = [
     summary: 'One agent; params selects its fields',
     schema: { params: agentParams, querystring: { type: 'object', properties: { params: { type: 'string', maxLength: 2000 } } } },
     variables: agentId,
-    document: ({ query }, base) => documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgent'], relations: false }),
+    document: ({ query }, base) =>
+      documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgent'], relations: false }),
   },
   {
     ...common,

@@ -39,7 +39,10 @@ export const configRoutes: RouteSpec[] = [
       return {
         result: {
           description: 'An array of entries; with mode=dictionary, an object of the same entries keyed by key.',
-          oneOf: [{ type: 'array', items: entry }, { type: 'object', additionalProperties: entry }],
+          oneOf: [
+            { type: 'array', items: entry },
+            { type: 'object', additionalProperties: entry },
+          ],
         },
       };
     },

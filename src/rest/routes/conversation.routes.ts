@@ -65,7 +65,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:provider_external_id/conversations/current',
     operation: 'AiCurrentConversation',
-    summary: 'The caller\'s active conversation with the agent, created when none is active',
+    summary: "The caller's active conversation with the agent, created when none is active",
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
     ai: true,
@@ -75,7 +75,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:provider_external_id/conversations/current/messages',
     operation: 'AiCurrentConversationMessages',
-    summary: 'Public messages of the caller\'s active conversation with the agent, oldest first',
+    summary: "Public messages of the caller's active conversation with the agent, oldest first",
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
     ai: true,
@@ -92,7 +92,14 @@ export const conversationRoutes: RouteSpec[] = [
     schema: { querystring: listQuery('params') },
     variables: listVariables,
     document: ({ query }, base) =>
-      documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiConversations', 'items'], relations: true, always: ['messages_count'] }),
+      documentWithSelection({
+        parameter: 'params',
+        value: query.params,
+        base,
+        target: ['aiConversations', 'items'],
+        relations: true,
+        always: ['messages_count'],
+      }),
     ...paged('aiConversations'),
   },
   {
@@ -106,7 +113,14 @@ export const conversationRoutes: RouteSpec[] = [
     schema: { params: conversationIdParams, querystring: { type: 'object', properties: { params: { type: 'string', maxLength: 2000 } } } },
     variables: ({ params }) => ({ id: idOf(params.conversation_id) }),
     document: ({ query }, base) =>
-      documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiConversation'], relations: true, always: ['messages_count'] }),
+      documentWithSelection({
+        parameter: 'params',
+        value: query.params,
+        base,
+        target: ['aiConversation'],
+        relations: true,
+        always: ['messages_count'],
+      }),
   },
   {
     method: 'GET',
@@ -137,7 +151,10 @@ export const conversationRoutes: RouteSpec[] = [
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
     ai: true,
-    schema: { params: agentParams, body: object({ content: { type: 'string', minLength: 1, maxLength: CURRENT_CONTENT_MAX } }, ['content']) },
+    schema: {
+      params: agentParams,
+      body: object({ content: { type: 'string', minLength: 1, maxLength: CURRENT_CONTENT_MAX } }, ['content']),
+    },
     variables: ({ params, body }) => ({ provider_external_id: params.provider_external_id, content: body.content }),
   },
   {
@@ -165,21 +182,35 @@ export const conversationRoutes: RouteSpec[] = [
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
-    schema: { params: conversationIdParams, body: object({ status_reason: { type: 'string', enum: [...STATUS_REASONS] } }, ['status_reason']) },
+    schema: {
+      params: conversationIdParams,
+      body: object({ status_reason: { type: 'string', enum: [...STATUS_REASONS] } }, ['status_reason']),
+    },
     variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), status_reason: body.status_reason }),
   },
   {
     method: 'POST',
     path: '/ai/conversations/:conversation_id/handoff',
     operation: 'HandoffAiConversation',
-    summary: 'A person takes an active conversation over (handler human; assignee_id, else the calling user) or hands it back to the AI (handler ai)',
+    summary:
+      'A person takes an active conversation over (handler human; assignee_id, else the calling user) or hands it back to the AI (handler ai)',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
     schema: {
       params: conversationIdParams,
-      body: object({ handler: { type: 'string', enum: [...CONVERSATION_HANDLERS] }, assignee_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX } }, ['handler']),
+      body: object(
+        {
+          handler: { type: 'string', enum: [...CONVERSATION_HANDLERS] },
+          assignee_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX },
+        },
+        ['handler'],
+      ),
     },
-    variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), handler: body.handler, assignee_id: body.assignee_id ?? null }),
+    variables: ({ params, body }) => ({
+      conversation_id: idOf(params.conversation_id),
+      handler: body.handler,
+      assignee_id: body.assignee_id ?? null,
+    }),
   },
 ];

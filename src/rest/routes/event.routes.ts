@@ -32,14 +32,20 @@ export const eventRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/events',
     operation: 'AiEvents',
-    summary: 'Server-Sent Events of the project\'s AI module (resumable with Last-Event-ID)',
+    summary: "Server-Sent Events of the project's AI module (resumable with Last-Event-ID)",
     tags: ['ai-events'],
     access: ACCESS.AI_ADMIN,
     ai: true,
     stream: true,
     schema: { querystring: eventsQuery },
     variables: (input) => ({
-      types: typeof input.query.types === 'string' ? input.query.types.split(',').map((t: string) => t.trim()).filter(Boolean) : null,
+      types:
+        typeof input.query.types === 'string'
+          ? input.query.types
+              .split(',')
+              .map((t: string) => t.trim())
+              .filter(Boolean)
+          : null,
       conversation_id: input.query.conversation_id !== undefined ? Number(input.query.conversation_id) : null,
       last_event_id: lastEventId(input),
     }),
@@ -48,13 +54,17 @@ export const eventRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:provider_external_id/conversations/current/events',
     operation: 'AiCurrentConversationEvents',
-    summary: 'Server-Sent Events of the caller\'s current conversation: public messages and its closing',
+    summary: "Server-Sent Events of the caller's current conversation: public messages and its closing",
     tags: ['ai-events'],
     access: ACCESS.AUTHENTICATED,
     ai: true,
     stream: true,
     schema: {
-      params: { type: 'object', properties: { provider_external_id: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' } }, required: ['provider_external_id'] },
+      params: {
+        type: 'object',
+        properties: { provider_external_id: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' } },
+        required: ['provider_external_id'],
+      },
       querystring: { type: 'object', properties: resumeQuery },
     },
     variables: (input) => ({ provider_external_id: input.params.provider_external_id, last_event_id: lastEventId(input) }),

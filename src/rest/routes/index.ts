@@ -11,4 +11,15 @@ import { whatsappRoutes } from './whatsapp.routes.js';
 import { agentRoutes } from './agent.routes.js';
 
 /** Every REST endpoint, as data. */
-export const ROUTES: RouteSpec[] = [...authRoutes, ...configRoutes, ...templateRoutes, ...translationRoutes, ...conversationRoutes, ...metricsRoutes, ...whatsappRoutes, ...webhookRoutes, ...eventRoutes, ...agentRoutes];
+export const ROUTES: RouteSpec[] = [
+  ...authRoutes,
+  ...configRoutes,
+  ...templateRoutes,
+  ...translationRoutes,
+  ...conversationRoutes,
+  ...metricsRoutes,
+  ...whatsappRoutes,
+  ...webhookRoutes,
+  ...eventRoutes,
+  ...agentRoutes,
+];

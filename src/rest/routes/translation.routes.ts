@@ -47,7 +47,10 @@ export const translationRoutes: RouteSpec[] = [
     path: '/ai/agents/:agent_id/translations/copy',
     operation: 'CopyAiTranslations',
     summary: "Replace the agent's translations with another agent's of the same project",
-    schema: { params: agentParams, body: object({ source_agent_id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['source_agent_id']) },
+    schema: {
+      params: agentParams,
+      body: object({ source_agent_id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['source_agent_id']),
+    },
     variables: ({ params, body }) => ({ agent_id: Number(params.agent_id), source_agent_id: body.source_agent_id }),
   },
 ];

@@ -60,7 +60,11 @@ export const webhookRoutes: RouteSpec[] = [
         },
       },
     },
-    variables: ({ params, query }) => ({ webhook_id: Number(params.webhook_id), page: query.page ?? null, page_size: query.page_size ?? null }),
+    variables: ({ params, query }) => ({
+      webhook_id: Number(params.webhook_id),
+      page: query.page ?? null,
+      page_size: query.page_size ?? null,
+    }),
     ...paged('aiWebhookDeliveries'),
   },
 ];

@@ -22,7 +22,10 @@ export function credentialFlags(provider: string, storedKeys: readonly string[] 
 export const KEYS_PARAM = 'array(select jsonb_array_elements_text(?::jsonb))::text[]';
 
 /** What the columns beside the encrypted credentials hold for a set of credentials. */
-export function credentialColumns(provider: string, credentials: Record<string, string>): { credential_keys: string[]; phone_number_id: string | null } {
+export function credentialColumns(
+  provider: string,
+  credentials: Record<string, string>,
+): { credential_keys: string[]; phone_number_id: string | null } {
   return {
     credential_keys: Object.keys(credentials).sort(),
     phone_number_id: provider === 'whatsapp' ? (credentials.phone_number_id ?? null) : null,
@@ -58,10 +61,17 @@ export async function backfillCredentialColumns(orm: MikroORM, cipher: Credentia
     const columns = credentialColumns(row.provider, decryptCredentials(cipher, row.credentials));
     if (!columns.credential_keys.length) continue;
     try {
-      await conn.execute(`update ai_agents set credential_keys = ${KEYS_PARAM}, phone_number_id = ? where id = ?`, [JSON.stringify(columns.credential_keys), columns.phone_number_id, row.id]);
+      await conn.execute(`update ai_agents set credential_keys = ${KEYS_PARAM}, phone_number_id = ? where id = ?`, [
+        JSON.stringify(columns.credential_keys),
+        columns.phone_number_id,
+        row.id,
+      ]);
     } catch {
       conflicts++;
-      await conn.execute(`update ai_agents set credential_keys = ${KEYS_PARAM} where id = ?`, [JSON.stringify(columns.credential_keys), row.id]);
+      await conn.execute(`update ai_agents set credential_keys = ${KEYS_PARAM} where id = ?`, [
+        JSON.stringify(columns.credential_keys),
+        row.id,
+      ]);
       continue;
     }
     filled++;

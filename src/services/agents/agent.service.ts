@@ -35,7 +35,8 @@ const CHECKED_KEYS: Readonly<Record<string, readonly string[]>> = { whatsapp: ['
 const INT_MAX = 2_147_483_647;
 /** The unique index on a project's WhatsApp phone numbers (the migration's name). */
 const PHONE_INDEX = 'ai_agents_whatsapp_phone_uq';
-const RECORD_COLUMNS = 'id, business_id, name, provider, provider_type, provider_external_id, enabled, credential_keys, created_at, updated_at';
+const RECORD_COLUMNS =
+  'id, business_id, name, provider, provider_type, provider_external_id, enabled, credential_keys, created_at, updated_at';
 
 /** A create or a patch as received: every member unchecked; `credentials` values may be null in a patch. */
 export interface AgentInput {
@@ -56,7 +57,6 @@ interface CheckedFields {
   provider_external_id?: string;
   enabled?: boolean;
 }
-
 
 /**
  * Agents a dashboard manages (CONTRACT §10.3): levels 0 and 2 and server keys, a business owner
@@ -105,7 +105,18 @@ export class AgentService {
         `insert into ai_agents (project_id, business_id, name, provider, provider_type, provider_external_id, enabled, credentials, credential_keys, phone_number_id)
          values (?, ?, ?, ?, ?, ?, ?, ?, ${KEYS_PARAM}, ?)
          returning ${RECORD_COLUMNS}`,
-        [ctx.project.id, fields.business_id ?? null, fields.name, provider, fields.provider_type, fields.provider_external_id, fields.enabled ?? true, stored, JSON.stringify(columns.credential_keys), columns.phone_number_id],
+        [
+          ctx.project.id,
+          fields.business_id ?? null,
+          fields.name,
+          provider,
+          fields.provider_type,
+          fields.provider_external_id,
+          fields.enabled ?? true,
+          stored,
+          JSON.stringify(columns.credential_keys),
+          columns.phone_number_id,
+        ],
         'all',
       ),
     );
@@ -147,10 +158,18 @@ export class AgentService {
            where id = ? and project_id = ?
            returning ${RECORD_COLUMNS}`,
           [
-            fields.name ?? null, provider, fields.provider_type ?? null, fields.provider_external_id ?? null, fields.enabled ?? null,
-            'business_id' in fields, fields.business_id ?? null,
-            columns.credential_keys.length ? this.cipher.encrypt(merged) : null, JSON.stringify(columns.credential_keys), columns.phone_number_id,
-            agent.id, ctx.project.id,
+            fields.name ?? null,
+            provider,
+            fields.provider_type ?? null,
+            fields.provider_external_id ?? null,
+            fields.enabled ?? null,
+            'business_id' in fields,
+            fields.business_id ?? null,
+            columns.credential_keys.length ? this.cipher.encrypt(merged) : null,
+            JSON.stringify(columns.credential_keys),
+            columns.phone_number_id,
+            agent.id,
+            ctx.project.id,
           ],
           'all',
           tx.getTransactionContext(),
@@ -192,12 +211,15 @@ export class AgentService {
   private async checkBusiness(ctx: RequestContext, businessId: number | null | undefined, creating: boolean): Promise<void> {
     const owned = await visibleBusinessIds(ctx);
     if (owned) {
-      if (businessId == null) throw validationError([{ field: 'business_id', rule: creating && businessId === undefined ? 'required' : 'business' }]);
+      if (businessId == null)
+        throw validationError([{ field: 'business_id', rule: creating && businessId === undefined ? 'required' : 'business' }]);
       if (!owned.includes(businessId)) throw validationError([{ field: 'business_id', rule: 'business' }]);
       return;
     }
     if (businessId == null) return;
-    const found = await ctx.em.getConnection().execute<unknown[]>('select 1 from businesses where project_id = ? and id = ?', [ctx.project.id, businessId], 'all');
+    const found = await ctx.em
+      .getConnection()
+      .execute<unknown[]>('select 1 from businesses where project_id = ? and id = ?', [ctx.project.id, businessId], 'all');
     if (!found.length) throw validationError([{ field: 'business_id', rule: 'business' }]);
   }
 }
@@ -239,7 +261,12 @@ function checkFields(input: AgentInput, problems: Problem[], creating: boolean):
  * `credentials`: an object of non-empty strings (`null` removes a key in a patch), at most 20 keys;
  * a provider with known keys (WhatsApp's five) takes only those. Returns the object as given.
  */
-function checkCredentialPatch(provider: string | undefined, value: unknown, problems: Problem[], patch: boolean): Record<string, string | null> {
+function checkCredentialPatch(
+  provider: string | undefined,
+  value: unknown,
+  problems: Problem[],
+  patch: boolean,
+): Record<string, string | null> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ field: 'credentials', rule: 'object' });
     return {};

@@ -4,5 +4,12 @@
  */
 export * from './agent-lookup.js';
 export { TranslationService } from './translation.service.js';
-export { AgentService, AGENT_ATTRIBUTES, AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE, type AgentInput } from './agent.service.js';
+export {
+  AgentService,
+  AGENT_ATTRIBUTES,
+  AGENT_LIMITS,
+  MAX_CREDENTIAL_KEYS,
+  MAX_CREDENTIAL_VALUE,
+  type AgentInput,
+} from './agent.service.js';
 export { backfillCredentialColumns, credentialColumns, credentialFlags, KNOWN_CREDENTIAL_KEYS } from './agent-credentials.js';

@@ -88,7 +88,11 @@ function parseInput(translations: unknown): Record<string, JsonObject | null> | 
   if (!isObject(translations)) throw validationError([{ field: 'translations', rule: 'object' }]);
   const bad = Object.entries(translations)
     .filter(([locale, value]) => !isLocale(locale) || (value !== null && !isObject(value)))
-    .map(([locale]): Problem => (isLocale(locale) ? { field: `translations.${locale}`, rule: 'object' } : { field: `translations.${locale}`, rule: 'key_enum', params: { values: LOCALES } }));
+    .map(([locale]): Problem =>
+      isLocale(locale)
+        ? { field: `translations.${locale}`, rule: 'object' }
+        : { field: `translations.${locale}`, rule: 'key_enum', params: { values: LOCALES } },
+    );
   if (bad.length) throw validationError(bad);
   return translations as Record<string, JsonObject | null>;
 }
@@ -99,7 +103,8 @@ export function deepMerge(base: JsonObject, patch: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else if (isObject(value) && isObject(out[key])) out[key] = deepMerge(out[key] as JsonObject, value);
-    else if (isObject(value)) out[key] = deepMerge({}, value); // drops nulls nested in a new object
+    else if (isObject(value))
+      out[key] = deepMerge({}, value); // drops nulls nested in a new object
     else out[key] = value;
   }
   return out;

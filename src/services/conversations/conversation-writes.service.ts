@@ -5,7 +5,17 @@ import type { RequestContext } from '../../context/index.js';
 import { appendEvents, writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { STATUS_REASONS, CURRENT_CONTENT_MAX, MessageInput, CheckedMessage, checkMessage, validContent, checkContent, checkConversationId, WHATSAPP_CONTENT_MAX } from './message-rules.js';
+import {
+  STATUS_REASONS,
+  CURRENT_CONTENT_MAX,
+  MessageInput,
+  CheckedMessage,
+  checkMessage,
+  validContent,
+  checkContent,
+  checkConversationId,
+  WHATSAPP_CONTENT_MAX,
+} from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 import { activeConversation, currentAgent } from './conversation.service.js';
 
@@ -57,9 +67,13 @@ export class ConversationWriteService {
     for (let attempt = 0; attempt < 3; attempt++) {
       const message = await writeWithEvents(ctx, async (tx) => {
         const lockActive = () =>
-          run(tx, `select * from ai_conversations
+          run(
+            tx,
+            `select * from ai_conversations
                     where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
-                    for no key update`, [ctx.project.id, agent.id, userKey]);
+                    for no key update`,
+            [ctx.project.id, agent.id, userKey],
+          );
         let [conversation] = await lockActive();
         if (!conversation) {
           const opened = await run(
@@ -99,7 +113,16 @@ export class ConversationWriteService {
       const conversation = await lockVisible(tx, ctx, conversationId, scope);
       assertNotHandedOff(ctx, conversation, message.role);
       const outbound = sentOnWhatsApp(conversation, message);
-      const row = await insertMessage(tx, ctx.project.id, conversation.id, agentOf(conversation), message, authorOf(ctx), outbound, usageAdded(message.usage));
+      const row = await insertMessage(
+        tx,
+        ctx.project.id,
+        conversation.id,
+        agentOf(conversation),
+        message,
+        authorOf(ctx),
+        outbound,
+        usageAdded(message.usage),
+      );
       return { value: row, events: [], inboxed: true };
     });
   }
@@ -130,7 +153,12 @@ export class ConversationWriteService {
  * The conversation, locked for this transaction, with its agent's business (event visibility):
  * another project's, or (level 2) another business's, is not found; a closed one is refused.
  */
-export async function lockVisible(tx: EntityManager, ctx: RequestContext, id: number, scope: number[] | null): Promise<Record<string, any>> {
+export async function lockVisible(
+  tx: EntityManager,
+  ctx: RequestContext,
+  id: number,
+  scope: number[] | null,
+): Promise<Record<string, any>> {
   const [conversation] = await run(
     tx,
     `select c.*, a.business_id as agent_business_id, a.provider as agent_provider,
@@ -141,7 +169,8 @@ export async function lockVisible(tx: EntityManager, ctx: RequestContext, id: nu
       for no key update of c`,
     [WHATSAPP_WINDOW_MS / 1000, ctx.project.id, id],
   );
-  if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+  if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1)))
+    throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
   if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
   return conversation;
 }
@@ -151,7 +180,8 @@ const authorOf = (ctx: RequestContext): number | null => (ctx.caller.kind === 'u
 
 /** CONTRACT §10.2: while a person handles the conversation, the agent runtime (a server key) may not answer. */
 function assertNotHandedOff(ctx: RequestContext, conversation: Record<string, any>, role: string): void {
-  if (conversation.handler === 'human' && role === 'assistant' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
+  if (conversation.handler === 'human' && role === 'assistant' && ctx.caller.kind === 'server')
+    throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
 }
 
 /** What a message changes on its conversation: a SET list of ai_conversations and its parameters. */
@@ -178,7 +208,16 @@ function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
            (select round((coalesce(sum((x.usage->>'response_time_ms')::numeric), 0) + ?::numeric) / (count(x.usage->>'response_time_ms') + 1))
               from ai_messages x where x.conversation_id = ai_conversations.id and x.project_id = ai_conversations.project_id)) end`,
-    params: [has('cost'), has('cost'), has('input_tokens'), has('input_tokens'), has('output_tokens'), has('output_tokens'), has('response_time_ms'), has('response_time_ms')],
+    params: [
+      has('cost'),
+      has('cost'),
+      has('input_tokens'),
+      has('input_tokens'),
+      has('output_tokens'),
+      has('output_tokens'),
+      has('response_time_ms'),
+      has('response_time_ms'),
+    ],
   };
 }
 
@@ -192,8 +231,14 @@ function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
  * never forgotten.
  */
 async function insertMessage(
-  tx: EntityManager, projectId: number, conversationId: number, agent: { id: number; business_id?: number | null },
-  m: CheckedMessage, authorId: number | null, outbound: boolean, change: ConversationChange,
+  tx: EntityManager,
+  projectId: number,
+  conversationId: number,
+  agent: { id: number; business_id?: number | null },
+  m: CheckedMessage,
+  authorId: number | null,
+  outbound: boolean,
+  change: ConversationChange,
 ): Promise<any> {
   const [row] = await run(
     tx,
@@ -208,8 +253,21 @@ async function insertMessage(
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select m.project_id, 'message.created', ?, ?, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
      select * from m`,
-    [projectId, conversationId, m.role, m.content, m.public, m.usage ? JSON.stringify(m.usage) : null, authorId, outbound ? 'pending' : null,
-      ...change.params, conversationId, projectId, agent.id, agent.business_id ?? null],
+    [
+      projectId,
+      conversationId,
+      m.role,
+      m.content,
+      m.public,
+      m.usage ? JSON.stringify(m.usage) : null,
+      authorId,
+      outbound ? 'pending' : null,
+      ...change.params,
+      conversationId,
+      projectId,
+      agent.id,
+      agent.business_id ?? null,
+    ],
   );
   return row;
 }

@@ -13,7 +13,17 @@ import type { Pagination } from '../shared/list-query.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule, visibleBusinessIds } from '../identity/access.js';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { raw } from '@mikro-orm/postgresql';
-import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput, type ListQuery, type RelationFilters, type Relations } from '../shared/list-query.js';
+import {
+  pagination,
+  parseListQuery,
+  toFilter,
+  toOrderBy,
+  type Attributes,
+  type ListInput,
+  type ListQuery,
+  type RelationFilters,
+  type Relations,
+} from '../shared/list-query.js';
 import { INT_MAX } from './message-rules.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
@@ -32,7 +42,15 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
 
 /** Relation groups of the conversation list: `{"attribute": "agent", "conditions": [...]}`. */
 export const CONVERSATION_RELATIONS: Relations = {
-  agent: { id: 'int', name: 'string', provider: 'string', provider_type: 'string', provider_external_id: 'string', enabled: 'boolean', business_id: 'int' },
+  agent: {
+    id: 'int',
+    name: 'string',
+    provider: 'string',
+    provider_type: 'string',
+    provider_external_id: 'string',
+    enabled: 'boolean',
+    business_id: 'int',
+  },
 };
 
 export const MESSAGE_ATTRIBUTES: Attributes = {
@@ -49,7 +67,18 @@ export interface Page<T> {
 }
 
 /** Every agent column but the encrypted credentials. */
-const AGENT_FIELDS = ['id', 'business_id', 'name', 'provider', 'provider_type', 'provider_external_id', 'enabled', 'created_at', 'updated_at', 'credential_keys'] as const;
+const AGENT_FIELDS = [
+  'id',
+  'business_id',
+  'name',
+  'provider',
+  'provider_type',
+  'provider_external_id',
+  'enabled',
+  'created_at',
+  'updated_at',
+  'credential_keys',
+] as const;
 
 /**
  * The conversation reads (CONTRACT §6.2): the list, one conversation and its messages, the caller's
@@ -63,7 +92,9 @@ export class ConversationService {
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     return readPage(ctx, AiConversation, q, () => {
-      const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
+      const filters = [toFilter(q.where, conversationRelations(ctx)), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter(
+        (f) => Object.keys(f).length,
+      );
       return (filters.length ? { $and: filters } : {}) as never;
     });
   }
@@ -81,14 +112,21 @@ export class ConversationService {
     const conversation = await this.visible(ctx, conversationId);
     return readPage(ctx, AiMessage, q, () => {
       const where = toFilter(q.where);
-      return (Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id }) as never;
+      return (
+        Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id }
+      ) as never;
     });
   }
 
   /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */
   async currentMessages(ctx: RequestContext, providerExternalId: string): Promise<AiMessage[]> {
     const conversation = await this.currentActive(ctx, providerExternalId);
-    return readRows(ctx.em, AiMessage, { conversation_id: conversation.id, public: true }, { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+    return readRows(
+      ctx.em,
+      AiMessage,
+      { conversation_id: conversation.id, public: true },
+      { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
+    );
   }
 
   /** The caller's active conversation with the agent, creating nothing: 404 when the agent or the conversation does not exist. */
@@ -160,11 +198,23 @@ export function activeConversation(ctx: RequestContext, agentId: number, userId:
  * One page of a list and its total, on a healthy replica when there is one. `where` builds the filter
  * afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the query that uses them.
  */
-export async function readPage<T extends TenantEntity>(ctx: RequestContext, entity: EntityName<T>, q: ListQuery, where: () => FilterQuery<T>): Promise<Page<T>> {
-  const [items, total] = await readOnReplica(ctx.em, (connectionType) => Promise.all([
-    readRows(ctx.em, entity, where(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
-    countRows(ctx.em, entity, where(), connectionType),
-  ]));
+export async function readPage<T extends TenantEntity>(
+  ctx: RequestContext,
+  entity: EntityName<T>,
+  q: ListQuery,
+  where: () => FilterQuery<T>,
+): Promise<Page<T>> {
+  const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
+    Promise.all([
+      readRows(ctx.em, entity, where(), {
+        orderBy: toOrderBy(q.orderBy) as never,
+        limit: q.page_size,
+        offset: (q.page - 1) * q.page_size,
+        connectionType,
+      }),
+      countRows(ctx.em, entity, where(), connectionType),
+    ]),
+  );
   return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
 }
 
@@ -172,7 +222,10 @@ export async function readPage<T extends TenantEntity>(ctx: RequestContext, enti
 function conversationRelations(ctx: RequestContext): RelationFilters {
   return {
     agent: (filter) => {
-      const agents = ctx.em.createQueryBuilder(AiAgent, 'ag').select('ag.id').where({ $and: [{ project: ctx.project.id }, filter] });
+      const agents = ctx.em
+        .createQueryBuilder(AiAgent, 'ag')
+        .select('ag.id')
+        .where({ $and: [{ project: ctx.project.id }, filter] });
       return { agent_id: { $in: raw(agents) } };
     },
   };

@@ -14,7 +14,6 @@ export interface HandoffInput {
   assignee_id?: unknown;
 }
 
-
 /** `POST /ai/conversations/{id}/handoff` (CONTRACT §10.2): a person takes a conversation over, or hands it back to the AI. */
 export class HandoffService {
   async handoff(ctx: RequestContext, conversationId: number, input: HandoffInput): Promise<AiConversation & { messages_count: number }> {
@@ -53,7 +52,10 @@ function checkInput(input: HandoffInput): { handler: ConversationHandler; assign
   if (input.handler === undefined || input.handler === null) throw validationError([{ field: 'handler', key: 'required_field' }]);
   if (!(CONVERSATION_HANDLERS as readonly unknown[]).includes(input.handler)) throw validationError([{ field: 'handler' }]);
   const assigneeId = input.assignee_id ?? null;
-  if (assigneeId !== null && (input.handler === 'ai' || !Number.isInteger(assigneeId) || (assigneeId as number) < 1 || (assigneeId as number) > INT_MAX)) {
+  if (
+    assigneeId !== null &&
+    (input.handler === 'ai' || !Number.isInteger(assigneeId) || (assigneeId as number) < 1 || (assigneeId as number) > INT_MAX)
+  ) {
     throw validationError([{ field: 'assignee_id' }]);
   }
   return { handler: input.handler as ConversationHandler, assigneeId: assigneeId as number | null };

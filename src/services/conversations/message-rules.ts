@@ -40,10 +40,12 @@ export interface CheckedMessage {
 export function checkMessage(input: MessageInput): CheckedMessage {
   const problems: Problem[] = [];
   if (input.role === undefined || input.role === null) problems.push({ field: 'role', rule: 'required' });
-  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) problems.push({ field: 'role', rule: 'enum', params: { values: MESSAGE_ROLES } });
+  else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role))
+    problems.push({ field: 'role', rule: 'enum', params: { values: MESSAGE_ROLES } });
   if (input.content === undefined || input.content === null) problems.push({ field: 'content', rule: 'required' });
   else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
-  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean') problems.push({ field: 'public', rule: 'boolean' });
+  if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean')
+    problems.push({ field: 'public', rule: 'boolean' });
   let usage: ConversationUsage | null = null;
   if (input.usage !== undefined && input.usage !== null) {
     const u = input.usage as Record<string, unknown>;

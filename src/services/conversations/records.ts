@@ -18,7 +18,10 @@ export async function run(tx: EntityManager, sql: string, params: unknown[]): Pr
 /** The driver hands timestamps over as text; the graph's DateTime wants dates. */
 export const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] as const;
 
-export const agentOf = (conversation: Record<string, any>) => ({ id: conversation.agent_id as number, business_id: (conversation.agent_business_id ?? null) as number | null });
+export const agentOf = (conversation: Record<string, any>) => ({
+  id: conversation.agent_id as number,
+  business_id: (conversation.agent_business_id ?? null) as number | null,
+});
 
 export const iso = (v: unknown) => (v == null ? null : new Date(v as string | Date).toISOString());
 
@@ -73,6 +76,17 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
 }
 
 /** A conversation.created / conversation.closed event, visible by the agent's business. */
-export function conversationEvent(type: AiEventType, row: Record<string, any>, agent: { id: number; business_id?: number | null }, messagesCount: number): NewAiEvent {
-  return { type, data: conversationRecord(row, messagesCount), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.id };
+export function conversationEvent(
+  type: AiEventType,
+  row: Record<string, any>,
+  agent: { id: number; business_id?: number | null },
+  messagesCount: number,
+): NewAiEvent {
+  return {
+    type,
+    data: conversationRecord(row, messagesCount),
+    agent_id: agent.id,
+    business_id: agent.business_id ?? null,
+    conversation_id: row.id,
+  };
 }

@@ -118,7 +118,11 @@ export function postgresBus(url: string, listener: BusListener, log: BusLog): Ev
  */
 export function redisBus(redisUrl: string, namespace: string, listener: BusListener, log: BusLog): EventBus {
   const channel = `ordergraph:${namespace}:${EVENTS_CHANNEL}`;
-  const options = { maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (n: number) => Math.min(BACKOFF_MIN_MS * 2 ** n, BACKOFF_MAX_MS) };
+  const options = {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: (n: number) => Math.min(BACKOFF_MIN_MS * 2 ** n, BACKOFF_MAX_MS),
+  };
   const pub = new Redis(redisUrl, options);
   const sub = new Redis(redisUrl, { ...options, enableOfflineQueue: true });
   let warned = false;
@@ -130,7 +134,10 @@ export function redisBus(redisUrl: string, namespace: string, listener: BusListe
   }
   sub.on('ready', () => {
     warned = false;
-    sub.subscribe(channel).then(() => listener(null, 0), () => undefined);
+    sub.subscribe(channel).then(
+      () => listener(null, 0),
+      () => undefined,
+    );
   });
   sub.on('message', (ch: string, payload: string) => {
     if (ch !== channel) return;

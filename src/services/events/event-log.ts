@@ -4,7 +4,15 @@ import type { RequestContext } from '../../context/index.js';
 type Connection = ReturnType<EntityManager['getConnection']>;
 
 /** CONTRACT §9.4, §10.1 (`message.status`) and §10.2 (`conversation.handoff`): the event types, and what `data` holds for each. */
-export const AI_EVENT_TYPES = ['conversation.created', 'conversation.closed', 'conversation.handoff', 'message.created', 'message.status', 'template.sent', 'template.status'] as const;
+export const AI_EVENT_TYPES = [
+  'conversation.created',
+  'conversation.closed',
+  'conversation.handoff',
+  'message.created',
+  'message.status',
+  'template.sent',
+  'template.status',
+] as const;
 export type AiEventType = (typeof AI_EVENT_TYPES)[number];
 
 /** One event to append: its type, its data (the record as the REST API shows it) and who may see it. */

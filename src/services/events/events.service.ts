@@ -32,7 +32,8 @@ const PRUNE_LOCK: [number, number] = [0x4f474576, 0];
 export function parseLastEventId(value: unknown, field = 'last_event_id'): number | null {
   if (value === undefined || value === null || value === '') return null;
   const text = String(value);
-  if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text))) throw validationError([{ field, rule: 'range', params: { min: 0, max: Number.MAX_SAFE_INTEGER } }]);
+  if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw validationError([{ field, rule: 'range', params: { min: 0, max: Number.MAX_SAFE_INTEGER } }]);
   return Number(text);
 }
 
@@ -199,14 +200,19 @@ export class EventsService {
     const unknown = [...(types ?? [])].filter((t) => !(AI_EVENT_TYPES as readonly string[]).includes(t));
     if (unknown.length) throw validationError([{ field: 'types', rule: 'items_enum', params: { values: AI_EVENT_TYPES } }]);
     const conversationId = q.conversation_id ?? null;
-    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1)) throw validationError([{ field: 'conversation_id', rule: 'range', params: { min: 1, max: Number.MAX_SAFE_INTEGER } }]);
+    if (conversationId !== null && (!Number.isInteger(conversationId) || conversationId < 1))
+      throw validationError([{ field: 'conversation_id', rule: 'range', params: { min: 1, max: Number.MAX_SAFE_INTEGER } }]);
     const lastId = parseLastEventId(q.last_event_id);
     const scope = await visibleBusinessIds(ctx);
     return this.open(ctx, lastId, { types, conversationId, businessIds: scope ? new Set(scope) : null, publicOnly: false });
   }
 
   /** The caller's current conversation: its public `message.created` and its `conversation.closed`. */
-  async streamCurrent(ctx: RequestContext, providerExternalId: string, lastEventId: unknown): Promise<AsyncIterableIterator<AiEventRecord>> {
+  async streamCurrent(
+    ctx: RequestContext,
+    providerExternalId: string,
+    lastEventId: unknown,
+  ): Promise<AsyncIterableIterator<AiEventRecord>> {
     const lastId = parseLastEventId(lastEventId);
     const conversation = await ctx.services.conversations.currentActive(ctx, providerExternalId);
     return this.open(ctx, lastId, {
@@ -302,7 +308,13 @@ export class EventsService {
     const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, ticket);
     ticket.stop = () => stream.end(null);
     stream.onOverflow = OVERFLOW.get(ctx) ?? null;
-    if (reset) stream.push({ id: cursor, type: 'stream.reset', created_at: new Date().toISOString(), data: { last_event_id: lastId, oldest_id: min } });
+    if (reset)
+      stream.push({
+        id: cursor,
+        type: 'stream.reset',
+        created_at: new Date().toISOString(),
+        data: { last_event_id: lastId, oldest_id: min },
+      });
     feed.add(stream);
     return stream;
   }

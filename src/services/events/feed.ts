@@ -50,7 +50,7 @@ export function sizeOf(event: AiEventRecord): number {
 
 /** app_settings key prefix of a project's highest pruned event id. */
 export const PRUNED_KEY = 'ai_events_pruned:';
- // "OGEv", 0: project ids start at 1
+// "OGEv", 0: project ids start at 1
 
 /** The JSON text of an event, made once per event however many streams send it (keyed by its `data`). */
 export const EVENT_JSON = new WeakMap<object, string>();

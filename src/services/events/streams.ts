@@ -102,7 +102,9 @@ export class StreamRegistry {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     this.pending.clear();
-    await this.sql('delete from open_streams where process_id = ?', [this.processId]).catch((err) => this.warn(err, 'stream count cleanup failed'));
+    await this.sql('delete from open_streams where process_id = ?', [this.processId]).catch((err) =>
+      this.warn(err, 'stream count cleanup failed'),
+    );
   }
 
   /**

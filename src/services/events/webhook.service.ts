@@ -63,11 +63,13 @@ export class WebhookService {
 
   async list(ctx: RequestContext): Promise<WebhookRecord[]> {
     guard(ctx);
-    const rows = await ctx.em.getConnection().execute<Record<string, unknown>[]>(
-      `select ${RECORD_COLUMNS} from ai_webhooks where project_id = ? order by id`,
-      [ctx.project.id],
-      'all',
-    );
+    const rows = await ctx.em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        `select ${RECORD_COLUMNS} from ai_webhooks where project_id = ? order by id`,
+        [ctx.project.id],
+        'all',
+      );
     return rows.map(webhookRecord);
   }
 
@@ -75,15 +77,22 @@ export class WebhookService {
     guard(ctx);
     const url = await this.checkUrl(input.url);
     const events = checkEvents(input.events);
-    if (input.enabled !== undefined && input.enabled !== null && typeof input.enabled !== 'boolean') throw validationError([{ field: 'enabled', rule: 'boolean' }]);
+    if (input.enabled !== undefined && input.enabled !== null && typeof input.enabled !== 'boolean')
+      throw validationError([{ field: 'enabled', rule: 'boolean' }]);
     const enabled = input.enabled !== false;
     const secret = newToken('whsec');
     const row = await ctx.em.transactional(async (tx) => {
       const connection = tx.getConnection();
       const txCtx = tx.getTransactionContext();
       await connection.execute('select pg_advisory_xact_lock(?, ?)', [WEBHOOK_LOCK_CLASS, ctx.project.id], 'run', txCtx);
-      const [{ n }] = await connection.execute<{ n: number }[]>('select count(*)::int as n from ai_webhooks where project_id = ?', [ctx.project.id], 'all', txCtx);
-      if (n >= MAX_WEBHOOKS_PER_PROJECT) throw validationError([{ field: 'url', key: 'webhooks_limit', params: { max: MAX_WEBHOOKS_PER_PROJECT } }]);
+      const [{ n }] = await connection.execute<{ n: number }[]>(
+        'select count(*)::int as n from ai_webhooks where project_id = ?',
+        [ctx.project.id],
+        'all',
+        txCtx,
+      );
+      if (n >= MAX_WEBHOOKS_PER_PROJECT)
+        throw validationError([{ field: 'url', key: 'webhooks_limit', params: { max: MAX_WEBHOOKS_PER_PROJECT } }]);
       const [inserted] = await connection.execute<Record<string, unknown>[]>(
         `insert into ai_webhooks (project_id, url, events, enabled, secret) values (?, ?, ?::jsonb, ?, ?) returning ${RECORD_COLUMNS}`,
         [ctx.project.id, url, JSON.stringify(events), enabled, this.cipher.encrypt(secret)],
@@ -99,23 +108,33 @@ export class WebhookService {
   async delete(ctx: RequestContext, webhookId: number): Promise<WebhookRecord> {
     guard(ctx);
     const [row] = validId(webhookId)
-      ? await ctx.em.getConnection().execute<Record<string, unknown>[]>(
-        `delete from ai_webhooks where project_id = ? and id = ? returning ${RECORD_COLUMNS}`,
-        [ctx.project.id, webhookId],
-        'all',
-      )
+      ? await ctx.em
+          .getConnection()
+          .execute<Record<string, unknown>[]>(
+            `delete from ai_webhooks where project_id = ? and id = ? returning ${RECORD_COLUMNS}`,
+            [ctx.project.id, webhookId],
+            'all',
+          )
       : [];
     if (!row) throw appError('ERROR_WEBHOOK_NOT_FOUND');
     return webhookRecord(row);
   }
 
   /** `GET /ai/webhooks/{id}/deliveries`: newest first, paginated (CONTRACT §3 page, page_size). */
-  async deliveries(ctx: RequestContext, webhookId: number, input: { page?: number | null; page_size?: number | null }): Promise<Page<WebhookDeliveryRecord>> {
+  async deliveries(
+    ctx: RequestContext,
+    webhookId: number,
+    input: { page?: number | null; page_size?: number | null },
+  ): Promise<Page<WebhookDeliveryRecord>> {
     guard(ctx);
     const q = parseListQuery({ page: input.page, page_size: input.page_size }, {});
     const connection = ctx.em.getConnection();
     const [hook] = validId(webhookId)
-      ? await connection.execute<{ id: number }[]>('select id from ai_webhooks where project_id = ? and id = ?', [ctx.project.id, webhookId], 'all')
+      ? await connection.execute<{ id: number }[]>(
+          'select id from ai_webhooks where project_id = ? and id = ?',
+          [ctx.project.id, webhookId],
+          'all',
+        )
       : [];
     if (!hook) throw appError('ERROR_WEBHOOK_NOT_FOUND');
     const [rows, [{ total }]] = await Promise.all([

@@ -41,7 +41,12 @@ export function assertOperator(ctx: GraphContext): asserts ctx is OperatorContex
 }
 
 /** Root fields the operator's context may run (rest/graphql-route.ts checks a document against them before executing it). */
-export const OPERATOR_FIELDS: ReadonlySet<string> = new Set(['applicationMaintenance', 'setApplicationMaintenance', 'setProjectRateLimits', '__typename']);
+export const OPERATOR_FIELDS: ReadonlySet<string> = new Set([
+  'applicationMaintenance',
+  'setApplicationMaintenance',
+  'setProjectRateLimits',
+  '__typename',
+]);
 
 /** 403 when the project's AI module is off. */
 export function assertAiModule(ctx: Pick<RequestContext, 'project'>): void {

@@ -38,9 +38,7 @@ type Branch =
   | { kind: 'cellphone'; identifier: Identifier; password: string }
   | { kind: 'guest'; token: string };
 
-type Identifier =
-  | { by: 'email'; email: string; key: string }
-  | { by: 'cellphone'; cellphone: string; code: string | null; key: string };
+type Identifier = { by: 'email'; email: string; key: string } | { by: 'cellphone'; cellphone: string; code: string | null; key: string };
 
 export const LOCKOUT = { failures: 10, windowS: 15 * 60, blockS: 15 * 60 };
 export const MAX_OTP_ATTEMPTS = 5;
@@ -177,8 +175,17 @@ export class AuthService {
     await ctx.em.getConnection().execute(
       `insert into sessions (project_id, user_id, token_hash, expires_at, device_code, platform, ip, forwarded_for, user_agent, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, now())`,
-      [ctx.project.id, user.id, sha256(token), new Date(Date.now() + this.sessionTtlSeconds * 1000), input.device_code ?? null,
-        input.platform ?? null, ctx.ip, ctx.forwardedFor ?? null, ctx.userAgent ?? null],
+      [
+        ctx.project.id,
+        user.id,
+        sha256(token),
+        new Date(Date.now() + this.sessionTtlSeconds * 1000),
+        input.device_code ?? null,
+        input.platform ?? null,
+        ctx.ip,
+        ctx.forwardedFor ?? null,
+        ctx.userAgent ?? null,
+      ],
       'run',
       ctx.em.getTransactionContext(),
     );
@@ -214,7 +221,7 @@ export function chooseBranch(input: AuthInput): Branch {
   const identifier = (): Identifier | null => {
     if (input.email != null) {
       const email = input.email.trim().toLowerCase();
-      if (!EMAIL.test(email)) return bad('email', 'email'), null;
+      if (!EMAIL.test(email)) return (bad('email', 'email'), null);
       return { by: 'email', email, key: email };
     }
     if (input.cellphone != null) {
@@ -278,16 +285,20 @@ async function findByIdentifier(em: EntityManager, id: Identifier, withPassword:
 }
 
 async function registerDevice(ctx: RequestContext, user: User, input: AuthInput): Promise<void> {
-  await ctx.em.upsert(Device, {
-    project: ctx.project,
-    user_id: user.id,
-    notification_token: input.notification_token!,
-    notification_app: input.notification_app ?? null,
-    notification_provider: input.notification_provider ?? null,
-    platform: input.platform ?? null,
-    device_code: input.device_code ?? null,
-    updated_at: new Date(),
-  }, { onConflictFields: ['project', 'notification_token'] });
+  await ctx.em.upsert(
+    Device,
+    {
+      project: ctx.project,
+      user_id: user.id,
+      notification_token: input.notification_token!,
+      notification_app: input.notification_app ?? null,
+      notification_provider: input.notification_provider ?? null,
+      platform: input.platform ?? null,
+      device_code: input.device_code ?? null,
+      updated_at: new Date(),
+    },
+    { onConflictFields: ['project', 'notification_token'] },
+  );
 }
 
 /** A guest's conversations and orders move to the user who just signed in; the guest retires. */
@@ -302,8 +313,16 @@ async function linkGuest(em: EntityManager, ctx: RequestContext, token: string, 
     `update ai_conversations c set user_id = ? where c.project_id = ? and c.user_id = ?
        and (c.status = 'closed' or not exists (select 1 from ai_conversations x
          where x.agent_id = c.agent_id and x.user_id = ? and x.status = 'active'))`,
-    [user.id, ctx.project.id, guest.id, user.id], 'run', tx);
-  await conn.execute('update orders set customer_id = ? where project_id = ? and customer_id = ?', [user.id, ctx.project.id, guest.id], 'run', tx);
+    [user.id, ctx.project.id, guest.id, user.id],
+    'run',
+    tx,
+  );
+  await conn.execute(
+    'update orders set customer_id = ? where project_id = ? and customer_id = ?',
+    [user.id, ctx.project.id, guest.id],
+    'run',
+    tx,
+  );
   guest.enabled = false;
   guest.guest_token = null;
 }

@@ -21,10 +21,7 @@ interface RuleLimiters {
   ban?: RateLimiterAbstract;
 }
 
-type Outcome =
-  | { kind: 'ok' }
-  | { kind: 'limited'; rule: Rule; key: string; msBeforeNext: number }
-  | { kind: 'unavailable' };
+type Outcome = { kind: 'ok' } | { kind: 'limited'; rule: Rule; key: string; msBeforeNext: number } | { kind: 'unavailable' };
 
 const OK: Outcome = { kind: 'ok' };
 const MAX_PROJECTS = 10_000;

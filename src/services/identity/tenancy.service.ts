@@ -106,7 +106,11 @@ export class TenancyService {
     }
     const session = await em.findOne(Session, { token_hash: sha256(creds.bearer ?? ''), expires_at: { $gt: new Date() } }, unscoped);
     return session
-      ? { caller: this.asUser(session.user.getEntity(), 'session', session.id), expiresAt: session.expires_at, projectCode: session.project.getEntity().code }
+      ? {
+          caller: this.asUser(session.user.getEntity(), 'session', session.id),
+          expiresAt: session.expires_at,
+          projectCode: session.project.getEntity().code,
+        }
       : { caller: { kind: 'invalid' } };
   }
 
@@ -122,12 +126,10 @@ export class TenancyService {
   }
 
   private async bySession(em: EntityManager, token: string): Promise<{ caller: Identified; expiresAt?: Date }> {
-    const row = await em.findOne(
-      Session,
-      { token_hash: sha256(token), expires_at: { $gt: new Date() } },
-      { populate: ['user'] },
-    );
-    return row ? { caller: this.asUser(row.user.getEntity(), 'session', row.id), expiresAt: row.expires_at } : { caller: { kind: 'invalid' } };
+    const row = await em.findOne(Session, { token_hash: sha256(token), expires_at: { $gt: new Date() } }, { populate: ['user'] });
+    return row
+      ? { caller: this.asUser(row.user.getEntity(), 'session', row.id), expiresAt: row.expires_at }
+      : { caller: { kind: 'invalid' } };
   }
 
   private asUser(user: User, via: 'session' | 'api_key', credentialId: number): Identified {

@@ -105,8 +105,13 @@ function convSql(ctx: RequestContext, s: Scope, p: Bind): string {
             union all
             ${conversationDeltas(
               [`case when d.bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end p`, '1 sign'],
-              ['agent_id', 'state'], ['conversations', 'cost', 'rt_sum', 'rt_count'],
-              s.period.previous.start, s.period.current.end, ctx.project.id, s.businessIds, p,
+              ['agent_id', 'state'],
+              ['conversations', 'cost', 'rt_sum', 'rt_count'],
+              s.period.previous.start,
+              s.period.current.end,
+              ctx.project.id,
+              s.businessIds,
+              p,
             )}) x
       join ai_agents a on a.id = x.agent_id
       group by 1, 2, 3
@@ -237,10 +242,16 @@ function useRollup(s: Scope): boolean {
  * product read does not, as its rows hardly collapse before the product grouping.
  */
 function rollupCover(period: MetricsPeriod, p: Bind, currentOnly = false): string {
-  const ranges: [Range, number][] = currentOnly ? [[period.current, 1]] : [[period.previous, 0], [period.current, 1]];
+  const ranges: [Range, number][] = currentOnly
+    ? [[period.current, 1]]
+    : [
+        [period.previous, 0],
+        [period.current, 1],
+      ];
   const rows = ranges.flatMap(([r, label]) =>
     coverSigned(r.start, r.end).map(
-      (c) => `(${p(c.grain)}::smallint, ${p(iso(c.start))}::timestamptz, ${p(iso(c.end))}::timestamptz, ${p(c.sign)}::int, ${p(label)}::int)`,
+      (c) =>
+        `(${p(c.grain)}::smallint, ${p(iso(c.start))}::timestamptz, ${p(iso(c.end))}::timestamptz, ${p(c.sign)}::int, ${p(label)}::int)`,
     ),
   );
   return `(values ${rows.join(', ')}) v(grain, s, e, sign, p)`;

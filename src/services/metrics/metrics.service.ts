@@ -112,7 +112,10 @@ export class MetricsService {
     }
     return [...byAgent.values()]
       .filter((a) => a.orders > 0)
-      .sort((x, y) => y.orders - x.orders || y.revenue - x.revenue || cmpStr(x.provider, y.provider) || cmpStr(x.provider_type, y.provider_type))
+      .sort(
+        (x, y) =>
+          y.orders - x.orders || y.revenue - x.revenue || cmpStr(x.provider, y.provider) || cmpStr(x.provider_type, y.provider_type),
+      )
       .map((a) => ({
         provider: a.provider,
         provider_type: a.provider_type,
@@ -156,7 +159,11 @@ export class MetricsService {
     return {
       average_cost: compare(ratio(cc.cost, cc.conversations), ratio(cp.cost, cp.conversations), true),
       average_response_time_ms: compare(ratio(cc.rt_sum, cc.rt_count), ratio(cp.rt_sum, cp.rt_count), true),
-      human_minutes_saved: compare(cc.conversations * HUMAN_MINUTES_PER_CONVERSATION, cp.conversations * HUMAN_MINUTES_PER_CONVERSATION, false),
+      human_minutes_saved: compare(
+        cc.conversations * HUMAN_MINUTES_PER_CONVERSATION,
+        cp.conversations * HUMAN_MINUTES_PER_CONVERSATION,
+        false,
+      ),
       roi: compare(ratio(oc.orders, cc.cost), ratio(op.orders, cp.cost), true),
       conversion_rate: compare(ratio(oc.orders, cc.conversations) * 100, ratio(op.orders, cp.conversations) * 100, true),
     };
@@ -215,7 +222,6 @@ export class MetricsService {
     const plan = planSeries(args);
     return runSeries(ctx, plan, await metricsBusinessIds(ctx, args), mode);
   }
-
 }
 
 /**
@@ -227,14 +233,26 @@ export async function metricsBusinessIds(ctx: RequestContext, args: MetricsArgs)
   const conn = ctx.em.getConnection();
   let ids = await visibleBusinessIds(ctx);
   if (args.business_id !== undefined && args.business_id !== null) {
-    const found = await conn.execute('select id from businesses where project_id = ? and id = ?', [ctx.project.id, args.business_id], 'all');
+    const found = await conn.execute(
+      'select id from businesses where project_id = ? and id = ?',
+      [ctx.project.id, args.business_id],
+      'all',
+    );
     if (!found.length || (ids && !ids.includes(args.business_id))) throw appError('ERROR_BUSINESS_NOT_FOUND');
     ids = [args.business_id];
   }
   if (args.franchise_id !== undefined && args.franchise_id !== null) {
-    const found = await conn.execute('select id from franchises where project_id = ? and id = ?', [ctx.project.id, args.franchise_id], 'all');
+    const found = await conn.execute(
+      'select id from franchises where project_id = ? and id = ?',
+      [ctx.project.id, args.franchise_id],
+      'all',
+    );
     if (!found.length) throw appError('ERROR_BUSINESS_NOT_FOUND');
-    const rows = await conn.execute('select id from businesses where project_id = ? and franchise_id = ?', [ctx.project.id, args.franchise_id], 'all');
+    const rows = await conn.execute(
+      'select id from businesses where project_id = ? and franchise_id = ?',
+      [ctx.project.id, args.franchise_id],
+      'all',
+    );
     const inFranchise = new Set<number>(rows.map((r: any) => Number(r.id)));
     ids = (ids ?? [...inFranchise]).filter((id) => inFranchise.has(id));
   }

@@ -146,7 +146,8 @@ export function resolveZone(input: PeriodInput, problems: Problem[]): Zone {
     if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) problems.push({ field: 'timezone', rule: 'timezone' });
     else return { offsetAt: ianaOffset(timezone), zone: timezone, label: timezone };
   } else if (offset !== undefined && offset !== null) {
-    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < -12 || offset > 14) problems.push({ field: 'timezone_offset', rule: 'range', params: { min: -12, max: 14 } });
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < -12 || offset > 14)
+      problems.push({ field: 'timezone_offset', rule: 'range', params: { min: -12, max: 14 } });
     else {
       const fixedMs = offset * 3_600_000;
       return {

@@ -100,7 +100,8 @@ export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
         ? Date.UTC(to[0], to[1] - 1, to[2]) >= Date.UTC(from[0] + MAX_YEARS_MONTH, from[1] - 1, from[2])
         : days > MAX_DAYS[groupBy];
     if (days < 1) problems.push({ field: 'to', rule: 'date_order', params: { other: 'from' } });
-    else if (tooLong && groupBy === 'month') problems.push({ field: 'to', rule: 'max_years', params: { max: MAX_YEARS_MONTH, other: 'from' } });
+    else if (tooLong && groupBy === 'month')
+      problems.push({ field: 'to', rule: 'max_years', params: { max: MAX_YEARS_MONTH, other: 'from' } });
     else if (tooLong) problems.push({ field: 'to', rule: 'max_days', params: { max: MAX_DAYS[groupBy] - 1, other: 'from' } });
   }
   if (problems.length || !metric || !groupBy || !from || !to) throw validationError(problems);
@@ -115,7 +116,7 @@ export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
   const starts: number[] = [];
   if (groupBy === 'hour') {
     // Real hours: the next instant whose local wall clock shows a whole hour.
-    for (let t = rangeStart; t < rangeEnd; ) {
+    for (let t = rangeStart; t < rangeEnd;) {
       starts.push(t);
       let next = t + HOUR_MS;
       const intoHour = (((next + offsetAt(next)) % HOUR_MS) + HOUR_MS) % HOUR_MS;
@@ -126,7 +127,7 @@ export function planSeries(args: SeriesArgs & PeriodInput): SeriesPlan {
     let [y, m, d] = from;
     if (groupBy === 'week') d -= (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
     if (groupBy === 'month') d = 1;
-    for (let t = localMidnight(offsetAt, y, m, d); t < rangeEnd; ) {
+    for (let t = localMidnight(offsetAt, y, m, d); t < rangeEnd;) {
       starts.push(t);
       if (groupBy === 'day') d += 1;
       else if (groupBy === 'week') d += 7;

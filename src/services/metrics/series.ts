@@ -57,7 +57,12 @@ function value(metric: SeriesMetric, s: Sums): number {
 }
 
 /** Reads the sums of every bucket (rollups, or the raw reference) and shapes the points. */
-export async function runSeries(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] | null, mode: MetricsMode): Promise<MetricsSeries> {
+export async function runSeries(
+  ctx: RequestContext,
+  plan: SeriesPlan,
+  businessIds: number[] | null,
+  mode: MetricsMode,
+): Promise<MetricsSeries> {
   const n = plan.starts.length;
   const sums: Sums[] = Array.from({ length: n }, () => ({ orders: 0, revenue: 0, conversations: 0, states: [0, 0, 0, 0, 0], cost: 0 }));
   // Boundaries off the 15-minute grid (local mean time of old dates) have no rollup bucket.
@@ -186,8 +191,13 @@ function readPlan(plan: SeriesPlan): ReadPlan {
     runs: runs.length,
     tod: tod.length ? tod : null,
     text: {
-      rg: array(runs.map((r) => r[0])), rs: array(runs.map((r) => iso(r[1]))), re: array(runs.map((r) => iso(r[2]))),
-      wg: array(wg), wb: array(wb), wi: array(wi), ws: array(ws),
+      rg: array(runs.map((r) => r[0])),
+      rs: array(runs.map((r) => iso(r[1]))),
+      re: array(runs.map((r) => iso(r[2]))),
+      wg: array(wg),
+      wb: array(wb),
+      wi: array(wi),
+      ws: array(ws),
     },
   };
   keep(readPlans, plan.key, rp);
@@ -232,9 +242,13 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
         group by 1, 2${group ? ', 3' : ''}) x
       join unnest(${p(t.wg)}::smallint[], ${p(t.wb)}::timestamptz[], ${p(t.wi)}::int[], ${p(t.ws)}::int[]) w(grain, bucket, i, sign)
         on w.grain = x.grain and w.bucket = x.bucket
-      group by 1${group ? ', 2' : ''}${deltas ? `
+      group by 1${group ? ', 2' : ''}${
+        deltas
+          ? `
       union all
-      ${deltas(p)}` : ''}`;
+      ${deltas(p)}`
+          : ''
+      }`;
     const rows = await selectOnReplica<any>(ctx.em, sql, params);
     return rows.map((r: any) => ({ ...r, i: Number(r.i), w: 1 }));
   };
@@ -246,7 +260,13 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
       read('metrics_conversation_series', ['conversations', 'cost'], 'state', (p) =>
         conversationDeltas(
           [`width_bucket(d.bucket, ${p(`{${plan.bounds.map(iso).join(',')}}`)}::timestamptz[]) - 1 i`],
-          ['state'], ['conversations', 'cost'], plan.bounds[0], plan.bounds[plan.bounds.length - 1], ctx.project.id, businessIds, p,
+          ['state'],
+          ['conversations', 'cost'],
+          plan.bounds[0],
+          plan.bounds[plan.bounds.length - 1],
+          ctx.project.id,
+          businessIds,
+          p,
         ),
       ),
   };
@@ -269,7 +289,9 @@ function rawReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] |
   return {
     orders: () =>
       run(
-        (p) => `select width_bucket(o.created_at, ${bounds(p)}) b, count(*) orders, sum(coalesce(metrics_num(o.summary -> 'total'), 0)) revenue
+        (
+          p,
+        ) => `select width_bucket(o.created_at, ${bounds(p)}) b, count(*) orders, sum(coalesce(metrics_num(o.summary -> 'total'), 0)) revenue
           from orders o join ai_conversations c on c.id = o.conversation_id
           where o.project_id = ${p(ctx.project.id)} and o.created_at >= ${p(iso(plan.bounds[0]))}::timestamptz
             and o.created_at < ${p(iso(plan.bounds[n]))}::timestamptz ${businessFilter('o.business_id', businessIds, p)}
@@ -277,7 +299,9 @@ function rawReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] |
       ),
     conversations: () =>
       run(
-        (p) => `select width_bucket(c.created_at, ${bounds(p)}) b, metrics_conv_state(c.status, c.status_reason) state, count(*) conversations,
+        (
+          p,
+        ) => `select width_bucket(c.created_at, ${bounds(p)}) b, metrics_conv_state(c.status, c.status_reason) state, count(*) conversations,
             sum(coalesce(metrics_num(c.usage -> 'cost'), 0)) cost
           from ai_conversations c
           where c.project_id = ${p(ctx.project.id)} and c.created_at >= ${p(iso(plan.bounds[0]))}::timestamptz

@@ -42,7 +42,16 @@ export function businessFilter(column: string, ids: number[] | null, p: Bind): s
  * rollup's signed cover. Callers `union all` it with the rollup's sums in the same statement (one
  * snapshot: a compaction commits before or after it, so nothing is counted twice or missed).
  */
-export function conversationDeltas(labels: string[], keys: string[], cols: string[], from: number, to: number, projectId: number, businessIds: number[] | null, p: Bind): string {
+export function conversationDeltas(
+  labels: string[],
+  keys: string[],
+  cols: string[],
+  from: number,
+  to: number,
+  projectId: number,
+  businessIds: number[] | null,
+  p: Bind,
+): string {
   return `select ${labels.join(', ')}, ${keys.map((k) => `d.${k}`).join(', ')}, ${cols.map((c) => `sum(d.${c}) ${c}`).join(', ')}
     from metrics_conversation_delta d
     where d.project_id = ${p(projectId)} and d.bucket >= ${p(new Date(from).toISOString())}::timestamptz and d.bucket < ${p(new Date(to).toISOString())}::timestamptz

@@ -69,7 +69,14 @@ function present(ctx: RequestContext, c: Config, dictionary: boolean): ConfigEnt
 
 function builtInEntries(ctx: RequestContext): ConfigEntry[] {
   const entry = (key: string, value: string): ConfigEntry => ({
-    id: null, key, value, type: 1, public: true, hidden: false, protected: false, plugin: null,
+    id: null,
+    key,
+    value,
+    type: 1,
+    public: true,
+    hidden: false,
+    protected: false,
+    plugin: null,
   });
   return [
     entry('ai_module_enabled', ctx.project.ai_enabled ? '1' : '0'),

@@ -8,7 +8,10 @@ const MAINTENANCE = 'maintenance';
 export class SettingsService {
   private readonly cache = new TtlCache<string, boolean>(2000, 10);
 
-  constructor(private readonly orm: MikroORM, private readonly envMaintenance: boolean) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly envMaintenance: boolean,
+  ) {}
 
   async maintenance(): Promise<boolean> {
     if (this.envMaintenance) return true;

@@ -80,7 +80,8 @@ export function parseListQuery(input: ListInput, attributes: Attributes, relatio
 
 function parseInteger(field: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw validationError([{ field, rule: 'range', params: { min, max } }]);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw validationError([{ field, rule: 'range', params: { min, max } }]);
   return value;
 }
 
@@ -232,7 +233,14 @@ function timestamp(v: string): Date | null {
   if (!m) return null;
   const [, date, time, zone] = m;
   if (!time) return new Date(`${date}T00:00:00Z`);
-  const offset = !zone || zone === 'Z' ? 'Z' : /^[+-]\d{2}$/.test(zone) ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const offset =
+    !zone || zone === 'Z'
+      ? 'Z'
+      : /^[+-]\d{2}$/.test(zone)
+        ? `${zone}:00`
+        : zone.includes(':')
+          ? zone
+          : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   return new Date(`${date}T${time}${offset}`);
 }
 
@@ -256,7 +264,14 @@ export function parseOrderBy(raw: string | null | undefined, attributes: Attribu
 }
 
 const MIKRO_OPS: Partial<Record<Operator, string>> = {
-  '=': '$eq', '!=': '$ne', '<': '$lt', '<=': '$lte', '>': '$gt', '>=': '$gte', ilike: '$ilike', in: '$in',
+  '=': '$eq',
+  '!=': '$ne',
+  '<': '$lt',
+  '<=': '$lte',
+  '>': '$gt',
+  '>=': '$gte',
+  ilike: '$ilike',
+  in: '$in',
 };
 
 /**

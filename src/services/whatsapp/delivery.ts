@@ -18,7 +18,14 @@ export const EARLY_STATUS_MINUTES = 10;
 const STATUS_LOCK_CLASS = 0x4f475773;
 
 export function messageStatusEvent(row: Record<string, any>, agent: { id: number; business_id?: number | null }): NewAiEvent {
-  return { type: 'message.status', data: messageRecord(row), agent_id: agent.id, business_id: agent.business_id ?? null, conversation_id: row.conversation_id, public: row.public };
+  return {
+    type: 'message.status',
+    data: messageRecord(row),
+    agent_id: agent.id,
+    business_id: agent.business_id ?? null,
+    conversation_id: row.conversation_id,
+    public: row.public,
+  };
 }
 
 /**
@@ -78,7 +85,13 @@ export async function knownExternalId(tx: EntityManager, projectId: number, agen
 }
 
 /** Keeps a status whose id matches nothing yet, for EARLY_STATUS_MINUTES. */
-export async function keepEarlyStatus(tx: EntityManager, agentId: number, externalId: string, status: StatusMove, error: string | null): Promise<void> {
+export async function keepEarlyStatus(
+  tx: EntityManager,
+  agentId: number,
+  externalId: string,
+  status: StatusMove,
+  error: string | null,
+): Promise<void> {
   await run(
     tx,
     `insert into ai_early_statuses (agent_id, external_id, status, error) values (?, ?, ?, ?)
@@ -118,7 +131,9 @@ export async function applyEarlyStatuses(
 
 /** Forgets statuses kept longer than EARLY_STATUS_MINUTES. */
 export async function pruneEarlyStatuses(em: EntityManager): Promise<void> {
-  await em.getConnection().execute('delete from ai_early_statuses where received_at < now() - make_interval(mins => ?)', [EARLY_STATUS_MINUTES], 'run');
+  await em
+    .getConnection()
+    .execute('delete from ai_early_statuses where received_at < now() - make_interval(mins => ?)', [EARLY_STATUS_MINUTES], 'run');
 }
 
 /** The send's final word on a pending message: `accepted` with the provider's id, or `failed` with the reason. */
@@ -145,7 +160,13 @@ export async function settleMessages(tx: EntityManager, projectId: number, settl
        from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text)
       where m.project_id = ? and m.id = any(?::int[]) and m.id = r.id and m.delivery_status = 'pending'
       returning m.*`,
-    [JSON.stringify(settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null }))), projectId, `{${settlements.map((s) => s.messageId).join(',')}}`],
+    [
+      JSON.stringify(
+        settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null })),
+      ),
+      projectId,
+      `{${settlements.map((s) => s.messageId).join(',')}}`,
+    ],
   );
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }

@@ -47,7 +47,8 @@ export async function receiveNotification(ctx: RequestContext, payload: unknown)
   const problems: string[] = [];
   const result: WhatsAppDeliveryResult = { messages: 0, statuses: 0 };
   if (!isObject(payload)) throw validationError([{ field: 'body', rule: 'object' }]);
-  if (payload.object !== undefined && payload.object !== 'whatsapp_business_account') problems.push('object is not whatsapp_business_account');
+  if (payload.object !== undefined && payload.object !== 'whatsapp_business_account')
+    problems.push('object is not whatsapp_business_account');
 
   for (const [e, entry] of list(payload.entry, 'entry', problems).entries()) {
     for (const [c, change] of list(isObject(entry) ? entry.changes : undefined, `entry[${e}].changes`, problems).entries()) {
@@ -73,7 +74,10 @@ export async function receiveNotification(ctx: RequestContext, payload: unknown)
     }
   }
   if (problems.length) {
-    ctx.log.warn({ unusable: problems.slice(0, MAX_LOGGED_PROBLEMS), count: problems.length, stored: result }, 'whatsapp notification partly unusable');
+    ctx.log.warn(
+      { unusable: problems.slice(0, MAX_LOGGED_PROBLEMS), count: problems.length, stored: result },
+      'whatsapp notification partly unusable',
+    );
   }
   return result;
 }
@@ -83,7 +87,8 @@ async function storeMessage(ctx: RequestContext, agent: WebhookAgent, m: unknown
   if (!isObject(m)) return skip(problems, `${where}: not a message`);
   const { from, id, type } = m;
   if (typeof id !== 'string' || !id || id.length > MAX_EXTERNAL_ID) return skip(problems, `${where}: no usable id`);
-  if (typeof from !== 'string' || !/^[0-9]{1,64}$/.test(from) || from.length > MAX_CONTACT) return skip(problems, `${where}: no usable from`);
+  if (typeof from !== 'string' || !/^[0-9]{1,64}$/.test(from) || from.length > MAX_CONTACT)
+    return skip(problems, `${where}: no usable from`);
   const createdAt = unixSeconds(m.timestamp);
   // Without its time a message cannot be dated (nor open the customer service window): skipped (CONTRACT §9.3).
   if (!createdAt) return skip(problems, `${where}: timestamp ${clip(m.timestamp)} is not Unix seconds`);
@@ -128,7 +133,14 @@ async function storeMessage(ctx: RequestContext, agent: WebhookAgent, m: unknown
         [ctx.project.id, conversation.id, content, createdAt, id, conversation.id, ctx.project.id],
       );
     }
-    events.push({ type: 'message.created', data: messageRecord(message), agent_id: agent.id, business_id: agent.business_id, conversation_id: message.conversation_id, public: true });
+    events.push({
+      type: 'message.created',
+      data: messageRecord(message),
+      agent_id: agent.id,
+      business_id: agent.business_id,
+      conversation_id: message.conversation_id,
+      public: true,
+    });
     return { value: 1, events };
   });
 }
@@ -151,7 +163,8 @@ async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, 
     await lockExternalId(tx, agent.id, id);
     const message = await moveMessageStatus(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
     if (message) return { value: 1, events: [messageStatusEvent(message, agent)] };
-    if (!(await knownExternalId(tx, ctx.project.id, agent.id, id))) await keepEarlyStatus(tx, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
+    if (!(await knownExternalId(tx, ctx.project.id, agent.id, id)))
+      await keepEarlyStatus(tx, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
     return { value: 0, events: [] };
   });
 }
@@ -164,7 +177,14 @@ async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, 
  * waits on the conversation's row, then finds it taken); null when the contact has no active
  * conversation: nothing was written, and storeMessage's transaction opens one.
  */
-async function storeInActive(ctx: RequestContext, agent: WebhookAgent, from: string, id: string, content: string, createdAt: Date): Promise<number | null> {
+async function storeInActive(
+  ctx: RequestContext,
+  agent: WebhookAgent,
+  from: string,
+  id: string,
+  content: string,
+  createdAt: Date,
+): Promise<number | null> {
   const p = ctx.project.id;
   const [row] = await ctx.em.getConnection().execute<{ active: boolean; fresh: boolean }[]>(
     `with c as (select id from ai_conversations
@@ -195,9 +215,20 @@ async function storeInActive(ctx: RequestContext, agent: WebhookAgent, from: str
  * ai_conversations_active_contact_uq decides races: a concurrent opener's insert waits for the
  * winner's commit, then does nothing and reads the winner's row.
  */
-async function openConversation(tx: EntityManager, projectId: number, agent: WebhookAgent, contact: string, events: NewAiEvent[]): Promise<Record<string, any>> {
+async function openConversation(
+  tx: EntityManager,
+  projectId: number,
+  agent: WebhookAgent,
+  contact: string,
+  events: NewAiEvent[],
+): Promise<Record<string, any>> {
   // Locked like the write routes lock it, so the idle sweeper cannot close it under this message.
-  const find = () => run(tx, `select * from ai_conversations where project_id = ? and agent_id = ? and contact = ? and status = 'active' for no key update`, [projectId, agent.id, contact]);
+  const find = () =>
+    run(
+      tx,
+      `select * from ai_conversations where project_id = ? and agent_id = ? and contact = ? and status = 'active' for no key update`,
+      [projectId, agent.id, contact],
+    );
   for (let attempt = 0; attempt < 3; attempt++) {
     const [existing] = await find();
     if (existing) return existing;

@@ -43,7 +43,11 @@ export function templateSendRecord(s: Record<string, any>): Record<string, unkno
   };
 }
 
-export function templateSendEvent(type: 'template.sent' | 'template.status', row: Record<string, any>, agent: { id: number; business_id?: number | null }): NewAiEvent {
+export function templateSendEvent(
+  type: 'template.sent' | 'template.status',
+  row: Record<string, any>,
+  agent: { id: number; business_id?: number | null },
+): NewAiEvent {
   return { type, data: templateSendRecord(row), agent_id: agent.id, business_id: agent.business_id ?? null };
 }
 
@@ -103,7 +107,12 @@ export class TemplateSendService {
     };
     const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
       Promise.all([
-        readRows(ctx.em, AiTemplateSend, filter(), { orderBy: toOrderBy(q.orderBy) as never, limit: q.page_size, offset: (q.page - 1) * q.page_size, connectionType }),
+        readRows(ctx.em, AiTemplateSend, filter(), {
+          orderBy: toOrderBy(q.orderBy) as never,
+          limit: q.page_size,
+          offset: (q.page - 1) * q.page_size,
+          connectionType,
+        }),
         countRows(ctx.em, AiTemplateSend, filter(), connectionType),
       ]),
     );

@@ -4,7 +4,13 @@ import type { AiAgent } from '../../entities/ai-agent.js';
 import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import type { CredentialCipher } from '../../platform/secrets.js';
-import { ProviderError, providerAppError, type MessagingProvider, type ProviderRegistry, type ProviderTemplate } from '../../providers/messaging.js';
+import {
+  ProviderError,
+  providerAppError,
+  type MessagingProvider,
+  type ProviderRegistry,
+  type ProviderTemplate,
+} from '../../providers/messaging.js';
 import { assertAiAdmin } from '../identity/access.js';
 import { agentCredentials, findVisibleAgent } from '../agents/agent-lookup.js';
 import { writeWithEvents } from '../events/event-log.js';
@@ -38,7 +44,8 @@ export class TemplateService {
     let wanted: string | undefined;
     if (status != null) {
       wanted = status.toUpperCase();
-      if (!(TEMPLATE_STATUSES as readonly string[]).includes(wanted)) throw validationError([{ field: 'status', rule: 'enum', params: { values: TEMPLATE_STATUSES } }]);
+      if (!(TEMPLATE_STATUSES as readonly string[]).includes(wanted))
+        throw validationError([{ field: 'status', rule: 'enum', params: { values: TEMPLATE_STATUSES } }]);
     }
     const agent = await findVisibleAgent(ctx, agentId);
     return stored(ctx.em, agent.id, wanted);
@@ -79,9 +86,11 @@ export class TemplateService {
     const params = bodyParameters ?? [];
     const problems: Problem[] = [];
     if (typeof to !== 'string' || !new RegExp(SEND_TO_PATTERN).test(to)) problems.push({ field: 'to', rule: 'phone' });
-    else if (to.length < SEND_TO_MIN || to.length > SEND_TO_MAX) problems.push({ field: 'to', rule: 'length', params: { min: SEND_TO_MIN, max: SEND_TO_MAX } });
+    else if (to.length < SEND_TO_MIN || to.length > SEND_TO_MAX)
+      problems.push({ field: 'to', rule: 'length', params: { min: SEND_TO_MIN, max: SEND_TO_MAX } });
     if (!Array.isArray(params)) problems.push({ field: 'body_parameters', rule: 'array' });
-    else if (params.some((p) => typeof p !== 'string' || p.trim() === '')) problems.push({ field: 'body_parameters', rule: 'items_not_blank' });
+    else if (params.some((p) => typeof p !== 'string' || p.trim() === ''))
+      problems.push({ field: 'body_parameters', rule: 'items_not_blank' });
     if (problems.length) throw validationError(problems);
 
     const agent = await findVisibleAgent(ctx, agentId, { credentials: true });
@@ -140,7 +149,13 @@ function stored(em: EntityManager, agentId: number, status?: string): Promise<Ai
  * `deleteRemoved`, deletes stored templates the provider no longer has. Changes are listed in the
  * provider's order, then the deletions by name and language.
  */
-async function reconcile(ctx: RequestContext, em: EntityManager, agentId: number, remote: ProviderTemplate[], deleteRemoved: boolean): Promise<string[]> {
+async function reconcile(
+  ctx: RequestContext,
+  em: EntityManager,
+  agentId: number,
+  remote: ProviderTemplate[],
+  deleteRemoved: boolean,
+): Promise<string[]> {
   const existing = await em.find(AiTemplate, { agent_id: agentId }, { orderBy: { name: 'asc', language: 'asc', id: 'asc' } });
   const byExternal = new Map(existing.map((t) => [t.external_id, t]));
   const latest = new Map<string, ProviderTemplate>();
@@ -173,7 +188,14 @@ async function reconcile(ctx: RequestContext, em: EntityManager, agentId: number
 }
 
 function fieldsOf(t: ProviderTemplate) {
-  return { external_id: t.external_id, name: t.name, language: t.language, category: t.category, status: t.status, components: t.components };
+  return {
+    external_id: t.external_id,
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    status: t.status,
+    components: t.components,
+  };
 }
 
 /** Structural JSON equality: object key order is ignored, array order is not. */
@@ -186,7 +208,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
     const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b as object, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.hasOwn(b as object, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return false;
 }

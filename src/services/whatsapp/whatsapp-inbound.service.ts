@@ -34,7 +34,12 @@ export class WhatsAppInboundService {
   constructor(private readonly cipher: CredentialCipher) {}
 
   /** `GET /ai/webhooks/whatsapp`: the challenge when the token is a WhatsApp agent's verify_token, else 403. */
-  async challenge(ctx: RequestContext, mode: string | null | undefined, token: string | null | undefined, challenge: string | null | undefined): Promise<string> {
+  async challenge(
+    ctx: RequestContext,
+    mode: string | null | undefined,
+    token: string | null | undefined,
+    challenge: string | null | undefined,
+  ): Promise<string> {
     assertAccess(ctx, ACCESS.OPEN);
     assertAiModule(ctx);
     if (mode !== 'subscribe' || typeof token !== 'string' || !token || typeof challenge !== 'string') {
@@ -94,13 +99,22 @@ export class WhatsAppInboundService {
   }
 
   private async loadAgents(ctx: RequestContext): Promise<WhatsAppAgent[]> {
-    const rows = await ctx.em.getConnection().execute<{ id: number; business_id: number | null; enabled: boolean; credentials: string | null }[]>(
-      `select id, business_id, enabled, credentials from ai_agents where project_id = ? and provider = 'whatsapp' order by id`,
-      [ctx.project.id],
-    );
+    const rows = await ctx.em
+      .getConnection()
+      .execute<{ id: number; business_id: number | null; enabled: boolean; credentials: string | null }[]>(
+        `select id, business_id, enabled, credentials from ai_agents where project_id = ? and provider = 'whatsapp' order by id`,
+        [ctx.project.id],
+      );
     return rows.map((r) => {
       const c = this.credentials(r.credentials);
-      return { id: r.id, business_id: r.business_id, enabled: r.enabled, phone_number_id: str(c.phone_number_id), app_secret: str(c.app_secret), verify_token: str(c.verify_token) };
+      return {
+        id: r.id,
+        business_id: r.business_id,
+        enabled: r.enabled,
+        phone_number_id: str(c.phone_number_id),
+        app_secret: str(c.app_secret),
+        verify_token: str(c.verify_token),
+      };
     });
   }
 
@@ -122,7 +136,8 @@ function namedPhoneIds(body: unknown): Set<string> {
   for (const entry of body.entry) {
     if (!isObject(entry) || !Array.isArray(entry.changes)) continue;
     for (const change of entry.changes) {
-      const id = isObject(change) && isObject(change.value) && isObject(change.value.metadata) ? change.value.metadata.phone_number_id : undefined;
+      const id =
+        isObject(change) && isObject(change.value) && isObject(change.value.metadata) ? change.value.metadata.phone_number_id : undefined;
       if (typeof id === 'string' && id) ids.add(id);
     }
   }
