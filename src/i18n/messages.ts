@@ -54,6 +54,19 @@ const en_rules = {
   timezone: 'The field {field} must be an IANA time zone name, such as Europe/Madrid.',
   printable: 'The field {field} must be {min} to {max} printable ASCII characters, without spaces.',
   max_depth: 'The field {field} must be nested at most {max} levels deep.',
+  https_url: 'The field {field} must be an https URL of at most {max} characters.',
+  items_range: 'The field {field} must have {min} to {max} items.',
+  rows_total: 'The field {field} must hold {min} to {max} rows in all.',
+  unique: 'The field {field} must differ from the same member of the other items of its list.',
+  exactly_one: 'The field {field} must have exactly one of: {values}.',
+  emoji: 'The field {field} must be one emoji, or empty to remove the reaction.',
+  section_title: 'The field {field} is required when the list has more than one section.',
+  type_forbids: 'The field {field} is not allowed with type {type}.',
+  conversation_message: 'The field {field} must be the id of a message of this conversation.',
+  sent_message: 'The field {field} must be the id of a message of this conversation sent or received on WhatsApp.',
+  media_file:
+    'The field {field} must be the id of a stored file of this project that WhatsApp accepts as {kind}: {values}, at most {max} bytes.',
+  file_type: 'The field {field} must be a file of one of the types: {values}.',
   filter:
     'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
 };
@@ -98,6 +111,19 @@ const es_rules: Rules = {
   timezone: 'El campo {field} debe ser una zona horaria IANA, como Europe/Madrid.',
   printable: 'El campo {field} debe tener de {min} a {max} caracteres ASCII imprimibles, sin espacios.',
   max_depth: 'El campo {field} puede anidarse como máximo {max} niveles.',
+  https_url: 'El campo {field} debe ser una URL https de como máximo {max} caracteres.',
+  items_range: 'El campo {field} debe tener de {min} a {max} elementos.',
+  rows_total: 'El campo {field} debe contener de {min} a {max} filas en total.',
+  unique: 'El campo {field} debe ser distinto del mismo miembro de los demás elementos de su lista.',
+  exactly_one: 'El campo {field} debe tener exactamente uno de: {values}.',
+  emoji: 'El campo {field} debe ser un emoji, o vacío para quitar la reacción.',
+  section_title: 'El campo {field} es obligatorio cuando la lista tiene más de una sección.',
+  type_forbids: 'El campo {field} no está permitido con el tipo {type}.',
+  conversation_message: 'El campo {field} debe ser el id de un mensaje de esta conversación.',
+  sent_message: 'El campo {field} debe ser el id de un mensaje de esta conversación enviado o recibido por WhatsApp.',
+  media_file:
+    'El campo {field} debe ser el id de un archivo guardado de este proyecto que WhatsApp acepte como {kind}: {values}, de como máximo {max} bytes.',
+  file_type: 'El campo {field} debe ser un archivo de uno de los tipos: {values}.',
   filter:
     'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
 };
@@ -137,6 +163,19 @@ const fr_rules: Rules = {
   timezone: 'Le champ {field} doit être un fuseau horaire IANA, comme Europe/Madrid.',
   printable: 'Le champ {field} doit compter de {min} à {max} caractères ASCII imprimables, sans espace.',
   max_depth: 'Le champ {field} peut être imbriqué sur au plus {max} niveaux.',
+  https_url: "Le champ {field} doit être une URL https d'au plus {max} caractères.",
+  items_range: 'Le champ {field} doit contenir de {min} à {max} éléments.',
+  rows_total: 'Le champ {field} doit contenir de {min} à {max} lignes en tout.',
+  unique: 'Le champ {field} doit différer du même membre des autres éléments de sa liste.',
+  exactly_one: 'Le champ {field} doit avoir exactement un de : {values}.',
+  emoji: 'Le champ {field} doit être un emoji, ou vide pour retirer la réaction.',
+  section_title: "Le champ {field} est obligatoire quand la liste a plus d'une section.",
+  type_forbids: "Le champ {field} n'est pas permis avec le type {type}.",
+  conversation_message: "Le champ {field} doit être l'id d'un message de cette conversation.",
+  sent_message: "Le champ {field} doit être l'id d'un message de cette conversation envoyé ou reçu sur WhatsApp.",
+  media_file:
+    "Le champ {field} doit être l'id d'un fichier enregistré de ce projet que WhatsApp accepte comme {kind} : {values}, d'au plus {max} octets.",
+  file_type: "Le champ {field} doit être un fichier de l'un des types : {values}.",
   filter:
     'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
 };
@@ -176,6 +215,18 @@ const ar_rules: Rules = {
   timezone: 'الحقل {field} يجب أن يكون اسم منطقة زمنية IANA، مثل Europe/Madrid.',
   printable: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} من أحرف ASCII القابلة للطباعة، دون مسافات.',
   max_depth: 'الحقل {field} يجب ألا يتجاوز تداخله {max} مستوى.',
+  https_url: 'الحقل {field} يجب أن يكون عنوان URL من نوع https لا يتجاوز {max} حرفًا.',
+  items_range: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} عنصرًا.',
+  rows_total: 'الحقل {field} يجب أن يضم {min} إلى {max} صفًا في المجموع.',
+  unique: 'الحقل {field} يجب أن يختلف عن الحقل نفسه في العناصر الأخرى من قائمته.',
+  exactly_one: 'الحقل {field} يجب أن يحتوي على واحد فقط من: {values}.',
+  emoji: 'الحقل {field} يجب أن يكون رمزًا تعبيريًا واحدًا، أو فارغًا لإزالة التفاعل.',
+  section_title: 'الحقل {field} مطلوب عندما تحتوي القائمة على أكثر من قسم.',
+  type_forbids: 'الحقل {field} غير مسموح به مع النوع {type}.',
+  conversation_message: 'الحقل {field} يجب أن يكون معرّف رسالة من هذه المحادثة.',
+  sent_message: 'الحقل {field} يجب أن يكون معرّف رسالة من هذه المحادثة أُرسلت أو استُلمت عبر واتساب.',
+  media_file: 'الحقل {field} يجب أن يكون معرّف ملف محفوظ لهذا المشروع يقبله واتساب بصفته {kind}: {values}، بحد أقصى {max} بايت.',
+  file_type: 'الحقل {field} يجب أن يكون ملفًا من أحد الأنواع: {values}.',
   filter:
     'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
 };

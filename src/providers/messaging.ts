@@ -47,6 +47,8 @@ export interface MessagingProvider {
   sendTemplate(credentials: ProviderCredentials, input: SendTemplateInput): Promise<SendTemplateResult>;
   /** Reads the account with the agent's credentials (read-only, one bounded call). */
   checkCredentials(credentials: ProviderCredentials): Promise<CredentialCheck>;
+  /** Marks the contact's message read and shows the typing indicator (CONTRACT §12.4); one call, never retried. */
+  markReadTyping(credentials: ProviderCredentials, messageId: string): Promise<void>;
 }
 
 export type ProviderRegistry = ReadonlyMap<string, MessagingProvider>;

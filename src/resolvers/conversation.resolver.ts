@@ -147,6 +147,14 @@ export class ConversationResolver {
     return ctx.services.handoff.handoff(ctx, conversationId, { handler, assignee_id: assigneeId });
   }
 
+  @Mutation(() => Boolean, {
+    description:
+      "WhatsApp: marks the customer's newest message read and shows the typing indicator, at most one provider call per conversation and second (POST /ai/conversations/{conversation_id}/typing); false for conversations of other channels.",
+  })
+  showAiConversationTyping(@Ctx() ctx: RequestContext, @Arg('conversation_id', () => Int) conversationId: number): Promise<boolean> {
+    return ctx.services.typing.typing(ctx, conversationId);
+  }
+
   @FieldResolver(() => Int, { nullable: true, description: 'All messages of the conversation, counted in SQL for the whole page.' })
   messages_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | undefined> {
     // the batch answers 0 for a conversation without messages; the loader's promise is returned as it is (one per row)

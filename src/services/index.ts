@@ -10,7 +10,7 @@ import { EventsService, WebhookService } from './events/index.js';
 import { AuthService, LimitsService, TenancyService } from './identity/index.js';
 import { MetricsService } from './metrics/index.js';
 import { ConfigService, SettingsService } from './settings/index.js';
-import { TemplateSendService, TemplateService, WhatsAppInboundService } from './whatsapp/index.js';
+import { TemplateSendService, TemplateService, TypingService, WhatsAppInboundService } from './whatsapp/index.js';
 
 /**
  * The services, grouped by domain (each folder's index.ts says what it offers): identity (tenancy,
@@ -38,6 +38,7 @@ export function createServices(deps: Deps) {
     conversations: new ConversationService(),
     conversationWrites: new ConversationWriteService(),
     handoff: new HandoffService(),
+    typing: new TypingService(providers, deps.cipher),
     templates: new TemplateService(providers, deps.cipher),
     translations: new TranslationService(),
     limits: new LimitsService(deps.limiter),

@@ -1,11 +1,15 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A local WhatsApp Cloud API (the parts CONTRACT §6.1 uses), on 127.0.0.1:0:
  * - `GET /v21.0/{waba_id}/message_templates[?limit&after]` → `{data, paging: {cursors, next?}}`, paged;
- * - `POST /v21.0/{phone_number_id}/messages` → `{messaging_product, contacts, messages: [{id}]}`;
+ * - `POST /v21.0/{phone_number_id}/messages` → `{messaging_product, contacts, messages: [{id}]}`, for a template, a text
+ *   and every type a reply may be (CONTRACT §12.4: location, interactive, image…sticker by `id` or `link`, reaction,
+ *   with `context`), each checked as the Cloud API checks it; a read receipt with `typing_indicator` → `{success: true}`;
+ * - `POST /v21.0/{phone_number_id}/media` (multipart: `messaging_product`, `type`, `file`) → `{id}`; the uploads are
+ *   kept (`uploads`: MIME type, size, SHA-256) and a message may name their ids;
  * - `GET /v21.0/{phone_number_id}?fields=…` → the phone number's `{id, display_phone_number, verified_name, quality_rating}`;
  * - a wrong bearer token → 401 `{error: {message, type, code}}` like Graph API's OAuthException.
  * Scripted failures (`fail`) answer a status/body, or never answer (`hang`), optionally on one page
@@ -53,7 +57,19 @@ export const CLOUD_ANSWERS = {
   unauthorized: { status: 401, body: graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190) },
 } satisfies Record<string, FailureAnswer>;
 
-type FakeCall = 'list' | 'send' | 'phone';
+type FakeCall = 'list' | 'send' | 'phone' | 'upload';
+
+/** A file uploaded to the fake (`POST {phone_number_id}/media`). */
+export interface FakeUpload {
+  id: string;
+  phone_number_id: string;
+  messaging_product: string | null;
+  type: string | null;
+  filename: string | null;
+  content_type: string | null;
+  size: number;
+  sha256: string;
+}
 
 interface Failure {
   on: FakeCall;
@@ -76,6 +92,8 @@ export class WhatsAppFake {
   latencyMs = 0;
   private sent = 0;
   private origin = '';
+  /** Files uploaded, in order. */
+  readonly uploads: FakeUpload[] = [];
 
   /** The base URL to configure (`WHATSAPP_API_URL`). */
   get url(): string {
@@ -126,21 +144,27 @@ export class WhatsAppFake {
     if (requests) this.requests.length = 0;
   }
 
-  requestsTo(kind: 'list' | 'send'): RecordedRequest[] {
-    return this.requests.filter((r) => (kind === 'list' ? r.path.endsWith('/message_templates') : r.path.endsWith('/messages')));
+  requestsTo(kind: 'list' | 'send' | 'upload' | 'typing'): RecordedRequest[] {
+    if (kind === 'typing') return this.requests.filter((r) => r.path.endsWith('/messages') && r.body?.status === 'read');
+    if (kind === 'send') return this.requests.filter((r) => r.path.endsWith('/messages') && r.body?.status !== 'read');
+    return this.requests.filter((r) => r.path.endsWith(kind === 'list' ? '/message_templates' : '/media'));
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
     const url = new URL(req.url ?? '/', this.origin);
     let body: unknown = raw;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      /* kept as text */
-    }
+    const multipart = /^multipart\/form-data;\s*boundary=(.+)$/i.exec(req.headers['content-type'] ?? '');
+    if (multipart) body = parseMultipart(bytes, multipart[1].replace(/^"|"$/g, ''));
+    else
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        /* kept as text */
+      }
     const recorded: RecordedRequest = {
       method: req.method ?? '',
       path: url.pathname,
@@ -159,7 +183,9 @@ export class WhatsAppFake {
           ? 'list'
           : parts.length === 3 && parts[2] === 'messages' && req.method === 'POST'
             ? 'send'
-            : null;
+            : parts.length === 3 && parts[2] === 'media' && req.method === 'POST'
+              ? 'upload'
+              : null;
     if (parts[0] !== API_VERSION || !kind) {
       return json(res, 400, graphError('Unsupported request', 'GraphMethodException', 100));
     }
@@ -212,7 +238,10 @@ export class WhatsAppFake {
     }
 
     if (parts[1] !== account.phone_number_id) return json(res, 400, graphError('Unsupported post request.', 'GraphMethodException', 100));
+    if (kind === 'upload') return this.upload(res, account, body as MultipartBody);
+    if ((body as { status?: string })?.status === 'read') return this.typing(res, body);
     if ((body as { type?: string })?.type === 'text') return this.text(res, body);
+    if (RICH_TYPES.includes((body as { type?: string })?.type as string)) return this.rich(res, account, body);
     const msg = body as {
       messaging_product?: string;
       to?: string;
@@ -256,6 +285,102 @@ export class WhatsAppFake {
       contacts: [{ input: msg.to, wa_id: msg.to }],
       messages: [{ id: textId(this.sent) }],
     });
+  }
+
+  /** `POST {phone_number_id}/media`: a multipart upload, checked as the Cloud API checks it. */
+  private upload(res: http.ServerResponse, account: FakeAccount, body: MultipartBody): void {
+    const file = body?.files?.file;
+    if (!body || body.fields.messaging_product !== 'whatsapp' || !file || !body.fields.type) {
+      return json(res, 400, graphError('(#100) Param file must be a file with one of the following types', 'OAuthException', 100));
+    }
+    const upload: FakeUpload = {
+      id: `${900000 + this.uploads.length + 1}${process.pid}`,
+      phone_number_id: account.phone_number_id,
+      messaging_product: body.fields.messaging_product,
+      type: body.fields.type,
+      filename: file.filename,
+      content_type: file.contentType,
+      size: file.data.length,
+      sha256: createHash('sha256').update(file.data).digest('hex'),
+    };
+    this.uploads.push(upload);
+    return json(res, 200, { id: upload.id });
+  }
+
+  /** A read receipt with the typing indicator (CONTRACT §12.4). */
+  private typing(res: http.ServerResponse, body: unknown): void {
+    const msg = body as { messaging_product?: string; message_id?: unknown; typing_indicator?: { type?: unknown } };
+    const ok = msg.messaging_product === 'whatsapp' && typeof msg.message_id === 'string' && msg.typing_indicator?.type === 'text';
+    if (!ok) return json(res, 400, graphError('(#100) Invalid parameter', 'OAuthException', 100));
+    return json(res, 200, { success: true });
+  }
+
+  /** A reply of another type than text (CONTRACT §12.4), checked as the Cloud API checks it. */
+  private async rich(res: http.ServerResponse, account: FakeAccount, body: unknown): Promise<void> {
+    const msg = body as Record<string, any>;
+    const problem = richProblem(msg, (id) => this.uploads.some((u) => u.id === id && u.phone_number_id === account.phone_number_id));
+    if (problem) return json(res, 400, graphError(`(#100) Invalid parameter: ${problem}`, 'OAuthException', 100));
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    this.sent++;
+    const who = msg.to ?? msg.recipient;
+    return json(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: who, wa_id: who }], messages: [{ id: textId(this.sent) }] });
+  }
+}
+
+const RICH_TYPES = ['location', 'interactive', 'image', 'video', 'document', 'audio', 'sticker', 'reaction'];
+
+/** What the Cloud API would refuse in a reply of a rich type, or null. */
+function richProblem(msg: Record<string, any>, uploaded: (id: string) => boolean): string | null {
+  if (msg.messaging_product !== 'whatsapp' || msg.recipient_type !== 'individual') return 'messaging_product';
+  const to = typeof msg.to === 'string' && /^[0-9]+$/.test(msg.to);
+  const recipient = typeof msg.recipient === 'string' && /^[A-Z]{2}\.[A-Za-z0-9.]+$/.test(msg.recipient);
+  if (to === recipient) return 'to';
+  if (msg.context !== undefined && typeof msg.context?.message_id !== 'string') return 'context.message_id';
+  const o = msg[msg.type];
+  if (typeof o !== 'object' || o === null) return msg.type;
+  switch (msg.type) {
+    case 'location':
+      return typeof o.latitude === 'number' && typeof o.longitude === 'number' ? null : 'location';
+    case 'interactive':
+      return ['button', 'list', 'cta_url', 'location_request_message'].includes(o.type) && typeof o.body?.text === 'string' && o.action
+        ? null
+        : 'interactive';
+    case 'reaction':
+      return typeof o.message_id === 'string' && typeof o.emoji === 'string' && msg.context === undefined ? null : 'reaction';
+    default:
+      if ((o.id === undefined) === (o.link === undefined)) return `${msg.type}: id or link`;
+      if (o.id !== undefined && !uploaded(o.id)) return `${msg.type}.id: unknown media`;
+      if (o.link !== undefined && !/^https:\/\//.test(o.link)) return `${msg.type}.link`;
+      if (o.caption !== undefined && (msg.type === 'audio' || msg.type === 'sticker')) return `${msg.type}.caption`;
+      return null;
+  }
+}
+
+interface MultipartBody {
+  fields: Record<string, string>;
+  files: Record<string, { filename: string | null; contentType: string | null; data: Buffer }>;
+}
+
+/** A multipart/form-data body, parsed (the fake reads small test files whole). */
+function parseMultipart(bytes: Buffer, boundary: string): MultipartBody | null {
+  const out: MultipartBody = { fields: {}, files: {} };
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = bytes.indexOf(delimiter);
+  if (at < 0) return null;
+  for (;;) {
+    at += delimiter.length;
+    if (bytes.subarray(at, at + 2).toString() === '--') return out;
+    const headEnd = bytes.indexOf('\r\n\r\n', at);
+    const next = bytes.indexOf(delimiter, headEnd);
+    if (headEnd < 0 || next < 0) return null;
+    const head = bytes.subarray(at + 2, headEnd).toString('utf8');
+    const data = bytes.subarray(headEnd + 4, next - 2);
+    const name = /name="([^"]*)"/.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/.exec(head)?.[1] ?? null;
+    const contentType = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? null;
+    if (name && filename !== null) out.files[name] = { filename, contentType, data };
+    else if (name) out.fields[name] = data.toString('utf8');
+    at = next;
   }
 }
 

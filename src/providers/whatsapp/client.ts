@@ -18,6 +18,7 @@ import {
  * - list: `GET {base}/{waba_id}/message_templates`, then every `paging.next` as given;
  * - send: `POST {base}/{phone_number_id}/messages` with the template body;
  * - check: `GET {base}/{phone_number_id}?fields=display_phone_number,verified_name,quality_rating`;
+ * - typing: `POST {base}/{phone_number_id}/messages` with a read receipt and `typing_indicator` (§12.4);
  * both with `Authorization: Bearer <access_token>`. Each HTTP call times out after `timeoutMs`.
  * Only the list retries, on a network error or a 5xx (not on a timeout: a request must not hang
  * for several timeouts). 4xx → rejected with the provider's `error.message`; the rest → unavailable.
@@ -177,6 +178,16 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
         quality_rating: text(body.quality_rating),
       };
     },
+
+    async markReadTyping(credentials, messageId): Promise<void> {
+      const phone = credentials.phone_number_id;
+      const token = credentials.access_token;
+      if (typeof phone !== 'string' || !phone || typeof token !== 'string' || !token) {
+        throw new ProviderError('not_configured', 'incomplete WhatsApp credentials');
+      }
+      const body = { messaging_product: 'whatsapp', status: 'read', message_id: messageId, typing_indicator: { type: 'text' } };
+      await call(`${base}/${encodeURIComponent(phone)}/messages`, { method: 'POST', token, body }, []);
+    },
   };
 }
 
@@ -234,6 +245,8 @@ export interface TextMessage {
   access_token: string;
   to: string;
   body: string;
+  /** A reply of another type (CONTRACT §12.4): its whole Cloud API body (providers/whatsapp/outbound.ts), sent instead of the text. */
+  message?: Record<string, unknown>;
 }
 
 /** The largest answer body the text sender reads (Meta's answers are a few hundred bytes). */
@@ -271,13 +284,15 @@ export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: 
           resolve(outcome);
         };
         const body = Buffer.from(
-          JSON.stringify({
-            messaging_product: 'whatsapp',
-            recipient_type: 'individual',
-            to: message.to,
-            type: 'text',
-            text: { body: message.body, preview_url: false },
-          }),
+          JSON.stringify(
+            message.message ?? {
+              messaging_product: 'whatsapp',
+              recipient_type: 'individual',
+              to: message.to,
+              type: 'text',
+              text: { body: message.body, preview_url: false },
+            },
+          ),
         );
         const req = request(`${base}/${encodeURIComponent(message.phone_number_id)}/messages`, {
           method: 'POST',

@@ -213,4 +213,16 @@ export const conversationRoutes: RouteSpec[] = [
       assignee_id: body.assignee_id ?? null,
     }),
   },
+  {
+    method: 'POST',
+    path: '/ai/conversations/:conversation_id/typing',
+    operation: 'ShowAiConversationTyping',
+    summary:
+      "The agent is composing: WhatsApp marks the customer's newest message read and shows the typing indicator (at most one provider call per conversation and second); false for other conversations",
+    tags: ['ai-conversations'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: { params: conversationIdParams },
+    variables: ({ params }) => ({ conversation_id: idOf(params.conversation_id) }),
+  },
 ];

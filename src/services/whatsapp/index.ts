@@ -7,3 +7,4 @@
 export { TemplateService } from './template.service.js';
 export { TemplateSendService } from './template-send.service.js';
 export { WhatsAppInboundService } from './whatsapp-inbound.service.js';
+export { TypingService } from './typing.service.js';
