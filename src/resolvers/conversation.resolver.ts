@@ -111,15 +111,36 @@ export class ConversationResolver {
     @Ctx() ctx: RequestContext,
     @Arg('conversation_id', () => Int) conversationId: number,
     @Arg('role', () => String) role: string,
-    @Arg('content', () => String) content: string,
+    @Arg('content', () => String, {
+      nullable: true,
+      description: 'Required for text; for other types computed from the payload when absent',
+    })
+    content?: string | null,
     @Arg('public', () => Boolean, { nullable: true }) isPublic?: boolean | null,
     @Arg('usage', () => GraphQLJSON, {
       nullable: true,
       description: '{cost, response_time_ms, input_tokens, output_tokens}, each optional and ≥ 0',
     })
     usage?: unknown,
+    @Arg('type', () => String, {
+      nullable: true,
+      description: 'CONTRACT §12.4: text (default), location, interactive, image, video, document, audio, sticker or reaction',
+    })
+    type?: string | null,
+    @Arg('payload', () => GraphQLJSON, { nullable: true, description: "The type's object (CONTRACT §12.4); none for text" })
+    payload?: unknown,
+    @Arg('reply_to_id', () => Int, { nullable: true, description: 'A message of the same conversation this one answers' })
+    replyToId?: number | null,
   ): Promise<AiMessage> {
-    return ctx.services.conversationWrites.addMessage(ctx, conversationId, { role, content, public: isPublic, usage });
+    return ctx.services.conversationWrites.addMessage(ctx, conversationId, {
+      role,
+      content,
+      public: isPublic,
+      usage,
+      type,
+      payload,
+      reply_to_id: replyToId,
+    });
   }
 
   @Mutation(() => AiConversation, {

@@ -3,7 +3,9 @@ import { ACCESS } from '../../services/identity/access.js';
 import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
 import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/message-rules.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
+import { OUTBOUND_TYPES } from '../../services/conversations/message-payload.js';
 import { object, type JSONSchema } from '../json-schema.js';
+import { MESSAGE_EXAMPLES } from './message-examples.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 
@@ -45,20 +47,37 @@ export const listVariables = ({ query }: RouteInput) => ({
 });
 
 const usageMember = (type: 'number' | 'integer'): JSONSchema => ({ type, minimum: 0, maximum: USAGE_MAX });
-const messageBody = object(
-  {
-    role: { type: 'string', enum: [...MESSAGE_ROLES] },
-    content: { type: 'string', minLength: 1, maxLength: CONTENT_MAX },
-    public: { type: 'boolean' },
-    usage: object({
-      cost: usageMember('number'),
-      response_time_ms: usageMember('integer'),
-      input_tokens: usageMember('integer'),
-      output_tokens: usageMember('integer'),
-    }),
-  },
-  ['role', 'content'],
-);
+/**
+ * `type`, `payload` and `reply_to_id` (CONTRACT §12.4): the payload's members and Meta's limits are the
+ * service's check (services/conversations/message-payload.ts), so REST and the graph name the same member
+ * and rule; `content` is required for text only (the service says so).
+ */
+const messageBody = {
+  ...object(
+    {
+      role: { type: 'string', enum: [...MESSAGE_ROLES] },
+      content: { type: 'string', minLength: 1, maxLength: CONTENT_MAX, description: 'Required for text; else computed when absent' },
+      public: { type: 'boolean' },
+      usage: object({
+        cost: usageMember('number'),
+        response_time_ms: usageMember('integer'),
+        input_tokens: usageMember('integer'),
+        output_tokens: usageMember('integer'),
+      }),
+      type: { type: 'string', enum: [...OUTBOUND_TYPES], default: 'text' },
+      payload: {
+        type: ['object', 'null'],
+        description:
+          "The type's object (CONTRACT §12.4): location {latitude, longitude, name, address}; interactive, Meta's own object " +
+          '(button, list, cta_url, location_request_message); image/video/document/audio/sticker {media_id | link, caption, filename}; ' +
+          'reaction {message_id, emoji}',
+      },
+      reply_to_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX, description: 'A message of the same conversation' },
+    },
+    ['role'],
+  ),
+  'x-examples': MESSAGE_EXAMPLES,
+};
 
 export const conversationRoutes: RouteSpec[] = [
   {
@@ -161,7 +180,8 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/conversations/:conversation_id/messages',
     operation: 'AddAiConversationMessage',
-    summary: "Adds a message (role, content, public, usage) to an active conversation; its usage is added to the conversation's",
+    summary:
+      "Adds a message (role, content, public, usage; type, payload and reply_to_id for locations, buttons, lists, files and reactions) to an active conversation; its usage is added to the conversation's",
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
@@ -169,9 +189,12 @@ export const conversationRoutes: RouteSpec[] = [
     variables: ({ params, body }) => ({
       conversation_id: idOf(params.conversation_id),
       role: body.role,
-      content: body.content,
+      content: body.content ?? null,
       public: body.public ?? null,
       usage: body.usage ?? null,
+      type: body.type ?? null,
+      payload: body.payload ?? null,
+      reply_to_id: body.reply_to_id ?? null,
     }),
   },
   {

@@ -1,6 +1,9 @@
 import { WHATSAPP_WINDOW_MS, type AiConversation, type ConversationUsage } from '../../entities/ai-conversation.js';
 import type { AiMessage } from '../../entities/ai-message.js';
-import { appError, validationError } from '../../errors/codes.js';
+import { appError, validationError, type Problem } from '../../errors/codes.js';
+import { MEDIA_KIND_LIMITS } from '../media/limits.js';
+import { kindsOf, SEND_MIME_TYPES } from '../media/send-types.js';
+import { isMediaKind, type MediaKind } from './message-payload.js';
 import type { RequestContext } from '../../context/index.js';
 import { appendEvents, writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
@@ -90,7 +93,7 @@ export class ConversationWriteService {
         }
         // closed between the insert and the read: nothing was written, try again
         if (!conversation) return { value: null, events: [] };
-        const message = { role: 'user', content: text, public: true, usage: null } as const;
+        const message = { role: 'user', content: text, public: true, usage: null, type: 'text', payload: null, reply_to_id: null } as const;
         const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
         return { value: row, events: [], inboxed: true };
       });
@@ -113,6 +116,7 @@ export class ConversationWriteService {
       const conversation = await lockVisible(tx, ctx, conversationId, scope);
       assertNotHandedOff(ctx, conversation, message.role);
       const outbound = sentOnWhatsApp(conversation, message);
+      await checkReferences(tx, ctx.project.id, conversation.id, message);
       const row = await insertMessage(
         tx,
         ctx.project.id,
@@ -243,8 +247,9 @@ async function insertMessage(
   const [row] = await run(
     tx,
     `with m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
-       values (?, ?, ?, ?, ?, ?::jsonb, ?, now(), ?) returning *),
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?, now(), ?, ?, ?::jsonb, ?) returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
        select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
@@ -262,6 +267,9 @@ async function insertMessage(
       m.usage ? JSON.stringify(m.usage) : null,
       authorId,
       outbound ? 'pending' : null,
+      m.type,
+      m.payload ? JSON.stringify(m.payload) : null,
+      m.reply_to_id,
       ...change.params,
       conversationId,
       projectId,
@@ -279,7 +287,45 @@ async function insertMessage(
  */
 function sentOnWhatsApp(conversation: Record<string, any>, m: CheckedMessage): boolean {
   if (m.role !== 'assistant' || !m.public || !conversation.contact || conversation.agent_provider !== 'whatsapp') return false;
-  if (!validContent(m.content, WHATSAPP_CONTENT_MAX)) throw validationError([{ field: 'content' }]);
+  // only a text's content is sent; other types send their payload (§12.4)
+  if (m.type === 'text' && !validContent(m.content, WHATSAPP_CONTENT_MAX)) throw validationError([{ field: 'content' }]);
   if (conversation.window_open !== true) throw appError('ERROR_WHATSAPP_WINDOW_CLOSED');
   return true;
+}
+
+/**
+ * What a typed message names must exist (CONTRACT §12.4), checked under the conversation's lock before
+ * anything is stored: `reply_to_id` a message of the conversation; a reaction's `message_id` a message
+ * of the conversation with an `external_id` (kept in the payload as `external_id`, as an inbound
+ * reaction has it); a `media_id` a stored file of the project that WhatsApp accepts for the kind.
+ */
+async function checkReferences(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage): Promise<void> {
+  const problems: Problem[] = [];
+  const messageOf = async (id: number) =>
+    (
+      await run(tx, 'select id, external_id from ai_messages where id = ? and conversation_id = ? and project_id = ?', [
+        id,
+        conversationId,
+        projectId,
+      ])
+    )[0];
+  if (m.reply_to_id !== null && !(await messageOf(m.reply_to_id))) problems.push({ field: 'reply_to_id', rule: 'conversation_message' });
+  if (m.type === 'reaction' && m.payload) {
+    const reacted = await messageOf(m.payload.message_id);
+    if (!reacted?.external_id) problems.push({ field: 'payload.message_id', rule: 'sent_message' });
+    else m.payload = { ...m.payload, external_id: reacted.external_id };
+  }
+  if (isMediaKind(m.type) && typeof m.payload?.media_id === 'string') {
+    const problem = await checkMediaFile(tx, projectId, m.type, m.payload.media_id);
+    if (problem) problems.push(problem);
+  }
+  if (problems.length) throw validationError(problems);
+}
+
+/** A file a reply sends by `media_id`: stored, of the project, of a type and size WhatsApp takes for `kind`. */
+async function checkMediaFile(tx: EntityManager, projectId: number, kind: MediaKind, mediaId: string): Promise<Problem | null> {
+  const [file] = await run(tx, 'select status, mime_type, size from ai_media where id = ? and project_id = ?', [mediaId, projectId]);
+  const max = MEDIA_KIND_LIMITS[kind];
+  const fits = file?.status === 'stored' && kindsOf(file.mime_type).includes(kind) && Number(file.size) <= max;
+  return fits ? null : { field: 'payload.media_id', rule: 'media_file', params: { kind, values: [...SEND_MIME_TYPES[kind]], max } };
 }

@@ -1,5 +1,6 @@
 import { type ConversationUsage } from '../../entities/ai-conversation.js';
 import { appError, validationError, type Problem } from '../../errors/codes.js';
+import { checkPayload, OUTBOUND_TYPES, type OutboundType } from './message-payload.js';
 
 /**
  * What a message write must hold (CONTRACT §9.1, §10.1): roles, reasons, content lengths and usage,
@@ -27,6 +28,10 @@ export interface MessageInput {
   content?: unknown;
   public?: unknown;
   usage?: unknown;
+  /** CONTRACT §12.4: the message's type (default text), its payload and the message it answers. */
+  type?: unknown;
+  payload?: unknown;
+  reply_to_id?: unknown;
 }
 
 export interface CheckedMessage {
@@ -34,6 +39,9 @@ export interface CheckedMessage {
   content: string;
   public: boolean;
   usage: ConversationUsage | null;
+  type: OutboundType;
+  payload: Record<string, any> | null;
+  reply_to_id: number | null;
 }
 
 /** The same rules as the REST schema, for /graphql callers: one message per invalid field. */
@@ -42,8 +50,17 @@ export function checkMessage(input: MessageInput): CheckedMessage {
   if (input.role === undefined || input.role === null) problems.push({ field: 'role', rule: 'required' });
   else if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role))
     problems.push({ field: 'role', rule: 'enum', params: { values: MESSAGE_ROLES } });
-  if (input.content === undefined || input.content === null) problems.push({ field: 'content', rule: 'required' });
-  else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
+  const type = input.type === undefined || input.type === null ? 'text' : input.type;
+  const typed = (OUTBOUND_TYPES as readonly unknown[]).includes(type);
+  if (!typed) problems.push({ field: 'type', rule: 'enum', params: { values: OUTBOUND_TYPES } });
+  // every type but text may leave its content to be computed from the payload (§12.4)
+  if (input.content === undefined || input.content === null) {
+    if (type === 'text') problems.push({ field: 'content', rule: 'required' });
+  } else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
+  const checked = typed ? checkPayload(type as OutboundType, input.payload, problems) : null;
+  const replyTo = input.reply_to_id;
+  if (replyTo !== undefined && replyTo !== null && (!Number.isInteger(replyTo) || (replyTo as number) < 1 || (replyTo as number) > INT_MAX))
+    problems.push({ field: 'reply_to_id', rule: 'conversation_message' });
   if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean')
     problems.push({ field: 'public', rule: 'boolean' });
   let usage: ConversationUsage | null = null;
@@ -63,7 +80,15 @@ export function checkMessage(input: MessageInput): CheckedMessage {
     }
   }
   if (problems.length) throw validationError(problems);
-  return { role: input.role as CheckedMessage['role'], content: input.content as string, public: input.public !== false, usage };
+  return {
+    role: input.role as CheckedMessage['role'],
+    content: typeof input.content === 'string' ? input.content : (checked?.content ?? ''),
+    public: input.public !== false,
+    usage,
+    type: type as OutboundType,
+    payload: checked?.payload ?? null,
+    reply_to_id: (replyTo as number | null | undefined) ?? null,
+  };
 }
 
 /** Length in characters (code points), as the REST schema counts it. */
