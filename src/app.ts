@@ -183,6 +183,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     await engine.close();
     await limiter.close();
     replicas?.stop();
+    services.media.close();
     if (!opts.orm) await orm.close();
   });
   await app.ready();

@@ -60,6 +60,21 @@ export interface AppConfig {
   pressure: PressureConfig;
   /** Replies sent on WhatsApp (CONTRACT §10.1, docs/whatsapp.md); one attempt's deadline is providerTimeoutMs. */
   whatsappSends: WhatsAppSendConfig;
+  /** Media kept by the service (CONTRACT §12.3, docs/media.md). */
+  media: MediaConfig;
+}
+
+export interface MediaConfig {
+  /** The largest file kept, whatever its kind (MEDIA_MAX_BYTES, default 100 MB, at most 2 GiB - 1). */
+  maxBytes: number;
+  /** First retry of a download (MEDIA_RETRY_BASE_MS, default 1,000), doubling, capped at 10 minutes. */
+  retryBaseMs: number;
+  /** How often an idle downloader looks for due downloads (MEDIA_DOWNLOAD_POLL_MS, default 500). */
+  pollMs: number;
+  /** Downloads in flight per process (MEDIA_DOWNLOAD_CONCURRENCY, default 20). */
+  concurrency: number;
+  /** An S3-compatible bucket (MEDIA_S3_BUCKET, MEDIA_S3_ENDPOINT, MEDIA_S3_REGION); absent: files in PostgreSQL. */
+  s3?: { bucket: string; endpoint?: string; region: string };
 }
 
 export interface StreamsConfig {
@@ -173,6 +188,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: Math.max(1, int(env.WHATSAPP_RETRY_BASE_MS, 1000)),
       pollMs: Math.max(10, int(env.WHATSAPP_SEND_POLL_MS, 500)),
       concurrency: Math.max(1, int(env.WHATSAPP_SEND_CONCURRENCY, 64)),
+    },
+    media: {
+      maxBytes: Math.min(2 ** 31 - 1, Math.max(1, int(env.MEDIA_MAX_BYTES, 100 * 1024 * 1024))),
+      retryBaseMs: Math.max(1, int(env.MEDIA_RETRY_BASE_MS, 1000)),
+      pollMs: Math.max(10, int(env.MEDIA_DOWNLOAD_POLL_MS, 500)),
+      concurrency: Math.max(1, int(env.MEDIA_DOWNLOAD_CONCURRENCY, 20)),
+      s3: env.MEDIA_S3_BUCKET
+        ? { bucket: env.MEDIA_S3_BUCKET, endpoint: env.MEDIA_S3_ENDPOINT || undefined, region: env.MEDIA_S3_REGION || 'us-east-1' }
+        : undefined,
     },
     eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
     eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),

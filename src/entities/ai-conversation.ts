@@ -58,10 +58,21 @@ export class AiConversation extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: "The provider's contact id (a WhatsApp wa_id); null for conversations opened through the API.",
+    description: "The provider's contact id (a WhatsApp wa_id, else the BSUID); null for conversations opened through the API.",
   })
-  @Property({ length: 64, nullable: true })
+  @Property({ length: 200, nullable: true })
   contact?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "CONTRACT §12.1: the contact's business-scoped WhatsApp user id (BSUID), or null.",
+  })
+  @Property({ type: 'text', nullable: true })
+  contact_user_id?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The contact's WhatsApp profile name, from the newest delivery that carried one." })
+  @Property({ type: 'text', nullable: true })
+  contact_name?: string | null;
 
   /** The newest created_at of a message received through the WhatsApp webhook (kept by the inbound service); not in the graph. */
   @Property({ type: 'datetime', nullable: true })

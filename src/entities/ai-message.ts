@@ -63,7 +63,46 @@ export class AiMessage extends TenantEntity {
   })
   @Property({ nullable: true })
   author_id?: number | null;
+
+  @Field(() => String, {
+    description:
+      'CONTRACT §12.2: text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction or unsupported.',
+  })
+  @Property({ type: 'text' })
+  type: Opt<MessageType> = 'text';
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: "The typed content under Meta's names (CONTRACT §12.2; a file is its MEDIA record); null for text.",
+  })
+  @Property({ type: 'json', nullable: true })
+  payload?: Record<string, unknown> | null;
+
+  @Field(() => Int, { nullable: true, description: 'The message of the same conversation this one answers or reacts to, or null.' })
+  @Property({ nullable: true })
+  reply_to_id?: number | null;
 }
+
+/** CONTRACT §12.2: the kinds of message. */
+export const MESSAGE_TYPES = [
+  'text',
+  'image',
+  'audio',
+  'video',
+  'document',
+  'sticker',
+  'location',
+  'contacts',
+  'interactive',
+  'button',
+  'order',
+  'reaction',
+  'unsupported',
+] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** The types whose payload carries a file (`payload.media`). */
+export const MEDIA_MESSAGE_TYPES = ['image', 'audio', 'video', 'document', 'sticker'] as const;
+export type MediaMessageType = (typeof MEDIA_MESSAGE_TYPES)[number];
 
 /** CONTRACT §10.1: the delivery states of a message sent on WhatsApp. */
 export const DELIVERY_STATUSES = ['pending', 'accepted', 'sent', 'delivered', 'read', 'failed'] as const;

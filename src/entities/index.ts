@@ -1,5 +1,6 @@
 import { AiAgent } from './ai-agent.js';
 import { AiConversation } from './ai-conversation.js';
+import { AiMedia } from './ai-media.js';
 import { AiMessage } from './ai-message.js';
 import { AiTemplate } from './ai-template.js';
 import { AiTemplateSend } from './ai-template-send.js';
@@ -39,6 +40,7 @@ export const ENTITIES = [
   AiTranslation,
   AiConversation,
   AiMessage,
+  AiMedia,
   Order,
   OrderProduct,
 ];

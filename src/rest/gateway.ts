@@ -11,6 +11,7 @@ import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
 import { queryCredentials, runSse, type SseHub } from './sse.js';
 import { traceOperation } from '../platform/tracing.js';
+import { sendMedia } from './media-response.js';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
@@ -99,6 +100,11 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
         () => deps.plans.run(query, variables, req.ctx!),
       );
       if (res.errors?.length) throw fromGraphErrors(res.errors);
+      if (spec.file) {
+        const named = spec.file(res.data ?? {});
+        const media = await deps.services.mediaFiles.row(req.ctx!, named.media_id);
+        return sendMedia(req, reply, media, deps.services.media, { document: named.document });
+      }
       if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });
     },

@@ -63,6 +63,12 @@ export interface RouteSpec {
    * the route's `body` from then on. Its errors answer as any other.
    */
   rawBody?: (ctx: RequestContext, raw: Buffer, headers: IncomingHttpHeaders) => Promise<unknown>;
+  /**
+   * The answer is a stored file, not an envelope: the operation's data names it (checked by the
+   * operation: the caller may see it), and rest/media-response.ts serves it (ETag, Range, 304, 409
+   * while pending). `document`: a document's file, always an attachment.
+   */
+  file?: (data: Record<string, any>) => { media_id: string; document?: boolean };
   /** The single root field is answered as `text/plain`, without the envelope (a webhook challenge). */
   plainText?: boolean;
   /**

@@ -8,6 +8,7 @@ import { AgentService, TranslationService } from './agents/index.js';
 import { ConversationService, ConversationWriteService, HandoffService } from './conversations/index.js';
 import { EventsService, WebhookService } from './events/index.js';
 import { AuthService, LimitsService, TenancyService } from './identity/index.js';
+import { MediaService, MediaStores } from './media/index.js';
 import { MetricsService } from './metrics/index.js';
 import { ConfigService, SettingsService } from './settings/index.js';
 import { TemplateSendService, TemplateService, TypingService, WhatsAppInboundService } from './whatsapp/index.js';
@@ -48,6 +49,9 @@ export function createServices(deps: Deps) {
     whatsappInbound: new WhatsAppInboundService(deps.cipher),
     webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
     agents: new AgentService(providers, deps.cipher),
+    /** Where files are kept (CONTRACT §12.3): PostgreSQL, or S3 when MEDIA_S3_BUCKET is set. */
+    media: new MediaStores(deps.orm, deps.config.media),
+    mediaFiles: new MediaService(),
   };
 }
 

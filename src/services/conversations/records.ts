@@ -39,6 +39,8 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     closed_at: iso(c.closed_at),
     updated_at: iso(c.updated_at),
     contact: c.contact ?? null,
+    contact_user_id: c.contact_user_id ?? null,
+    contact_name: c.contact_name ?? null,
     window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
     handler: c.handler ?? 'ai',
     assignee_id: c.assignee_id ?? null,
@@ -55,7 +57,8 @@ export function messageRecordSql(m: string): string {
   return `jsonb_build_object('id', ${m}.id, 'conversation_id', ${m}.conversation_id, 'role', ${m}.role, 'content', ${m}.content,
     'public', ${m}.public, 'created_at', to_char(${m}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'usage', ${m}.usage, 'external_id', ${m}.external_id, 'delivery_status', ${m}.delivery_status,
-    'delivery_error', ${m}.delivery_error, 'author_id', ${m}.author_id)`;
+    'delivery_error', ${m}.delivery_error, 'author_id', ${m}.author_id, 'type', ${m}.type, 'payload', ${m}.payload,
+    'reply_to_id', ${m}.reply_to_id)`;
 }
 
 /** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
@@ -72,6 +75,9 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     delivery_status: m.delivery_status ?? null,
     delivery_error: m.delivery_error ?? null,
     author_id: m.author_id ?? null,
+    type: m.type ?? 'text',
+    payload: m.payload ?? null,
+    reply_to_id: m.reply_to_id ?? null,
   };
 }
 

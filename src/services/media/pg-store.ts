@@ -1,0 +1,122 @@
+import { Readable } from 'node:stream';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ByteMeter, MediaWriteSuperseded, type MediaStore, type MediaWriteOptions } from './store.js';
+
+/** The size of one row of ai_media_chunks (every row but the last is exactly this long, so a range finds its rows by arithmetic). */
+export const CHUNK_BYTES = 256 * 1024;
+/** Rows read per statement when serving. */
+const ROWS_PER_READ = 4;
+
+/**
+ * Files in PostgreSQL, as fixed-size rows of `ai_media_chunks` (every node and the embedded database
+ * see them). A write holds at most one row's bytes beyond what the socket has given it; each row is
+ * its own statement (no transaction open for a file's whole download). A read fetches a few rows at
+ * a time as the client takes them; a range reads only its rows.
+ */
+export class PgMediaStore implements MediaStore {
+  readonly kind = 'pg' as const;
+
+  constructor(private readonly orm: MikroORM) {}
+
+  async write(mediaId: string, body: Readable, opts: MediaWriteOptions): Promise<{ size: number; sha256: string }> {
+    const meter = new ByteMeter(opts);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let seq = 0;
+    const flush = async (last: boolean) => {
+      while (pendingBytes >= CHUNK_BYTES || (last && pendingBytes > 0)) {
+        const all = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+        const row = all.subarray(0, CHUNK_BYTES);
+        const rest = all.subarray(row.length);
+        pending = rest.length ? [rest] : [];
+        pendingBytes = rest.length;
+        await this.putRow(mediaId, seq++, row, opts.attempt);
+      }
+    };
+    try {
+      // a retried attempt starts from nothing (a former attempt may have left rows)
+      await this.clear(mediaId, opts.attempt);
+      for await (const chunk of body) {
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+        meter.add(buf);
+        pending.push(buf);
+        pendingBytes += buf.length;
+        if (pendingBytes >= CHUNK_BYTES) await flush(false);
+      }
+      await flush(true);
+      return meter.finish();
+    } catch (err) {
+      body.destroy();
+      if (!(err instanceof MediaWriteSuperseded)) await this.clear(mediaId, opts.attempt).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async read(mediaId: string, range?: { start: number; end: number }): Promise<Readable> {
+    const start = range?.start ?? 0;
+    const end = range?.end ?? Infinity;
+    const first = Math.floor(start / CHUNK_BYTES);
+    const last = Number.isFinite(end) ? Math.floor(end / CHUNK_BYTES) : Number.MAX_SAFE_INTEGER;
+    const conn = this.orm.em.getConnection();
+    async function* rows(): AsyncGenerator<Buffer> {
+      for (let from = first; from <= last; from += ROWS_PER_READ) {
+        const to = Math.min(last, from + ROWS_PER_READ - 1);
+        const batch = await conn.execute<{ seq: number; data: Buffer }[]>(
+          'select seq, data from ai_media_chunks where media_id = ? and seq between ? and ? order by seq',
+          [mediaId, from, to],
+          'all',
+        );
+        for (const { seq, data } of batch) {
+          const offset = seq * CHUNK_BYTES;
+          const a = Math.max(0, start - offset);
+          const b = Math.min(data.length, end - offset + 1);
+          if (b > a) yield data.subarray(a, b);
+        }
+        if (batch.length < to - from + 1) return;
+      }
+    }
+    return Readable.from(rows(), { objectMode: false });
+  }
+
+  async remove(mediaId: string): Promise<void> {
+    await this.clear(mediaId);
+  }
+
+  private async clear(mediaId: string, attempt?: number): Promise<void> {
+    const conn = this.orm.em.getConnection();
+    if (attempt === undefined) {
+      await conn.execute('delete from ai_media_chunks where media_id = ?', [mediaId], 'run');
+      return;
+    }
+    const [row] = await conn.execute<{ owned: boolean }[]>(
+      `with owner as (select id from ai_media where id = ? and attempts = ? for share),
+       gone as (delete from ai_media_chunks where media_id in (select id from owner))
+       select exists (select 1 from owner) as owned`,
+      [mediaId, attempt],
+      'all',
+    );
+    if (!row?.owned) throw new MediaWriteSuperseded();
+  }
+
+  /** One row; fenced by the job's attempt when given (the row of ai_media shared-locked, so a new claim waits for it). */
+  private async putRow(mediaId: string, seq: number, data: Buffer, attempt?: number): Promise<void> {
+    const conn = this.orm.em.getConnection();
+    if (attempt === undefined) {
+      await conn.execute(
+        'insert into ai_media_chunks (media_id, seq, data) values (?, ?, ?) on conflict (media_id, seq) do update set data = excluded.data',
+        [mediaId, seq, data],
+        'run',
+      );
+      return;
+    }
+    const rows = await conn.execute<unknown[]>(
+      `insert into ai_media_chunks (media_id, seq, data)
+       select id, ?, ? from ai_media where id = ? and attempts = ? for share
+       on conflict (media_id, seq) do update set data = excluded.data
+       returning 1`,
+      [seq, data, mediaId, attempt],
+      'all',
+    );
+    if (!rows.length) throw new MediaWriteSuperseded();
+  }
+}

@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A real S3-protocol server (s3rver, files under a temporary folder) on 127.0.0.1:0, with one bucket,
+ * for the S3 media store. `startS3Server` resolves null, with the reason, when it cannot start.
+ */
+export interface LocalS3 {
+  endpoint: string;
+  bucket: string;
+  /** The variables a `serve` process needs to use it. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startS3Server(bucket = 'ordergraph-media'): Promise<LocalS3 | { skip: string }> {
+  let S3rver: any;
+  try {
+    S3rver = createRequire(__filename)('s3rver');
+  } catch (err) {
+    return { skip: `s3rver is not installed (${(err as Error).message})` };
+  }
+  const directory = await mkdtemp(join(tmpdir(), 'og-s3-'));
+  try {
+    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
+    const address = (await server.run()) as AddressInfo;
+    const endpoint = `http://127.0.0.1:${address.port}`;
+    // s3rver accepts any credentials it is given (S3RVER/S3RVER by default); the SDK needs some
+    process.env.AWS_ACCESS_KEY_ID ??= 'S3RVER';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'S3RVER';
+    return {
+      endpoint,
+      bucket,
+      env: {
+        MEDIA_S3_BUCKET: bucket,
+        MEDIA_S3_ENDPOINT: endpoint,
+        MEDIA_S3_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      },
+      close: async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await rm(directory, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await rm(directory, { recursive: true, force: true });
+    return { skip: `s3rver could not start (${(err as Error).message})` };
+  }
+}
