@@ -11,6 +11,7 @@ import { EventResolver } from './event.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { WhatsAppResolver } from './whatsapp.resolver.js';
 import { AgentResolver } from './agent.resolver.js';
+import { UploadResolver } from './upload.resolver.js';
 
 /** Every resolver of the one schema. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -26,4 +27,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   WebhookResolver,
   EventResolver,
   AgentResolver,
+  UploadResolver,
 ];

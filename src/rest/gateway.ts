@@ -12,6 +12,7 @@ import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
 import { queryCredentials, runSse, type SseHub } from './sse.js';
 import { traceOperation } from '../platform/tracing.js';
 import { sendMedia } from './media-response.js';
+import multipart from '@fastify/multipart';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
@@ -36,6 +37,7 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
     async (api) => {
       for (const spec of deps.routes) {
         if (spec.rawBody) await api.register(async (raw) => keepRawBody(raw).route(toFastifyRoute(spec, deps)));
+        else if (spec.upload) await api.register(async (up) => (await multipartOnly(up, deps)).route(toFastifyRoute(spec, deps)));
         else api.route(toFastifyRoute(spec, deps));
       }
     },
@@ -86,7 +88,9 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
         query: (req.query ?? {}) as Record<string, any>,
         body: spec.rawBody
           ? await spec.rawBody(req.ctx!, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers)
-          : (req.body ?? {}),
+          : spec.upload
+            ? await spec.upload(req.ctx!, req)
+            : (req.body ?? {}),
         headers: req.headers,
       };
       if (spec.stream) {
@@ -139,6 +143,19 @@ function pick(declared: Set<string>, input: RouteInput): Record<string, unknown>
 }
 
 /** A context whose every body, whatever its content type, reaches the handler as the bytes received. */
+/**
+ * An upload route's context (CONTRACT §12.5): multipart/form-data only (any other type is 415), parsed
+ * by @fastify/multipart as a stream the route consumes: nothing is buffered, and one file part at most.
+ * The part's size is the media store's to limit (it knows the kind); the parser's own cap is MEDIA_MAX_BYTES.
+ */
+async function multipartOnly(up: FastifyInstance, deps: GatewayDeps): Promise<FastifyInstance> {
+  up.removeAllContentTypeParsers();
+  await up.register(multipart, {
+    limits: { files: 1, fields: 10, parts: 11, fieldSize: 1024, headerPairs: 50, fileSize: deps.services.media.config.maxBytes + 1 },
+  });
+  return up;
+}
+
 function keepRawBody(raw: FastifyInstance): FastifyInstance {
   raw.removeAllContentTypeParsers();
   raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

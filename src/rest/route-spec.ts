@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/index.js';
 import type { JSONSchema } from './json-schema.js';
 import { propertyAt } from './openapi-result.js';
@@ -69,6 +70,12 @@ export interface RouteSpec {
    * while pending). `document`: a document's file, always an attachment.
    */
   file?: (data: Record<string, any>) => { media_id: string; document?: boolean };
+  /**
+   * A multipart/form-data upload (CONTRACT §12.5): the route's context parses multipart only
+   * (@fastify/multipart, streaming), and `upload` consumes the request's parts after the pipeline and
+   * before the operation (the file streamed into its store); what it returns is the route's `body`.
+   */
+  upload?: (ctx: RequestContext, req: FastifyRequest) => Promise<unknown>;
   /** The single root field is answered as `text/plain`, without the envelope (a webhook challenge). */
   plainText?: boolean;
   /**

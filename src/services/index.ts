@@ -8,7 +8,7 @@ import { AgentService, TranslationService } from './agents/index.js';
 import { ConversationService, ConversationWriteService, HandoffService } from './conversations/index.js';
 import { EventsService, WebhookService } from './events/index.js';
 import { AuthService, LimitsService, TenancyService } from './identity/index.js';
-import { MediaService, MediaStores } from './media/index.js';
+import { MediaService, MediaStores, MediaUploadService } from './media/index.js';
 import { MetricsService } from './metrics/index.js';
 import { ConfigService, SettingsService } from './settings/index.js';
 import { TemplateSendService, TemplateService, TypingService, WhatsAppInboundService } from './whatsapp/index.js';
@@ -30,6 +30,7 @@ export interface Deps {
 
 export function createServices(deps: Deps) {
   const providers = createProviders(deps.config);
+  const media = new MediaStores(deps.orm, deps.config.media);
   return {
     deps,
     tenancy: new TenancyService(deps.orm),
@@ -50,7 +51,9 @@ export function createServices(deps: Deps) {
     webhooks: new WebhookService(deps.config.webhooks, deps.cipher),
     agents: new AgentService(providers, deps.cipher),
     /** Where files are kept (CONTRACT §12.3): PostgreSQL, or S3 when MEDIA_S3_BUCKET is set. */
-    media: new MediaStores(deps.orm, deps.config.media),
+    media,
+    /** Files a project uploads to send (CONTRACT §12.5). */
+    mediaUploads: new MediaUploadService(media),
     mediaFiles: new MediaService(),
   };
 }

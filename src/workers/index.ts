@@ -50,6 +50,7 @@ export function startWorkers(
     timeoutMs: config.providerTimeoutMs,
     log,
     onEvents: (projectId) => events.sequence(projectId),
+    media: services.media,
   }).start();
   // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
   const unsubscribe = events.onCommit(() => {

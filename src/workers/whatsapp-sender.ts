@@ -3,6 +3,10 @@ import type { WhatsAppSendConfig } from '../config.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
+import { cloudMessage, createMediaUploader, type MediaUploader } from '../providers/whatsapp/outbound.js';
+import { MediaStores } from '../services/media/index.js';
+import { loadConfig } from '../config.js';
+import { MediaUploads, type FileToSend } from './media-uploads.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
 import {
   applyEarlyStatuses,
@@ -29,6 +33,8 @@ export interface WhatsAppSenderOptions {
   log: OutboxLog;
   /** Told after a commit that appended events: the sequencer pass that gives them ids (services/events); `stop` waits for it. */
   onEvents?: (projectId: number) => Promise<void>;
+  /** Where files of ours are read from to upload them (CONTRACT §12.4); default the stores the environment configures. */
+  media?: MediaStores;
 }
 
 type SendResult = OutboxResult<ClaimedSend, TextSendOutcome>;
@@ -44,6 +50,11 @@ interface ClaimedSend extends OutboxJob {
   business_id: number | null;
   enabled: boolean;
   credentials: string | null;
+  /** CONTRACT §12.4: the message's type and payload, the external id `reply_to_id` names, and a file of ours it sends. */
+  type: string;
+  payload: Record<string, any> | null;
+  context_id: string | null;
+  file: FileToSend | null;
 }
 
 /**
@@ -73,9 +84,21 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   private readonly lines = new LineLimiter();
   private prune: NodeJS.Timeout | undefined;
   private readonly sequencing = new Set<Promise<void>>();
+  private readonly uploader: MediaUploader;
+  private readonly uploads: MediaUploads;
+  private readonly ownStores: MediaStores | null;
 
   constructor(private readonly opts: WhatsAppSenderOptions) {
     this.client = createWhatsAppTextSender({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs, maxSockets: opts.config.concurrency });
+    this.uploader = createMediaUploader({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs });
+    this.ownStores = opts.media ? null : new MediaStores(opts.orm, loadConfig().media);
+    this.uploads = new MediaUploads({
+      orm: opts.orm,
+      stores: opts.media ?? this.ownStores!,
+      uploader: this.uploader,
+      leaseMs: opts.timeoutMs + LEASE_MARGIN_MS,
+      waitMs: opts.timeoutMs,
+    });
     this.worker = new OutboxWorker(this, {
       concurrency: opts.config.concurrency,
       pollMs: opts.config.pollMs,
@@ -101,6 +124,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     await this.worker.stop();
     await Promise.allSettled([...this.sequencing]);
     this.client.close();
+    this.uploader.close();
+    this.ownStores?.close();
   }
 
   /** Looks for due sends now (after a commit here, or a notification from another process). */
@@ -121,6 +146,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   private async claimIn(em: EntityManager, limit: number): Promise<ClaimedSend[]> {
     if (limit <= 0) return [];
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
+    // a reply with a file of ours may upload it first: two provider deadlines
+    const uploadLeaseSeconds = (2 * this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     const rows = await em.getConnection().execute<Record<string, any>[]>(
       // Each conversation's oldest pending send, found by a skip scan of the pending index: one probe
       // per conversation with pending sends (the first row after the previous conversation is the next
@@ -144,12 +171,17 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
           limit ?
           for update of s skip locked)
        update ai_message_sends s
-          set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+          set attempts = s.attempts + 1,
+              next_attempt_at = clock_timestamp() + make_interval(secs => case when m.payload->>'media_id' is null then ? else ? end)
          from due, ai_messages m, ai_conversations c, ai_agents a
         where s.message_id = due.message_id and m.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id
        returning s.message_id, s.project_id, s.conversation_id, s.attempts, m.content, c.contact, c.agent_id,
-                 a.business_id, a.enabled, a.credentials`,
-      [limit, leaseSeconds],
+                 a.business_id, a.enabled, a.credentials, m.type, m.payload,
+                 (select r.external_id from ai_messages r where r.id = m.reply_to_id and r.conversation_id = m.conversation_id) as context_id,
+                 (select jsonb_build_object('id', f.id, 'project_id', f.project_id, 'status', f.status, 'mime_type', f.mime_type,
+                         'size', f.size, 'filename', f.filename, 'storage', f.storage)
+                    from ai_media f where f.id = m.payload->>'media_id' and f.project_id = m.project_id) as file`,
+      [limit, leaseSeconds, uploadLeaseSeconds],
       'all',
       em.getTransactionContext(),
     );
@@ -165,6 +197,10 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       business_id: r.business_id ?? null,
       enabled: r.enabled === true,
       credentials: r.credentials ?? null,
+      type: r.type ?? 'text',
+      payload: r.payload ?? null,
+      context_id: r.context_id ?? null,
+      file: r.file ? { ...r.file, size: Number(r.file.size) } : null,
     }));
   }
 
@@ -176,7 +212,29 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     if (typeof phone !== 'string' || !phone || typeof token !== 'string' || !token || !job.contact) {
       return { accepted: false, retry: false, error: 'agent credentials missing (phone_number_id, access_token)' };
     }
-    return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
+    if (job.type === 'text' && !job.context_id)
+      return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
+    let uploadedId: string | null = null;
+    if (job.payload?.media_id) {
+      const file = job.file as (FileToSend & { status?: string }) | null;
+      if (!file || file.status !== 'stored')
+        return { accepted: false, retry: false, error: 'the file of payload.media_id is no longer stored' };
+      const upload = await this.uploads.idFor(file, phone, token);
+      if (!upload.ok) return { accepted: false, retry: upload.retry, error: `media upload: ${upload.error}` };
+      uploadedId = upload.id;
+    }
+    const message = cloudMessage(
+      { to: job.contact },
+      {
+        type: job.type,
+        content: job.content,
+        payload: job.payload,
+        contextId: job.context_id,
+        reactionTo: job.payload?.external_id ?? null,
+        uploadedId,
+      },
+    );
+    return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content, message });
   }
 
   /**

@@ -9,6 +9,7 @@ import { eventRoutes } from './event.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
 import { agentRoutes } from './agent.routes.js';
+import { uploadRoutes } from './upload.routes.js';
 
 /** Every REST endpoint, as data. */
 export const ROUTES: RouteSpec[] = [
@@ -22,4 +23,5 @@ export const ROUTES: RouteSpec[] = [
   ...webhookRoutes,
   ...eventRoutes,
   ...agentRoutes,
+  ...uploadRoutes,
 ];

@@ -14,4 +14,5 @@ export { ByteMeter, MediaHashMismatch, MediaTooLarge, MediaWriteSuperseded, type
 export { CHUNK_BYTES, PgMediaStore } from './pg-store.js';
 export { S3MediaStore } from './s3-store.js';
 export { MediaStores } from './stores.js';
+export { MediaUploadService, type IncomingFile, type UploadedFile } from './upload.service.js';
 export { MediaService, mediaRecord, mediaRecordSql, type MediaRow } from './media.service.js';
