@@ -37,7 +37,11 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
     async (api) => {
       for (const spec of deps.routes) {
         if (spec.rawBody) await api.register(async (raw) => keepRawBody(raw).route(toFastifyRoute(spec, deps)));
-        else if (spec.upload) await api.register(async (up) => (await multipartOnly(up, deps)).route(toFastifyRoute(spec, deps)));
+        else if (spec.upload)
+          await api.register(async (up) => {
+            await multipartOnly(up, deps);
+            up.route(toFastifyRoute(spec, deps));
+          });
         else api.route(toFastifyRoute(spec, deps));
       }
     },
@@ -148,12 +152,12 @@ function pick(declared: Set<string>, input: RouteInput): Record<string, unknown>
  * by @fastify/multipart as a stream the route consumes: nothing is buffered, and one file part at most.
  * The part's size is the media store's to limit (it knows the kind); the parser's own cap is MEDIA_MAX_BYTES.
  */
-async function multipartOnly(up: FastifyInstance, deps: GatewayDeps): Promise<FastifyInstance> {
+async function multipartOnly(up: FastifyInstance, deps: GatewayDeps): Promise<void> {
   up.removeAllContentTypeParsers();
+  // (a Fastify instance is thenable: it is not returned from this async function, which would await it)
   await up.register(multipart, {
     limits: { files: 1, fields: 10, parts: 11, fieldSize: 1024, headerPairs: 50, fileSize: deps.services.media.config.maxBytes + 1 },
   });
-  return up;
 }
 
 function keepRawBody(raw: FastifyInstance): FastifyInstance {
