@@ -119,10 +119,18 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
   const textNotification = (id: string, from: string, text: string, phoneId = phone(MAIN), timestamp: unknown = '1763900000') =>
     MetaWebhooks.notification(phoneId, { messages: [{ id, from, text, timestamp: timestamp as string }] });
   const messagesWith = async (externalId: string) =>
-    db.sql<{ id: number; conversation_id: number; content: string; role: string; public: boolean; created_at: Date }>(
-      'select id, conversation_id, content, role, public, created_at from ai_messages where external_id = ? order by id',
-      [externalId],
-    );
+    db.sql<{
+      id: number;
+      conversation_id: number;
+      content: string;
+      role: string;
+      public: boolean;
+      created_at: Date;
+      type: string;
+      payload: any;
+    }>('select id, conversation_id, content, role, public, created_at, type, payload from ai_messages where external_id = ? order by id', [
+      externalId,
+    ]);
 
   describe('verification (GET)', () => {
     it("answers the challenge as text/plain when the token is an agent's verify_token", async () => {
@@ -259,7 +267,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect(event).toEqual({ data: record, agent_id: MAIN, business_id: 1, public: true });
     });
 
-    it('other types: the caption, else [TYPE]; an item without id or from, or with a non-Unix timestamp, is skipped and the rest stored', async () => {
+    it('other types: the caption, else [TYPE] ([UNSUPPORTED] for a type not known, §12.2); an item without id or from, or with a non-Unix timestamp, is skipped and the rest stored', async () => {
       const ids = { image: wamid('img'), sticker: wamid('stk'), weird: wamid('weird'), badTs: wamid('ts'), noFrom: wamid('nofrom') };
       const from = '34600000010';
       const body = MetaWebhooks.notification(phone(MAIN), {
@@ -278,7 +286,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect(res.body).toEqual({ error: false, result: { messages: 3, statuses: 0 } });
       expect((await messagesWith(ids.image))[0].content).toBe('my receipt');
       expect((await messagesWith(ids.sticker))[0].content).toBe('[STICKER]');
-      expect((await messagesWith(ids.weird))[0].content).toBe('[WEIRD_NEW_TYPE]');
+      expect((await messagesWith(ids.weird))[0]).toMatchObject({
+        content: '[UNSUPPORTED]',
+        type: 'unsupported',
+        payload: { type: 'weird_new_type', errors: [] },
+      });
       expect(await messagesWith(ids.badTs)).toEqual([]);
       expect(await messagesWith(ids.noFrom)).toEqual([]);
       const [{ n }] = await db.sql<{ n: number }>(

@@ -5,6 +5,7 @@ import { assertAiModule } from '../identity/access.js';
 import { conversationEvent, messageRecord, messageRecordSql } from '../conversations/records.js';
 import { eventsCommitted, writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM, moveTemplateSend, templateSendEvent } from './template-send.service.js';
+import { readInbound, type InboundContent } from './inbound-types.js';
 import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from './delivery.js';
 
 /**
@@ -66,7 +67,7 @@ export async function receiveNotification(ctx: RequestContext, payload: unknown)
       if (!agent) continue; // naming no enabled agent of the project: ignored (CONTRACT §9.3)
       const { messages, statuses } = change.value;
       for (const [m, message] of optionalList(messages, `${where}.value.messages`, problems).entries()) {
-        result.messages += await storeMessage(ctx, agent, message, `${where}.value.messages[${m}]`, problems);
+        result.messages += await storeMessage(ctx, agent, message, change.value.contacts, `${where}.value.messages[${m}]`, problems);
       }
       for (const [s, status] of optionalList(statuses, `${where}.value.statuses`, problems).entries()) {
         result.statuses += await moveStatus(ctx, agent, status, `${where}.value.statuses[${s}]`, problems);
@@ -82,57 +83,144 @@ export async function receiveNotification(ctx: RequestContext, payload: unknown)
   return result;
 }
 
+/** Who sent an item (CONTRACT §12.1): the phone number when Meta shares it, the BSUID, the profile name. */
+interface Sender {
+  phone: string | null;
+  bsuid: string | null;
+  name: string | null;
+}
+
+/** A BSUID: two letters, a period, letters and digits (parent ids add segments: `US.ENT.…`). */
+const BSUID = /^[A-Za-z]{2}(\.[A-Za-z0-9]{1,128}){1,3}$/;
+const MAX_NAME = 256;
+
 /** One inbound message, in its own transaction: 1 when stored, 0 when skipped (a retry, or unusable). */
-async function storeMessage(ctx: RequestContext, agent: WebhookAgent, m: unknown, where: string, problems: string[]): Promise<number> {
+async function storeMessage(
+  ctx: RequestContext,
+  agent: WebhookAgent,
+  m: unknown,
+  contacts: unknown,
+  where: string,
+  problems: string[],
+): Promise<number> {
   if (!isObject(m)) return skip(problems, `${where}: not a message`);
-  const { from, id, type } = m;
+  const { id } = m;
   if (typeof id !== 'string' || !id || id.length > MAX_EXTERNAL_ID) return skip(problems, `${where}: no usable id`);
-  if (typeof from !== 'string' || !/^[0-9]{1,64}$/.test(from) || from.length > MAX_CONTACT)
-    return skip(problems, `${where}: no usable from`);
+  const phone = typeof m.from === 'string' && /^[0-9]{1,64}$/.test(m.from) && m.from.length <= MAX_CONTACT ? m.from : null;
+  const bsuid = typeof m.from_user_id === 'string' && m.from_user_id.length <= 200 && BSUID.test(m.from_user_id) ? m.from_user_id : null;
+  // CONTRACT §12.1: skipped only when neither the phone number nor the BSUID is usable
+  if (!phone && !bsuid) return skip(problems, `${where}: no usable from or from_user_id`);
   const createdAt = unixSeconds(m.timestamp);
   // Without its time a message cannot be dated (nor open the customer service window): skipped (CONTRACT §9.3).
   if (!createdAt) return skip(problems, `${where}: timestamp ${clip(m.timestamp)} is not Unix seconds`);
-  const content = contentOf(type, m);
+  const sender: Sender = { phone, bsuid, name: profileName(contacts, phone, bsuid) };
+  const item = readInbound(m);
+  if (item.type === 'unsupported' && m.type !== 'unsupported') problems.push(`${where}: ${clip(m.type)} stored as unsupported`);
 
-  const intoActive = await storeInActive(ctx, agent, from, id, content, createdAt);
-  if (intoActive !== null) return intoActive;
-  return writeWithEvents(ctx, async (tx) => {
-    // No active conversation a moment ago. The message's key first (a concurrent delivery of the
-    // same id waits on it, then finds it taken), then, when the key was new and a conversation has
-    // become active meanwhile, the message in it (and the conversation's updated_at).
-    const [first] = await run(
-      tx,
-      `with k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1),
-       c as (select id from ai_conversations
-              where project_id = ? and agent_id = ? and contact = ? and status = 'active' and exists (select 1 from k)
-              for no key update),
-       m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
-             select ?, c.id, 'user', ?, true, ?::timestamptz, ? from c
-             returning *),
-       touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
-                    where project_id = ? and id in (select conversation_id from m))
-       select exists (select 1 from k) as fresh, m.* from (select 1) one left join m on true`,
-      [agent.id, id, ctx.project.id, ctx.project.id, agent.id, from, ctx.project.id, content, createdAt, id, ctx.project.id],
-    );
-    if (!first.fresh) return { value: 0, events: [] }; // already stored: Meta retried
-    const events: NewAiEvent[] = [];
-    const { fresh: _fresh, ...stored } = first;
-    let message = stored;
-    if (stored.id == null) {
-      // The contact's first message (or its conversation was closed): open one, then store it there.
-      const conversation = await openConversation(tx, ctx.project.id, agent, from, events);
-      [message] = await run(
-        tx,
-        `with m as (
-           insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
-           values (?, ?, 'user', ?, true, ?::timestamptz, ?)
-           returning *),
-         touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
-                      where id = ? and project_id = ?)
-         select * from m`,
-        [ctx.project.id, conversation.id, content, createdAt, id, conversation.id, ctx.project.id],
-      );
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const intoActive = await storeInActive(ctx, agent, sender, id, item, createdAt);
+      if (intoActive !== null) return intoActive;
+      return await storeOpening(ctx, agent, sender, id, item, createdAt);
+    } catch (err) {
+      // another delivery of the same person took the contact or BSUID a moment ago: once more reads its conversation
+      if ((err as { code?: string }).code !== '23505' || attempt > 0) throw err;
     }
+  }
+}
+
+/** The contact's conversation, of this agent, active: same BSUID when both sides have one, else same phone number (CONTRACT §12.1). */
+const MATCH = `select id from ai_conversations
+   where project_id = ? and agent_id = ? and status = 'active'
+     and ((?::text is not null and contact_user_id = ?::text)
+       or (?::text is not null and contact = ?::text and (contact_user_id is null or ?::text is null)))
+   order by (contact_user_id is not distinct from ?::text) desc, id
+   limit 1
+   for no key update`;
+const matchParams = (p: number, agent: WebhookAgent, s: Sender) => [p, agent.id, s.bsuid, s.bsuid, s.phone, s.phone, s.bsuid, s.bsuid];
+
+/**
+ * The message inserted into the conversation `c` (a CTE of one `id`), as `m`; its file's download
+ * job as `med`; the conversation touched (window, the identifiers it learns, the name) as `touched`.
+ * A phone number replaces a BSUID in `contact` unless another active conversation of the agent has it.
+ */
+function insertCtes(p: number, agent: WebhookAgent, s: Sender, externalId: string, item: InboundContent, createdAt: Date) {
+  const sql = `m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, reply_to_id)
+       select ?, c.id, 'user', ?, true, ?::timestamptz, ?, ?,
+              case when ?::text is null then ?::jsonb
+                   else jsonb_set(?::jsonb, '{message_id}', coalesce((select to_jsonb(r.id) from ai_messages r
+                          where r.external_id = ?::text and r.conversation_id = c.id order by r.id limit 1), 'null'::jsonb)) end,
+              (select r.id from ai_messages r where r.external_id = ?::text and r.conversation_id = c.id order by r.id limit 1)
+         from c where exists (select 1 from k)
+       returning *),
+     med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
+       select ?::text, ?, 'inbound', m.conversation_id, m.id, ?, ?, ?, ? from m where ?::text is not null),
+     touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m)),
+         contact_user_id = coalesce(contact_user_id, ?::text),
+         contact_name = coalesce(?::text, contact_name),
+         contact = case when ?::text is not null and contact is distinct from ?::text and not exists (
+                     select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
+                   then ?::text else contact end
+       where project_id = ? and id in (select conversation_id from m))`;
+  const payload = item.payload === null ? null : JSON.stringify(item.payload);
+  const media = item.media;
+  const params = [
+    p,
+    item.content,
+    createdAt,
+    externalId,
+    item.type,
+    item.reactedExternalId,
+    payload,
+    payload,
+    item.reactedExternalId,
+    item.contextId,
+    media?.id ?? null,
+    p,
+    agent.id,
+    media?.mime_type ?? null,
+    media?.filename ?? null,
+    media?.provider_media_id ?? null,
+    media?.id ?? null,
+    s.bsuid,
+    s.name,
+    s.phone,
+    s.phone,
+    s.phone,
+    s.phone,
+    p,
+  ];
+  return { sql, params };
+}
+
+/**
+ * The contact's first message (or its conversation was closed): in one transaction, the message's
+ * key first (a concurrent delivery of the same id waits on it, then finds it taken), then the
+ * active conversation (another delivery may have opened it meanwhile) or a new one, then the message.
+ */
+async function storeOpening(
+  ctx: RequestContext,
+  agent: WebhookAgent,
+  sender: Sender,
+  externalId: string,
+  item: InboundContent,
+  createdAt: Date,
+): Promise<number> {
+  const p = ctx.project.id;
+  return writeWithEvents(ctx, async (tx) => {
+    const [key] = await run(
+      tx,
+      `insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1 as fresh`,
+      [agent.id, externalId, p],
+    );
+    if (!key) return { value: 0, events: [] }; // already stored: Meta retried
+    const events: NewAiEvent[] = [];
+    const conversation = await openConversation(tx, p, agent, sender, events);
+    const ctes = insertCtes(p, agent, sender, externalId, item, createdAt);
+    const [message] = await run(tx, `with c as (select ?::int as id), k as (select 1), ${ctes.sql} select * from m`, [
+      conversation.id,
+      ...ctes.params,
+    ]);
     events.push({
       type: 'message.created',
       data: messageRecord(message),
@@ -172,36 +260,31 @@ async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, 
 /**
  * The common case in one statement, atomic without a transaction (one round trip instead of four):
  * when the contact has an active conversation, its row is locked, the message's key taken, the
- * message stored, the conversation touched and its message.created put in the events inbox.
- * 1 when stored, 0 when the key was taken (Meta retried; a concurrent delivery of the same id
- * waits on the conversation's row, then finds it taken); null when the contact has no active
- * conversation: nothing was written, and storeMessage's transaction opens one.
+ * message and its file's download job stored, the conversation touched and its message.created put
+ * in the events inbox. 1 when stored, 0 when the key was taken (Meta retried; a concurrent delivery
+ * of the same id waits on the conversation's row, then finds it taken); null when the contact has no
+ * active conversation: nothing was written, and storeOpening's transaction opens one.
  */
 async function storeInActive(
   ctx: RequestContext,
   agent: WebhookAgent,
-  from: string,
-  id: string,
-  content: string,
+  sender: Sender,
+  externalId: string,
+  item: InboundContent,
   createdAt: Date,
 ): Promise<number | null> {
   const p = ctx.project.id;
+  const ctes = insertCtes(p, agent, sender, externalId, item, createdAt);
   const [row] = await ctx.em.getConnection().execute<{ active: boolean; fresh: boolean }[]>(
-    `with c as (select id from ai_conversations
-                 where project_id = ? and agent_id = ? and contact = ? and status = 'active'
-                 for no key update),
+    `with c as (${MATCH}),
      k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id)
            select ?, ?, ? where exists (select 1 from c)
            on conflict do nothing returning 1),
-     m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id)
-           select ?, c.id, 'user', ?, true, ?::timestamptz, ? from c where exists (select 1 from k)
-           returning *),
-     touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m))
-                  where project_id = ? and id in (select conversation_id from m)),
+     ${ctes.sql},
      ev as (insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
             select ?, 'message.created', ?, ?, m.conversation_id, true, ${messageRecordSql('m')}, clock_timestamp() from m)
      select exists (select 1 from c) as active, exists (select 1 from k) as fresh`,
-    [p, agent.id, from, agent.id, id, p, p, content, createdAt, id, p, p, agent.id, agent.business_id],
+    [...matchParams(p, agent, sender), agent.id, externalId, p, ...ctes.params, p, agent.id, agent.business_id],
     'all',
   );
   if (!row.active) return null;
@@ -211,41 +294,45 @@ async function storeInActive(
 }
 
 /**
- * The active conversation of (agent, contact), opened when none is active. The partial unique index
- * ai_conversations_active_contact_uq decides races: a concurrent opener's insert waits for the
- * winner's commit, then does nothing and reads the winner's row.
+ * The active conversation of (agent, person), opened when none is active. The partial unique indexes
+ * ai_conversations_active_contact_uq (agent, contact) and ai_conversations_active_user_uq (agent,
+ * BSUID) decide races: a concurrent opener's insert waits for the winner's commit, then does nothing
+ * and reads the winner's row.
  */
 async function openConversation(
   tx: EntityManager,
   projectId: number,
   agent: WebhookAgent,
-  contact: string,
+  sender: Sender,
   events: NewAiEvent[],
 ): Promise<Record<string, any>> {
-  // Locked like the write routes lock it, so the idle sweeper cannot close it under this message.
-  const find = () =>
-    run(
-      tx,
-      `select * from ai_conversations where project_id = ? and agent_id = ? and contact = ? and status = 'active' for no key update`,
-      [projectId, agent.id, contact],
-    );
+  const contact = sender.phone ?? sender.bsuid;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [existing] = await find();
+    // Locked like the write routes lock it, so the idle sweeper cannot close it under this message.
+    const [existing] = await run(tx, MATCH, matchParams(projectId, agent, sender));
     if (existing) return existing;
     const [opened] = await run(
       tx,
-      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, status, usage)
-       values (?, ?, ${USER_BY_PHONE}, ?, ?, 'active', '{}')
-       on conflict (agent_id, contact) where status = 'active' and contact is not null do nothing
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, status, usage)
+       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, ?, 'active', '{}')
+       on conflict do nothing
        returning *`,
-      [projectId, agent.id, projectId, contact, agent.business_id, contact],
+      [projectId, agent.id, projectId, sender.phone, agent.business_id, contact, sender.bsuid, sender.name],
     );
     if (opened) {
       events.push(conversationEvent('conversation.created', opened, agent, 0));
       return opened;
     }
   }
-  // Only reachable if the winner's conversation is closed between every insert and read.
+  // The phone number is another person's conversation (a different BSUID): the message joins the
+  // conversation that holds the number rather than being lost.
+  const [holder] = await run(
+    tx,
+    `select id from ai_conversations where project_id = ? and agent_id = ? and status = 'active' and (contact = ? or contact_user_id = ?)
+      order by id limit 1 for no key update`,
+    [projectId, agent.id, contact, sender.bsuid],
+  );
+  if (holder) return holder;
   throw appError('ERROR_INTERNAL');
 }
 
@@ -253,13 +340,12 @@ function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<
   return tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
 }
 
-/** text → its body; other types → their caption when there is one, else `[TYPE]`. */
-function contentOf(type: unknown, m: Record<string, unknown>): string {
-  const kind = typeof type === 'string' && type ? type : 'unknown';
-  const part = Object.hasOwn(m, kind) ? m[kind] : undefined;
-  if (kind === 'text' && isObject(part) && typeof part.body === 'string' && part.body) return part.body;
-  if (isObject(part) && typeof part.caption === 'string' && part.caption) return part.caption;
-  return `[${kind.toUpperCase().slice(0, 32)}]`;
+/** The `profile.name` of the item's `contacts[]` entry (by wa_id or user_id), when given. */
+function profileName(contacts: unknown, phone: string | null, bsuid: string | null): string | null {
+  if (!Array.isArray(contacts)) return null;
+  const entry = contacts.find((c) => isObject(c) && ((phone && c.wa_id === phone) || (bsuid && c.user_id === bsuid)));
+  const name = isObject(entry) && isObject(entry.profile) ? entry.profile.name : undefined;
+  return typeof name === 'string' && name.trim() ? name.replace(/\u0000/g, '').slice(0, MAX_NAME) : null;
 }
 
 /** Unix seconds (a number or its decimal text, Meta sends text) as a Date; null when it is not one. */
