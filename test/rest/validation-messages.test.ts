@@ -36,6 +36,22 @@ const series = (query: Record<string, string>) => ({
 });
 const send = (body: unknown) => ({ method: 'POST' as const, path: '/ai/agents/1/templates/1/send', ...server, body });
 const message = (body: unknown) => ({ method: 'POST' as const, path: '/ai/conversations/1/messages', ...server, body });
+/** An active conversation of the fixture (the rules that name a message or a file check them in the database). */
+const LIVE = 9001;
+const reply = (body: Record<string, unknown>) => ({
+  method: 'POST' as const,
+  path: `/ai/conversations/${LIVE}/messages`,
+  ...server,
+  body: { role: 'assistant', ...body },
+});
+const BUTTON = (id: string, title: string) => ({ type: 'reply', reply: { id, title } });
+const multipart = (type: string) => ({
+  method: 'POST' as const,
+  path: '/ai/media',
+  ...server,
+  headers: { 'content-type': 'multipart/form-data; boundary=b' },
+  body: `--b\r\nContent-Disposition: form-data; name="file"; filename="x"\r\nContent-Type: ${type}\r\n\r\nMZ\r\n--b--\r\n`,
+});
 
 const CASES: Case[] = [
   // the route's JSON Schema
@@ -251,6 +267,106 @@ const CASES: Case[] = [
     en: 'The field Idempotency-Key must be 1 to 255 printable ASCII characters, without spaces.',
     params: [1, 255],
   },
+  // CONTRACT §12.4: a typed reply's payload, member by member
+  {
+    rule: 'https_url',
+    field: 'payload.link',
+    request: reply({ type: 'image', payload: { link: 'http://example.com/a.jpg' } }),
+    en: 'The field payload.link must be an https URL of at most 2000 characters.',
+    params: [2000],
+  },
+  {
+    rule: 'items_range',
+    field: 'payload.action.buttons',
+    request: reply({ type: 'interactive', payload: { type: 'button', body: { text: 'b' }, action: { buttons: [] } } }),
+    en: 'The field payload.action.buttons must have 1 to 3 items.',
+    params: [1, 3],
+  },
+  {
+    rule: 'rows_total',
+    field: 'payload.action.sections',
+    request: reply({
+      type: 'interactive',
+      payload: {
+        type: 'list',
+        body: { text: 'b' },
+        action: {
+          button: 'Menu',
+          sections: [0, 1].map((s) => ({ title: `S${s}`, rows: Array.from({ length: 6 }, (_, i) => ({ id: `${s}-${i}`, title: 'r' })) })),
+        },
+      },
+    }),
+    en: 'The field payload.action.sections must hold 1 to 10 rows in all.',
+    params: [1, 10],
+  },
+  {
+    rule: 'unique',
+    field: 'payload.action.buttons[1].reply.title',
+    request: reply({
+      type: 'interactive',
+      payload: { type: 'button', body: { text: 'b' }, action: { buttons: [BUTTON('a', 'Yes'), BUTTON('b', 'Yes')] } },
+    }),
+    en: 'The field payload.action.buttons[1].reply.title must differ from the same member of the other items of its list.',
+  },
+  {
+    rule: 'exactly_one',
+    field: 'payload',
+    request: reply({ type: 'video', payload: {} }),
+    en: 'The field payload must have exactly one of: media_id, link.',
+    params: ['media_id', 'link'],
+  },
+  {
+    rule: 'emoji',
+    field: 'payload.emoji',
+    request: reply({ type: 'reaction', payload: { message_id: 1, emoji: '👍👍' } }),
+    en: 'The field payload.emoji must be one emoji, or empty to remove the reaction.',
+  },
+  {
+    rule: 'section_title',
+    field: 'payload.action.sections[1].title',
+    request: reply({
+      type: 'interactive',
+      payload: {
+        type: 'list',
+        body: { text: 'b' },
+        action: { button: 'Menu', sections: [{ title: 'A', rows: [{ id: 'a', title: 'a' }] }, { rows: [{ id: 'b', title: 'b' }] }] },
+      },
+    }),
+    en: 'The field payload.action.sections[1].title is required when the list has more than one section.',
+  },
+  {
+    rule: 'type_forbids',
+    field: 'payload.caption',
+    request: reply({ type: 'sticker', payload: { link: 'https://example.com/s.webp', caption: 'no' } }),
+    en: 'The field payload.caption is not allowed with type sticker.',
+    params: ['sticker'],
+  },
+  {
+    rule: 'conversation_message',
+    field: 'reply_to_id',
+    request: reply({ content: 'hi', reply_to_id: 987654 }),
+    en: 'The field reply_to_id must be the id of a message of this conversation.',
+  },
+  {
+    rule: 'sent_message',
+    field: 'payload.message_id',
+    request: reply({ type: 'reaction', payload: { message_id: 987654, emoji: '👍' } }),
+    en: 'The field payload.message_id must be the id of a message of this conversation sent or received on WhatsApp.',
+  },
+  {
+    rule: 'media_file',
+    field: 'payload.media_id',
+    request: reply({ type: 'sticker', payload: { media_id: 'med_000000000000000000000000' } }),
+    en: 'The field payload.media_id must be the id of a stored file of this project that WhatsApp accepts as sticker: image/webp, at most 512000 bytes.',
+    params: ['sticker', 'image/webp', 512000],
+  },
+  {
+    rule: 'file_type',
+    field: 'file',
+    request: multipart('application/x-msdownload'),
+    en: 'The field file must be a file of one of the types: image/jpeg, image/png, video/mp4, video/3gpp, audio/aac, audio/amr, audio/mpeg, audio/mp4, audio/ogg, image/webp, application/pdf, text/plain, application/msword, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-powerpoint, application/vnd.openxmlformats-officedocument.presentationml.presentation.',
+    params: ['image/jpeg', 'application/pdf'],
+  },
 ];
 
 /** Rules no route reaches today, checked on the table itself: the generic pattern message (every pattern of a route has a name). */
@@ -259,7 +375,26 @@ const TABLE_ONLY: Rule[] = ['pattern'];
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.load(baseFixture());
+  await db.load(
+    baseFixture({
+      agents: [
+        {
+          id: 9000,
+          business_id: 1,
+          name: 'V',
+          provider: 'web',
+          provider_type: 'chat',
+          provider_external_id: 'validation-web',
+          enabled: true,
+        },
+      ],
+    }),
+  );
+  await db.sql(
+    `insert into ai_conversations (id, project_id, agent_id, business_id, status, usage)
+     select ?, id, 9000, 1, 'active', '{}' from projects where code = 'acme'`,
+    [LIVE],
+  );
 });
 afterAll(() => db.orm.close());
 

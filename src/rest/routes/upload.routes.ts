@@ -11,7 +11,7 @@ export const uploadRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/ai/media',
-    operation: 'AiUploadedFile',
+    operation: 'UploadAiMedia',
     summary:
       'Uploads a file to send in replies (multipart/form-data, one part `file` with its Content-Type): images (JPEG, PNG; 5 MB), video (MP4, 3GPP; 16 MB), audio (AAC, AMR, MP3, MP4, OGG; 16 MB), stickers (WebP; 500 KB), documents (PDF, text, Office; 100 MB)',
     tags: ['ai-media'],
