@@ -232,6 +232,7 @@ export type TextSendOutcome = { accepted: true; id: string } | { accepted: false
 export interface TextMessage {
   phone_number_id: string;
   access_token: string;
+  /** The phone number, or the BSUID of a contact whose number is unknown. */
   to: string;
   body: string;
 }
@@ -274,7 +275,8 @@ export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: 
           JSON.stringify({
             messaging_product: 'whatsapp',
             recipient_type: 'individual',
-            to: message.to,
+            // CONTRACT §12.1: a contact known only by its BSUID is addressed as `recipient`
+            ...(/^[0-9]+$/.test(message.to) ? { to: message.to } : { recipient: message.to }),
             type: 'text',
             text: { body: message.body, preview_url: false },
           }),
