@@ -2,6 +2,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation, windowExpiresAt } from '../entities/ai-conversation.js';
+import { AiMedia } from '../entities/ai-media.js';
 import { AiMessage } from '../entities/ai-message.js';
 import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversations/conversation.service.js';
@@ -71,6 +72,17 @@ export class ConversationResolver {
     @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
   ): Promise<AiMessagePage> {
     return ctx.services.conversations.messages(ctx, conversationId, listInput(where, orderBy, page, page_size));
+  }
+
+  @Query(() => AiMedia, {
+    description: 'The file of a message (GET /ai/conversations/{conversation_id}/messages/{message_id}/media serves its bytes).',
+  })
+  aiMessageMedia(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('message_id', () => Int) messageId: number,
+  ): Promise<AiMedia> {
+    return ctx.services.conversations.messageMedia(ctx, conversationId, messageId);
   }
 
   @Query(() => AiConversation, {

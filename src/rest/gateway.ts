@@ -111,7 +111,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       if (spec.file) {
         const named = spec.file(res.data ?? {});
         const media = await deps.services.mediaFiles.row(req.ctx!, named.media_id);
-        return sendMedia(req, reply, media, deps.services.media, { document: named.document });
+        return sendMedia(req, reply, media, deps.services.media, { document: named.document ?? media.message_type === 'document' });
       }
       if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });
@@ -125,6 +125,7 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
  * `resultSchema` stays documented as the generic envelope (test/rest/openapi-types.test.ts refuses that).
  */
 function documentedSuccess(spec: RouteSpec, data: JSONSchema): JSONSchema {
+  if (spec.file) return { description: "The file's bytes (its own Content-Type; 206 for a Range).", type: 'string', format: 'binary' };
   const out = spec.resultSchema ? spec.resultSchema(data) : spec.respond ? undefined : { result: rootFieldSchema(data) };
   if (!out) return envelopeResponse;
   const selectable = spec.document ? ' Without `params`/`fields`; with them, only the selected fields (and those always present).' : '';

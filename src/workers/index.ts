@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Services } from '../services/index.js';
 import { IdleSweeper } from './idle-sweeper.js';
+import { MediaDownloader } from './media-downloader.js';
 import { MetricsCompactor } from './metrics-compactor.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WhatsAppSender } from './whatsapp-sender.js';
@@ -16,6 +17,7 @@ import { WhatsAppSender } from './whatsapp-sender.js';
  * | idle sweeper (`idle-sweeper.ts`): closes idle conversations, deletes expired idempotency keys | a timer (`AI_IDLE_SWEEP_MS`) | rows claimed with `for update skip locked`: each conversation closed once |
  * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every events commit (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
  * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every events commit | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
+ * | media downloader (`media-downloader.ts`): the downloads of inbound files (CONTRACT §12.3) | a poll (`MEDIA_DOWNLOAD_POLL_MS`) and every events commit | the same loop; leases renewed while a download runs (one process per file), fenced writes |
  * | metrics compactor (`metrics-compactor.ts`): folds the conversation metrics' deltas into the rollups | a timer (`METRICS_COMPACT_MS`, default 1000) | a transaction-scoped advisory lock: one compactor at a time, the others skip their pass; each batch is deleted and folded in one statement |
  *
  * Two more run inside the app itself, because the request paths need them even without `serve`
@@ -52,16 +54,27 @@ export function startWorkers(
     onEvents: (projectId) => events.sequence(projectId),
     media: services.media,
   }).start();
-  // Both outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
+  const downloads = new MediaDownloader({
+    orm,
+    cipher: services.deps.cipher,
+    stores: services.media,
+    config: config.media,
+    apiUrl: config.whatsappApiUrl,
+    timeoutMs: config.providerTimeoutMs,
+    log,
+    onEvents: (projectId) => events.sequence(projectId),
+  }).start();
+  // The outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
   const unsubscribe = events.onCommit(() => {
     webhooks.wake();
     replies.wake();
+    downloads.wake();
   });
   return {
     async stop(drain) {
       unsubscribe();
       await Promise.all([sweeper.stop(), compactor.stop()]);
-      await Promise.all([drain(), webhooks.stop(), replies.stop()]);
+      await Promise.all([drain(), webhooks.stop(), replies.stop(), downloads.stop()]);
     },
   };
 }

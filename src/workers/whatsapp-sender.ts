@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { WhatsAppSendConfig } from '../config.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
+import { addressOf, createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
 import { cloudMessage, createMediaUploader, type MediaUploader } from '../providers/whatsapp/outbound.js';
 import { MediaStores } from '../services/media/index.js';
 import { loadConfig } from '../config.js';
@@ -223,17 +223,14 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       if (!upload.ok) return { accepted: false, retry: upload.retry, error: `media upload: ${upload.error}` };
       uploadedId = upload.id;
     }
-    const message = cloudMessage(
-      { to: job.contact },
-      {
-        type: job.type,
-        content: job.content,
-        payload: job.payload,
-        contextId: job.context_id,
-        reactionTo: job.payload?.external_id ?? null,
-        uploadedId,
-      },
-    );
+    const message = cloudMessage(addressOf(job.contact), {
+      type: job.type,
+      content: job.content,
+      payload: job.payload,
+      contextId: job.context_id,
+      reactionTo: job.payload?.external_id ?? null,
+      uploadedId,
+    });
     return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content, message });
   }
 

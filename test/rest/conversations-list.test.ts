@@ -70,6 +70,8 @@ const DEFAULT_FIELDS = [
   'business_id',
   'closed_at',
   'contact',
+  'contact_name',
+  'contact_user_id',
   'created_at',
   'handler',
   'id',
@@ -510,6 +512,9 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         delivery_status: null,
         delivery_error: null,
         author_id: null,
+        type: 'text',
+        payload: null,
+        reply_to_id: null,
       });
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 1, total: 4, from: 1, to: 4 });
       const big = (await msgs('25', { page: '3', page_size: '100' })).json();

@@ -66,6 +66,12 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
   it('every route documents its real result (and pagination on lists), not a generic envelope', () => {
     for (const spec of ROUTES) {
       const where = `${spec.method} ${spec.path}`;
+      if (spec.file) {
+        // a file route answers the file's bytes, documented as binary (CONTRACT §12.3)
+        const bytes = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].responses['200'].content['application/json'].schema;
+        expect(bytes, where).toMatchObject({ type: 'string', format: 'binary' });
+        continue;
+      }
       const ok = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].responses['200'].content['application/json'].schema;
       expect(ok.required, `${where}: its 200 answer is the generic envelope (give the route a resultSchema)`).toEqual(
         expect.arrayContaining(['error', 'result']),

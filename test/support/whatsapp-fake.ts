@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
  *   kept (`uploads`: MIME type, size, SHA-256) and a message may name their ids;
  * - `GET /v21.0/{phone_number_id}?fields=…` → the phone number's `{id, display_phone_number, verified_name, quality_rating}`;
  * - a wrong bearer token → 401 `{error: {message, type, code}}` like Graph API's OAuthException.
+ * - `GET /v21.0/{media_id}` → `{url, mime_type, sha256, file_size, id}` for a file added with `addMedia`, and
+ *   `GET {url}` with the same bearer token → its bytes (CONTRACT §12.3), optionally trickled (`bytesPerSecond`);
  * Scripted failures (`fail`) answer a status/body, or never answer (`hang`), optionally on one page
  * and a number of times. Every request is recorded (method, path, query, headers, body).
  */
@@ -57,7 +59,22 @@ export const CLOUD_ANSWERS = {
   unauthorized: { status: 401, body: graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190) },
 } satisfies Record<string, FailureAnswer>;
 
-type FakeCall = 'list' | 'send' | 'phone' | 'upload';
+type FakeCall = 'list' | 'send' | 'phone' | 'media' | 'bytes' | 'upload';
+
+/** A file the fake serves as Meta serves inbound media. */
+export interface FakeMedia {
+  id: string;
+  /** The account (by phone_number_id) whose token may read it. */
+  phone_number_id: string;
+  bytes: Buffer;
+  mime_type: string;
+  /** What the metadata answers as `sha256` (default: the hex SHA-256 of `bytes`). */
+  sha256?: string;
+  /** What the metadata answers as `file_size` (default: the length of `bytes`). */
+  file_size?: number;
+  /** Trickles the bytes at this rate (a download that takes a while). */
+  bytesPerSecond?: number;
+}
 
 /** A file uploaded to the fake (`POST {phone_number_id}/media`). */
 export interface FakeUpload {
@@ -94,6 +111,9 @@ export class WhatsAppFake {
   private origin = '';
   /** Files uploaded, in order. */
   readonly uploads: FakeUpload[] = [];
+  private readonly media = new Map<string, FakeMedia>();
+  /** Downloads of each file's bytes that started (`GET {url}` answered 200). */
+  readonly downloads = new Map<string, number>();
 
   /** The base URL to configure (`WHATSAPP_API_URL`). */
   get url(): string {
@@ -121,6 +141,12 @@ export class WhatsAppFake {
 
   account(wabaOrPhone: string): FakeAccount | undefined {
     return this.accounts.find((a) => a.waba_id === wabaOrPhone || a.phone_number_id === wabaOrPhone);
+  }
+
+  /** A file Meta keeps for the account: its metadata and bytes are served (CONTRACT §12.3). */
+  addMedia(media: FakeMedia): FakeMedia {
+    this.media.set(media.id, media);
+    return media;
   }
 
   /** Answers the next `times` matching requests with `answer` instead of the normal one. */
@@ -177,16 +203,20 @@ export class WhatsAppFake {
 
     const parts = url.pathname.split('/').filter(Boolean); // [v21.0, id, edge?]
     const kind: FakeCall | null =
-      parts.length === 2 && req.method === 'GET'
-        ? 'phone'
-        : parts.length === 3 && parts[2] === 'message_templates' && req.method === 'GET'
-          ? 'list'
-          : parts.length === 3 && parts[2] === 'messages' && req.method === 'POST'
-            ? 'send'
-            : parts.length === 3 && parts[2] === 'media' && req.method === 'POST'
-              ? 'upload'
-              : null;
-    if (parts[0] !== API_VERSION || !kind) {
+      parts[0] === 'media-bytes' && parts.length === 2 && req.method === 'GET'
+        ? 'bytes'
+        : parts.length === 2 && req.method === 'GET' && this.media.has(decodeURIComponent(parts[1]))
+          ? 'media'
+          : parts.length === 2 && req.method === 'GET'
+            ? 'phone'
+            : parts.length === 3 && parts[2] === 'message_templates' && req.method === 'GET'
+              ? 'list'
+              : parts.length === 3 && parts[2] === 'messages' && req.method === 'POST'
+                ? 'send'
+                : parts.length === 3 && parts[2] === 'media' && req.method === 'POST'
+                  ? 'upload'
+                  : null;
+    if ((parts[0] !== API_VERSION && kind !== 'bytes') || !kind) {
       return json(res, 400, graphError('Unsupported request', 'GraphMethodException', 100));
     }
     const offset = kind === 'list' ? Number(decodeCursor(url.searchParams.get('after'))) : 0;
@@ -208,6 +238,8 @@ export class WhatsAppFake {
           failure.answer.body ?? graphError('An unexpected error has occurred.', 'OAuthException', 2),
         );
     }
+
+    if (kind === 'media' || kind === 'bytes') return this.serveMedia(kind, decodeURIComponent(parts[1]), req, res);
 
     const account = this.account(parts[1]);
     const auth = req.headers.authorization ?? '';
@@ -261,19 +293,56 @@ export class WhatsAppFake {
     });
   }
 
+  /** A file's metadata (with a URL to its bytes) or its bytes, for its account's token only. */
+  private async serveMedia(kind: 'media' | 'bytes', id: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const media = this.media.get(id);
+    const account = media && this.account(media.phone_number_id);
+    if (!media || !account || req.headers.authorization !== `Bearer ${account.access_token}`) {
+      return json(
+        res,
+        kind === 'bytes' ? 404 : 401,
+        graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190),
+      );
+    }
+    if (kind === 'media') {
+      return json(res, 200, {
+        messaging_product: 'whatsapp',
+        url: `${this.origin}/media-bytes/${encodeURIComponent(id)}?ext=${Date.now()}`,
+        mime_type: media.mime_type,
+        sha256: media.sha256 ?? createHash('sha256').update(media.bytes).digest('hex'),
+        file_size: media.file_size ?? media.bytes.length,
+        id,
+      });
+    }
+    this.downloads.set(id, (this.downloads.get(id) ?? 0) + 1);
+    res.writeHead(200, { 'content-type': media.mime_type, 'content-length': media.bytes.length });
+    if (!media.bytesPerSecond) return void res.end(media.bytes);
+    const piece = Math.max(1, Math.floor(media.bytesPerSecond / 20));
+    for (let i = 0; i < media.bytes.length && !res.destroyed; i += piece) {
+      if (!res.write(media.bytes.subarray(i, i + piece))) await new Promise((r) => res.once('drain', r));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    res.end();
+  }
+
   /** A text message (CONTRACT §10.1): checked as the Cloud API checks it, answered with a new wamid. */
   private async text(res: http.ServerResponse, body: unknown): Promise<void> {
     const msg = body as {
       messaging_product?: string;
       recipient_type?: string;
       to?: string;
+      recipient?: string;
       text?: { body?: unknown; preview_url?: unknown };
     };
+    // a phone number as `to`, or a BSUID as `recipient` (CONTRACT §12.1), never both
+    const addressed =
+      typeof msg.to === 'string'
+        ? /^[0-9]+$/.test(msg.to) && msg.recipient === undefined
+        : typeof msg.recipient === 'string' && /^[A-Z]{2}\./.test(msg.recipient);
     const ok =
       msg.messaging_product === 'whatsapp' &&
       msg.recipient_type === 'individual' &&
-      typeof msg.to === 'string' &&
-      /^[0-9]+$/.test(msg.to) &&
+      addressed &&
       typeof msg.text?.body === 'string' &&
       msg.text.body.length > 0 &&
       [...msg.text.body].length <= 4096;
@@ -282,7 +351,7 @@ export class WhatsAppFake {
     this.sent++;
     return json(res, 200, {
       messaging_product: 'whatsapp',
-      contacts: [{ input: msg.to, wa_id: msg.to }],
+      contacts: [{ input: msg.to ?? msg.recipient, wa_id: msg.to }],
       messages: [{ id: textId(this.sent) }],
     });
   }
@@ -409,6 +478,8 @@ function decodeCursor(c: string | null): number {
 /** One inbound message of a notification (Meta's shape). */
 export interface MetaMessage {
   from: string;
+  /** The BSUID (CONTRACT §12.1); with `from: ''` the item carries no phone number at all. */
+  from_user_id?: string;
   id: string;
   timestamp?: string | number;
   type?: string;
@@ -447,18 +518,23 @@ export class MetaWebhooks {
   /** A `whatsapp_business_account` notification with one change for the phone number. */
   static notification(
     phoneNumberId: string,
-    parts: { messages?: MetaMessage[]; statuses?: MetaStatus[]; contacts?: { wa_id: string; name?: string }[] },
+    parts: { messages?: MetaMessage[]; statuses?: MetaStatus[]; contacts?: { wa_id?: string; user_id?: string; name?: string }[] },
   ): Record<string, unknown> {
     const value: Record<string, unknown> = {
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
     };
-    const contacts: { wa_id: string; name?: string }[] =
+    const contacts: { wa_id?: string; user_id?: string; name?: string }[] =
       parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
     if (parts.messages) {
-      value.contacts = contacts.map((c) => ({ wa_id: c.wa_id, profile: { name: c.name ?? `Contact ${c.wa_id}` } }));
+      value.contacts = contacts.map((c) => ({
+        ...(c.wa_id ? { wa_id: c.wa_id } : {}),
+        ...(c.user_id ? { user_id: c.user_id } : {}),
+        profile: { name: c.name ?? `Contact ${c.wa_id ?? c.user_id}` },
+      }));
       value.messages = parts.messages.map((m) => ({
-        from: m.from,
+        ...(m.from ? { from: m.from } : {}),
+        ...(m.from_user_id ? { from_user_id: m.from_user_id } : {}),
         id: m.id,
         timestamp: m.timestamp ?? String(Math.floor(Date.now() / 1000)),
         type: m.type ?? 'text',

@@ -243,10 +243,16 @@ export type TextSendOutcome = { accepted: true; id: string } | { accepted: false
 export interface TextMessage {
   phone_number_id: string;
   access_token: string;
+  /** The phone number, or the BSUID of a contact whose number is unknown. */
   to: string;
   body: string;
   /** A reply of another type (CONTRACT §12.4): its whole Cloud API body (providers/whatsapp/outbound.ts), sent instead of the text. */
   message?: Record<string, unknown>;
+}
+
+/** CONTRACT §12.1: `{to: PHONE}`, or `{recipient: BSUID}` for a contact whose phone number is unknown. */
+export function addressOf(contact: string): { to: string } | { recipient: string } {
+  return /^[0-9]+$/.test(contact) ? { to: contact } : { recipient: contact };
 }
 
 /** The largest answer body the text sender reads (Meta's answers are a few hundred bytes). */
@@ -288,7 +294,8 @@ export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: 
             message.message ?? {
               messaging_product: 'whatsapp',
               recipient_type: 'individual',
-              to: message.to,
+              // CONTRACT §12.1: a contact known only by its BSUID is addressed as `recipient`
+              ...addressOf(message.to),
               type: 'text',
               text: { body: message.body, preview_url: false },
             },

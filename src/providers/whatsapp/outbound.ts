@@ -27,7 +27,7 @@ export interface OutboundReply {
  * The JSON body of `POST {base}/{phone_number_id}/messages` for a reply. `address` is `{to: PHONE}`,
  * or `{recipient: BSUID}` for a contact whose phone number is unknown (§12.1).
  */
-export function cloudMessage(address: Record<string, string>, reply: OutboundReply): Record<string, unknown> {
+export function cloudMessage(address: { to: string } | { recipient: string }, reply: OutboundReply): Record<string, unknown> {
   const p = reply.payload ?? {};
   const body: Record<string, unknown> = { messaging_product: 'whatsapp', recipient_type: 'individual', ...address, type: reply.type };
   switch (reply.type) {

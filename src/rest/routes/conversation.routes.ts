@@ -143,6 +143,24 @@ export const conversationRoutes: RouteSpec[] = [
   },
   {
     method: 'GET',
+    path: '/ai/conversations/:conversation_id/messages/:message_id/media',
+    operation: 'AiMessageMedia',
+    summary: "A message's file (CONTRACT §12.3): the bytes, with ETag, Range (206/416), If-None-Match (304); 409 while pending or failed",
+    tags: ['ai-conversations'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: {
+      params: {
+        type: 'object',
+        properties: { conversation_id: { type: 'string', pattern: '^[0-9]+$' }, message_id: { type: 'string', pattern: '^[0-9]+$' } },
+        required: ['conversation_id', 'message_id'],
+      },
+    },
+    variables: ({ params }) => ({ conversation_id: idOf(params.conversation_id), message_id: idOf(params.message_id) }),
+    file: (data) => ({ media_id: data.aiMessageMedia.id }),
+  },
+  {
+    method: 'GET',
     path: '/ai/conversations/:conversation_id/messages',
     operation: 'AiConversationMessages',
     summary: 'Every message of a conversation, public or not: fields, where, orderBy, page, page_size',

@@ -3,6 +3,7 @@ import { selectOnReplica } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
 import { AiConversation } from '../../entities/ai-conversation.js';
+import { AiMedia } from '../../entities/ai-media.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
 import { appError, notFound404 } from '../../errors/codes.js';
@@ -59,6 +60,8 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
   public: 'boolean',
   created_at: 'timestamp',
   delivery_status: 'string',
+  type: 'string',
+  reply_to_id: 'int',
 };
 
 export interface Page<T> {
@@ -116,6 +119,24 @@ export class ConversationService {
         Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id }
       ) as never;
     });
+  }
+
+  /**
+   * `GET /ai/conversations/{id}/messages/{message_id}/media` (CONTRACT §12.3): the MEDIA of a message
+   * of a visible conversation; a message not in it, or without a file: 400 ERROR_AI_MESSAGE_NOT_FOUND.
+   */
+  async messageMedia(ctx: RequestContext, conversationId: number, messageId: number): Promise<AiMedia> {
+    assertAiAdmin(ctx);
+    const conversation = await this.visible(ctx, conversationId);
+    const [media] = await ctx.em.getConnection().execute<AiMedia[]>(
+      `select a.id, a.status, a.mime_type, a.size, a.sha256, a.error
+         from ai_messages m join ai_media a on a.project_id = m.project_id and a.id = m.payload->'media'->>'id'
+        where m.project_id = ? and m.conversation_id = ? and m.id = ?`,
+      [ctx.project.id, conversation.id, messageId],
+      'all',
+    );
+    if (!media) throw appError('ERROR_AI_MESSAGE_NOT_FOUND');
+    return media;
   }
 
   /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */

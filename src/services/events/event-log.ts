@@ -3,13 +3,14 @@ import type { RequestContext } from '../../context/index.js';
 
 type Connection = ReturnType<EntityManager['getConnection']>;
 
-/** CONTRACT §9.4, §10.1 (`message.status`) and §10.2 (`conversation.handoff`): the event types, and what `data` holds for each. */
+/** CONTRACT §9.4, §10.1 (`message.status`), §10.2 (`conversation.handoff`) and §12.3 (`message.updated`: a file stored or failed): the event types, and what `data` holds for each. */
 export const AI_EVENT_TYPES = [
   'conversation.created',
   'conversation.closed',
   'conversation.handoff',
   'message.created',
   'message.status',
+  'message.updated',
   'template.sent',
   'template.status',
 ] as const;

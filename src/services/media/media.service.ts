@@ -14,6 +14,8 @@ export interface MediaRow {
   storage: MediaStorage;
   origin: 'inbound' | 'upload';
   created_at: Date;
+  /** The type of the message it came with (inbound files): a `document` is served as an attachment. */
+  message_type: string | null;
 }
 
 /** The MEDIA record of CONTRACT §12.3. */
@@ -37,13 +39,13 @@ export function mediaRecordSql(a: string): string {
 export class MediaService {
   /** A file of the caller's project by id (access to it is the caller's operation's to check); ERROR_AI_MEDIA_NOT_FOUND else. */
   async row(ctx: RequestContext, mediaId: string): Promise<MediaRow> {
-    const [row] = await ctx.em
-      .getConnection()
-      .execute<MediaRow[]>(
-        `select id, status, mime_type, size, sha256, error, filename, storage, origin, created_at from ai_media where project_id = ? and id = ?`,
-        [ctx.project.id, mediaId],
-        'all',
-      );
+    const [row] = await ctx.em.getConnection().execute<MediaRow[]>(
+      `select a.id, a.status, a.mime_type, a.size, a.sha256, a.error, a.filename, a.storage, a.origin, a.created_at,
+                (select m.type from ai_messages m where m.id = a.message_id) as message_type
+           from ai_media a where a.project_id = ? and a.id = ?`,
+      [ctx.project.id, mediaId],
+      'all',
+    );
     if (!row) throw appError('ERROR_AI_MEDIA_NOT_FOUND');
     return { ...row, size: row.size == null ? null : Number(row.size) };
   }

@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { MediaConfig } from '../config.js';
+import { MEDIA_MESSAGE_TYPES, type MediaMessageType } from '../entities/ai-message.js';
+import type { CredentialCipher } from '../platform/secrets.js';
+import { MediaFetchError, WhatsAppMediaClient } from '../providers/whatsapp/media.js';
+import { messageRecord } from '../services/conversations/records.js';
+import { appendEvents } from '../services/events/event-log.js';
+import {
+  MediaHashMismatch,
+  MediaTooLarge,
+  MediaWriteSuperseded,
+  mediaLimit,
+  mediaRecordSql,
+  normalizeSha256,
+  type MediaStores,
+} from '../services/media/index.js';
+import { OutboxWorker, backoffMs, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
+
+/** CONTRACT §12.3: retries at most 10 minutes apart, for at most 24 hours. */
+const MAX_RETRY_DELAY_MS = 10 * 60_000;
+const MAX_JOB_AGE_MS = 24 * 3600_000;
+/** A claimed download's lease; renewed while the download runs, so a live process keeps it and a dead one loses it soon. */
+const LEASE_MS = 6000;
+const RENEW_EVERY_MS = 2000;
+
+export interface MediaDownloaderOptions {
+  orm: MikroORM;
+  cipher: CredentialCipher;
+  stores: MediaStores;
+  config: MediaConfig;
+  /** The Cloud API's base URL (WHATSAPP_API_URL) and how long a call may stay silent (PROVIDER_TIMEOUT_MS). */
+  apiUrl: string;
+  timeoutMs: number;
+  log: OutboxLog;
+  /** Told after a commit that appended events (the sequencer pass); `stop` waits for it. */
+  onEvents?: (projectId: number) => Promise<void>;
+}
+
+interface ClaimedDownload extends OutboxJob {
+  media_id: string;
+  project_id: number;
+  message_id: number;
+  attempts: number;
+  provider_media_id: string;
+  kind: MediaMessageType;
+  created_at: Date;
+  agent_id: number | null;
+  business_id: number | null;
+  credentials: string | null;
+}
+
+type Outcome =
+  | { ok: true; size: number; sha256: string; mime_type: string | null; storage: 'pg' | 's3' }
+  | { ok: false; retry: boolean; error: string }
+  | { ok: false; superseded: true };
+
+/**
+ * Downloads inbound files (CONTRACT §12.3): `ai_media` rows of origin `inbound` and status
+ * `pending` are the outbox, written in the webhook's own statement. Every `serve` process runs one,
+ * on the shared OutboxWorker loop:
+ *
+ * - A claim counts the attempt and leases the row (FOR UPDATE SKIP LOCKED, one statement); the
+ *   lease is renewed every 2 s while the download runs, so exactly one process downloads a file,
+ *   and a process that dies (SIGKILL) leaves a lease that runs out within 6 s: another resumes it.
+ * - Each attempt asks Meta for the file's URL anew (it expires after 5 minutes), then streams the
+ *   bytes into the store, hashed and counted (store.write); the PostgreSQL store's writes are fenced
+ *   by the attempt, so a superseded attempt stops writing.
+ * - Results: stored, or failed (too large for its kind or MEDIA_MAX_BYTES, a final provider error,
+ *   24 hours of retries) with the message's payload and `message.updated` in one transaction; or
+ *   retried with backoff (MEDIA_RETRY_BASE_MS doubling, at most 10 minutes apart): timeouts,
+ *   connection errors, 5xx, 429, throttling codes, an expired URL, bytes that fail the hash check.
+ */
+export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
+  readonly name = 'media downloader';
+  private readonly worker: OutboxWorker<ClaimedDownload, Outcome>;
+  private readonly client: WhatsAppMediaClient;
+  private readonly owner = `${process.pid}:${randomBytes(6).toString('hex')}`;
+  private readonly running = new Map<string, number>();
+  private readonly sequencing = new Set<Promise<void>>();
+  private renew: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: MediaDownloaderOptions) {
+    this.client = new WhatsAppMediaClient({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs, maxSockets: opts.config.concurrency });
+    this.worker = new OutboxWorker(this, {
+      concurrency: opts.config.concurrency,
+      pollMs: opts.config.pollMs,
+      drainMs: opts.timeoutMs + 1000,
+      log: opts.log,
+    });
+  }
+
+  start(): this {
+    this.worker.start();
+    this.renew = setInterval(() => void this.renewLeases(), RENEW_EVERY_MS);
+    this.renew.unref();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.stop();
+    clearInterval(this.renew);
+    await Promise.allSettled([...this.sequencing]);
+    this.client.close();
+  }
+
+  kick(): void {
+    this.worker.kick();
+  }
+
+  wake(): void {
+    this.worker.wake();
+  }
+
+  async claim(limit: number): Promise<ClaimedDownload[]> {
+    const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
+      `with due as (
+         select id from ai_media
+          where status = 'pending' and origin = 'inbound' and next_attempt_at <= now()
+          order by next_attempt_at, id
+          limit ?
+          for update skip locked)
+       update ai_media a
+          set attempts = a.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?), claimed_by = ?
+         from due
+        where a.id = due.id
+       returning a.id, a.project_id, a.message_id, a.attempts, a.provider_media_id, a.created_at, a.agent_id,
+                 (select m.type from ai_messages m where m.id = a.message_id) as kind,
+                 (select g.business_id from ai_agents g where g.id = a.agent_id) as business_id,
+                 (select g.credentials from ai_agents g where g.id = a.agent_id) as credentials`,
+      [limit, LEASE_MS / 1000, this.owner],
+      'all',
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      group: r.id,
+      media_id: r.id,
+      project_id: Number(r.project_id),
+      message_id: Number(r.message_id),
+      attempts: Number(r.attempts),
+      provider_media_id: r.provider_media_id ?? '',
+      kind: (MEDIA_MESSAGE_TYPES as readonly string[]).includes(r.kind) ? r.kind : 'document',
+      created_at: new Date(r.created_at),
+      agent_id: r.agent_id ?? null,
+      business_id: r.business_id ?? null,
+      credentials: r.credentials ?? null,
+    }));
+  }
+
+  async attempt(job: ClaimedDownload): Promise<Outcome> {
+    this.running.set(job.media_id, job.attempts);
+    try {
+      return await this.download(job);
+    } finally {
+      this.running.delete(job.media_id);
+    }
+  }
+
+  private async download(job: ClaimedDownload): Promise<Outcome> {
+    const token = this.token(job.credentials);
+    if (!token) return { ok: false, retry: false, error: 'agent credentials missing (access_token)' };
+    const limit = mediaLimit(job.kind, this.opts.config.maxBytes);
+    try {
+      const info = await this.client.info(job.provider_media_id, token);
+      if (info.file_size !== null && info.file_size > limit.bytes)
+        return { ok: false, retry: false, error: `the file is larger than the ${limit.name}` };
+      const body = await this.client.download(info.url, token);
+      const store = this.opts.stores.forWrite;
+      const mime = info.mime_type ?? body.headers['content-type'] ?? null;
+      const stored = await store.write(job.media_id, body, {
+        maxBytes: limit.bytes,
+        limitName: limit.name,
+        expectedSha256: normalizeSha256(info.sha256),
+        mimeType: mime,
+        attempt: job.attempts,
+      });
+      return { ok: true, ...stored, mime_type: mime, storage: store.kind };
+    } catch (err) {
+      if (err instanceof MediaWriteSuperseded) return { ok: false, superseded: true };
+      if (err instanceof MediaTooLarge) return { ok: false, retry: false, error: err.message };
+      if (err instanceof MediaHashMismatch) return { ok: false, retry: true, error: err.message };
+      if (err instanceof MediaFetchError) return { ok: false, retry: err.retry, error: err.message };
+      const e = err as NodeJS.ErrnoException;
+      return { ok: false, retry: true, error: e.code ? `connection error (${e.code})` : 'storage error' };
+    }
+  }
+
+  /** Each result in its own transaction (a download is long; results are few): the row, the message's payload, message.updated. */
+  async record(results: OutboxResult<ClaimedDownload, Outcome>[]): Promise<null> {
+    for (const r of results) await this.recordOne(r.job, r.result);
+    return null;
+  }
+
+  private async recordOne(job: ClaimedDownload, result: Outcome): Promise<void> {
+    if ('superseded' in result) return;
+    const conn = this.opts.orm.em.getConnection();
+    if (!result.ok && result.retry) {
+      const delay = Math.min(MAX_RETRY_DELAY_MS, backoffMs(this.opts.config.retryBaseMs, job.attempts));
+      if (Date.now() + delay - job.created_at.getTime() <= MAX_JOB_AGE_MS) {
+        await conn.execute(
+          `update ai_media set next_attempt_at = now() + make_interval(secs => ?), last_error = ?, claimed_by = null, updated_at = now()
+            where id = ? and attempts = ? and status = 'pending'`,
+          [delay / 1000, result.error.slice(0, 1000), job.media_id, job.attempts],
+          'run',
+        );
+        return;
+      }
+    }
+    const appended = await this.opts.orm.em.fork().transactional(async (tx) => {
+      const run = (sql: string, params: unknown[]) =>
+        tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
+      const final = result.ok
+        ? { status: 'stored', size: result.size, sha256: result.sha256, mime: result.mime_type, storage: result.storage, error: null }
+        : { status: 'failed', size: null, sha256: null, mime: null, storage: null, error: this.failureText(result.error, job) };
+      const [media] = await run(
+        `update ai_media set status = ?, size = ?, sha256 = ?, mime_type = coalesce(?, mime_type), storage = coalesce(?, storage),
+                error = ?, next_attempt_at = null, claimed_by = null, updated_at = now()
+          where id = ? and attempts = ? and status = 'pending'
+          returning *`,
+        [
+          final.status,
+          final.size,
+          final.sha256,
+          final.mime,
+          final.storage,
+          final.error?.slice(0, 1000) ?? null,
+          job.media_id,
+          job.attempts,
+        ],
+      );
+      if (!media) return false; // a later attempt owns the row
+      const [message] = await run(
+        `update ai_messages m set payload = jsonb_set(coalesce(m.payload, '{}'::jsonb), '{media}', ${mediaRecordSql('a')})
+           from ai_media a
+          where a.id = ? and m.id = a.message_id and m.project_id = ?
+          returning m.*`,
+        [job.media_id, job.project_id],
+      );
+      if (!message) return false;
+      return appendEvents(tx, job.project_id, [
+        {
+          type: 'message.updated',
+          data: messageRecord(message),
+          agent_id: job.agent_id,
+          business_id: job.business_id,
+          conversation_id: message.conversation_id,
+          public: message.public,
+        },
+      ]);
+    });
+    if (!result.ok) await this.opts.stores.forWrite.remove(job.media_id).catch(() => undefined);
+    if (appended) this.sequence(job.project_id);
+  }
+
+  private failureText(error: string, job: ClaimedDownload): string {
+    return Date.now() - job.created_at.getTime() >= MAX_JOB_AGE_MS - MAX_RETRY_DELAY_MS ? `gave up after 24 hours: ${error}` : error;
+  }
+
+  /** The leases of the downloads still running here, pushed forward (only while this attempt still owns the row). */
+  private async renewLeases(): Promise<void> {
+    if (!this.running.size) return;
+    const rows = [...this.running.entries()].map(([id, attempts]) => ({ id, attempts }));
+    await this.opts.orm.em
+      .getConnection()
+      .execute(
+        `update ai_media a set next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+           from jsonb_to_recordset(?::jsonb) as r(id text, attempts int)
+          where a.id = r.id and a.attempts = r.attempts and a.status = 'pending'`,
+        [LEASE_MS / 1000, JSON.stringify(rows)],
+        'run',
+      )
+      .catch((err) => this.opts.log.warn({ code: (err as { code?: string }).code }, 'media downloader: lease renewal failed'));
+  }
+
+  private sequence(projectId: number): void {
+    const pass = this.opts.onEvents?.(projectId);
+    if (!pass) return;
+    this.sequencing.add(pass);
+    void pass.finally(() => this.sequencing.delete(pass));
+  }
+
+  private token(stored: string | null): string | null {
+    if (!stored) return null;
+    try {
+      const value = this.opts.cipher.decrypt<Record<string, unknown>>(stored);
+      return typeof value?.access_token === 'string' && value.access_token ? value.access_token : null;
+    } catch {
+      return null;
+    }
+  }
+}
