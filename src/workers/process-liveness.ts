@@ -153,7 +153,8 @@ export class ProcessLiveness {
     ]);
     this.registered = true;
     this.lastBeat = sentAt;
-    if (freed) this.opts.log.info({ node: this.opts.node, freed }, 'process heartbeat: took over the claims of this node’s previous process');
+    if (freed)
+      this.opts.log.info({ node: this.opts.node, freed }, 'process heartbeat: took over the claims of this node’s previous process');
     this.wake();
   }
 
@@ -164,13 +165,16 @@ export class ProcessLiveness {
       'in (select id from gone)',
       [`{${ids.join(',')}}`, this.deadAfterMs / 1000],
     );
-    if (freed) this.opts.log.info({ processes: ids.length, freed }, 'process heartbeat: released the claims of processes that stopped beating');
+    if (freed)
+      this.opts.log.info({ processes: ids.length, freed }, 'process heartbeat: released the claims of processes that stopped beating');
     return freed;
   }
 
   /** Deletes these rows, whatever their age, and makes every claim they name due. */
   private free(ids: string[]): Promise<number> {
-    return this.release('delete from process_heartbeats where id = any($1::uuid[]) returning id', '= any($1::uuid[])', [`{${ids.join(',')}}`]);
+    return this.release('delete from process_heartbeats where id = any($1::uuid[]) returning id', '= any($1::uuid[])', [
+      `{${ids.join(',')}}`,
+    ]);
   }
 
   /** One statement: `gone` (a delete of heartbeat rows), then every registered outbox's claims whose `claimed_by <owners>`. */
