@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, type TestDatabase } from '../support/db.js';
-import { withDatabase } from '../../src/db/embedded.js';
 import { ensureEmitted } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
-import { pgbouncerBinary, startPgBouncer, type PgBouncer } from '../support/pgbouncer.js';
+import { pgbouncerFor, type PgBouncer } from '../support/pgbouncer.js';
 import { startServe, stopServe, type ServeProcess } from '../support/serve-process.js';
 import { startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
@@ -189,16 +188,9 @@ for (const via of ['directly', 'through PgBouncer'] as const) {
         url = db.url;
         return;
       }
-      if (!pgbouncerBinary()) return console.log('[whatsapp replies serve] PgBouncer cases skipped: pgbouncer is not installed');
-      const server = new URL(db.directUrl);
-      const name = server.pathname.slice(1);
-      server.pathname = '/';
-      try {
-        bouncer = await startPgBouncer(server.toString());
-        url = withDatabase(bouncer.url, name);
-      } catch (err) {
-        console.log(`[whatsapp replies serve] PgBouncer cases skipped: ${(err as Error).message.slice(0, 200)}`);
-      }
+      const pooled = await pgbouncerFor(db.directUrl);
+      if (typeof pooled === 'string') return console.log(`[whatsapp replies serve] PgBouncer cases skipped: ${pooled}`);
+      ({ url, bouncer } = pooled);
     }, 30_000);
     afterAll(async () => {
       await stopServe(servers);
