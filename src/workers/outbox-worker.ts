@@ -85,7 +85,9 @@ export interface OutboxWorkerOptions {
  * the cost of a write, a transaction and its commit, is shared by every result of the batch, so the
  * rate grows with the load instead of being capped by one write per attempt); a `record` that
  * claims the next attempts in its transaction saves their claim and the wait for it. The database
- * going away costs one log line per cause and a one-second pause, never a crash.
+ * going away costs one log line per cause and a one-second pause, never a crash. With `liveness`,
+ * claims name this process, it claims and starts attempts only while its heartbeat is fresh, and
+ * the claims of a process that died are released within seconds (process-liveness.ts).
  */
 export class OutboxWorker<J extends OutboxJob, R> {
   private readonly inFlight = new Map<string, { done: Promise<void>; release: () => void }>();
