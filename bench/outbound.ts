@@ -41,7 +41,7 @@ const PHONE = 'pn-bench';
 const TOKEN = 'EAAG-bench-token';
 
 /** The fake Cloud API: records every text request (arrival time, recipient, body), answers after PROVIDER_MS. */
-function startProvider(): Promise<{ url: string; requests: { at: number; to: string; body: string }[]; close(): void }> {
+export function startProvider(): Promise<{ url: string; requests: { at: number; to: string; body: string }[]; close(): void }> {
   const requests: { at: number; to: string; body: string }[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -260,10 +260,10 @@ async function databaseCpu(sql: Sql): Promise<{ cpu(): Promise<Map<number, numbe
   };
 }
 
-type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+export type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
 /** A project with a WhatsApp agent, a server key and CONVERSATIONS conversations whose window is open. */
-async function seed(sql: Sql): Promise<{ projectId: number; conversations: number[]; contacts: string[] }> {
+export async function seed(sql: Sql, count = CONVERSATIONS): Promise<{ projectId: number; conversations: number[]; contacts: string[] }> {
   await sql(`insert into projects (code, name, ai_enabled) values ('demo', 'Demo', false), ('bench-outbound', 'Bench outbound', true)`);
   const [{ id: projectId }] = await sql<{ id: number }>(`select id from projects where code = 'bench-outbound'`);
   await sql('insert into api_keys (project_id, server, key_hash, name) values (?, true, ?, ?)', [projectId, sha256(SERVER_KEY), 'bench']);
@@ -273,7 +273,7 @@ async function seed(sql: Sql): Promise<{ projectId: number; conversations: numbe
      values (?, 'WA bench', 'whatsapp', 'chat', 'wa-bench', true, ?) returning id`,
     [projectId, cipher.encrypt({ waba_id: 'waba-bench', phone_number_id: PHONE, access_token: TOKEN })],
   );
-  const contacts = Array.from({ length: CONVERSATIONS }, (_, i) => `3460080${String(i).padStart(4, '0')}`);
+  const contacts = Array.from({ length: count }, (_, i) => `3460080${String(i).padStart(4, '0')}`);
   const rows = await sql<{ id: number }>(
     `insert into ai_conversations (project_id, agent_id, contact, status, usage, last_inbound_at)
      select ?, ?, c, 'active', '{}', now() from unnest(?::text[]) with ordinality as t(c, n) order by n returning id`,
@@ -312,7 +312,7 @@ async function drain(
   return { seconds: (performance.now() - started) / 1000, sent: REPLIES };
 }
 
-const post = (base: string, conversationId: number, content: string) =>
+export const post = (base: string, conversationId: number, content: string) =>
   fetch(`${base}/v400/en/bench-outbound/ai/conversations/${conversationId}/messages`, {
     method: 'POST',
     headers: { 'x-api-key': SERVER_KEY, 'content-type': 'application/json' },
@@ -381,7 +381,8 @@ async function postLatency(base: string, conversations: number[]): Promise<void>
   );
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

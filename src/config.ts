@@ -1,9 +1,13 @@
 /** Process configuration, read once from the environment. Every variable is documented in the README. */
+import os from 'node:os';
+
 export type GraphEngineName = 'mercurius' | 'apollo';
 
 export interface AppConfig {
   port: number;
   host: string;
+  /** This process's node (NODE_NAME, default host name:PORT): a restarted process takes over the outbox claims of its node's previous one. */
+  nodeName: string;
   databaseUrl?: string;
   /** A session of its own (migrations, seeders, LISTEN): DATABASE_DIRECT_URL, else DATABASE_URL. */
   databaseDirectUrl?: string;
@@ -142,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: int(env.PORT, 3000),
     host: env.HOST ?? '127.0.0.1',
+    nodeName: env.NODE_NAME || `${os.hostname()}:${int(env.PORT, 3000)}`,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? '')

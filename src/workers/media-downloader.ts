@@ -73,6 +73,7 @@ type Outcome =
  */
 export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   readonly name = 'media downloader';
+  readonly table = 'ai_media';
   private readonly worker: OutboxWorker<ClaimedDownload, Outcome>;
   private readonly client: WhatsAppMediaClient;
   private readonly owner = `${process.pid}:${randomBytes(6).toString('hex')}`;

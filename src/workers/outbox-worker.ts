@@ -26,22 +26,41 @@ export interface OutboxResult<J extends OutboxJob, R> {
  * short transactions against the shared database, so any number of processes may run one worker each:
  *
  * - `claim` locks due rows with FOR UPDATE SKIP LOCKED and, in the same statement, counts the
- *   attempt and leases the row (`next_attempt_at` moved past the attempt's deadline), so no other
- *   process takes the same attempt; a process that dies mid-attempt leaves the lease to expire and
- *   the attempt is made again. `busy` is how many attempts of each group this process has in flight.
+ *   attempt, leases the row (`next_attempt_at` moved past the attempt's deadline) and names its
+ *   process (`claimed_by = owner`), so no other process takes the same attempt. A process that dies
+ *   mid-attempt stops beating: within seconds another releases its claims (`claimed_by` cleared,
+ *   `next_attempt_at` now: process-liveness.ts) and the attempt is made again; the lease remains
+ *   the bound for a process that beats but hangs. `busy` is how many attempts of each group this
+ *   process has in flight.
  * - `attempt` makes the attempt (outside any transaction) and resolves with its result.
- * - `record` writes a batch of results, each only if its row is still at the claimed attempt. It
- *   rejects only when the batch could not be written (its rows keep their leases: tried again later).
+ * - `record` writes a batch of results, each only if its row is still at the claimed attempt, and
+ *   clears `claimed_by` with every result it writes (a backing-off row is not a claim). It rejects
+ *   only when the batch could not be written (its rows keep their leases: tried again later).
  *   It may also claim, in its own transaction, up to `free` further attempts (the slots the batch
- *   frees): they start as soon as it resolves, without a claim of their own. It resolves with them,
- *   or with null when it did not look (the worker then claims).
+ *   frees) under `owner`: they start as soon as it resolves, without a claim of their own. It
+ *   resolves with them, or with null when it did not look (the worker then claims).
+ *
+ * So an outbox table has, besides its own columns, `next_attempt_at timestamptz` and
+ * `claimed_by uuid null` (with a partial index `where claimed_by is not null`), and names itself in
+ * `table`. `owner` is null when the worker runs without liveness (tests): the lease alone then.
  */
 export interface OutboxQueue<J extends OutboxJob, R> {
   /** Names the worker in log lines ("webhook dispatcher", "whatsapp sender"). */
   readonly name: string;
-  claim(limit: number, busy: ReadonlyMap<string, number>): Promise<J[]>;
+  /** The outbox table, whose `claimed_by` and `next_attempt_at` the liveness releases. */
+  readonly table: string;
+  claim(limit: number, busy: ReadonlyMap<string, number>, owner: string | null): Promise<J[]>;
   attempt(job: J): Promise<R>;
-  record(results: OutboxResult<J, R>[], free: number): Promise<J[] | null>;
+  record(results: OutboxResult<J, R>[], free: number, owner: string | null): Promise<J[] | null>;
+}
+
+/** This process's identity as claims name it (process-liveness.ts). */
+export interface ClaimOwner {
+  readonly id: string;
+  /** Whether nobody can have declared this process dead: claims are made and started only then. */
+  fresh(): boolean;
+  /** Releases the dead processes' claims of `table`, then calls `wake`. */
+  register(table: string, wake: () => void): void;
 }
 
 export interface OutboxWorkerOptions {
@@ -52,6 +71,8 @@ export interface OutboxWorkerOptions {
   /** How long `stop` waits for the attempts in flight (each is bounded by its own deadline). */
   drainMs: number;
   log: OutboxLog;
+  /** Claims name this process, and are released within seconds of its death; absent: leases only. */
+  liveness?: ClaimOwner;
 }
 
 /**
@@ -64,7 +85,9 @@ export interface OutboxWorkerOptions {
  * the cost of a write, a transaction and its commit, is shared by every result of the batch, so the
  * rate grows with the load instead of being capped by one write per attempt); a `record` that
  * claims the next attempts in its transaction saves their claim and the wait for it. The database
- * going away costs one log line per cause and a one-second pause, never a crash.
+ * going away costs one log line per cause and a one-second pause, never a crash. With `liveness`,
+ * claims name this process, it claims and starts attempts only while its heartbeat is fresh, and
+ * the claims of a process that died are released within seconds (process-liveness.ts).
  */
 export class OutboxWorker<J extends OutboxJob, R> {
   private readonly inFlight = new Map<string, { done: Promise<void>; release: () => void }>();
@@ -87,7 +110,10 @@ export class OutboxWorker<J extends OutboxJob, R> {
   constructor(
     private readonly queue: OutboxQueue<J, R>,
     private readonly opts: OutboxWorkerOptions,
-  ) {}
+  ) {
+    // a release of dead claims, a new identity, or this process fresh again: due rows may be waiting
+    opts.liveness?.register(queue.table, () => this.kick());
+  }
 
   start(): this {
     if (!this.stopped) return this;
@@ -155,9 +181,21 @@ export class OutboxWorker<J extends OutboxJob, R> {
     return this.stopped ? 0 : Math.max(0, this.opts.concurrency - this.inFlight.size - this.reserved);
   }
 
+  /** The identity claims are made under now (null without liveness). */
+  private get owner(): string | null {
+    return this.opts.liveness?.id ?? null;
+  }
+
+  /** Whether this worker may claim: it runs, and its process beats (a claim made while it might be declared dead could be taken twice). */
+  private get mayClaim(): boolean {
+    return !this.stopped && (!this.opts.liveness || this.opts.liveness.fresh());
+  }
+
   private async claimLoop(): Promise<void> {
     do {
       this.again = false;
+      // not fresh: the liveness wakes this worker once a beat succeeds again
+      if (!this.mayClaim) return;
       const free = this.free;
       if (free <= 0) {
         // the slots are taken or reserved (a record may be claiming): claim again after the record
@@ -165,9 +203,10 @@ export class OutboxWorker<J extends OutboxJob, R> {
         return;
       }
       let batch: J[];
+      const owner = this.owner;
       this.reserved += free;
       try {
-        batch = await this.queue.claim(free, this.perGroup);
+        batch = await this.queue.claim(free, this.perGroup, owner);
         this.recovered();
       } catch (err) {
         this.failure('claim', err);
@@ -176,16 +215,20 @@ export class OutboxWorker<J extends OutboxJob, R> {
       } finally {
         this.reserved -= free;
       }
-      for (const job of batch) this.launch(job);
+      for (const job of batch) this.launch(job, owner);
       // a full batch may have left more due rows behind
       if (batch.length === free) this.again = true;
     } while (this.again && !this.stopped);
   }
 
-  private launch(job: J): void {
-    // claimed while `stop` began: left to its lease (once it runs out, any process makes the attempt),
-    // rather than started in a process that will not wait for it
+  private launch(job: J, owner: string | null): void {
+    // claimed while `stop` began: left to its lease (or freed when this process's row is deleted at
+    // its stop), rather than started in a process that will not wait for it
     if (this.stopped) return;
+    // claimed under an identity this process no longer has, or while it may have been declared dead:
+    // the claim may be (or be about to be) released to another process, so this one must not start it
+    const liveness = this.opts.liveness;
+    if (liveness && (owner !== liveness.id || !liveness.fresh())) return;
     this.perGroup.set(job.group, (this.perGroup.get(job.group) ?? 0) + 1);
     let release!: () => void;
     const done = new Promise<void>((resolve) => (release = resolve));
@@ -226,13 +269,14 @@ export class OutboxWorker<J extends OutboxJob, R> {
       this.results = [];
       // the slots this batch frees (for the replies next in line behind its own); the others stay
       // with claims, which wake-ups may start meanwhile
-      const free = this.stopped
+      const free = !this.mayClaim
         ? 0
         : Math.max(0, Math.min(batch.length, this.opts.concurrency - this.inFlight.size - this.reserved + batch.length));
       let next: J[] | null = null;
+      const owner = this.owner;
       this.reserved += free;
       try {
-        next = await this.queue.record(batch, free);
+        next = await this.queue.record(batch, free, owner);
         this.recovered();
       } catch (err) {
         this.failure('record', err);
@@ -240,7 +284,7 @@ export class OutboxWorker<J extends OutboxJob, R> {
         this.reserved -= free;
       }
       this.release(batch.map((b) => b.job));
-      for (const job of next ?? []) this.launch(job);
+      for (const job of next ?? []) this.launch(job, owner);
       if (next === null || next.length >= free || this.starved) {
         this.starved = false;
         this.kick();

@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../config.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { backoffMs, OutboxWorker, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
+import { backoffMs, OutboxWorker, type ClaimOwner, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
 /** CONTRACT §9.4: at most 8 attempts per delivery. */
 export const MAX_ATTEMPTS = 8;
@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   cipher: CredentialCipher;
   config: WebhookConfig;
   log: DispatcherLog;
+  /** This process's identity and heartbeat (process-liveness.ts): a dead process's attempts are made again within seconds. */
+  liveness?: ClaimOwner;
 }
 
 /** One claimed attempt: the delivery, its webhook and its event (null when the event is no longer kept). */
@@ -52,10 +54,12 @@ interface Outcome {
  * transaction). Every `serve` process runs one; they share the work through the database:
  *
  * - A claim is one statement: due rows are locked with FOR UPDATE SKIP LOCKED, and their attempt
- *   is counted and leased (`next_attempt_at` moved past the attempt's deadline) before the lock
- *   is released at its commit, so no other process takes the same attempt. The POST happens
- *   after, outside any transaction. A process that dies mid-attempt leaves the lease to expire,
- *   and the attempt is made again: delivery is at least once, never lost.
+ *   is counted, leased (`next_attempt_at` moved past the attempt's deadline) and named after this
+ *   process (`claimed_by`) before the lock is released at its commit, so no other process takes
+ *   the same attempt. The POST happens after, outside any transaction. A process that dies
+ *   mid-attempt stops beating, and within seconds another releases its claims (process-liveness.ts):
+ *   the attempt is made again, delivery is at least once, never lost; the lease bounds a process
+ *   that beats but hangs.
  * - The result is written only if the row is still at the claimed attempt (a stale result of an
  *   attempt whose lease ran out changes nothing); the results that arrive together are written by
  *   one statement (the worker batches them).
@@ -66,6 +70,7 @@ interface Outcome {
  */
 export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
   readonly name = 'webhook dispatcher';
+  readonly table = 'ai_webhook_deliveries';
   private readonly secrets = new Map<string, string>();
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
@@ -80,6 +85,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
       pollMs: opts.config.pollMs,
       drainMs: opts.config.timeoutMs + 1000,
       log: opts.log,
+      liveness: opts.liveness,
     });
   }
 
@@ -105,7 +111,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
     this.worker.wake();
   }
 
-  async claim(limit: number, busyGroups: ReadonlyMap<string, number>): Promise<Claimed[]> {
+  async claim(limit: number, busyGroups: ReadonlyMap<string, number>, owner: string | null): Promise<Claimed[]> {
     const cap = this.opts.config.concurrencyPerWebhook;
     const busy = [...busyGroups.entries()].map(([id, n]) => [Number(id), n] as const);
     const full = busy.filter(([, n]) => n >= cap).map(([id]) => id);
@@ -130,7 +136,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
           for update of d skip locked
        )
        update ai_webhook_deliveries d
-          set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+          set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ?), claimed_by = ?::uuid
          from due
          join ai_webhooks w on w.id = due.webhook_id
          left join ai_events e on e.id = due.event_id
@@ -145,6 +151,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
         `{${partial.map(([, n]) => cap - n).join(',')}}`,
         limit,
         leaseMs / 1000,
+        owner,
       ],
       'all',
     );
@@ -265,7 +272,7 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
           set status = r.status,
               delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end,
               next_attempt_at = case when r.status = 'pending' then now() + make_interval(secs => r.delay_s) end,
-              last_status_code = r.code, last_error = r.error
+              last_status_code = r.code, last_error = r.error, claimed_by = null
          from jsonb_to_recordset(?::jsonb) as r(id bigint, attempts int, status text, delay_s float8, code int, error text)
         where d.id = any(?::bigint[]) and d.id = r.id and d.attempts = r.attempts and d.status = 'pending'`,
       [JSON.stringify(rows), `{${rows.map((r) => r.id).join(',')}}`],

@@ -15,7 +15,15 @@ import {
   pruneEarlyStatuses,
   settleMessages,
 } from '../services/whatsapp/delivery.js';
-import { backoffMs, OutboxWorker, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
+import {
+  backoffMs,
+  OutboxWorker,
+  type ClaimOwner,
+  type OutboxJob,
+  type OutboxLog,
+  type OutboxQueue,
+  type OutboxResult,
+} from './outbox-worker.js';
 
 /** CONTRACT §10.1: at most 8 attempts per reply. */
 export const MAX_SEND_ATTEMPTS = 8;
@@ -31,6 +39,8 @@ export interface WhatsAppSenderOptions {
   apiUrl: string;
   timeoutMs: number;
   log: OutboxLog;
+  /** This process's identity and heartbeat (process-liveness.ts): a dead process's sends are resumed within seconds. */
+  liveness?: ClaimOwner;
   /** Told after a commit that appended events: the sequencer pass that gives them ids (services/events); `stop` waits for it. */
   onEvents?: (projectId: number) => Promise<void>;
   /** Where files of ours are read from to upload them (CONTRACT §12.4); default the stores the environment configures. */
@@ -63,9 +73,10 @@ interface ClaimedSend extends OutboxJob {
  *
  * - Only the oldest pending send of a conversation is due, so a conversation's messages reach the
  *   provider in the order they were written (a leased or backing-off send holds back the rest).
- * - A claim counts the attempt and leases the row past the provider deadline in one statement
- *   (FOR UPDATE SKIP LOCKED): two processes never send the same message at once; a process that
- *   dies mid-send leaves the lease to expire, and another retries it.
+ * - A claim counts the attempt, leases the row past the provider deadline and names this process
+ *   in one statement (FOR UPDATE SKIP LOCKED): two processes never send the same message at once; a
+ *   process that dies mid-send stops beating, and within seconds another releases its claims and
+ *   retries them (process-liveness.ts); the lease bounds a process that beats but hangs.
  * - An accepted send is recorded even if its lease ran out meanwhile (the message leaves `pending`
  *   once, so it is never sent again); other results only while the row is at the claimed attempt.
  *   The results that arrive together are recorded together (the worker batches them): one statement
@@ -78,6 +89,7 @@ interface ClaimedSend extends OutboxJob {
  */
 export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome> {
   readonly name = 'whatsapp sender';
+  readonly table = 'ai_message_sends';
   private readonly worker: OutboxWorker<ClaimedSend, TextSendOutcome>;
   private readonly client: WhatsAppTextSender;
   private readonly secrets = new Map<string, Record<string, unknown> | null>();
@@ -104,6 +116,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       pollMs: opts.config.pollMs,
       drainMs: opts.timeoutMs + 1000,
       log: opts.log,
+      liveness: opts.liveness,
     });
   }
 
@@ -138,12 +151,12 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     this.worker.wake();
   }
 
-  claim(limit: number): Promise<ClaimedSend[]> {
-    return this.claimIn(this.opts.orm.em, limit);
+  claim(limit: number, _busy: unknown, owner: string | null): Promise<ClaimedSend[]> {
+    return this.claimIn(this.opts.orm.em, limit, owner);
   }
 
   /** The claim, in `em`'s transaction when it has one (a settling transaction claims what it made due). */
-  private async claimIn(em: EntityManager, limit: number): Promise<ClaimedSend[]> {
+  private async claimIn(em: EntityManager, limit: number, owner: string | null): Promise<ClaimedSend[]> {
     if (limit <= 0) return [];
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     // a reply with a file of ours may upload it first: two provider deadlines
@@ -172,7 +185,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
           for update of s skip locked)
        update ai_message_sends s
           set attempts = s.attempts + 1,
-              next_attempt_at = clock_timestamp() + make_interval(secs => case when m.payload->>'media_id' is null then ? else ? end)
+              next_attempt_at = clock_timestamp() + make_interval(secs => case when m.payload->>'media_id' is null then ? else ? end),
+              claimed_by = ?::uuid
          from due, ai_messages m, ai_conversations c, ai_agents a
         where s.message_id = due.message_id and m.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id
        returning s.message_id, s.project_id, s.conversation_id, s.attempts, m.content, c.contact, c.agent_id,
@@ -181,7 +195,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
                  (select jsonb_build_object('id', f.id, 'project_id', f.project_id, 'status', f.status, 'mime_type', f.mime_type,
                          'size', f.size, 'filename', f.filename, 'storage', f.storage)
                     from ai_media f where f.id = m.payload->>'media_id' and f.project_id = m.project_id) as file`,
-      [limit, leaseSeconds, uploadLeaseSeconds],
+      [limit, leaseSeconds, uploadLeaseSeconds, owner],
       'all',
       em.getTransactionContext(),
     );
@@ -240,7 +254,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
    * so a conversation's next reply leaves as soon as the previous one is settled. Null (the worker
    * claims) when no transaction ran.
    */
-  async record(results: SendResult[], free: number): Promise<ClaimedSend[] | null> {
+  async record(results: SendResult[], free: number, owner: string | null): Promise<ClaimedSend[] | null> {
     const final = (r: SendResult) => r.result.accepted || !r.result.retry || r.job.attempts >= MAX_SEND_ATTEMPTS;
     const retries = results.filter((r) => !final(r));
     if (retries.length) await this.retryLater(retries);
@@ -249,7 +263,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     const projects = [...byProject.keys()].sort((a, b) => a - b);
     let claimed: ClaimedSend[] | null = null;
     for (const projectId of projects)
-      claimed = await this.settle(projectId, byProject.get(projectId)!, projectId === projects.at(-1) ? free : 0);
+      claimed = await this.settle(projectId, byProject.get(projectId)!, projectId === projects.at(-1) ? free : 0, owner);
     return claimed;
   }
 
@@ -262,7 +276,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       error: result.accepted ? null : result.error.slice(0, 500),
     }));
     await this.opts.orm.em.getConnection().execute(
-      `update ai_message_sends s set next_attempt_at = now() + make_interval(secs => r.delay_s), last_error = r.error
+      `update ai_message_sends s set next_attempt_at = now() + make_interval(secs => r.delay_s), last_error = r.error, claimed_by = null
          from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, delay_s float8, error text)
         where s.message_id = any(?::int[]) and s.message_id = r.message_id and s.attempts = r.attempts and s.status = 'pending'`,
       [JSON.stringify(rows), `{${rows.map((r) => r.message_id).join(',')}}`],
@@ -271,7 +285,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   }
 
   /** The final words on a project's sends, their messages and their events, and a claim of up to `claim` sends, in one transaction. */
-  private async settle(projectId: number, results: SendResult[], claim: number): Promise<ClaimedSend[]> {
+  private async settle(projectId: number, results: SendResult[], claim: number, owner: string | null): Promise<ClaimedSend[]> {
     const { appended, claimed } = await this.opts.orm.em.fork().transactional(async (tx) => {
       const owned = await this.closeSends(tx, results);
       const accepted = owned.flatMap(({ job, result }) => (result.accepted ? [{ agentId: job.agent_id, externalId: result.id }] : []));
@@ -295,7 +309,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
         for (const moved of row.external_id ? (early.get(`${job.agent_id}:${row.external_id}`) ?? []) : [])
           events.push(messageStatusEvent(moved, agent));
       }
-      return { appended: await appendEvents(tx, projectId, events), claimed: await this.claimIn(tx, claim) };
+      return { appended: await appendEvents(tx, projectId, events), claimed: await this.claimIn(tx, claim, owner) };
     });
     if (appended) this.sequence(projectId);
     return claimed;
@@ -330,7 +344,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
           where s.message_id = any(?::int[]) and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
           order by s.message_id
           for update of s)
-       update ai_message_sends s set status = 'done', next_attempt_at = null, last_error = r.error
+       update ai_message_sends s set status = 'done', next_attempt_at = null, last_error = r.error, claimed_by = null
          from locked, r
         where s.message_id = locked.message_id and r.message_id = s.message_id and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
        returning s.message_id`,

@@ -2,13 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, type TestDatabase } from '../support/db.js';
 import { ensureEmitted } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
+import { pgbouncerFor, type PgBouncer } from '../support/pgbouncer.js';
 import { startServe, stopServe, type ServeProcess } from '../support/serve-process.js';
 import { startReceiver, until, verifySignature, type Receiver } from '../support/webhook-receiver.js';
 
 /**
  * Webhooks across real `serve` processes on one database (CONTRACT §9.4): two processes deliver
  * each event once between them; a process killed with SIGKILL while deliveries are pending (some
- * mid-attempt) loses none of them once a process runs again.
+ * mid-attempt) loses none of them once a process runs again; and a process that dies costs seconds,
+ * not a lease (CONTRACT §10.1, §9.4), directly and through PgBouncer in transaction mode: its attempts
+ * in flight are made again by another process within 3 s of its death, and never while it beats.
  */
 const AGENTS = Array.from({ length: 30 }, (_, i) => ({
   id: i + 1,
@@ -44,8 +47,8 @@ afterAll(async () => {
   await db.orm.close();
 });
 
-async function serve(env: Record<string, string> = {}): Promise<ServeProcess> {
-  const s = await startServe(db.url, { DATABASE_DIRECT_URL: db.directUrl, ...ENV, ...env });
+async function serve(env: Record<string, string> = {}, url = db.url): Promise<ServeProcess> {
+  const s = await startServe(url, { DATABASE_DIRECT_URL: db.directUrl, ...ENV, ...env });
   servers.push(s);
   return s;
 }
@@ -126,7 +129,7 @@ describe('webhooks across serve processes', () => {
     accepting = true;
     r.dropHung();
     const second = await serve();
-    // leases of the killed process's attempts run out (timeout 1 s + 5 s), then they are retried
+    // the killed process stopped beating: the new one releases its claims (else their leases, timeout 1 s + 5 s, would run out)
     await until(async () => (await rowsOf(hook.id)).every((d) => d.status === 'delivered'), 45_000, 'every delivery after the restart');
     const rows = await rowsOf(hook.id);
     expect(rows).toHaveLength(events);
@@ -136,3 +139,58 @@ describe('webhooks across serve processes', () => {
     await stopServe([second]);
   }, 120_000);
 });
+
+for (const via of ['directly', 'through PgBouncer'] as const) {
+  describe(`webhooks: a process that dies costs seconds, not a lease (${via})`, () => {
+    let url: string | null = null;
+    let bouncer: PgBouncer | undefined;
+    beforeAll(async () => {
+      if (via === 'directly') return void (url = db.url);
+      const pooled = await pgbouncerFor(db.directUrl);
+      if (typeof pooled === 'string') return console.log(`[webhooks serve] PgBouncer case skipped: ${pooled}`);
+      ({ url, bouncer } = pooled);
+    }, 30_000);
+    afterAll(async () => {
+      await stopServe(servers);
+      await bouncer?.stop();
+    });
+
+    it('SIGKILL with attempts in flight at a 30 s deadline: another process makes them again within 3 s of the death, none while it beats', async (ctx) => {
+      if (!url) return ctx.skip();
+      const env = {
+        WEBHOOK_TIMEOUT_MS: '30000',
+        ...(via === 'directly' ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' }),
+      };
+      let accepting = false;
+      const arrivals: { id: string; at: number }[] = [];
+      const r = await startReceiver((req) => {
+        arrivals.push({ id: String(req.headers['x-ordergraph-delivery']), at: Date.now() });
+        return accepting ? 200 : 'hang';
+      });
+      receivers.push(r);
+      const a = await serve(env, url);
+      const hook = await register(a, r.url);
+      const events = await openConversations([a], 2);
+      await until(async () => arrivals.length === events, 15_000, 'every attempt in flight at the first process');
+      const b = await serve(env, url);
+      // A beats: its attempts hang for longer than a dead process's claims last, and are not taken from it
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(arrivals).toHaveLength(events);
+
+      accepting = true;
+      const killedAt = Date.now();
+      a.child.kill('SIGKILL');
+      await new Promise((resolve) => a.child.once('exit', resolve));
+      await until(async () => (await rowsOf(hook.id)).every((d) => d.status === 'delivered'), 30_000, 'every delivery after the kill');
+      const rows = await rowsOf(hook.id);
+      expect(rows).toHaveLength(events);
+      for (const d of rows) {
+        const tries = arrivals.filter((x) => x.id === d.delivery_id);
+        expect(tries).toHaveLength(2);
+        expect(tries[1].at - killedAt).toBeLessThan(3000);
+        expect(d.attempts).toBe(2);
+      }
+      await stopServe([b]);
+    }, 120_000);
+  });
+}

@@ -82,6 +82,26 @@ export async function startPgBouncer(
   };
 }
 
+/**
+ * A PgBouncer in front of a test database (`directUrl`, its DATABASE_DIRECT_URL): `url` is the
+ * pooled DATABASE_URL for `serve` (with DATABASE_PREPARED_STATEMENTS=false). A string when it
+ * cannot run here: the reason to print and skip.
+ */
+export async function pgbouncerFor(directUrl: string): Promise<{ url: string; bouncer: PgBouncer } | string> {
+  if (!pgbouncerBinary()) return 'pgbouncer is not installed';
+  const server = new URL(directUrl);
+  const name = server.pathname.slice(1);
+  server.pathname = '/';
+  try {
+    const bouncer = await startPgBouncer(server.toString());
+    const url = new URL(bouncer.url);
+    url.pathname = `/${name}`;
+    return { url: url.toString(), bouncer };
+  } catch (err) {
+    return (err as Error).message.slice(0, 200);
+  }
+}
+
 async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {

@@ -18,6 +18,7 @@ import { Migration20261125000400_metrics_deltas } from './Migration2026112500040
 import { Migration20261125000600_metrics_series_rollups } from './Migration20261125000600_metrics_series_rollups.js';
 import { Migration20261126000300_message_types_media } from './Migration20261126000300_message_types_media.js';
 import { Migration20261126000400_outbound_media } from './Migration20261126000400_outbound_media.js';
+import { Migration20261126000500_process_heartbeats } from './Migration20261126000500_process_heartbeats.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000600_metrics_series_rollups', class: Migration20261125000600_metrics_series_rollups },
   { name: 'Migration20261126000300_message_types_media', class: Migration20261126000300_message_types_media },
   { name: 'Migration20261126000400_outbound_media', class: Migration20261126000400_outbound_media },
+  { name: 'Migration20261126000500_process_heartbeats', class: Migration20261126000500_process_heartbeats },
 ];
