@@ -4,6 +4,7 @@ import type { StreamsConfig } from '../../config.js';
 import { credentialOf, type RequestContext } from '../../context/index.js';
 import { causeOf, LineLimiter, serviceUnavailable } from '../../db/unavailable.js';
 import { appError } from '../../errors/codes.js';
+import { LEVEL } from '../../entities/user.js';
 import { rateLimitHeaders } from '../../limits/store.js';
 import type { BusLog } from './event-bus.js';
 
@@ -121,9 +122,10 @@ export class StreamRegistry {
     if ((this.perProject.get(projectId) ?? 0) >= perProject) throw refused(perProject, 'stream-project', ctx);
     // Streams this process closed count as closed for its own next admission, whatever the timer.
     if (this.pending.size) await this.flush();
-    const verdict = await this.claim(projectId, credential);
+    const verdict = await this.claim(projectId, credential, limitedCaller(ctx));
     if (verdict === 'credential') throw refused(perCredential, 'stream-credential', ctx);
     if (verdict === 'project') throw refused(perProject, 'stream-project', ctx);
+    if (verdict === 'share') throw refused(sharedCap(perProject), 'stream-project-share', ctx);
     const level = ctx.caller.kind === 'user' ? ctx.caller.user.level : -1;
     const ticket = new StreamTicket(this, projectId, credential, level);
     this.open.add(ticket);
@@ -147,30 +149,36 @@ export class StreamRegistry {
     }, RELEASE_FLUSH_MS);
   }
 
-  /** The one statement of an admission, after the project's lock: 'ok', or the cap that was full. */
-  private async claim(projectId: number, credential: string): Promise<'ok' | 'credential' | 'project'> {
+  /**
+   * The one statement of an admission, after the project's lock: 'ok', or the cap that was full.
+   * `limited`: the caller's streams also count against the share of the project's budget (sharedCap).
+   */
+  private async claim(projectId: number, credential: string, limited: boolean): Promise<'ok' | 'credential' | 'project' | 'share'> {
     const { perCredential, perProject } = this.config;
+    const share = sharedCap(perProject);
     const em = this.orm.em.fork();
     return em.transactional(async (tx) => {
       const conn = tx.getConnection();
       const trx = tx.getTransactionContext();
       await conn.execute('select pg_advisory_xact_lock(?, ?)', [ADMIT_LOCK, projectId], 'all', trx);
-      const [row] = await conn.execute<{ total: number; mine: number; admitted: number }[]>(
+      const [row] = await conn.execute<{ total: number; mine: number; shared: number; admitted: number }[]>(
         `with c as (
-           select coalesce(sum(n), 0)::int as total, coalesce(sum(n) filter (where credential = ?), 0)::int as mine
+           select coalesce(sum(n), 0)::int as total, coalesce(sum(n) filter (where credential = ?), 0)::int as mine,
+                  coalesce(sum(n) filter (where limited), 0)::int as shared
              from open_streams where project_id = ? and seen_at > now() - make_interval(secs => ?)),
          ins as (
-           insert into open_streams (project_id, credential, process_id, n, seen_at)
-           select ?, ?, ?, 1, now() from c where c.total < ? and c.mine < ?
-           on conflict (project_id, credential, process_id) do update set n = open_streams.n + 1, seen_at = now()
+           insert into open_streams (project_id, credential, process_id, n, seen_at, limited)
+           select ?, ?, ?, 1, now(), ? from c where c.total < ? and c.mine < ? and (not ? or c.shared < ?)
+           on conflict (project_id, credential, process_id) do update set n = open_streams.n + 1, seen_at = now(), limited = excluded.limited
            returning 1)
-         select c.total, c.mine, (select count(*) from ins)::int as admitted from c`,
-        [credential, projectId, ROW_TTL_S, projectId, credential, this.processId, perProject, perCredential],
+         select c.total, c.mine, c.shared, (select count(*) from ins)::int as admitted from c`,
+        [credential, projectId, ROW_TTL_S, projectId, credential, this.processId, limited, perProject, perCredential, limited, share],
         'all',
         trx,
       );
       if (row.admitted) return 'ok';
-      return row.mine >= perCredential ? 'credential' : 'project';
+      if (row.mine >= perCredential) return 'credential';
+      return row.total >= perProject ? 'project' : 'share';
     });
   }
 
@@ -277,6 +285,22 @@ export function credentialKey(ctx: RequestContext): string {
   const c = credentialOf(ctx.caller);
   if (c) return `${c.kind === 'api_key' ? 'k' : 's'}${c.id}`;
   return `u${ctx.caller.kind === 'user' ? ctx.caller.user.id : 0}`;
+}
+
+/**
+ * CONTRACT §11, room kept for the people who run the project: streams of every caller but server
+ * keys and levels 0 and 2 (customers and guests above all, since anyone can open a guest session)
+ * count against at most three quarters of the project's budget, so those always find room.
+ */
+export function limitedCaller(ctx: RequestContext): boolean {
+  const { caller } = ctx;
+  if (caller.kind === 'server') return false;
+  return !(caller.kind === 'user' && (caller.user.level === LEVEL.ADMIN || caller.user.level === LEVEL.BUSINESS_OWNER));
+}
+
+/** The share of a project's stream budget that the callers of limitedCaller may hold together. */
+export function sharedCap(perProject: number): number {
+  return Math.floor((perProject * 3) / 4);
 }
 
 function refused(limit: number, scope: string, ctx: RequestContext) {
