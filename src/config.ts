@@ -58,6 +58,8 @@ export interface AppConfig {
   streams: StreamsConfig;
   /** Load shedding (CONTRACT §11's last rule, docs/events.md). */
   pressure: PressureConfig;
+  /** WebSockets that have not completed `connection_init`, bounded apart (CONTRACT §11, docs/events.md). */
+  wsPending: WsPendingConfig;
   /** Replies sent on WhatsApp (CONTRACT §10.1, docs/whatsapp.md); one attempt's deadline is providerTimeoutMs. */
   whatsappSends: WhatsAppSendConfig;
 }
@@ -69,6 +71,13 @@ export interface StreamsConfig {
   perProject: number;
   /** How often a process re-checks the credentials of its open streams (STREAMS_REVALIDATE_MS, default 30 s). */
   revalidateMs: number;
+}
+
+export interface WsPendingConfig {
+  /** Per client address (WS_PENDING_PER_ADDRESS, default 10). */
+  perAddress: number;
+  /** Per process (WS_PENDING_MAX, default 1,000). */
+  max: number;
 }
 
 export interface PressureConfig {
@@ -183,6 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perCredential: Math.max(1, int(env.STREAMS_PER_CREDENTIAL, 20)),
       perProject: Math.max(1, int(env.STREAMS_PER_PROJECT, 2000)),
       revalidateMs: Math.max(50, int(env.STREAMS_REVALIDATE_MS, 30_000)),
+    },
+    wsPending: {
+      perAddress: Math.max(1, int(env.WS_PENDING_PER_ADDRESS, 10)),
+      max: Math.max(1, int(env.WS_PENDING_MAX, 1000)),
     },
     pressure: {
       maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 10_000)),
