@@ -16,7 +16,7 @@ import path from 'node:path';
  * compete with the main thread and PostgreSQL; without them `serve` spent ~5 % less CPU per
  * request in alternated A/B rounds (docs/benchmarks.md, issue 24 second round). Re-measure on bigger hosts.
  */
-export const SERVE_NODE_ARGS = ['--max-old-space-size=256', '--no-allocation-site-pretenuring', '--single-threaded-gc'];
+export const SERVE_NODE_ARGS = ['--max-old-space-size=448', '--no-allocation-site-pretenuring', '--single-threaded-gc'];
 
 /** A server the benchmark started: `ordergraph serve` or the hand-written baseline. */
 export interface BenchServer {

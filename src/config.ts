@@ -1,4 +1,5 @@
 /** Process configuration, read once from the environment. Every variable is documented in the README. */
+import v8 from 'node:v8';
 export type GraphEngineName = 'mercurius' | 'apollo';
 
 export interface AppConfig {
@@ -81,9 +82,9 @@ export interface WsPendingConfig {
 }
 
 export interface PressureConfig {
-  /** Open streams one process holds before it sheds load (STREAMS_MAX_OPEN). */
+  /** Open streams one process holds; past it new streams are refused, never requests (STREAMS_MAX_OPEN, defaultMaxOpenStreams). */
   maxOpenStreams: number;
-  /** Heap used, as a fraction of the heap limit, past which it sheds load (PRESSURE_MAX_HEAP_RATIO; 0: never). */
+  /** Live heap (after the last full collection), as a fraction of the heap limit, past which it sheds load (PRESSURE_MAX_HEAP_RATIO; 0: never). */
   maxHeapRatio: number;
   /** Mean event-loop delay over a sample past which it sheds load (PRESSURE_MAX_EVENT_LOOP_DELAY_MS; 0: never). */
   maxEventLoopDelayMs: number;
@@ -112,6 +113,22 @@ export interface WebhookConfig {
   /** Attempts in flight per process (WEBHOOK_CONCURRENCY), and per webhook (WEBHOOK_CONCURRENCY_PER_WEBHOOK). */
   concurrency: number;
   concurrencyPerWebhook: number;
+}
+
+/**
+ * The heap one open stream may take, for sizing STREAMS_MAX_OPEN (docs/events.md): measured 13 KB
+ * per SSE stream and 21 KB per graphql-ws subscription (its socket and protocol state), with room.
+ */
+export const STREAM_HEAP_BYTES = 24 * 1024;
+/** The share of the heap limit open streams may take together; the rest is the process's own and its requests'. */
+export const STREAMS_HEAP_SHARE = 0.5;
+
+/**
+ * The default STREAMS_MAX_OPEN: what STREAMS_HEAP_SHARE of this process's heap limit holds at
+ * STREAM_HEAP_BYTES each, at most 10,000 (file descriptors and the CPU of one fan-out bound it too).
+ */
+export function defaultMaxOpenStreams(heapLimit = v8.getHeapStatistics().heap_size_limit): number {
+  return Math.max(1, Math.min(10_000, Math.floor((heapLimit * STREAMS_HEAP_SHARE) / STREAM_HEAP_BYTES)));
 }
 
 function num(value: string | undefined, fallback: number): number {
@@ -198,8 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       max: Math.max(1, int(env.WS_PENDING_MAX, 1000)),
     },
     pressure: {
-      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 10_000)),
-      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.55),
+      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, defaultMaxOpenStreams())),
+      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.75),
       maxEventLoopDelayMs: Math.max(0, int(env.PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000)),
       sampleMs: Math.max(10, int(env.PRESSURE_SAMPLE_MS, 500)),
     },
