@@ -69,18 +69,21 @@ interface Held {
   open: number;
   refused: number;
   failed: number;
+  /** Why streams were refused: status codes, error codes. */
+  reasons: Record<string, number>;
   close(): void;
 }
 
 /** `n` SSE streams spread over the projects (50 at a time); the first of each project parses created_at. */
 async function openSse(origin: string, n: number): Promise<Held> {
-  const out: Held = { latencies: [], open: 0, refused: 0, failed: 0, close: () => reqs.forEach((r) => r.destroy()) };
+  const out: Held = { latencies: [], open: 0, refused: 0, failed: 0, reasons: {}, close: () => reqs.forEach((r) => r.destroy()) };
   const reqs: http.ClientRequest[] = [];
   const one = (i: number) =>
     new Promise<void>((resolve) => {
       const p = i % PROJECTS;
       const req = http.get(`${origin}/v400/en/${code(p)}/ai/events`, { headers: { 'x-api-key': serverKey(p) }, agent: false }, (res) => {
         if (res.statusCode !== 200) {
+          out.reasons[res.statusCode ?? 0] = (out.reasons[res.statusCode ?? 0] ?? 0) + 1;
           if (res.statusCode === 503 || res.statusCode === 429) out.refused++;
           else out.failed++;
           res.resume();
@@ -123,15 +126,18 @@ function sample(res: http.IncomingMessage, latencies: number[]): void {
  */
 async function openSubscriptions(origin: string, n: number): Promise<Held> {
   const sockets: WebSocket[] = [];
-  const out: Held = { latencies: [], open: 0, refused: 0, failed: 0, close: () => sockets.forEach((s) => s.terminate()) };
+  const out: Held = { latencies: [], open: 0, refused: 0, failed: 0, reasons: {}, close: () => sockets.forEach((s) => s.terminate()) };
   const url = origin.replace(/^http/, 'ws') + '/graphql';
   const one = (i: number) =>
     new Promise<void>((resolve) => {
       const p = i % PROJECTS;
       const ws = new WebSocket(url, 'graphql-transport-ws', { localAddress: `127.0.4.${1 + (i % 50)}` });
       sockets.push(ws);
-      const done = setTimeout(() => (out.failed++, resolve()), 15_000);
+      const done = setTimeout(() => settle(false), 15_000);
+      let settled = false;
       const settle = (ok: boolean, refused = false) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(done);
         if (ok) out.open++;
         else if (refused) out.refused++;
@@ -139,7 +145,11 @@ async function openSubscriptions(origin: string, n: number): Promise<Held> {
         resolve();
       };
       ws.on('error', () => settle(false));
-      ws.on('unexpected-response', (_req, res) => settle(false, res.statusCode === 503));
+      ws.on('unexpected-response', (_req, res) => {
+        out.reasons[`upgrade ${res.statusCode}`] = (out.reasons[`upgrade ${res.statusCode}`] ?? 0) + 1;
+        settle(false, true);
+      });
+      ws.on('close', (closeCode) => settled || (out.reasons[`close ${closeCode}`] = (out.reasons[`close ${closeCode}`] ?? 0) + 1));
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': serverKey(p) } })));
       ws.on('message', (data) => {
         const m = JSON.parse(String(data));
@@ -147,8 +157,10 @@ async function openSubscriptions(origin: string, n: number): Promise<Held> {
           ws.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: 'subscription { aiEvents { id created_at } }' } }));
           // admitted once nothing refuses it for a moment
           setTimeout(() => settle(true), 200);
-        } else if (m.type === 'error') settle(false, true);
-        else if (m.type === 'next' && i < PROJECTS) out.latencies.push(Date.now() - Date.parse(m.payload.data.aiEvents.created_at));
+        } else if (m.type === 'error') {
+          out.reasons[m.payload?.[0]?.extensions?.code ?? 'error'] = (out.reasons[m.payload?.[0]?.extensions?.code ?? 'error'] ?? 0) + 1;
+          settle(false, true);
+        } else if (m.type === 'next' && i < PROJECTS) out.latencies.push(Date.now() - Date.parse(m.payload.data.aiEvents.created_at));
       });
     });
   for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, k) => one(i + k)));
@@ -232,7 +244,7 @@ async function run(a: BenchServer, kind: 'sse' | 'subs', n: number, before: { rp
   const heap = await heapMb(a.origin);
   const label = kind === 'sse' ? 'SSE streams' : 'subscriptions';
   console.log(
-    `${n} ${label} over ${PROJECTS} projects on A in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${held.open} open, ${held.refused} refused, ${held.failed} failed; heap ${idleHeap.toFixed(0)} → ${heap.toFixed(0)} MB (${(((heap - idleHeap) * 1024) / Math.max(1, held.open)).toFixed(1)} KB each); /health/ready ${ready.status} ${readyBody}`,
+    `${n} ${label} over ${PROJECTS} projects on A in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${held.open} open, ${held.refused} refused, ${held.failed} failed ${JSON.stringify(held.reasons)}; heap ${idleHeap.toFixed(0)} → ${heap.toFixed(0)} MB (${(((heap - idleHeap) * 1024) / Math.max(1, held.open)).toFixed(1)} KB each); /health/ready ${ready.status} ${readyBody}`,
   );
   const cpu0 = a.cpuMs();
   const own0 = process.cpuUsage();

@@ -160,7 +160,13 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  registerHealth(app, orm, breaker, () => ({ open: services.events.openStreams, max: config.pressure.maxOpenStreams }));
+  registerHealth(
+    app,
+    orm,
+    breaker,
+    () => ({ open: services.events.openStreams, max: config.pressure.maxOpenStreams }),
+    () => pressure.reason,
+  );
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);

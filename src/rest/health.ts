@@ -22,6 +22,7 @@ export function registerHealth(
   orm: MikroORM,
   breaker?: DatabaseBreaker,
   streams: () => { open: number; max: number } = () => ({ open: 0, max: 0 }),
+  pressure: () => string | null = () => null,
 ): void {
   const em = orm.em.fork();
   let inFlight: Promise<unknown> | undefined;
@@ -37,7 +38,8 @@ export function registerHealth(
     { schema: { operationId: 'HealthReady', tags: ['health'], summary: 'The process can serve requests', security: [] } },
     async (req, reply) => {
       // shedding load (rest/load-shedding.ts: heap or event loop, never the stream bound): not ready for more, though alive
-      if (app.isUnderPressure()) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
+      if (app.isUnderPressure())
+        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable', reason: pressure() });
       let timer: NodeJS.Timeout | undefined;
       try {
         if (breaker?.isDown) throw new Error('the database is down (the breaker probes it)');
