@@ -1,8 +1,10 @@
 import http from 'node:http';
+import os from 'node:os';
 import { initORM, migrate } from '../src/db/orm.js';
 import { loadFixtures } from '../src/fixtures/load.js';
 import { CredentialCipher } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
+import { spread } from './events-spread.js';
 import { startServe, type BenchServer } from './processes.js';
 
 /**
@@ -19,6 +21,8 @@ import { startServe, type BenchServer } from './processes.js';
  * BENCH_BUILD: a snapshot (`npm run bench:snapshot NAME`) instead of this tree's build.
  * All streams use one key of one project, so the per-credential and per-project caps are raised to
  * BENCH_ATTEMPT for the run: what is measured is the process, not the caps (tests cover those).
+ * BENCH_SCENARIO (default `one,spread,subs`): `one` is the above; `spread` and `subs` are the
+ * multi-tenant runs of events-spread.ts (10,000 SSE streams, 5,000 subscriptions over 100 projects).
  */
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const ATTEMPT = Math.max(STREAMS, Number(process.env.BENCH_ATTEMPT ?? STREAMS));
@@ -213,6 +217,27 @@ function pct(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  const scenarios = (process.env.BENCH_SCENARIO ?? 'one,spread,subs').split(',');
+  if (scenarios.includes('one')) {
+    console.log(`— one project: ${ATTEMPT} SSE streams (uptime: ${loadAverage()})`);
+    await one();
+  }
+  const kinds = (['sse', 'subs'] as const).filter((k) => scenarios.includes(k === 'sse' ? 'spread' : 'subs'));
+  if (kinds.length) {
+    console.log(`— spread over projects: ${kinds.join(', ')} (load average: ${loadAverage()})`);
+    await spread([...kinds]);
+  }
+  console.log(`load average at the end: ${loadAverage()}`);
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+async function one(): Promise<void> {
   const db = await openBenchDatabase('ordergraph_bench_events');
   const servers: BenchServer[] = [];
   try {

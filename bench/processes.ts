@@ -4,19 +4,19 @@ import net from 'node:net';
 import path from 'node:path';
 
 /**
- * The V8 flags `npm start` gives `serve` (package.json): the old generation is capped at 256 MB.
+ * The V8 flags `npm start` gives `serve` (package.json): the old generation is capped at 448 MB.
  * The live heap under the bench's load is about 50 MB, but without a cap V8 lets garbage grow the
  * heap past 170 MB before collecting it (RSS 230–280 MB after 60 s, 150 MB with a 128 MB cap, the
- * same with 256: 156 and 158 MB after 21 s of the 50-row list). 256, not 128: 10,000 open SSE
- * streams are ~115 MB of live heap (~11.5 KB each, most of it Node's socket, parser, request and
- * response), which the load shedding threshold (0.55 of the heap limit: 167 MB of 304) must admit.
+ * same with 256: 156 and 158 MB after 21 s of the 50-row list). 448: STREAMS_MAX_OPEN defaults to
+ * what half the heap limit holds at 24 KiB per stream (13 KB per SSE stream, 21 KB per
+ * subscription, measured), and 10,000 need a heap limit of ~470 MB (docs/events.md).
  * Without allocation-site pretenuring: V8 pretenured `pg`'s row objects, which then filled the
  * small old generation with dead rows and forced a full collection every second (README, fourth round).
  * Single-threaded GC: on two cores V8's helper threads (parallel scavenges, concurrent marking)
  * compete with the main thread and PostgreSQL; without them `serve` spent ~5 % less CPU per
  * request in alternated A/B rounds (docs/benchmarks.md, issue 24 second round). Re-measure on bigger hosts.
  */
-export const SERVE_NODE_ARGS = ['--max-old-space-size=256', '--no-allocation-site-pretenuring', '--single-threaded-gc'];
+export const SERVE_NODE_ARGS = ['--max-old-space-size=448', '--no-allocation-site-pretenuring', '--single-threaded-gc'];
 
 /** A server the benchmark started: `ordergraph serve` or the hand-written baseline. */
 export interface BenchServer {

@@ -1,11 +1,12 @@
 import './rest/request.js';
 import { randomUUID } from 'node:crypto';
+import v8 from 'node:v8';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Ajv from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig, type AppConfig } from './config.js';
+import { loadConfig, STREAM_HEAP_BYTES, STREAMS_HEAP_SHARE, type AppConfig } from './config.js';
 import { DatabaseBreaker } from './db/breaker.js';
 import { boundsOf, initORM, statementClockOf } from './db/orm.js';
 import { takeOrmWarnings } from './db/startup-params.js';
@@ -130,7 +131,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
   failFastWhileDown(app, breaker);
-  const pressure = new PressureMonitor(config.pressure, () => services.events.openStreams);
+  const pressure = new PressureMonitor(config.pressure);
+  warnOnStreamBound(app, config.pressure.maxOpenStreams);
   // sampled from when the app is ready: building the schema blocks the event loop longer than any threshold
   app.addHook('onReady', async () => void pressure.start());
   registerLoadShedding(app, pressure);
@@ -158,7 +160,13 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  registerHealth(app, orm, breaker);
+  registerHealth(
+    app,
+    orm,
+    breaker,
+    () => ({ open: services.events.openStreams, max: config.pressure.maxOpenStreams }),
+    () => pressure.reason,
+  );
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);
@@ -188,6 +196,16 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   });
   await app.ready();
   return { app, services, engine, orm, config };
+}
+
+/** STREAMS_MAX_OPEN set above what STREAMS_HEAP_SHARE of the heap holds: streams alone could then make the process shed requests. */
+function warnOnStreamBound(app: FastifyInstance, maxOpen: number): void {
+  const heapLimit = v8.getHeapStatistics().heap_size_limit;
+  if (maxOpen * STREAM_HEAP_BYTES <= heapLimit * STREAMS_HEAP_SHARE) return;
+  app.log.warn(
+    { maxOpen, heapLimitMb: Math.round(heapLimit / 2 ** 20), fits: Math.floor((heapLimit * STREAMS_HEAP_SHARE) / STREAM_HEAP_BYTES) },
+    'STREAMS_MAX_OPEN is more than half the heap holds (docs/events.md): raise --max-old-space-size or lower it',
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Process configuration, read once from the environment. Every variable is documented in the README. */
 import os from 'node:os';
+import v8 from 'node:v8';
 
 export type GraphEngineName = 'mercurius' | 'apollo';
 
@@ -62,6 +63,8 @@ export interface AppConfig {
   streams: StreamsConfig;
   /** Load shedding (CONTRACT §11's last rule, docs/events.md). */
   pressure: PressureConfig;
+  /** WebSockets that have not completed `connection_init`, bounded apart (CONTRACT §11, docs/events.md). */
+  wsPending: WsPendingConfig;
   /** Replies sent on WhatsApp (CONTRACT §10.1, docs/whatsapp.md); one attempt's deadline is providerTimeoutMs. */
   whatsappSends: WhatsAppSendConfig;
   /** Media kept by the service (CONTRACT §12.3, docs/media.md). */
@@ -90,10 +93,17 @@ export interface StreamsConfig {
   revalidateMs: number;
 }
 
+export interface WsPendingConfig {
+  /** Per client address (WS_PENDING_PER_ADDRESS, default 10). */
+  perAddress: number;
+  /** Per process (WS_PENDING_MAX, default 1,000). */
+  max: number;
+}
+
 export interface PressureConfig {
-  /** Open streams one process holds before it sheds load (STREAMS_MAX_OPEN). */
+  /** Open streams one process holds; past it new streams are refused, never requests (STREAMS_MAX_OPEN, defaultMaxOpenStreams). */
   maxOpenStreams: number;
-  /** Heap used, as a fraction of the heap limit, past which it sheds load (PRESSURE_MAX_HEAP_RATIO; 0: never). */
+  /** Live heap (after the last full collection), as a fraction of the heap limit, past which it sheds load (PRESSURE_MAX_HEAP_RATIO; 0: never). */
   maxHeapRatio: number;
   /** Mean event-loop delay over a sample past which it sheds load (PRESSURE_MAX_EVENT_LOOP_DELAY_MS; 0: never). */
   maxEventLoopDelayMs: number;
@@ -122,6 +132,22 @@ export interface WebhookConfig {
   /** Attempts in flight per process (WEBHOOK_CONCURRENCY), and per webhook (WEBHOOK_CONCURRENCY_PER_WEBHOOK). */
   concurrency: number;
   concurrencyPerWebhook: number;
+}
+
+/**
+ * The heap one open stream may take, for sizing STREAMS_MAX_OPEN (docs/events.md): measured 13 KB
+ * per SSE stream and 21 KB per graphql-ws subscription (its socket and protocol state), with room.
+ */
+export const STREAM_HEAP_BYTES = 24 * 1024;
+/** The share of the heap limit open streams may take together; the rest is the process's own and its requests'. */
+export const STREAMS_HEAP_SHARE = 0.5;
+
+/**
+ * The default STREAMS_MAX_OPEN: what STREAMS_HEAP_SHARE of this process's heap limit holds at
+ * STREAM_HEAP_BYTES each, at most 10,000 (file descriptors and the CPU of one fan-out bound it too).
+ */
+export function defaultMaxOpenStreams(heapLimit = v8.getHeapStatistics().heap_size_limit): number {
+  return Math.max(1, Math.min(10_000, Math.floor((heapLimit * STREAMS_HEAP_SHARE) / STREAM_HEAP_BYTES)));
 }
 
 function num(value: string | undefined, fallback: number): number {
@@ -213,9 +239,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perProject: Math.max(1, int(env.STREAMS_PER_PROJECT, 2000)),
       revalidateMs: Math.max(50, int(env.STREAMS_REVALIDATE_MS, 30_000)),
     },
+    wsPending: {
+      perAddress: Math.max(1, int(env.WS_PENDING_PER_ADDRESS, 10)),
+      max: Math.max(1, int(env.WS_PENDING_MAX, 1000)),
+    },
     pressure: {
-      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, 10_000)),
-      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.55),
+      maxOpenStreams: Math.max(1, int(env.STREAMS_MAX_OPEN, defaultMaxOpenStreams())),
+      maxHeapRatio: num(env.PRESSURE_MAX_HEAP_RATIO, 0.75),
       maxEventLoopDelayMs: Math.max(0, int(env.PRESSURE_MAX_EVENT_LOOP_DELAY_MS, 1000)),
       sampleMs: Math.max(10, int(env.PRESSURE_SAMPLE_MS, 500)),
     },

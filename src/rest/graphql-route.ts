@@ -98,6 +98,8 @@ export async function registerGraphqlRoute(
     auth: (request, payload) => wsContext(services, clientIp, request, payload),
     formatError: (e, log) => formatError({ server: app, log }, e),
     maxSocketsPerCredential: services.deps.config.streams.perCredential,
+    pending: services.deps.config.wsPending,
+    clientAddress: (request) => clientIp(request.socket.remoteAddress ?? '', single(request.headers['x-forwarded-for'])),
   });
 }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { WsPendingConfig } from '../config.js';
 import type { RequestContext } from '../context/index.js';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
@@ -26,6 +27,10 @@ export interface SubscriptionOptions {
   formatError: (e: GraphErrorLike, log: FastifyBaseLogger) => GraphQLFormattedError;
   /** Acknowledged sockets one credential may hold in this process (STREAMS_PER_CREDENTIAL: each may carry a subscription). */
   maxSocketsPerCredential: number;
+  /** Sockets not acknowledged yet (opening, or before their `connection_init` is accepted) per client address and per process. */
+  pending: WsPendingConfig;
+  /** The client address of an upgrade request (the socket's, or the first x-forwarded-for hop from a trusted proxy). */
+  clientAddress: (request: IncomingMessage) => string;
 }
 
 export const NOOP_LOG = {
@@ -44,8 +49,6 @@ export const NOOP_LOG = {
 export const WS_INIT_TIMEOUT_MS = 10_000;
 /** A credential check slower than this closes the socket (1013, try again) instead of holding it. */
 const WS_AUTH_TIMEOUT_MS = 4_000;
-/** Sockets not acknowledged yet (opening or authenticating) per process; past it an upgrade gets 503. */
-export const WS_MAX_PENDING = 1_000;
 /** A subscriber with more than this waiting in its socket's send buffer is disconnected (CONTRACT §11). */
 export const WS_MAX_BUFFERED = 1024 * 1024;
 /** The largest message a client may send: the body limit of POST /graphql (app.ts). */
@@ -71,8 +74,14 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, handleProtocols, allowSynchronousEvents: false });
   const contexts = new WeakMap<WebSocket, RequestContext>();
   const log = (socket: WebSocket) => contexts.get(socket)?.log ?? app.log;
-  /** Opened, not acknowledged yet. */
+  /** Opened, not acknowledged yet; and how many of those per client address (each socket's address in `addresses`). */
   const pending = new Set<WebSocket>();
+  const pendingPerAddress = new Map<string, number>();
+  const addresses = new WeakMap<WebSocket, string>();
+  const settle = (socket: WebSocket) => {
+    if (!pending.delete(socket)) return;
+    decrement(pendingPerAddress, addresses.get(socket)!);
+  };
   /** Acknowledged sockets, and whether each answered the last ping. */
   const alive = new Map<WebSocket, boolean>();
   const streams = new WeakMap<object, AsyncIterableIterator<unknown>>();
@@ -97,7 +106,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       perCredential.set(key, held + 1);
       credentials.set(socket, key);
       contexts.set(socket, found);
-      pending.delete(socket);
+      settle(socket);
       alive.set(socket, true);
       return true;
     },
@@ -130,8 +139,10 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
     socket.terminate();
   };
 
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage, address: string) => {
     pending.add(socket);
+    addresses.set(socket, address);
+    pendingPerAddress.set(address, (pendingPerAddress.get(address) ?? 0) + 1);
     socket.on('error', () => socket.terminate());
     socket.on('pong', () => alive.has(socket) && alive.set(socket, true));
     const closed = server.opened(
@@ -155,7 +166,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       { socket, request },
     );
     socket.once('close', (code, reason) => {
-      pending.delete(socket);
+      settle(socket);
       alive.delete(socket);
       const key = credentials.get(socket);
       if (key !== undefined) decrement(perCredential, key);
@@ -182,11 +193,20 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       return;
     }
     const pressured = app as FastifyInstance & { isUnderPressure?: () => boolean };
-    if (closing || pending.size >= WS_MAX_PENDING || (typeof pressured.isUnderPressure === 'function' && pressured.isUnderPressure())) {
+    // Sockets that never authenticate are bounded per address before the process's bound: from one
+    // address they never make another address's upgrade fail (CONTRACT §11).
+    const address = opts.clientAddress(request);
+    if (
+      closing ||
+      (pendingPerAddress.get(address) ?? 0) >= opts.pending.perAddress ||
+      pending.size >= opts.pending.max ||
+      (typeof pressured.isUnderPressure === 'function' && pressured.isUnderPressure())
+    ) {
       refuseUpgrade(socket);
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    // counted at once in 'connection' (ws calls it synchronously here), so the next upgrade sees it
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, address));
   });
   app.addHook('preClose', async () => {
     closing = true;

@@ -15,7 +15,7 @@ declare module 'fastify' {
 const EXEMPT = new Set(['/health/live', '/health/ready', '/metrics']);
 
 /**
- * Load shedding: while the monitor reports pressure (heap, event-loop delay, open streams), every
+ * Load shedding: while the monitor reports pressure (live heap, event-loop delay), every
  * new request but those of EXEMPT and CORS preflights gets 503 ERROR_SERVICE_UNAVAILABLE with
  * Retry-After; what the process already holds goes on. One log line when it starts and when it ends.
  */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WS_INIT_TIMEOUT_MS, WS_MAX_PENDING, WS_TRY_AGAIN } from '../../src/rest/graphql-ws.js';
+import { WS_INIT_TIMEOUT_MS, WS_TRY_AGAIN } from '../../src/rest/graphql-ws.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -40,6 +40,9 @@ const LIVE_BOUND_MS = 2000;
 const WS_ADMIN = 50;
 const WS_ADMIN_KEY = 'acme-wanda-key-0123456789';
 const SUBSCRIPTION = 'subscription { aiEvents { id type data } }';
+/** CONTRACT §11's bounds of sockets that have not completed connection_init (the defaults). */
+const WS_MAX_PENDING = 1_000;
+const WS_PENDING_PER_ADDRESS = 10;
 
 /** A graphql-ws peer over `ws`: what it received, when and how it was closed. */
 interface Peer {
@@ -52,9 +55,9 @@ interface Peer {
   receive(match: (m: any) => boolean, ms?: number): Promise<any>;
 }
 
-function connect(url: string, headers: Record<string, string> = {}): Promise<Peer> {
+function connect(url: string, headers: Record<string, string> = {}, localAddress?: string): Promise<Peer> {
   const openedAt = Date.now(); // before the server's timer can start
-  const ws = new WebSocket(url, 'graphql-transport-ws', { headers });
+  const ws = new WebSocket(url, 'graphql-transport-ws', { headers, localAddress });
   const messages: any[] = [];
   const listeners = new Set<() => void>();
   ws.on('message', (data) => {
@@ -95,9 +98,10 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<Pee
 }
 
 /** The upgrade's plain HTTP answer when it is refused. */
-function upgradeStatus(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function upgradeStatus(url: string, localAddress?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url.replace(/^ws/, 'http'), {
+      localAddress,
       headers: {
         connection: 'Upgrade',
         upgrade: 'websocket',
@@ -197,9 +201,10 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     return p;
   }
 
-  it(`closes sockets that never send connection_init with 4408 after ${WS_INIT_TIMEOUT_MS / 1000} s, not before; idle sockets past the cap get 503`, async () => {
+  it(`closes sockets that never send connection_init with 4408 after ${WS_INIT_TIMEOUT_MS / 1000} s, not before; idle sockets past the process's cap get 503`, async () => {
     const live = sampleLive(origin);
-    const idle = abuser({ mode: 'idle', url, sockets: WS_MAX_PENDING, batch: 25, pauseMs: 25 });
+    // from 100 addresses, each at its own bound: the process's bound is what refuses the next
+    const idle = abuser({ mode: 'idle', url, sockets: WS_MAX_PENDING, batch: 25, pauseMs: 25, perAddress: WS_PENDING_PER_ADDRESS });
     await idle.first;
     const refused = await upgradeStatus(url);
     expect(refused.status).toBe(503);
@@ -221,6 +226,33 @@ describe.each(ENGINES)('graphql-ws WebSocket on /graphql (%s)', (engine) => {
     expect(samples).toBeGreaterThan(10);
     expect(worst).toBeLessThan(LIVE_BOUND_MS);
   }, 40_000);
+
+  it(`holds at most ${WS_PENDING_PER_ADDRESS} sockets before connection_init per client address: the next upgrade from it gets 503 with Retry-After, another address still upgrades and is acknowledged`, async () => {
+    const idle: Peer[] = [];
+    for (let i = 0; i < WS_PENDING_PER_ADDRESS; i++) idle.push(await open());
+    const refused = await upgradeStatus(url);
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: true, code: 'ERROR_SERVICE_UNAVAILABLE' });
+
+    // another address is not affected: it upgrades, and its connection_init is acknowledged
+    const elsewhere = await connect(url, {}, '127.0.0.2');
+    peers.push(elsewhere);
+    elsewhere.send({ type: 'connection_init', payload: { 'X-Api-Key': KEYS.server } });
+    await elsewhere.receive((m) => m.type === 'connection_ack');
+
+    // what counts is not having completed connection_init: one that completes it frees a place
+    idle[0].send({ type: 'connection_init', payload: { 'X-Api-Key': KEYS.server } });
+    await idle[0].receive((m) => m.type === 'connection_ack');
+    idle.push(await open());
+    expect((await upgradeStatus(url)).status).toBe(503);
+    // and so does one that closes
+    idle[1].ws.terminate();
+    await idle[1].closed;
+    await sleep(100);
+    idle.push(await open());
+    for (const p of idle) p.ws.terminate();
+  });
 
   it('closes with 4403 and never acknowledges a missing, invalid or not admitted credential', async () => {
     const cases: [Record<string, string> | undefined, Record<string, string>?][] = [

@@ -2,15 +2,15 @@
 // test process) carries only the server's work while /health/live is measured.
 // Usage: node ws-abuser.mjs '<json>'; prints one JSON line with what happened.
 //   {"mode":"idle","url":…,"sockets":N,"batch":B,"pauseMs":P}: opens N sockets (B at a time, P ms apart) that never send
-//   connection_init and waits for them to close.
+//   connection_init and waits for them to close; with "perAddress":K, from loopback addresses 127.0.1.1, 127.0.1.2, …, K each.
 //   {"mode":"big","url":…,"key":…,"messages":N,"bytes":B}: one acknowledged socket sends N subscribe documents of B bytes.
 import WebSocket from 'ws';
 
 const opts = JSON.parse(process.argv[2]);
 
-function open(url) {
+function open(url, localAddress) {
   const startedAt = Date.now();
-  const ws = new WebSocket(url, 'graphql-transport-ws');
+  const ws = new WebSocket(url, 'graphql-transport-ws', localAddress ? { localAddress } : {});
   const messages = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data))));
   ws.on('ping', () => messages.push({ type: '(ping frame)' }));
@@ -27,7 +27,8 @@ async function idle() {
   const peers = [];
   const size = opts.batch ?? 100;
   for (let i = 0; i < opts.sockets; i += size) {
-    const batch = Array.from({ length: Math.min(size, opts.sockets - i) }, () => open(opts.url));
+    const from = (j) => (opts.perAddress ? `127.0.1.${1 + Math.floor(j / opts.perAddress)}` : undefined);
+    const batch = Array.from({ length: Math.min(size, opts.sockets - i) }, (_, k) => open(opts.url, from(i + k)));
     await Promise.all(batch.map((p) => p.opened));
     peers.push(...batch);
     await new Promise((r) => setTimeout(r, opts.pauseMs ?? 0));

@@ -307,6 +307,8 @@ export class EventsService {
     feed.startAt(max);
     const stream = new EventStream(feed, cursor, filter, this.config.eventsStreamBufferBytes, ticket);
     ticket.stop = () => stream.end(null);
+    // a level-2 user's businesses: the re-checks read them again into this very set (streams.ts)
+    ticket.scope = filter.businessIds as Set<number> | null;
     stream.onOverflow = OVERFLOW.get(ctx) ?? null;
     if (reset)
       stream.push({

@@ -4,6 +4,7 @@ import type { StreamsConfig } from '../../config.js';
 import { credentialOf, type RequestContext } from '../../context/index.js';
 import { causeOf, LineLimiter, serviceUnavailable } from '../../db/unavailable.js';
 import { appError } from '../../errors/codes.js';
+import { LEVEL } from '../../entities/user.js';
 import { rateLimitHeaders } from '../../limits/store.js';
 import type { BusLog } from './event-bus.js';
 
@@ -30,7 +31,16 @@ export class StreamTicket {
     readonly credential: string,
     /** The user's level when it opened; -1 for a server key. A change ends the stream. */
     readonly level: number,
+    /** The user, for a level-2 user (whose businesses the re-checks read again); else null. */
+    readonly userId: number | null,
   ) {}
+
+  /**
+   * The businesses a level-2 user's stream shows (the very set its filter reads), set by whoever
+   * opened it; null: not scoped by business. Re-validation adds the businesses the user gained and
+   * ends the stream when one was lost (its queue may hold that business's events).
+   */
+  scope: Set<number> | null = null;
 
   /** The process sheds load (its streams then hold less). */
   pressed(): boolean {
@@ -121,11 +131,13 @@ export class StreamRegistry {
     if ((this.perProject.get(projectId) ?? 0) >= perProject) throw refused(perProject, 'stream-project', ctx);
     // Streams this process closed count as closed for its own next admission, whatever the timer.
     if (this.pending.size) await this.flush();
-    const verdict = await this.claim(projectId, credential);
+    const verdict = await this.claim(projectId, credential, limitedCaller(ctx));
     if (verdict === 'credential') throw refused(perCredential, 'stream-credential', ctx);
     if (verdict === 'project') throw refused(perProject, 'stream-project', ctx);
+    if (verdict === 'share') throw refused(sharedCap(perProject), 'stream-project-share', ctx);
     const level = ctx.caller.kind === 'user' ? ctx.caller.user.level : -1;
-    const ticket = new StreamTicket(this, projectId, credential, level);
+    const owner = ctx.caller.kind === 'user' && level === LEVEL.BUSINESS_OWNER ? ctx.caller.user.id : null;
+    const ticket = new StreamTicket(this, projectId, credential, level, owner);
     this.open.add(ticket);
     this.perCredential.set(key, (this.perCredential.get(key) ?? 0) + 1);
     this.perProject.set(projectId, (this.perProject.get(projectId) ?? 0) + 1);
@@ -147,30 +159,36 @@ export class StreamRegistry {
     }, RELEASE_FLUSH_MS);
   }
 
-  /** The one statement of an admission, after the project's lock: 'ok', or the cap that was full. */
-  private async claim(projectId: number, credential: string): Promise<'ok' | 'credential' | 'project'> {
+  /**
+   * The one statement of an admission, after the project's lock: 'ok', or the cap that was full.
+   * `limited`: the caller's streams also count against the share of the project's budget (sharedCap).
+   */
+  private async claim(projectId: number, credential: string, limited: boolean): Promise<'ok' | 'credential' | 'project' | 'share'> {
     const { perCredential, perProject } = this.config;
+    const share = sharedCap(perProject);
     const em = this.orm.em.fork();
     return em.transactional(async (tx) => {
       const conn = tx.getConnection();
       const trx = tx.getTransactionContext();
       await conn.execute('select pg_advisory_xact_lock(?, ?)', [ADMIT_LOCK, projectId], 'all', trx);
-      const [row] = await conn.execute<{ total: number; mine: number; admitted: number }[]>(
+      const [row] = await conn.execute<{ total: number; mine: number; shared: number; admitted: number }[]>(
         `with c as (
-           select coalesce(sum(n), 0)::int as total, coalesce(sum(n) filter (where credential = ?), 0)::int as mine
+           select coalesce(sum(n), 0)::int as total, coalesce(sum(n) filter (where credential = ?), 0)::int as mine,
+                  coalesce(sum(n) filter (where limited), 0)::int as shared
              from open_streams where project_id = ? and seen_at > now() - make_interval(secs => ?)),
          ins as (
-           insert into open_streams (project_id, credential, process_id, n, seen_at)
-           select ?, ?, ?, 1, now() from c where c.total < ? and c.mine < ?
-           on conflict (project_id, credential, process_id) do update set n = open_streams.n + 1, seen_at = now()
+           insert into open_streams (project_id, credential, process_id, n, seen_at, limited)
+           select ?, ?, ?, 1, now(), ? from c where c.total < ? and c.mine < ? and (not ? or c.shared < ?)
+           on conflict (project_id, credential, process_id) do update set n = open_streams.n + 1, seen_at = now(), limited = excluded.limited
            returning 1)
-         select c.total, c.mine, (select count(*) from ins)::int as admitted from c`,
-        [credential, projectId, ROW_TTL_S, projectId, credential, this.processId, perProject, perCredential],
+         select c.total, c.mine, c.shared, (select count(*) from ins)::int as admitted from c`,
+        [credential, projectId, ROW_TTL_S, projectId, credential, this.processId, limited, perProject, perCredential, limited, share],
         'all',
         trx,
       );
       if (row.admitted) return 'ok';
-      return row.mine >= perCredential ? 'credential' : 'project';
+      if (row.mine >= perCredential) return 'credential';
+      return row.total >= perProject ? 'project' : 'share';
     });
   }
 
@@ -214,14 +232,16 @@ export class StreamRegistry {
 
   /**
    * Ends the open streams whose access ended: key deleted, session expired or deleted, user
-   * disabled or of another level now, project inactive or its AI module off. One query for all the
-   * distinct credentials and projects of this process's streams, however many streams share them.
+   * disabled or of another level now, project inactive or its AI module off, or (a level-2 user)
+   * a business of its scope no longer the user's. One query for all the distinct credentials,
+   * projects and scoped users of this process's streams, however many streams share them.
    */
   async revalidate(): Promise<number> {
     if (!this.open.size) return 0;
     const keys = new Set<number>();
     const sessions = new Set<number>();
     const projects = new Set<number>();
+    const owners = new Set<number>();
     // only these are judged: a stream admitted while the query runs is not in its answer
     const judged = [...this.open];
     for (const t of judged) {
@@ -229,28 +249,33 @@ export class StreamRegistry {
       const id = Number(t.credential.slice(1));
       if (t.credential[0] === 'k') keys.add(id);
       else if (t.credential[0] === 's') sessions.add(id);
+      if (t.scope && t.userId !== null) owners.add(t.userId);
     }
-    const rows = await this.sql<{ kind: string; id: number; level: number }[]>(
-      `select 'k' as kind, k.id, coalesce(u.level, -1)::int as level
+    const rows = await this.sql<{ kind: string; id: number; level: number; business_id: number | null }[]>(
+      `select 'k' as kind, k.id, coalesce(u.level, -1)::int as level, null::int as business_id
          from api_keys k left join users u on u.id = k.user_id
         where k.id = any(?::int[]) and (k.server or u.enabled)
        union all
-       select 's', s.id, u.level::int from sessions s join users u on u.id = s.user_id
+       select 's', s.id, u.level::int, null from sessions s join users u on u.id = s.user_id
         where s.id = any(?::int[]) and s.expires_at > now() and u.enabled
        union all
-       select 'p', p.id, 0 from projects p where p.id = any(?::int[]) and p.subscription_active and p.ai_enabled`,
-      [pgArray(keys), pgArray(sessions), pgArray(projects)],
+       select 'p', p.id, 0, null from projects p where p.id = any(?::int[]) and p.subscription_active and p.ai_enabled
+       union all
+       select 'b', ub.user_id, 2, ub.business_id from user_businesses ub where ub.user_id = any(?::int[]) and ub.project_id = any(?::int[])`,
+      [pgArray(keys), pgArray(sessions), pgArray(projects), pgArray(owners), pgArray(projects)],
     );
     const levels = new Map<string, number>();
     const live = new Set<number>();
+    const owned = new Map<number, Set<number>>();
     for (const r of rows) {
       if (r.kind === 'p') live.add(r.id);
+      else if (r.kind === 'b') (owned.get(r.id) ?? owned.set(r.id, new Set()).get(r.id)!).add(r.business_id!);
       else levels.set(`${r.kind}${r.id}`, r.level);
     }
     let ended = 0;
     for (const t of judged) {
       const level = t.credential[0] === 'u' ? t.level : levels.get(t.credential);
-      if (live.has(t.projectId) && level === t.level) continue;
+      if (live.has(t.projectId) && level === t.level && rescoped(t, owned)) continue;
       ended++;
       t.stop?.();
       t.release();
@@ -279,9 +304,38 @@ export function credentialKey(ctx: RequestContext): string {
   return `u${ctx.caller.kind === 'user' ? ctx.caller.user.id : 0}`;
 }
 
+/**
+ * CONTRACT §11, room kept for the people who run the project: streams of every caller but server
+ * keys and levels 0 and 2 (customers and guests above all, since anyone can open a guest session)
+ * count against at most three quarters of the project's budget, so those always find room.
+ */
+export function limitedCaller(ctx: RequestContext): boolean {
+  const { caller } = ctx;
+  if (caller.kind === 'server') return false;
+  return !(caller.kind === 'user' && (caller.user.level === LEVEL.ADMIN || caller.user.level === LEVEL.BUSINESS_OWNER));
+}
+
+/** The share of a project's stream budget that the callers of limitedCaller may hold together. */
+export function sharedCap(perProject: number): number {
+  return Math.floor((perProject * 3) / 4);
+}
+
 function refused(limit: number, scope: string, ctx: RequestContext) {
   const headers = rateLimitHeaders({ limit, msBeforeNext: REFUSED_RETRY_S * 1000, scope, key: ctx.project.code });
   return appError('ERROR_RATE_LIMIT', [{ key: 'ERROR_RATE_LIMIT', params: { retry_after: headers['retry-after'] } }], { headers });
+}
+
+/**
+ * A level-2 user's stream after its businesses were read again: the ones gained are shown from now
+ * on (the filter reads the same set); false when one was lost, so the stream ends (what it queued
+ * may be of that business) and its client resumes, seeing only what it may still see.
+ */
+function rescoped(t: StreamTicket, owned: Map<number, Set<number>>): boolean {
+  if (!t.scope || t.userId === null) return true;
+  const now = owned.get(t.userId) ?? new Set<number>();
+  for (const id of t.scope) if (!now.has(id)) return false;
+  for (const id of now) t.scope.add(id);
+  return true;
 }
 
 /** Counts one less for `key`, dropping it at zero. */
