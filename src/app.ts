@@ -11,7 +11,7 @@ import { boundsOf, initORM, statementClockOf } from './db/orm.js';
 import { takeOrmWarnings } from './db/startup-params.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
-import { createEngine, unavailable, type GraphEngine } from './graph/engines.js';
+import { createEngine, databaseFailure, type GraphEngine } from './graph/engines.js';
 import { loadOperations, namedSources } from './graph/operations.js';
 import { createRoutePlans } from './graph/plans.js';
 import { SELECTION_CACHE_LIMIT } from './graph/selection.js';
@@ -25,6 +25,7 @@ import {
   failFastWhileDown,
   frameworkErrors,
   limitBodyDepth,
+  refuseNul,
   refuseWhileClosing,
   registerErrorHandling,
 } from './rest/errors.js';
@@ -136,6 +137,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerLoadShedding(app, pressure);
   services.events.streams.shedding = () => app.isUnderPressure();
   limitBodyDepth(app);
+  refuseNul(app);
 
   const schema = await getSchema();
   const operations = loadOperations(schema);
@@ -162,7 +164,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);
-  const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
+  const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => databaseFailure(app, err, err));
   await registerGateway(app, {
     services,
     plans,

@@ -54,6 +54,7 @@ const en_rules = {
   timezone: 'The field {field} must be an IANA time zone name, such as Europe/Madrid.',
   printable: 'The field {field} must be {min} to {max} printable ASCII characters, without spaces.',
   max_depth: 'The field {field} must be nested at most {max} levels deep.',
+  no_nul: 'The field {field} must not contain the NUL character (U+0000).',
   filter:
     'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
 };
@@ -98,6 +99,7 @@ const es_rules: Rules = {
   timezone: 'El campo {field} debe ser una zona horaria IANA, como Europe/Madrid.',
   printable: 'El campo {field} debe tener de {min} a {max} caracteres ASCII imprimibles, sin espacios.',
   max_depth: 'El campo {field} puede anidarse como máximo {max} niveles.',
+  no_nul: 'El campo {field} no debe contener el carácter NUL (U+0000).',
   filter:
     'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
 };
@@ -137,6 +139,7 @@ const fr_rules: Rules = {
   timezone: 'Le champ {field} doit être un fuseau horaire IANA, comme Europe/Madrid.',
   printable: 'Le champ {field} doit compter de {min} à {max} caractères ASCII imprimables, sans espace.',
   max_depth: 'Le champ {field} peut être imbriqué sur au plus {max} niveaux.',
+  no_nul: 'Le champ {field} ne doit pas contenir le caractère NUL (U+0000).',
   filter:
     'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
 };
@@ -176,6 +179,7 @@ const ar_rules: Rules = {
   timezone: 'الحقل {field} يجب أن يكون اسم منطقة زمنية IANA، مثل Europe/Madrid.',
   printable: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} من أحرف ASCII القابلة للطباعة، دون مسافات.',
   max_depth: 'الحقل {field} يجب ألا يتجاوز تداخله {max} مستوى.',
+  no_nul: 'الحقل {field} يجب ألا يحتوي على المحرف NUL (U+0000).',
   filter:
     'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
 };
@@ -190,6 +194,7 @@ const LIST_SEPARATOR: Record<Lang, string> = { en: ', ', es: ', ', fr: ', ', ar:
 
 const en: Catalogue = {
   invalid_field: 'The field {field} is invalid.',
+  value_refused: 'A value of the request is out of range or is not valid text.',
   required_field: 'The field {field} is required.',
   unknown_field: 'The field {field} is not known.',
   unknown_attribute: 'The attribute {field} cannot be used here.',
@@ -244,6 +249,7 @@ const en: Catalogue = {
 
 const es: Catalogue = {
   invalid_field: 'El campo {field} no es válido.',
+  value_refused: 'Un valor de la solicitud está fuera de rango o no es texto válido.',
   required_field: 'El campo {field} es obligatorio.',
   unknown_field: 'El campo {field} no existe.',
   unknown_attribute: 'El atributo {field} no se puede usar aquí.',
@@ -298,6 +304,7 @@ const es: Catalogue = {
 
 const fr: Catalogue = {
   invalid_field: "Le champ {field} n'est pas valide.",
+  value_refused: "Une valeur de la requête est hors limites ou n'est pas un texte valide.",
   required_field: 'Le champ {field} est obligatoire.',
   unknown_field: "Le champ {field} n'existe pas.",
   unknown_attribute: "L'attribut {field} ne peut pas être utilisé ici.",
@@ -353,6 +360,7 @@ const fr: Catalogue = {
 
 const ar: Catalogue = {
   invalid_field: 'الحقل {field} غير صالح.',
+  value_refused: 'إحدى قيم الطلب خارج النطاق أو ليست نصًا صالحًا.',
   required_field: 'الحقل {field} مطلوب.',
   unknown_field: 'الحقل {field} غير معروف.',
   unknown_attribute: 'لا يمكن استخدام السمة {field} هنا.',

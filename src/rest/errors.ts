@@ -1,9 +1,18 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseBreaker } from '../db/breaker.js';
-import { isClientAbort, isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
+import {
+  isClientAbort,
+  isDatabaseUnavailable,
+  isRejectedInput,
+  OutageLog,
+  rejectedInput,
+  rejectedSqlState,
+  serviceUnavailable,
+} from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
+import { assertNoNul } from '../errors/nul.js';
 import { resolveLang, translate } from '../i18n/messages.js';
 import { problemsOfAjv, type AjvError } from './ajv-rules.js';
 import { sendError } from './envelope.js';
@@ -20,6 +29,11 @@ export function registerErrorHandling(app: FastifyInstance, breaker?: DatabaseBr
       // the client went away mid-body: nobody reads the answer, and nothing failed on our side
       req.log.info('the client closed the request before its body arrived');
       return sendError(reply, validationError([{ field: 'request', key: 'invalid_field' }]), lang);
+    }
+    if (isRejectedInput(err)) {
+      // a value the database refused (CONTRACT §11: no input is an outage)
+      req.log.warn({ sqlstate: rejectedSqlState(err) }, 'the database refused a value of the request');
+      return sendError(reply, rejectedInput(), lang);
     }
     if (isDatabaseUnavailable(err)) {
       app.outage.failed(err);
@@ -116,6 +130,22 @@ export function limitBodyDepth(app: FastifyInstance): void {
     if (req.body !== null && typeof req.body === 'object' && depthExceeds(req.body, MAX_BODY_DEPTH)) {
       throw validationError([{ field: 'body', rule: 'max_depth', params: { max: MAX_BODY_DEPTH } }]);
     }
+  });
+}
+
+/**
+ * 400 ERROR_VALIDATION naming the field for a NUL (U+0000) in any string of a request (CONTRACT §11):
+ * path parameters and the query string before the route's checks read them (the project code is
+ * looked up), the JSON body once validation has decoded its JSON-text members. Raw bodies (the
+ * WhatsApp webhook) are the route's own: a notification keeps its text without the NUL.
+ */
+export function refuseNul(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    assertNoNul(req.params);
+    assertNoNul(req.query);
+  });
+  app.addHook('preHandler', async (req) => {
+    if (req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) assertNoNul(req.body);
   });
 }
 

@@ -3,6 +3,7 @@ import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSch
 import { isOperator, type Caller, type OperatorContext, type RequestContext } from '../context/index.js';
 import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
+import { assertNoNul } from '../errors/nul.js';
 import { sameSecret } from '../platform/secrets.js';
 import { OUTSIDE_DOCUMENTS, type GraphEngine, type GraphErrorLike, type GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
@@ -241,6 +242,7 @@ function readRequest(req: FastifyRequest): GraphBody {
     } catch {
       variables = 'invalid';
     }
+    assertNoNul(variables, 'variables'); // a POST body was checked whole (refuseNul); this JSON text only now decodes
   }
   return { query: q.query, variables, operationName: q.operationName };
 }
@@ -302,7 +304,8 @@ function formatError(req: Pick<FastifyRequest, 'server' | 'log'>, e: GraphErrorL
       extensions: { code, status: ext.status, ...(ext.result ? { result: ext.result } : {}) },
     };
   }
-  if (e.documentError) return { message: e.message, locations: e.locations };
+  // GraphQL's request errors (parse, validation, an unknown operationName): the caller's to fix
+  if (e.documentError) return { message: e.message, locations: e.locations, extensions: { code: 'ERROR_VALIDATION' } };
   req.server.outage.unexpected(req.log, e, 'graph operation failed');
   return { message: 'Internal error.', path: e.path, extensions: { code: 'ERROR_INTERNAL' } };
 }

@@ -6,10 +6,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../context/index.js';
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
+import { isDatabaseFailure, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError } from '../errors/codes.js';
-import { unavailable, type GraphErrorLike } from '../graph/engines.js';
+import { databaseFailure, type GraphErrorLike } from '../graph/engines.js';
 import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
 import { translate } from '../i18n/messages.js';
 import { credentialKey, decrement } from '../services/events/streams.js';
@@ -230,7 +230,7 @@ async function authenticate(
 function asGraphError(app: FastifyInstance, e: GraphQLError): GraphErrorLike {
   const shape = { message: e.message, locations: e.locations, path: e.path, extensions: e.extensions };
   if (!e.originalError) return { ...shape, documentError: !e.extensions?.code };
-  if (!e.extensions?.code && isDatabaseUnavailable(e.originalError)) return unavailable(app, e.originalError, e);
+  if (!e.extensions?.code && isDatabaseFailure(e.originalError)) return databaseFailure(app, e.originalError, e);
   return shape;
 }
 

@@ -145,6 +145,12 @@ const CASES: Case[] = [
     en: `The field body must be nested at most ${MAX_BODY_DEPTH} levels deep.`,
     params: [MAX_BODY_DEPTH],
   },
+  {
+    rule: 'no_nul',
+    field: 'content',
+    request: message({ role: 'user', content: 'a\u0000' }),
+    en: 'The field content must not contain the NUL character (U+0000).',
+  },
   // a service's own checks (the schema lets these through)
   { rule: 'date', field: 'from', request: series({ from: '2026-02-30' }), en: 'The field from must be a date (YYYY-MM-DD).' },
   {
