@@ -64,6 +64,8 @@ export async function registerGraphqlRoute(
       if (document instanceof GraphQLError) {
         return send(reply, req, { errors: [{ message: document.message, locations: document.locations, documentError: true }] });
       }
+      const unknown = unknownOperation(document, body.operationName);
+      if (unknown) return send(reply, req, { errors: [{ message: unknown, documentError: true }] });
       // The operator's context has no project: it never reaches a tenant's resolver.
       if (isOperator(ctx) && !onlyFields(body, () => document, OPERATOR_FIELDS)) throw appError('ERROR_UNAUTHORIZED');
       if (req.method === 'GET' && isMutation(document, body.operationName)) {
@@ -233,6 +235,12 @@ function onlyFields(body: GraphBody, parse: (query: string) => DocumentNode | Gr
 }
 
 function readRequest(req: FastifyRequest): GraphBody {
+  const body = readFields(req);
+  // an empty operationName names no operation (some clients send "" for none)
+  return body.operationName === '' ? { ...body, operationName: undefined } : body;
+}
+
+function readFields(req: FastifyRequest): GraphBody {
   if (req.method === 'POST') return (req.body && typeof req.body === 'object' ? req.body : {}) as GraphBody;
   const q = req.query as Record<string, string | undefined>;
   let variables: unknown = q.variables;
@@ -276,6 +284,18 @@ function parseOrReport(query: string): DocumentNode | GraphQLError {
     if (err instanceof GraphQLError) return err;
     throw err;
   }
+}
+
+/**
+ * GraphQL's request error when the request selects no operation of its document (an
+ * `operationName` it lacks, or none among several; CONTRACT §11): the caller's mistake, answered
+ * like a document that does not validate, never run.
+ */
+function unknownOperation(document: DocumentNode, operationName: unknown): string | null {
+  const name = typeof operationName === 'string' ? operationName : undefined;
+  if (getOperationAST(document, name)) return null;
+  if (name !== undefined) return `Unknown operation named "${name}".`;
+  return 'Must provide operation name if query contains multiple operations.';
 }
 
 function isMutation(document: DocumentNode, operationName: unknown): boolean {
