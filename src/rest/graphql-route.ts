@@ -52,7 +52,7 @@ export async function registerGraphqlRoute(
       const body = readRequest(req);
       const ctx = isOperatorRequest(req, operatorToken)
         ? operatorContext(req, services)
-        : await gatedContext(req, services, clientIp, () => onlyFields(body, parse, PROJECT_MAINTENANCE_FIELDS));
+        : await gatedContext(req, services, clientIp, () => switchesProjectMaintenance(body, parse));
       if (typeof body.query !== 'string' || body.query.length === 0) {
         return reply.code(400).send(errorsOnly('ERROR_VALIDATION', 'A `query` string is required.'));
       }
@@ -132,8 +132,16 @@ export function wsContext(
   });
 }
 
-/** The one operation a project in maintenance may still run through /graphql: switching it off (CONTRACT §11). */
+/**
+ * The one operation a project in maintenance may still run through /graphql: switching it off
+ * (CONTRACT §11): `setProjectMaintenance`, with `__typename` beside it at most. `__typename` alone
+ * switches nothing and gets the 503 like any other document.
+ */
 const PROJECT_MAINTENANCE_FIELDS: ReadonlySet<string> = new Set(['setProjectMaintenance', '__typename']);
+function switchesProjectMaintenance(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError): boolean {
+  const fields = rootFields(body, parse);
+  return !!fields && fields.includes('setProjectMaintenance') && fields.every((f) => f !== null && PROJECT_MAINTENANCE_FIELDS.has(f));
+}
 
 /** `Authorization: Bearer OPERATOR_TOKEN`, compared in constant time; never true while the token is unset. */
 function isOperatorRequest(req: FastifyRequest, operatorToken: string | undefined): boolean {
@@ -227,11 +235,16 @@ function single(v: string | string[] | undefined): string | undefined {
  * root never pass); false for a missing or unparsable document (the engine answers those).
  */
 function onlyFields(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError, allowed: ReadonlySet<string>): boolean {
-  if (typeof body.query !== 'string') return false;
+  return !!rootFields(body, parse)?.every((f) => f !== null && allowed.has(f));
+}
+
+/** The root selections of the operation the request names (null for a fragment); null without one. */
+function rootFields(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError): (string | null)[] | null {
+  if (typeof body.query !== 'string') return null;
   const document = parse(body.query);
-  if (document instanceof GraphQLError) return false;
+  if (document instanceof GraphQLError) return null;
   const op = getOperationAST(document, typeof body.operationName === 'string' ? body.operationName : undefined);
-  return !!op && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && allowed.has(s.name.value));
+  return op ? op.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : null)) : null;
 }
 
 function readRequest(req: FastifyRequest): GraphBody {

@@ -69,4 +69,34 @@ describe.each(ENGINES)('/graphql requests (%s)', (engine) => {
     expect((await post({ query: '{ project { code } }', operationName: '' })).body).toEqual({ data: { project: { code: 'acme' } } });
     expect(errorLines()).toEqual([]);
   });
+
+  it('refuses __typename alone with 503 while the project is in maintenance; only setProjectMaintenance may run', async () => {
+    await db.sql("update projects set maintenance = true where code = 'acme'");
+    t.services.tenancy.forgetProject('acme');
+    const refused = [
+      await post({ query: '{ __typename }' }),
+      await post({ query: 'mutation { __typename }' }),
+      await get({ query: '{ __typename }' }),
+      await post({ query: 'query T { __typename } mutation M { setProjectMaintenance(enabled: false) { code } }', operationName: 'T' }),
+      await get({ query: 'query T { __typename } query P { project { code } }', operationName: 'T' }),
+    ];
+    for (const res of refused) {
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expect(res.body).toMatchObject({ error: true, code: 'ERROR_MAINTENANCE' });
+    }
+    expect(await db.sql("select code from projects where maintenance and code = 'acme'")).toEqual([{ code: 'acme' }]);
+
+    // the switch with __typename beside it, selected by its name, still runs
+    const off = await post(
+      {
+        query: 'query T { __typename } mutation M { __typename setProjectMaintenance(enabled: false) { maintenance } }',
+        operationName: 'M',
+      },
+      KEYS.admin,
+    );
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(off.body.data.setProjectMaintenance).toEqual({ maintenance: false });
+    t.services.tenancy.forgetProject('acme');
+    expect((await post({ query: '{ __typename }' })).status).toBe(200);
+  });
 });
