@@ -131,6 +131,13 @@ const CASES: Case[] = [
     en: 'The field provider_external_id must contain only letters, digits, - and _.',
   },
   {
+    rule: 'provider_id',
+    field: 'credentials.phone_number_id',
+    request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, credentials: { phone_number_id: '..' } } },
+    en: 'The field credentials.phone_number_id must be 1 to 64 letters, digits, - or _.',
+    params: [64],
+  },
+  {
     rule: 'month',
     field: 'month',
     request: { path: '/ai/metrics/overview', ...server, query: { month: '2026-13' } },
