@@ -40,6 +40,7 @@ import { registerLoadShedding } from './rest/load-shedding.js';
 import { PressureMonitor } from './platform/pressure.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
+import { registerSecurityHeaders } from './rest/security-headers.js';
 import { ROUTES } from './rest/routes/index.js';
 import { SseHub } from './rest/sse.js';
 import { createServices, type Services } from './services/index.js';
@@ -112,6 +113,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     return503OnClosing: false,
   });
   for (const { fields, message } of takeOrmWarnings(orm)) app.log.warn(fields, message);
+  registerSecurityHeaders(app); // first: every answer, refusals of the hooks below included
   app.decorateRequest('ctx', null);
   app.decorateRequest('lang', null);
   app.addHook('onSend', async (req, reply) => {

@@ -16,6 +16,7 @@ import { assertNoNul } from '../errors/nul.js';
 import { resolveLang, translate } from '../i18n/messages.js';
 import { problemsOfAjv, type AjvError } from './ajv-rules.js';
 import { sendError } from './envelope.js';
+import { NOSNIFF } from './security-headers.js';
 
 /** 5xx answers that are states, not faults: maintenance, and a database outage (the outage log counts those). */
 const ANSWERS_NOT_FAILURES = new Set(['ERROR_MAINTENANCE', 'ERROR_SERVICE_UNAVAILABLE']);
@@ -90,7 +91,7 @@ export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker
  */
 export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const seg = segments(req.raw.url ?? '');
-  reply.header('x-request-id', req.id); // the app's onSend hook does not run for these
+  reply.header('x-request-id', req.id).headers(NOSNIFF); // the app's hooks do not run for these
   if (seg[1] !== 'v400') return reply.code(404).send();
   return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
 }
@@ -112,7 +113,7 @@ export function clientErrors(err: NodeJS.ErrnoException, socket: Socket): void {
   const body = JSON.stringify({ error: true, code, result: messages.map((m) => translate('en', m)) });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

@@ -242,7 +242,7 @@ function refuseUpgrade(socket: Duplex): void {
     result: [translate('en', { key: 'ERROR_SERVICE_UNAVAILABLE' })],
   });
   socket.end(
-    'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n' +
+    'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\nx-content-type-options: nosniff\r\n' +
       `retry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
