@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, isRejectedInput } from '../../src/db/unavailable.js';
+import { getSchema } from '../../src/graph/schema.js';
+import { checkSubscription } from '../../src/graph/subscription.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -174,6 +176,19 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('no input is an 
     expect(lines.join('\n')).not.toContain('database unavailable');
     const ready = await t.app.inject({ url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
+  });
+});
+
+describe('subscriptions (graphql-ws subscribe messages)', () => {
+  it('refuse a NUL in a variable or a literal before anything runs, naming it', async () => {
+    const schema = await getSchema();
+    const query = 'subscription ($p: String!) { aiCurrentConversationEvents(provider_external_id: $p) { id } }';
+    expect(checkSubscription(schema, { query, variables: { p: 'w1' } })).not.toBeInstanceOf(Array);
+    const byVariable = checkSubscription(schema, { query, variables: { p: 'w1\u0000' } });
+    expect((byVariable as readonly { message: string }[])[0].message).toContain('The field variables.p must not contain the NUL character');
+    const literal = 'subscription { aiCurrentConversationEvents(provider_external_id: "w\\u0000") { id } }';
+    const byLiteral = checkSubscription(schema, { query: literal });
+    expect((byLiteral as readonly { message: string }[])[0].message).toContain('The field provider_external_id must not contain the NUL character');
   });
 });
 
