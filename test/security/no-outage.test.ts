@@ -188,7 +188,9 @@ describe('subscriptions (graphql-ws subscribe messages)', () => {
     expect((byVariable as readonly { message: string }[])[0].message).toContain('The field variables.p must not contain the NUL character');
     const literal = 'subscription { aiCurrentConversationEvents(provider_external_id: "w\\u0000") { id } }';
     const byLiteral = checkSubscription(schema, { query: literal });
-    expect((byLiteral as readonly { message: string }[])[0].message).toContain('The field provider_external_id must not contain the NUL character');
+    expect((byLiteral as readonly { message: string }[])[0].message).toContain(
+      'The field provider_external_id must not contain the NUL character',
+    );
   });
 });
 
