@@ -12,7 +12,7 @@ import { boundsOf, initORM, statementClockOf } from './db/orm.js';
 import { takeOrmWarnings } from './db/startup-params.js';
 import { usePreparedStatements } from './db/direct-read.js';
 import { ReplicaRouter } from './db/replicas.js';
-import { createEngine, unavailable, type GraphEngine } from './graph/engines.js';
+import { createEngine, databaseFailure, type GraphEngine } from './graph/engines.js';
 import { loadOperations, namedSources } from './graph/operations.js';
 import { createRoutePlans } from './graph/plans.js';
 import { SELECTION_CACHE_LIMIT } from './graph/selection.js';
@@ -26,6 +26,7 @@ import {
   failFastWhileDown,
   frameworkErrors,
   limitBodyDepth,
+  refuseNul,
   refuseWhileClosing,
   registerErrorHandling,
 } from './rest/errors.js';
@@ -40,6 +41,7 @@ import { registerLoadShedding } from './rest/load-shedding.js';
 import { PressureMonitor } from './platform/pressure.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
+import { registerSecurityHeaders } from './rest/security-headers.js';
 import { ROUTES } from './rest/routes/index.js';
 import { SseHub } from './rest/sse.js';
 import { createServices, type Services } from './services/index.js';
@@ -112,6 +114,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     return503OnClosing: false,
   });
   for (const { fields, message } of takeOrmWarnings(orm)) app.log.warn(fields, message);
+  registerSecurityHeaders(app); // first: every answer, refusals of the hooks below included
   app.decorateRequest('ctx', null);
   app.decorateRequest('lang', null);
   app.addHook('onSend', async (req, reply) => {
@@ -138,6 +141,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerLoadShedding(app, pressure);
   services.events.streams.shedding = () => app.isUnderPressure();
   limitBodyDepth(app);
+  refuseNul(app);
 
   const schema = await getSchema();
   const operations = loadOperations(schema);
@@ -170,7 +174,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await registerGraphqlRoute(app, services, engine, clientIp, schema);
   registerGraphiql(app);
   registerConsole(app);
-  const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => unavailable(app, err, err));
+  const plans = createRoutePlans(schema, SELECTION_CACHE_LIMIT, (err) => databaseFailure(app, err, err));
   await registerGateway(app, {
     services,
     plans,

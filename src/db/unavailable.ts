@@ -1,12 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppError } from '../errors/app-error.js';
-import { appError } from '../errors/codes.js';
+import { appError, validationError } from '../errors/codes.js';
 
 /** Seconds a client is asked to wait before retrying while the database is unavailable. */
 export const RETRY_AFTER_SECONDS = 5;
 
 /** SQLSTATE classes and codes that mean "the database cannot serve now", not "the request is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08|53|57P)/; // connection exception, insufficient resources, operator intervention
+/**
+ * What the request sent, refused by the database: data exceptions (class 22: out-of-range numbers,
+ * invalid text or byte sequences, LIKE escapes…) and 08P01, the protocol violation a NUL in a
+ * parameter causes (class 08 otherwise means the connection failed).
+ */
+const INPUT_SQLSTATES = /^(22|08P01$)/;
 const QUERY_CANCELED = '57014'; // statement_timeout
 /** A statement in a transaction whose earlier statement failed: after a fault, what the transaction's first failure was. */
 const IN_FAILED_TRANSACTION = '25P02';
@@ -30,7 +36,7 @@ const MESSAGES = [
  * client that went away, `isClientAbort`) is not an outage.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (isClientAbort(err)) return false;
+  if (isClientAbort(err) || isRejectedInput(err)) return false;
   for (
     let e = err, depth = 0;
     e && typeof e === 'object' && depth < 5;
@@ -46,6 +52,37 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof message === 'string' && MESSAGES.some((re) => re.test(message))) return true;
   }
   return false;
+}
+
+/**
+ * Whether the database refused a value the request carried (INPUT_SQLSTATES, in the error or one it
+ * wraps): a 400 (`rejectedInput`), never an outage, logged as a warning (CONTRACT §11).
+ */
+export function isRejectedInput(err: unknown): boolean {
+  return rejectedSqlState(err) !== undefined;
+}
+
+/** The SQLSTATE of a refused value (what a log line may say of it: the message can quote the value). */
+export function rejectedSqlState(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = causeOrOriginal(e), depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && INPUT_SQLSTATES.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** A failure of the database's: unavailable, or a value of the request it refused. */
+export function isDatabaseFailure(err: unknown): boolean {
+  return isRejectedInput(err) || isDatabaseUnavailable(err);
+}
+
+/** 400 ERROR_VALIDATION: a value the database refused (the field is not known at that point). */
+export function rejectedInput(): AppError {
+  return validationError([{ field: 'request', key: 'value_refused' }]);
+}
+
+function causeOrOriginal(e: object): unknown {
+  return (e as { cause?: unknown }).cause ?? (e as { originalError?: unknown }).originalError;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import type { GraphEngineName } from '../config.js';
-import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
+import { isDatabaseFailure, isRejectedInput, rejectedSqlState, rejectedInput, serviceUnavailable } from '../db/unavailable.js';
 import type { RequestContext } from '../context/index.js';
 import { ByteBoundedCache } from './document-cache.js';
 import { documentRules, PARSE_OPTIONS } from './limits.js';
@@ -51,16 +51,25 @@ export async function createEngine(
 }
 
 /**
- * A resolver's database failure becomes 503 ERROR_SERVICE_UNAVAILABLE (logged once per outage):
- * the one mapping of such errors, for both engines and the gateway's route plans (./plans.ts).
+ * A resolver's database failure: 503 ERROR_SERVICE_UNAVAILABLE while the database cannot serve
+ * (logged once per outage), or 400 ERROR_VALIDATION when it refused a value the request carried
+ * (a warning: no input is an outage, CONTRACT §11). The one mapping of such errors, for both
+ * engines, subscriptions and the gateway's route plans (./plans.ts).
  */
-export function unavailable(
+export function databaseFailure(
   app: FastifyInstance,
   err: unknown,
   e: { message: string; path?: GraphErrorLike['path']; locations?: GraphErrorLike['locations'] },
 ): GraphErrorLike {
-  app.outage.failed(err);
-  const { extensions } = serviceUnavailable();
+  let mapped;
+  if (isRejectedInput(err)) {
+    app.log.warn({ sqlstate: rejectedSqlState(err) }, 'the database refused a value of the request');
+    mapped = rejectedInput();
+  } else {
+    app.outage.failed(err);
+    mapped = serviceUnavailable();
+  }
+  const { extensions } = mapped;
   return { message: extensions.messages[0].key, path: e.path, locations: e.locations, extensions: { ...extensions } };
 }
 
@@ -112,18 +121,18 @@ async function mercuriusEngine(app: FastifyInstance, schema: GraphQLSchema, name
 
 /**
  * mercurius formats errors (dropping `originalError`) and logs each one with its stack before
- * `app.graphql` returns, so a resolver's database failure is recognised here, while the original
+ * `app.graphql` returns, so a resolver's database failure (or refusal) is recognised here, while the original
  * error is at hand, and is neither logged per request nor formatted as an internal error.
  */
 function outageAwareFormatter(app: FastifyInstance) {
   return (execution: ExecutionResult & Required<Pick<ExecutionResult, 'errors'>>, ctx: MercuriusContext) => {
-    const outage = execution.errors.filter(isDatabaseUnavailable);
+    const outage = execution.errors.filter(isDatabaseFailure);
     if (!outage.length) return mercurius.defaultErrorFormatter(execution, ctx);
-    const others = execution.errors.filter((e) => !isDatabaseUnavailable(e));
+    const others = execution.errors.filter((e) => !isDatabaseFailure(e));
     const formatted = others.length ? (mercurius.defaultErrorFormatter({ ...execution, errors: others }, ctx).response.errors ?? []) : [];
     return {
       statusCode: 200,
-      response: { data: execution.data ?? null, errors: [...outage.map((e) => unavailable(app, e, e)), ...formatted] as never },
+      response: { data: execution.data ?? null, errors: [...outage.map((e) => databaseFailure(app, e, e)), ...formatted] as never },
     };
   };
 }
@@ -146,7 +155,7 @@ async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknow
 async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
   const namedBytes = [...named].reduce((n, s) => n + Buffer.byteLength(s), 0);
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
-    isDatabaseUnavailable(error) ? (unavailable(app, error, formatted) as GraphQLFormattedError) : formatted;
+    isDatabaseFailure(error) ? (databaseFailure(app, error, formatted) as GraphQLFormattedError) : formatted;
   const storing = await apolloServer(schema, formatError, new ByteBoundedCache(named.size, 64 * namedBytes + 16 * 1024 * 1024));
   const plain = await apolloServer(schema, formatError, new ByteBoundedCache(OUTSIDE_DOCUMENTS, 16 * 1024 * 1024));
   return {

@@ -3,7 +3,9 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLArmorCallbackConfiguration } from '@escape.tech/graphql-armor-types';
-import type { DocumentNode, GraphQLError, ValidationContext, ValidationRule } from 'graphql';
+import { GraphQLError, type DocumentNode, type ValidationContext, type ValidationRule } from 'graphql';
+import { nulField } from '../errors/nul.js';
+import { ruleKey, translate } from '../i18n/messages.js';
 import { databaseCostRule } from './database-cost.js';
 
 /**
@@ -41,8 +43,28 @@ export function documentRules(measured?: (name: string, n: number) => void): Val
     maxAliasesRule({ n: DOCUMENT_LIMITS.aliases, ...withMeasure('aliases', measured) }) as unknown as ValidationRule,
     costLimitRule({ maxCost: DOCUMENT_LIMITS.cost, ...withMeasure('cost', measured) }) as unknown as ValidationRule,
     databaseCostRule(DOCUMENT_LIMITS.databaseCost, measured && ((n) => measured('databaseCost', n))),
+    noNulLiterals,
   ];
 }
+
+/**
+ * A string literal of the document holding NUL (`"\u0000"` decodes to it) is refused like a NUL in
+ * a variable (errors/nul.ts, CONTRACT §11), naming its argument or input field.
+ */
+const noNulLiterals: ValidationRule = (ctx) => {
+  const names: string[] = [];
+  const push = (node: { name: { value: string } }) => void names.push(node.name.value);
+  const pop = () => void names.pop();
+  return {
+    Argument: { enter: push, leave: pop },
+    ObjectField: { enter: push, leave: pop },
+    StringValue(node) {
+      if (nulField(node.value, '') === null) return;
+      const field = names.join('.') || 'query';
+      ctx.reportError(new GraphQLError(translate('en', { key: ruleKey('no_nul'), params: { field } }), { nodes: [node] }));
+    },
+  };
+};
 
 /** Parses with the token bound; a document over it throws a GraphQLError naming the limit. */
 export function parseBounded(source: string): DocumentNode {

@@ -1,6 +1,6 @@
 import { parse, specifiedRules, validate, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseFailure } from '../db/unavailable.js';
 import type { RequestContext } from '../context/index.js';
 import type { GraphErrorLike, GraphResult } from './engines.js';
 import { documentRules, PARSE_OPTIONS } from './limits.js';
@@ -29,10 +29,14 @@ export interface RoutePlans {
 type Plan = CompiledQuery | { rejected: GraphErrorLike[] };
 
 /**
- * `onUnavailable` turns a resolver's database failure into the 503 error (engines.ts, the same
+ * `onDatabaseFailure` turns a resolver's database failure into the 503 (or 400) error (engines.ts, the same
  * mapping the engines use); `limit` bounds the plans made on first sight, beside the prepared ones.
  */
-export function createRoutePlans(schema: GraphQLSchema, limit: number, onUnavailable: (err: GraphQLError) => GraphErrorLike): RoutePlans {
+export function createRoutePlans(
+  schema: GraphQLSchema,
+  limit: number,
+  onDatabaseFailure: (err: GraphQLError) => GraphErrorLike,
+): RoutePlans {
   const prepared = new Map<string, CompiledQuery>();
   const seen = new Map<string, Plan>();
   const rules = [...specifiedRules, ...documentRules()];
@@ -57,7 +61,7 @@ export function createRoutePlans(schema: GraphQLSchema, limit: number, onUnavail
     if (!('data' in result)) return { errors: result.errors.map(documentError) };
     return {
       data: result.data as GraphResult['data'],
-      errors: result.errors.map((e) => (isDatabaseUnavailable(e) ? onUnavailable(e) : e)),
+      errors: result.errors.map((e) => (isDatabaseFailure(e) ? onDatabaseFailure(e) : e)),
     };
   }
 

@@ -10,6 +10,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { documentRules, parseBounded } from './limits.js';
+import { nulField } from '../errors/nul.js';
+import { ruleKey, translate } from '../i18n/messages.js';
 
 export interface SubscriptionRequest {
   query: string;
@@ -47,6 +49,8 @@ export function checkSubscription(schema: GraphQLSchema, request: SubscriptionRe
   if (operation.operation !== 'subscription') {
     return [new GraphQLError('Only subscriptions run over the WebSocket; queries and mutations use POST /graphql.')];
   }
+  const nul = nulField(request.variables, 'variables');
+  if (nul !== null) return [new GraphQLError(translate('en', { key: ruleKey('no_nul'), params: { field: nul } }))];
   return { document, operationName, variables: request.variables ?? undefined };
 }
 

@@ -43,6 +43,7 @@ const en_rules = {
   digits_count: 'The field {field} must be {min} to {max} digits.',
   uuid: 'The field {field} must be a UUID.',
   external_id: 'The field {field} must contain only letters, digits, - and _.',
+  provider_id: 'The field {field} must be 1 to {max} letters, digits, - or _.',
   date: 'The field {field} must be a date (YYYY-MM-DD).',
   month: 'The field {field} must be a month (YYYY-MM) of the years 1000 to 9998.',
   date_order: 'The field {field} must not be before {other}.',
@@ -67,6 +68,7 @@ const en_rules = {
   media_file:
     'The field {field} must be the id of a stored file of this project that WhatsApp accepts as {kind}: {values}, at most {max} bytes.',
   file_type: 'The field {field} must be a file of one of the types: {values}.',
+  no_nul: 'The field {field} must not contain the NUL character (U+0000).',
   filter:
     'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
 };
@@ -100,6 +102,7 @@ const es_rules: Rules = {
   digits_count: 'El campo {field} debe tener de {min} a {max} dígitos.',
   uuid: 'El campo {field} debe ser un UUID.',
   external_id: 'El campo {field} solo puede contener letras, dígitos, - y _.',
+  provider_id: 'El campo {field} debe tener de 1 a {max} letras, dígitos, - o _.',
   date: 'El campo {field} debe ser una fecha (AAAA-MM-DD).',
   month: 'El campo {field} debe ser un mes (AAAA-MM) de los años 1000 a 9998.',
   date_order: 'El campo {field} no puede ser anterior a {other}.',
@@ -124,6 +127,7 @@ const es_rules: Rules = {
   media_file:
     'El campo {field} debe ser el id de un archivo guardado de este proyecto que WhatsApp acepte como {kind}: {values}, de como máximo {max} bytes.',
   file_type: 'El campo {field} debe ser un archivo de uno de los tipos: {values}.',
+  no_nul: 'El campo {field} no debe contener el carácter NUL (U+0000).',
   filter:
     'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
 };
@@ -152,6 +156,7 @@ const fr_rules: Rules = {
   digits_count: 'Le champ {field} doit compter de {min} à {max} chiffres.',
   uuid: 'Le champ {field} doit être un UUID.',
   external_id: 'Le champ {field} ne peut contenir que des lettres, des chiffres, - et _.',
+  provider_id: 'Le champ {field} doit compter de 1 à {max} lettres, chiffres, - ou _.',
   date: 'Le champ {field} doit être une date (AAAA-MM-JJ).',
   month: 'Le champ {field} doit être un mois (AAAA-MM) des années 1000 à 9998.',
   date_order: 'Le champ {field} ne doit pas précéder {other}.',
@@ -176,6 +181,7 @@ const fr_rules: Rules = {
   media_file:
     "Le champ {field} doit être l'id d'un fichier enregistré de ce projet que WhatsApp accepte comme {kind} : {values}, d'au plus {max} octets.",
   file_type: "Le champ {field} doit être un fichier de l'un des types : {values}.",
+  no_nul: 'Le champ {field} ne doit pas contenir le caractère NUL (U+0000).',
   filter:
     'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
 };
@@ -204,6 +210,7 @@ const ar_rules: Rules = {
   digits_count: 'الحقل {field} يجب أن يحتوي على {min} إلى {max} أرقام.',
   uuid: 'الحقل {field} يجب أن يكون UUID.',
   external_id: 'الحقل {field} يجب أن يحتوي على حروف وأرقام و- و_ فقط.',
+  provider_id: 'الحقل {field} يجب أن يتكون من 1 إلى {max} من الحروف أو الأرقام أو - أو _.',
   date: 'الحقل {field} يجب أن يكون تاريخًا (YYYY-MM-DD).',
   month: 'الحقل {field} يجب أن يكون شهرًا (YYYY-MM) من السنوات 1000 إلى 9998.',
   date_order: 'الحقل {field} يجب ألا يسبق {other}.',
@@ -227,6 +234,7 @@ const ar_rules: Rules = {
   sent_message: 'الحقل {field} يجب أن يكون معرّف رسالة من هذه المحادثة أُرسلت أو استُلمت عبر واتساب.',
   media_file: 'الحقل {field} يجب أن يكون معرّف ملف محفوظ لهذا المشروع يقبله واتساب بصفته {kind}: {values}، بحد أقصى {max} بايت.',
   file_type: 'الحقل {field} يجب أن يكون ملفًا من أحد الأنواع: {values}.',
+  no_nul: 'الحقل {field} يجب ألا يحتوي على المحرف NUL (U+0000).',
   filter:
     'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
 };
@@ -241,6 +249,7 @@ const LIST_SEPARATOR: Record<Lang, string> = { en: ', ', es: ', ', fr: ', ', ar:
 
 const en: Catalogue = {
   invalid_field: 'The field {field} is invalid.',
+  value_refused: 'A value of the request is out of range or is not valid text.',
   required_field: 'The field {field} is required.',
   unknown_field: 'The field {field} is not known.',
   unknown_attribute: 'The attribute {field} cannot be used here.',
@@ -299,6 +308,7 @@ const en: Catalogue = {
 
 const es: Catalogue = {
   invalid_field: 'El campo {field} no es válido.',
+  value_refused: 'Un valor de la solicitud está fuera de rango o no es texto válido.',
   required_field: 'El campo {field} es obligatorio.',
   unknown_field: 'El campo {field} no existe.',
   unknown_attribute: 'El atributo {field} no se puede usar aquí.',
@@ -357,6 +367,7 @@ const es: Catalogue = {
 
 const fr: Catalogue = {
   invalid_field: "Le champ {field} n'est pas valide.",
+  value_refused: "Une valeur de la requête est hors limites ou n'est pas un texte valide.",
   required_field: 'Le champ {field} est obligatoire.',
   unknown_field: "Le champ {field} n'existe pas.",
   unknown_attribute: "L'attribut {field} ne peut pas être utilisé ici.",
@@ -416,6 +427,7 @@ const fr: Catalogue = {
 
 const ar: Catalogue = {
   invalid_field: 'الحقل {field} غير صالح.',
+  value_refused: 'إحدى قيم الطلب خارج النطاق أو ليست نصًا صالحًا.',
   required_field: 'الحقل {field} مطلوب.',
   unknown_field: 'الحقل {field} غير معروف.',
   unknown_attribute: 'لا يمكن استخدام السمة {field} هنا.',

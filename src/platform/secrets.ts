@@ -44,10 +44,22 @@ export function decoyHash(): Promise<string> {
  */
 export class CredentialCipher {
   private readonly key: Buffer;
+  private readonly fingerprintKey: Buffer;
 
   constructor(secret: string) {
     if (!secret) throw new Error('CREDENTIALS_KEY is empty');
     this.key = createHash('sha256').update(secret).digest();
+    // a key of its own for fingerprints (never the cipher's), the same in every process with the same secret
+    this.fingerprintKey = createHmac('sha256', secret).update('ordergraph request fingerprint v1').digest();
+  }
+
+  /**
+   * What the service keeps to recognise a value without keeping it (CONTRACT §11, "fingerprints
+   * that reveal nothing"): HMAC-SHA256 under a key derived from CREDENTIALS_KEY, so a short secret
+   * among the values cannot be guessed from it as it could from a plain SHA-256.
+   */
+  fingerprint(text: string): string {
+    return `hmac-sha256:${createHmac('sha256', this.fingerprintKey).update(text).digest('hex')}`;
   }
 
   encrypt(value: unknown): string {

@@ -59,6 +59,21 @@ export type ProviderRegistry = ReadonlyMap<string, MessagingProvider>;
  * `not_configured`: the agent has no usable credentials or no known provider.
  * `reason` is for logs only; neither it nor `detail` ever holds a credential.
  */
+/**
+ * A provider's account ids (WhatsApp's `waba_id`, `phone_number_id`) are ids (CONTRACT §11): 1–64
+ * letters, digits, `_` or `-`. Checked where they are accepted (services/agents) and again where
+ * one is placed in a provider URL (`pathSegment`), so `..` or `/` never moves a request elsewhere.
+ */
+export const PROVIDER_ID_MAX = 64;
+export const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const PROVIDER_ID_KEYS: ReadonlySet<string> = new Set(['waba_id', 'phone_number_id']);
+
+/** An id as one path segment of a provider URL: percent-encoded, and an id or nothing leaves. */
+export function pathSegment(id: string): string {
+  if (!PROVIDER_ID.test(id)) throw new ProviderError('not_configured', 'a provider id that is not an id');
+  return encodeURIComponent(id);
+}
+
 export class ProviderError extends Error {
   constructor(
     readonly kind: 'unavailable' | 'rejected' | 'not_configured',

@@ -1,12 +1,22 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseBreaker } from '../db/breaker.js';
-import { isClientAbort, isDatabaseUnavailable, OutageLog, serviceUnavailable } from '../db/unavailable.js';
+import {
+  isClientAbort,
+  isDatabaseUnavailable,
+  isRejectedInput,
+  OutageLog,
+  rejectedInput,
+  rejectedSqlState,
+  serviceUnavailable,
+} from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
+import { assertNoNul } from '../errors/nul.js';
 import { resolveLang, translate } from '../i18n/messages.js';
 import { problemsOfAjv, type AjvError } from './ajv-rules.js';
 import { sendError } from './envelope.js';
+import { NOSNIFF } from './security-headers.js';
 
 /** 5xx answers that are states, not faults: maintenance, and a database outage (the outage log counts those). */
 const ANSWERS_NOT_FAILURES = new Set(['ERROR_MAINTENANCE', 'ERROR_SERVICE_UNAVAILABLE']);
@@ -20,6 +30,11 @@ export function registerErrorHandling(app: FastifyInstance, breaker?: DatabaseBr
       // the client went away mid-body: nobody reads the answer, and nothing failed on our side
       req.log.info('the client closed the request before its body arrived');
       return sendError(reply, validationError([{ field: 'request', key: 'invalid_field' }]), lang);
+    }
+    if (isRejectedInput(err)) {
+      // a value the database refused (CONTRACT §11: no input is an outage)
+      req.log.warn({ sqlstate: rejectedSqlState(err) }, 'the database refused a value of the request');
+      return sendError(reply, rejectedInput(), lang);
     }
     if (isDatabaseUnavailable(err)) {
       app.outage.failed(err);
@@ -76,7 +91,7 @@ export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker
  */
 export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const seg = segments(req.raw.url ?? '');
-  reply.header('x-request-id', req.id); // the app's onSend hook does not run for these
+  reply.header('x-request-id', req.id).headers(NOSNIFF); // the app's hooks do not run for these
   if (seg[1] !== 'v400') return reply.code(404).send();
   return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
 }
@@ -98,7 +113,7 @@ export function clientErrors(err: NodeJS.ErrnoException, socket: Socket): void {
   const body = JSON.stringify({ error: true, code, result: messages.map((m) => translate('en', m)) });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
@@ -116,6 +131,22 @@ export function limitBodyDepth(app: FastifyInstance): void {
     if (req.body !== null && typeof req.body === 'object' && depthExceeds(req.body, MAX_BODY_DEPTH)) {
       throw validationError([{ field: 'body', rule: 'max_depth', params: { max: MAX_BODY_DEPTH } }]);
     }
+  });
+}
+
+/**
+ * 400 ERROR_VALIDATION naming the field for a NUL (U+0000) in any string of a request (CONTRACT §11):
+ * path parameters and the query string before the route's checks read them (the project code is
+ * looked up), the JSON body once validation has decoded its JSON-text members. Raw bodies (the
+ * WhatsApp webhook) are the route's own: a notification keeps its text without the NUL.
+ */
+export function refuseNul(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    assertNoNul(req.params);
+    assertNoNul(req.query);
+  });
+  app.addHook('preHandler', async (req) => {
+    if (req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) assertNoNul(req.body);
   });
 }
 

@@ -24,31 +24,34 @@ export function packageFile(pkg: string, file: string): string {
   return path.join(dir, file);
 }
 
+/** The page's own script and style, as files: its Content-Security-Policy allows no inline script (rest/security-headers.ts). */
+const PAGE_JS = `const params = new URLSearchParams(location.search);
+const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', location.href).toString() });
+ReactDOM.createRoot(document.getElementById('graphiql')).render(
+  React.createElement(GraphiQL, {
+    fetcher,
+    defaultQuery: params.get('query') || '{ project { code name ai_enabled } }',
+    defaultHeaders: params.get('headers') || '{\\n  "X-Api-Key": ""\\n}',
+    shouldPersistHeaders: true,
+  }),
+);
+`;
+const PAGE_CSS = 'body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }\n';
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8" />
   <title>OrderGraph GraphiQL</title>
   <link rel="stylesheet" href="/graphiql/assets/graphiql.css" />
-  <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+  <link rel="stylesheet" href="/graphiql/assets/page.css" />
 </head>
 <body>
   <div id="graphiql">Loading…</div>
   <script src="/graphiql/assets/react.js"></script>
   <script src="/graphiql/assets/react-dom.js"></script>
   <script src="/graphiql/assets/graphiql.js"></script>
-  <script>
-    const params = new URLSearchParams(location.search);
-    const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', location.href).toString() });
-    ReactDOM.createRoot(document.getElementById('graphiql')).render(
-      React.createElement(GraphiQL, {
-        fetcher,
-        defaultQuery: params.get('query') || '{ project { code name ai_enabled } }',
-        defaultHeaders: params.get('headers') || '{\\n  "X-Api-Key": ""\\n}',
-        shouldPersistHeaders: true,
-      }),
-    );
-  </script>
+  <script src="/graphiql/assets/page.js"></script>
 </body>
 </html>`;
 
@@ -56,6 +59,8 @@ export function registerGraphiql(app: FastifyInstance): void {
   const files = new Map(
     Object.entries(ASSETS).map(([name, a]) => [name, { body: fs.readFileSync(packageFile(a.pkg, a.file)), type: a.type }]),
   );
+  files.set('page.js', { body: Buffer.from(PAGE_JS), type: 'text/javascript' });
+  files.set('page.css', { body: Buffer.from(PAGE_CSS), type: 'text/css' });
   app.get('/graphiql', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   app.get<{ Params: { file: string } }>('/graphiql/assets/:file', { schema: { hide: true } }, async (req, reply) => {
     const file = files.get(req.params.file);

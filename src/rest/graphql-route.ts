@@ -3,6 +3,7 @@ import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSch
 import { isOperator, type Caller, type OperatorContext, type RequestContext } from '../context/index.js';
 import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
+import { assertNoNul } from '../errors/nul.js';
 import { sameSecret } from '../platform/secrets.js';
 import { OUTSIDE_DOCUMENTS, type GraphEngine, type GraphErrorLike, type GraphResult } from '../graph/engines.js';
 import { parseBounded } from '../graph/limits.js';
@@ -51,7 +52,7 @@ export async function registerGraphqlRoute(
       const body = readRequest(req);
       const ctx = isOperatorRequest(req, operatorToken)
         ? operatorContext(req, services)
-        : await gatedContext(req, services, clientIp, () => onlyFields(body, parse, PROJECT_MAINTENANCE_FIELDS));
+        : await gatedContext(req, services, clientIp, () => switchesProjectMaintenance(body, parse));
       if (typeof body.query !== 'string' || body.query.length === 0) {
         return reply.code(400).send(errorsOnly('ERROR_VALIDATION', 'A `query` string is required.'));
       }
@@ -63,6 +64,8 @@ export async function registerGraphqlRoute(
       if (document instanceof GraphQLError) {
         return send(reply, req, { errors: [{ message: document.message, locations: document.locations, documentError: true }] });
       }
+      const unknown = unknownOperation(document, body.operationName);
+      if (unknown) return send(reply, req, { errors: [{ message: unknown, documentError: true }] });
       // The operator's context has no project: it never reaches a tenant's resolver.
       if (isOperator(ctx) && !onlyFields(body, () => document, OPERATOR_FIELDS)) throw appError('ERROR_UNAUTHORIZED');
       if (req.method === 'GET' && isMutation(document, body.operationName)) {
@@ -131,8 +134,16 @@ export function wsContext(
   });
 }
 
-/** The one operation a project in maintenance may still run through /graphql: switching it off (CONTRACT §11). */
+/**
+ * The one operation a project in maintenance may still run through /graphql: switching it off
+ * (CONTRACT §11): `setProjectMaintenance`, with `__typename` beside it at most. `__typename` alone
+ * switches nothing and gets the 503 like any other document.
+ */
 const PROJECT_MAINTENANCE_FIELDS: ReadonlySet<string> = new Set(['setProjectMaintenance', '__typename']);
+function switchesProjectMaintenance(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError): boolean {
+  const fields = rootFields(body, parse);
+  return !!fields && fields.includes('setProjectMaintenance') && fields.every((f) => f !== null && PROJECT_MAINTENANCE_FIELDS.has(f));
+}
 
 /** `Authorization: Bearer OPERATOR_TOKEN`, compared in constant time; never true while the token is unset. */
 function isOperatorRequest(req: FastifyRequest, operatorToken: string | undefined): boolean {
@@ -226,14 +237,25 @@ function single(v: string | string[] | undefined): string | undefined {
  * root never pass); false for a missing or unparsable document (the engine answers those).
  */
 function onlyFields(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError, allowed: ReadonlySet<string>): boolean {
-  if (typeof body.query !== 'string') return false;
+  return !!rootFields(body, parse)?.every((f) => f !== null && allowed.has(f));
+}
+
+/** The root selections of the operation the request names (null for a fragment); null without one. */
+function rootFields(body: GraphBody, parse: (query: string) => DocumentNode | GraphQLError): (string | null)[] | null {
+  if (typeof body.query !== 'string') return null;
   const document = parse(body.query);
-  if (document instanceof GraphQLError) return false;
+  if (document instanceof GraphQLError) return null;
   const op = getOperationAST(document, typeof body.operationName === 'string' ? body.operationName : undefined);
-  return !!op && op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && allowed.has(s.name.value));
+  return op ? op.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : null)) : null;
 }
 
 function readRequest(req: FastifyRequest): GraphBody {
+  const body = readFields(req);
+  // an empty operationName names no operation (some clients send "" for none)
+  return body.operationName === '' ? { ...body, operationName: undefined } : body;
+}
+
+function readFields(req: FastifyRequest): GraphBody {
   if (req.method === 'POST') return (req.body && typeof req.body === 'object' ? req.body : {}) as GraphBody;
   const q = req.query as Record<string, string | undefined>;
   let variables: unknown = q.variables;
@@ -243,6 +265,7 @@ function readRequest(req: FastifyRequest): GraphBody {
     } catch {
       variables = 'invalid';
     }
+    assertNoNul(variables, 'variables'); // a POST body was checked whole (refuseNul); this JSON text only now decodes
   }
   return { query: q.query, variables, operationName: q.operationName };
 }
@@ -278,6 +301,18 @@ function parseOrReport(query: string): DocumentNode | GraphQLError {
   }
 }
 
+/**
+ * GraphQL's request error when the request selects no operation of its document (an
+ * `operationName` it lacks, or none among several; CONTRACT §11): the caller's mistake, answered
+ * like a document that does not validate, never run.
+ */
+function unknownOperation(document: DocumentNode, operationName: unknown): string | null {
+  const name = typeof operationName === 'string' ? operationName : undefined;
+  if (getOperationAST(document, name)) return null;
+  if (name !== undefined) return `Unknown operation named "${name}".`;
+  return 'Must provide operation name if query contains multiple operations.';
+}
+
 function isMutation(document: DocumentNode, operationName: unknown): boolean {
   return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined)?.operation === 'mutation';
 }
@@ -304,7 +339,8 @@ function formatError(req: Pick<FastifyRequest, 'server' | 'log'>, e: GraphErrorL
       extensions: { code, status: ext.status, ...(ext.result ? { result: ext.result } : {}) },
     };
   }
-  if (e.documentError) return { message: e.message, locations: e.locations };
+  // GraphQL's request errors (parse, validation, an unknown operationName): the caller's to fix
+  if (e.documentError) return { message: e.message, locations: e.locations, extensions: { code: 'ERROR_VALIDATION' } };
   req.server.outage.unexpected(req.log, e, 'graph operation failed');
   return { message: 'Internal error.', path: e.path, extensions: { code: 'ERROR_INTERNAL' } };
 }

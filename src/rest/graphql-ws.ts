@@ -7,10 +7,10 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { WsPendingConfig } from '../config.js';
 import type { RequestContext } from '../context/index.js';
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
+import { isDatabaseFailure, RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { AppError } from '../errors/app-error.js';
 import { appError } from '../errors/codes.js';
-import { unavailable, type GraphErrorLike } from '../graph/engines.js';
+import { databaseFailure, type GraphErrorLike } from '../graph/engines.js';
 import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
 import { translate } from '../i18n/messages.js';
 import { credentialKey, decrement } from '../services/events/streams.js';
@@ -250,7 +250,7 @@ async function authenticate(
 function asGraphError(app: FastifyInstance, e: GraphQLError): GraphErrorLike {
   const shape = { message: e.message, locations: e.locations, path: e.path, extensions: e.extensions };
   if (!e.originalError) return { ...shape, documentError: !e.extensions?.code };
-  if (!e.extensions?.code && isDatabaseUnavailable(e.originalError)) return unavailable(app, e.originalError, e);
+  if (!e.extensions?.code && isDatabaseFailure(e.originalError)) return databaseFailure(app, e.originalError, e);
   return shape;
 }
 
@@ -262,7 +262,7 @@ function refuseUpgrade(socket: Duplex): void {
     result: [translate('en', { key: 'ERROR_SERVICE_UNAVAILABLE' })],
   });
   socket.end(
-    'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n' +
+    'HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\nx-content-type-options: nosniff\r\n' +
       `retry-after: ${RETRY_AFTER_SECONDS}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }

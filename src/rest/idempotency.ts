@@ -12,7 +12,9 @@ import type { RouteSpec } from './route-spec.js';
  * the gateway spreads these hooks into each such route.
  *
  * - preValidation (after the checks of §1 up to the AI module): the header's form, and the body as
- *   it came (before validation drops unknown members or adds defaults), kept for the comparison.
+ *   it came (before validation drops unknown members or adds defaults), kept for the comparison as
+ *   its fingerprint only (CONTRACT §11: an HMAC under CREDENTIALS_KEY of its canonical JSON, never
+ *   the values, nor a plain hash of them: a body may carry a short secret such as a verify_token).
  * - preHandler (after input validation, so refusals up to there are never kept): claim the key,
  *   or answer the kept answer (`Idempotent-Replayed: true`), 400 ERROR_IDEMPOTENCY_KEY_REUSED
  *   for another method/path/body, 409 ERROR_IDEMPOTENCY_IN_PROGRESS + Retry-After: 1 while it runs.
@@ -58,7 +60,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
         key: header,
         method: req.method,
         path: apiPath(req.url),
-        body: req.body === undefined || req.body === null ? null : JSON.stringify(spec.keptBody ? spec.keptBody(req.body) : req.body),
+        body: req.body === undefined || req.body === null ? null : JSON.stringify(cipher.fingerprint(canonicalJson(req.body))),
       });
     },
 
@@ -104,6 +106,22 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
       return payload;
     },
   };
+}
+
+/**
+ * JSON text with every object's keys sorted: bodies equal as JSON (key order, spacing, `1.0` and
+ * `1`) have one text, hence one fingerprint, as the structural comparison of §9.2 wants.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : v,
+  );
 }
 
 const SEALED = 'sealed:';

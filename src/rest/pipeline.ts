@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseFailure } from '../db/unavailable.js';
 import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
@@ -66,12 +66,12 @@ export function servable(project: Project | null, maintenanceExempt?: () => bool
   return project;
 }
 
-/** A project lookup (`load`): a database outage stays itself (a 503), any other failure is a 500 ERROR_PROJECT_LOOKUP_FAILED, logged. */
+/** A project lookup (`load`): a database outage or refusal stays itself (a 503 or 400), any other failure is a 500 ERROR_PROJECT_LOOKUP_FAILED, logged. */
 export async function lookup<T>(req: FastifyRequest, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
-    if (isDatabaseUnavailable(err)) throw err; // a 503 (rest/errors.ts), logged once per outage
+    if (isDatabaseFailure(err)) throw err; // a 503 (rest/errors.ts), logged once per outage, or a refused value's 400
     req.server.outage.unexpected(req.log, err, 'project lookup failed');
     throw appError('ERROR_PROJECT_LOOKUP_FAILED');
   }

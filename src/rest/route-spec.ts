@@ -51,11 +51,6 @@ export interface RouteSpec {
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** A document other than the operation's own, e.g. with a selection built from `params`. */
   document?: (input: RouteInput, base: string) => string | Promise<string>;
-  /**
-   * What the idempotency store keeps of a POST body to compare a retry with (rest/idempotency.ts);
-   * default the body itself. Routes whose body carries secrets keep digests of them instead.
-   */
-  keptBody?: (body: unknown) => unknown;
   /** Turns the operation's data into the envelope content; default: the single root field. */
   respond?: (data: Record<string, any>, input: RouteInput) => RouteOutput;
   /**

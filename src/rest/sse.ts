@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { createSourceEventStream, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, isRejectedInput, rejectedInput, serviceUnavailable } from '../db/unavailable.js';
 import type { NamedOperation } from '../graph/operations.js';
 import type { BatchSink } from '../services/events/event-stream.js';
 import { eventJson, type AiEventRecord } from '../services/events/feed.js';
@@ -256,6 +256,7 @@ export async function runSse(
   });
   if (!(Symbol.asyncIterator in result)) {
     const errors = (result as ExecutionResult).errors ?? [];
+    if (errors.some((e) => !e.extensions?.code && isRejectedInput(e.originalError ?? e))) throw rejectedInput();
     if (errors.some((e) => !e.extensions?.code && isDatabaseUnavailable(e.originalError ?? e))) throw serviceUnavailable();
     throw fromGraphErrors(errors.map((e) => ({ message: e.message, extensions: e.extensions, path: e.path })));
   }

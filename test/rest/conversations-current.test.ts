@@ -29,6 +29,7 @@ const AGENTS = [
     agent(13 + i * 10, `server-${e}`),
     agent(14 + i * 10, `none-${e}`),
     agent(15 + i * 10, `guest-${e}`, { business_id: null }),
+    agent(16 + i * 10, `handoff-${e}`),
   ]),
 ];
 
@@ -109,14 +110,18 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
       status: 'active',
       status_reason: null,
       closed_at: null,
+      handler: 'ai',
+      assignee_id: null,
     });
     expect(typeof body.result.id).toBe('number');
     expect(Object.keys(body.result).sort()).toEqual([
       'agent_id',
+      'assignee_id',
       'business_id',
       'closed_at',
       'contact',
       'created_at',
+      'handler',
       'id',
       'status',
       'status_reason',
@@ -127,6 +132,21 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
     const second = await current(ext('cur'), { key: KEYS.customer });
     expect(second.json().result).toEqual(body.result);
     expect(await activeRows(agentId('cur'))).toEqual([{ id: body.result.id, user_id: USERS.customer }]);
+  });
+
+  it('carries handler and assignee_id (CONTRACT §10.2): a customer app sees that a person answers', async () => {
+    const first = await current(ext('handoff'), { key: KEYS.customer });
+    expect(first.json().result).toMatchObject({ handler: 'ai', assignee_id: null });
+    const id = first.json().result.id;
+    const handoff = await t.api({
+      method: 'POST',
+      path: `/ai/conversations/${id}/handoff`,
+      key: KEYS.server,
+      body: { handler: 'human', assignee_id: USERS.admin },
+    });
+    expect(handoff.statusCode, handoff.body).toBe(200);
+    const after = await current(ext('handoff'), { key: KEYS.customer });
+    expect(after.json().result).toMatchObject({ id, handler: 'human', assignee_id: USERS.admin });
   });
 
   it('returns the existing active conversation, not the closed one', async () => {
@@ -273,8 +293,12 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
         status: 409,
         result: { agent_id: 2, reason: 'AGENT_DISABLED' },
       });
-      const hostile = (await gql(q, { p: "x' or 1=1 --\u0000" })).json();
+      const hostile = (await gql(q, { p: "x' or 1=1 --" })).json();
       expect(hostile.errors[0].extensions.code).toBe('ERROR_AI_AGENT_NOT_FOUND');
+      // a NUL in a variable is refused before anything runs (CONTRACT §11)
+      const nul = await gql(q, { p: "x' or 1=1 --\u0000" });
+      expect(nul.statusCode).toBe(400);
+      expect(nul.json()).toMatchObject({ error: true, code: 'ERROR_VALIDATION' });
     });
   });
 });

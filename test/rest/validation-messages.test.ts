@@ -147,6 +147,13 @@ const CASES: Case[] = [
     en: 'The field provider_external_id must contain only letters, digits, - and _.',
   },
   {
+    rule: 'provider_id',
+    field: 'credentials.phone_number_id',
+    request: { method: 'POST', path: '/ai/agents', ...server, body: { ...AGENT, credentials: { phone_number_id: '..' } } },
+    en: 'The field credentials.phone_number_id must be 1 to 64 letters, digits, - or _.',
+    params: [64],
+  },
+  {
     rule: 'month',
     field: 'month',
     request: { path: '/ai/metrics/overview', ...server, query: { month: '2026-13' } },
@@ -160,6 +167,12 @@ const CASES: Case[] = [
     request: message(nested(MAX_BODY_DEPTH + 1)),
     en: `The field body must be nested at most ${MAX_BODY_DEPTH} levels deep.`,
     params: [MAX_BODY_DEPTH],
+  },
+  {
+    rule: 'no_nul',
+    field: 'content',
+    request: message({ role: 'user', content: 'a\u0000' }),
+    en: 'The field content must not contain the NUL character (U+0000).',
   },
   // a service's own checks (the schema lets these through)
   { rule: 'date', field: 'from', request: series({ from: '2026-02-30' }), en: 'The field from must be a date (YYYY-MM-DD).' },

@@ -3,6 +3,8 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TEMPLATE_STATUSES } from '../../entities/ai-template.js';
 import {
+  pathSegment,
+  PROVIDER_ID,
   ProviderError,
   type CredentialCheck,
   redact,
@@ -126,7 +128,7 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
     async listTemplates(credentials) {
       const { waba_id, access_token } = credentialsOf(credentials);
       const out: ProviderTemplate[] = [];
-      let url: string | undefined = `${base}/${encodeURIComponent(waba_id)}/message_templates`;
+      let url: string | undefined = `${base}/${pathSegment(waba_id)}/message_templates`;
       for (let page = 0; url; page++) {
         if (page >= maxPages) throw new ProviderError('unavailable', `more than ${maxPages} pages`);
         const body = (await call(url, { method: 'GET', token: access_token }, retryDelays)) as TemplatePage;
@@ -152,7 +154,7 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
         },
       };
       const body = (await call(
-        `${base}/${encodeURIComponent(phone_number_id)}/messages`,
+        `${base}/${pathSegment(phone_number_id)}/messages`,
         { method: 'POST', token: access_token, body: payload },
         [],
       )) as {
@@ -169,7 +171,7 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
       if (typeof phone !== 'string' || !phone || typeof token !== 'string' || !token) {
         throw new ProviderError('not_configured', 'incomplete WhatsApp credentials');
       }
-      const url = `${base}/${encodeURIComponent(phone)}?fields=display_phone_number,verified_name,quality_rating`;
+      const url = `${base}/${pathSegment(phone)}?fields=display_phone_number,verified_name,quality_rating`;
       const body = (await call(url, { method: 'GET', token }, [])) as Record<string, unknown>;
       const text = (v: unknown) => (typeof v === 'string' ? v : null);
       return {
@@ -186,7 +188,7 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
         throw new ProviderError('not_configured', 'incomplete WhatsApp credentials');
       }
       const body = { messaging_product: 'whatsapp', status: 'read', message_id: messageId, typing_indicator: { type: 'text' } };
-      await call(`${base}/${encodeURIComponent(phone)}/messages`, { method: 'POST', token, body }, []);
+      await call(`${base}/${pathSegment(phone)}/messages`, { method: 'POST', token, body }, []);
     },
   };
 }
@@ -281,56 +283,61 @@ export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: 
   return {
     close: () => agent.destroy(),
     send: (message) =>
-      new Promise<TextSendOutcome>((resolve) => {
-        let settled = false;
-        const done = (outcome: TextSendOutcome) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(deadline);
-          resolve(outcome);
-        };
-        const body = Buffer.from(
-          JSON.stringify(
-            message.message ?? {
-              messaging_product: 'whatsapp',
-              recipient_type: 'individual',
-              // CONTRACT §12.1: a contact known only by its BSUID is addressed as `recipient`
-              ...addressOf(message.to),
-              type: 'text',
-              text: { body: message.body, preview_url: false },
-            },
-          ),
-        );
-        const req = request(`${base}/${encodeURIComponent(message.phone_number_id)}/messages`, {
-          method: 'POST',
-          agent,
-          headers: {
-            authorization: `Bearer ${message.access_token}`,
-            accept: 'application/json',
-            'content-type': 'application/json',
-            'content-length': String(body.length),
-          },
-        });
-        const deadline = setTimeout(() => {
-          done({ accepted: false, retry: true, error: 'timeout' });
-          req.destroy();
-        }, options.timeoutMs);
-        req.on('response', (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
-          });
-          res.on('end', () => done(classifyTextAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), message.access_token)));
-          res.on('error', () => done({ accepted: false, retry: true, error: 'connection error' }));
-        });
-        req.on('error', (err: NodeJS.ErrnoException) =>
-          done({ accepted: false, retry: true, error: err.code ? `connection error (${err.code})` : 'connection error' }),
-        );
-        req.on('close', () => done({ accepted: false, retry: true, error: 'connection error' }));
-        req.end(body);
-      }),
+      // an id that is not one never becomes a URL (pathSegment would throw inside the promise)
+      !PROVIDER_ID.test(message.phone_number_id)
+        ? Promise.resolve<TextSendOutcome>({ accepted: false, retry: false, error: 'phone_number_id is not an id' })
+        : new Promise<TextSendOutcome>((resolve) => {
+            let settled = false;
+            const done = (outcome: TextSendOutcome) => {
+              if (settled) return;
+              settled = true;
+              clearTimeout(deadline);
+              resolve(outcome);
+            };
+            const body = Buffer.from(
+              JSON.stringify(
+                message.message ?? {
+                  messaging_product: 'whatsapp',
+                  recipient_type: 'individual',
+                  // CONTRACT §12.1: a contact known only by its BSUID is addressed as `recipient`
+                  ...addressOf(message.to),
+                  type: 'text',
+                  text: { body: message.body, preview_url: false },
+                },
+              ),
+            );
+            const req = request(`${base}/${pathSegment(message.phone_number_id)}/messages`, {
+              method: 'POST',
+              agent,
+              headers: {
+                authorization: `Bearer ${message.access_token}`,
+                accept: 'application/json',
+                'content-type': 'application/json',
+                'content-length': String(body.length),
+              },
+            });
+            const deadline = setTimeout(() => {
+              done({ accepted: false, retry: true, error: 'timeout' });
+              req.destroy();
+            }, options.timeoutMs);
+            req.on('response', (res) => {
+              const chunks: Buffer[] = [];
+              let size = 0;
+              res.on('data', (chunk: Buffer) => {
+                size += chunk.length;
+                if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+              });
+              res.on('end', () =>
+                done(classifyTextAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), message.access_token)),
+              );
+              res.on('error', () => done({ accepted: false, retry: true, error: 'connection error' }));
+            });
+            req.on('error', (err: NodeJS.ErrnoException) =>
+              done({ accepted: false, retry: true, error: err.code ? `connection error (${err.code})` : 'connection error' }),
+            );
+            req.on('close', () => done({ accepted: false, retry: true, error: 'connection error' }));
+            req.end(body);
+          }),
   };
 }
 

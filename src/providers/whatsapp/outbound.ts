@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { redact } from '../messaging.js';
+import { pathSegment, redact } from '../messaging.js';
 import { THROTTLING_CODES } from './client.js';
 
 /**
@@ -120,7 +120,7 @@ export function createMediaUploader(options: { baseUrl: string; timeoutMs: numbe
           req.destroy();
         }, options.timeoutMs);
       };
-      const req = request(`${base}/${encodeURIComponent(input.phone_number_id)}/media`, {
+      const req = request(`${base}/${pathSegment(input.phone_number_id)}/media`, {
         method: 'POST',
         agent,
         headers: {

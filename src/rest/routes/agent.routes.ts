@@ -1,7 +1,6 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
 import { AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
-import { sha256 } from '../../platform/secrets.js';
 import { integerId, object, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables } from './conversation.routes.js';
@@ -35,22 +34,6 @@ const fields = (patch: boolean): Record<string, JSONSchema> => ({
 const sent = (body: Record<string, unknown> | undefined) =>
   Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
 const agentId = ({ params }: RouteInput) => ({ agent_id: Number(params.agent_id) });
-/**
- * The idempotency store keeps the body to compare a retry with: credential values are kept as their
- * SHA-256 (a different value is still another body), never in plain (the body is as received: the
- * credentials may be an object or its JSON text).
- */
-function withoutSecrets(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || !('credentials' in body)) return body;
-  const credentials = (body as { credentials: unknown }).credentials;
-  const digest = (v: unknown) => (typeof v === 'string' ? `sha256:${sha256(v)}` : v);
-  const kept =
-    credentials && typeof credentials === 'object' && !Array.isArray(credentials)
-      ? Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, digest(v)]))
-      : digest(credentials);
-  return { ...body, credentials: kept };
-}
-
 /** CONTRACT §10.3: agents a dashboard manages. Levels 0/2 and server keys; the service scopes a business owner. */
 export const agentRoutes: RouteSpec[] = [
   {
@@ -84,7 +67,6 @@ export const agentRoutes: RouteSpec[] = [
     summary: 'Creates an agent; provider_external_id and a WhatsApp phone_number_id are unique in the project',
     schema: { body: object(fields(false), ['name', 'provider', 'provider_type', 'provider_external_id']) },
     variables: ({ body }) => sent(body),
-    keptBody: withoutSecrets,
   },
   {
     ...common,

@@ -3,7 +3,15 @@ import { AiAgent } from '../../entities/ai-agent.js';
 import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import type { CredentialCipher } from '../../platform/secrets.js';
-import { ProviderError, providerAppError, type CredentialCheck, type ProviderRegistry } from '../../providers/messaging.js';
+import {
+  PROVIDER_ID,
+  PROVIDER_ID_KEYS,
+  PROVIDER_ID_MAX,
+  ProviderError,
+  providerAppError,
+  type CredentialCheck,
+  type ProviderRegistry,
+} from '../../providers/messaging.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { findVisibleAgent } from './agent-lookup.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
@@ -281,6 +289,9 @@ function checkCredentialPatch(
     else if (known && !known.includes(key)) problems.push({ field, rule: 'key_enum', params: { values: known } });
     else if (v === null ? !patch : typeof v !== 'string' || !v || [...v].length > MAX_CREDENTIAL_VALUE) {
       problems.push({ field, rule: 'length', params: { min: 1, max: MAX_CREDENTIAL_VALUE } });
+    } else if (PROVIDER_ID_KEYS.has(key) && typeof v === 'string' && !PROVIDER_ID.test(v)) {
+      // whatever the provider: these go into provider URLs
+      problems.push({ field, rule: 'provider_id', params: { max: PROVIDER_ID_MAX } });
     }
   }
   return value as Record<string, string | null>;

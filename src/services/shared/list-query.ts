@@ -291,7 +291,8 @@ export function toFilter(node: Node, relations: RelationFilters = {}): Record<st
     if (parts.length === 0) return {};
     return { [node.conector === 'AND' ? '$and' : '$or']: parts };
   }
-  const { attribute, op, value } = node;
+  const { attribute, op } = node;
+  const value = op === 'ilike' ? likePattern(node.value as string) : node.value;
   // The column is an allow-listed attribute name (never caller text); the pattern is a parameter.
   if (node.asText) return { [raw((alias: string) => `${alias}.${attribute}::text`)]: { $ilike: value } };
   if (op === 'null') return { [attribute]: null };
@@ -299,6 +300,15 @@ export function toFilter(node: Node, relations: RelationFilters = {}): Record<st
   if (value === null && op === '=') return { [attribute]: null };
   if (value === null && op === '!=') return { [attribute]: { $ne: null } };
   return { [attribute]: { [MIKRO_OPS[op]!]: value } };
+}
+
+/**
+ * An `ilike` value as a LIKE pattern (CONTRACT §11): `%` and `_` stay wildcards, every other
+ * character is literal. Backslash is LIKE's escape character, so each one is doubled: `a\b` finds
+ * `a\b`, and a value ending in a backslash is a pattern, not a database error.
+ */
+export function likePattern(value: string): string {
+  return value.replaceAll('\\', '\\\\');
 }
 
 export function toOrderBy(keys: OrderKey[]): Record<string, 'asc' | 'desc'>[] {

@@ -1,3 +1,4 @@
+import { parseWithoutNul } from '../../errors/nul.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
@@ -67,7 +68,7 @@ export class WhatsAppInboundService {
 
     let body: unknown;
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      body = parseWithoutNul(raw.toString('utf8')); // CONTRACT §11: a NUL is dropped from the stored text
     } catch {
       body = undefined;
     }
