@@ -4,6 +4,8 @@
 (function () {
   'use strict';
   var STORE = 'ordergraph-console';
+  var h = window.OrderGraphDom.h,
+    fill = window.OrderGraphDom.fill;
   var dashboard = document.getElementById('dashboard');
   if (!dashboard) return;
 
@@ -11,11 +13,20 @@
   section.id = 'agents';
   section.className = 'card';
   section.setAttribute('aria-labelledby', 'agents-title');
-  section.innerHTML =
-    '<div class="row"><h2 id="agents-title">Agents</h2><button type="button" id="agents-reload">Reload</button></div>' +
-    '<p id="agents-status" class="muted" role="status" aria-live="polite"></p>' +
-    '<table><thead><tr><th scope="col">Agent</th><th scope="col">Provider</th><th scope="col">Credentials</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>' +
-    '<tbody id="agents-rows"></tbody></table>';
+  var th = function (label) {
+    return h('th', { scope: 'col' }, label);
+  };
+  fill(
+    section,
+    h('div', { class: 'row' }, h('h2', { id: 'agents-title' }, 'Agents'), h('button', { type: 'button', id: 'agents-reload' }, 'Reload')),
+    h('p', { id: 'agents-status', class: 'muted', role: 'status', 'aria-live': 'polite' }),
+    h(
+      'table',
+      null,
+      h('thead', null, h('tr', null, th('Agent'), th('Provider'), th('Credentials'), th('State'), th('Actions'))),
+      h('tbody', { id: 'agents-rows' }),
+    ),
+  );
   dashboard.appendChild(section);
   var rows = section.querySelector('#agents-rows');
   var status = section.querySelector('#agents-status');
@@ -52,12 +63,6 @@
         });
     });
   }
-  function text(s) {
-    var d = document.createElement('div');
-    d.textContent = s == null ? '' : String(s);
-    return d.innerHTML;
-  }
-
   function load() {
     status.textContent = 'Loading agents…';
     return call('GET', '/ai/agents', { page_size: '100', orderBy: 'name' }).then(
@@ -73,64 +78,54 @@
   }
   function credentialsCell(a) {
     var keys = Object.keys(a.credentials || {});
-    if (!keys.length) return '<span class="muted">none</span>';
-    return keys
-      .map(function (k) {
-        return (
-          '<span style="white-space: nowrap" class="' +
-          (a.credentials[k] ? '' : 'muted') +
-          '">' +
-          text(k) +
-          (a.credentials[k] ? ' ✓' : ' –') +
-          '</span>'
-        );
-      })
-      .join('<br>');
+    if (!keys.length) return h('span', { class: 'muted' }, 'none');
+    return keys.map(function (k, i) {
+      return [
+        i ? h('br') : null,
+        h('span', { class: 'nowrap' + (a.credentials[k] ? '' : ' muted') }, k + (a.credentials[k] ? ' ✓' : ' –')),
+      ];
+    });
   }
   function render() {
-    rows.innerHTML =
-      agents
-        .map(function (a) {
-          return (
-            '<tr data-id="' +
-            a.id +
-            '">' +
-            '<td><strong>' +
-            text(a.name) +
-            '</strong><br><span class="muted">' +
-            text(a.provider_external_id) +
-            (a.business_id ? ' · business ' + a.business_id : '') +
-            '</span></td>' +
-            '<td>' +
-            text(a.provider) +
-            ' · ' +
-            text(a.provider_type) +
-            '</td>' +
-            '<td>' +
-            credentialsCell(a) +
-            '</td>' +
-            '<td><span class="pill">' +
-            (a.enabled ? 'enabled' : 'disabled') +
-            '</span></td>' +
-            '<td><button type="button" data-action="toggle" aria-label="' +
-            (a.enabled ? 'Disable ' : 'Enable ') +
-            text(a.name) +
-            '">' +
-            (a.enabled ? 'Disable' : 'Enable') +
-            '</button> ' +
-            (a.provider === 'whatsapp'
-              ? '<button type="button" data-action="check" aria-label="Check the credentials of ' +
-                text(a.name) +
-                '">Check credentials</button>'
-              : '') +
-            '<div class="check-result ' +
-            (results[a.id] ? results[a.id].cls : '') +
-            '" role="status" aria-live="polite">' +
-            text(results[a.id] && results[a.id].text) +
-            '</div></td></tr>'
-          );
-        })
-        .join('') || '<tr><td colspan="5" class="muted">No agents yet.</td></tr>';
+    var trs = agents.map(function (a) {
+      return h(
+        'tr',
+        { 'data-id': a.id },
+        h(
+          'td',
+          null,
+          h('strong', null, a.name),
+          h('br'),
+          h('span', { class: 'muted' }, a.provider_external_id + (a.business_id ? ' · business ' + a.business_id : '')),
+        ),
+        h('td', null, a.provider + ' · ' + a.provider_type),
+        h('td', null, credentialsCell(a)),
+        h('td', null, h('span', { class: 'pill' }, a.enabled ? 'enabled' : 'disabled')),
+        h(
+          'td',
+          null,
+          h(
+            'button',
+            { type: 'button', 'data-action': 'toggle', 'aria-label': (a.enabled ? 'Disable ' : 'Enable ') + a.name },
+            a.enabled ? 'Disable' : 'Enable',
+          ),
+          ' ',
+          a.provider === 'whatsapp'
+            ? h(
+                'button',
+                { type: 'button', 'data-action': 'check', 'aria-label': 'Check the credentials of ' + a.name },
+                'Check credentials',
+              )
+            : null,
+          h(
+            'div',
+            { class: 'check-result ' + (results[a.id] ? results[a.id].cls : ''), role: 'status', 'aria-live': 'polite' },
+            results[a.id] && results[a.id].text,
+          ),
+        ),
+      );
+    });
+    fill(rows, trs.length ? trs : h('tr', null, h('td', { colspan: 5, class: 'muted' }, 'No agents yet.')));
   }
   rows.addEventListener('click', function (e) {
     var button = e.target.closest('button');
@@ -186,7 +181,7 @@
     if (dashboard.hidden) {
       agents = [];
       results = {};
-      rows.innerHTML = '';
+      rows.replaceChildren();
       status.textContent = '';
       return;
     }

@@ -5,6 +5,8 @@
   var $ = function (id) {
     return document.getElementById(id);
   };
+  var h = window.OrderGraphDom.h,
+    fill = window.OrderGraphDom.fill;
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   var state = { auth: null, group: 'day', plots: {} };
   var STORE = 'ordergraph-console';
@@ -164,22 +166,12 @@
     var cls = diff > 0 ? 'up' : diff < 0 ? 'down' : 'muted';
     var change =
       diff === null ? (cur > 0 ? 'new' : '0%') : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' pts' : '%');
-    return (
-      '<div class="card" role="group" aria-label="' +
-      label +
-      '"><div class="label">' +
-      label +
-      '</div><div class="value">' +
-      fmt.format(cur) +
-      '</div><div class="' +
-      cls +
-      '">' +
-      change +
-      ' <span class="muted">(' +
-      fmt.format(prev) +
-      ' in ' +
-      text(spanLabel) +
-      ')</span></div></div>'
+    return h(
+      'div',
+      { class: 'card', role: 'group', 'aria-label': label },
+      h('div', { class: 'label' }, label),
+      h('div', { class: 'value' }, fmt.format(cur)),
+      h('div', { class: cls }, change + ' ', h('span', { class: 'muted' }, '(' + fmt.format(prev) + ' in ' + spanLabel + ')')),
     );
   }
   function loadOverview() {
@@ -200,12 +192,14 @@
           return v.orders[k] ? v.revenue[k] / v.orders[k] : 0;
         };
         var l = sp.previous.label;
-        $('cards').innerHTML =
-          card('Orders', v.orders.cur, v.orders.prev, count, l) +
-          card('Revenue', v.revenue.cur, v.revenue.prev, money, l) +
-          card('Average order', avg('cur'), avg('prev'), money, l) +
-          card('Conversations', v.conversations.cur, v.conversations.prev, count, l) +
-          card('Success rate %', v.success_rate.cur, v.success_rate.prev, money, l, true);
+        fill(
+          $('cards'),
+          card('Orders', v.orders.cur, v.orders.prev, count, l),
+          card('Revenue', v.revenue.cur, v.revenue.prev, money, l),
+          card('Average order', avg('cur'), avg('prev'), money, l),
+          card('Conversations', v.conversations.cur, v.conversations.prev, count, l),
+          card('Success rate %', v.success_rate.cur, v.success_rate.prev, money, l, true),
+        );
       })
       .catch(showError);
   }
@@ -318,7 +312,7 @@
         },
       ],
     };
-    el.innerHTML = '';
+    el.replaceChildren();
     state.plots[metric] = new uPlot(opts, [xs, whole, partial], el);
     fig.setAttribute('data-partial', n ? new Date(xs[n - 1] * 1000).toISOString() : '');
     fig.setAttribute('data-group', s.group_by);
@@ -345,31 +339,24 @@
   });
 
   // ---- products ------------------------------------------------------------------------
-  function text(s) {
-    var d = document.createElement('div');
-    d.textContent = s == null ? '' : String(s);
-    return d.innerHTML;
-  }
   function loadProducts() {
     api('/ai/metrics/products', { month: month, timezone: zone })
       .then(function (rows) {
-        $('products').innerHTML = rows.length
-          ? rows
-              .map(function (p) {
-                return (
-                  '<tr><td>' +
-                  text(p.name) +
-                  '</td><td class="num">' +
-                  count.format(p.times_sold) +
-                  '</td><td class="num">' +
-                  count.format(p.orders) +
-                  '</td><td class="num">' +
-                  money.format(p.revenue) +
-                  '</td></tr>'
+        fill(
+          $('products'),
+          rows.length
+            ? rows.map(function (p) {
+                return h(
+                  'tr',
+                  null,
+                  h('td', null, p.name),
+                  h('td', { class: 'num' }, count.format(p.times_sold)),
+                  h('td', { class: 'num' }, count.format(p.orders)),
+                  h('td', { class: 'num' }, money.format(p.revenue)),
                 );
               })
-              .join('')
-          : '<tr><td colspan="4" class="muted">No AI orders this month yet.</td></tr>';
+            : h('tr', null, h('td', { colspan: 4, class: 'muted' }, 'No AI orders this month yet.')),
+        );
       })
       .catch(showError);
   }
@@ -383,7 +370,8 @@
     session: function () {
       return state.auth;
     },
-    text: text,
+    h: h,
+    fill: fill,
     showError: showError,
   };
 

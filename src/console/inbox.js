@@ -11,7 +11,8 @@
   var api = og.api,
     base = og.base,
     session = og.session,
-    text = og.text,
+    h = og.h,
+    fill = og.fill,
     showError = og.showError;
   var state = {
     events: null,
@@ -202,29 +203,27 @@
     return 'Window: ' + (h ? h + ' h ' : '') + m + ' min left';
   }
   function renderConversations() {
-    var ul = $('conversations');
-    ul.innerHTML =
-      state.conversations
-        .map(function (c) {
-          var badge = c.handler === 'human' ? '<span class="badge human">person</span>' : '<span class="badge">AI</span>';
-          return (
-            '<li><button type="button" data-id="' +
-            c.id +
-            '" aria-current="' +
-            (c.id === state.selected) +
-            '"><span>#' +
-            c.id +
-            ' ' +
-            badge +
-            (c.contact ? ' +' + text(c.contact) : '') +
-            (c.status !== 'active' ? ' · ' + text(c.status) : '') +
-            (c.messages_count != null ? ' · ' + c.messages_count + ' msg' : '') +
-            '</span><span class="muted">' +
-            text(windowWords(c) || new Date(c.created_at).toLocaleString()) +
-            '</span></button></li>'
-          );
-        })
-        .join('') || '<li class="muted">No live conversations.</li>';
+    var items = state.conversations.map(function (c) {
+      return h(
+        'li',
+        null,
+        h(
+          'button',
+          { type: 'button', 'data-id': c.id, 'aria-current': String(c.id === state.selected) },
+          h(
+            'span',
+            null,
+            '#' + c.id + ' ',
+            c.handler === 'human' ? h('span', { class: 'badge human' }, 'person') : h('span', { class: 'badge' }, 'AI'),
+            (c.contact ? ' +' + c.contact : '') +
+              (c.status !== 'active' ? ' · ' + c.status : '') +
+              (c.messages_count != null ? ' · ' + c.messages_count + ' msg' : ''),
+          ),
+          h('span', { class: 'muted' }, windowWords(c) || new Date(c.created_at).toLocaleString()),
+        ),
+      );
+    });
+    fill($('conversations'), items.length ? items : h('li', { class: 'muted' }, 'No live conversations.'));
   }
   $('conversations').addEventListener('click', function (e) {
     var b = e.target.closest('button');
@@ -233,7 +232,7 @@
   function select(id) {
     state.selected = id;
     state.messages = new Map();
-    $('messages').innerHTML = '';
+    $('messages').replaceChildren();
     $('reply-error').textContent = '';
     $('thread-error').textContent = '';
     renderConversations();
@@ -294,34 +293,19 @@
     }
     li.className = m.role;
     var by = m.author_id != null ? ' · by ' + (m.author_id === session().userId ? 'you' : 'user #' + m.author_id) : '';
-    li.innerHTML =
-      '<span class="role">' +
-      text(m.role) +
-      (m.public ? '' : ' · internal') +
-      by +
-      ' · ' +
-      text(new Date(m.created_at).toLocaleTimeString()) +
-      '</span>' +
-      text(m.content) +
-      tick(m);
+    fill(
+      li,
+      h('span', { class: 'role' }, m.role + (m.public ? '' : ' · internal') + by + ' · ' + new Date(m.created_at).toLocaleTimeString()),
+      m.content,
+      tick(m),
+    );
     if (!known) list.scrollTop = list.scrollHeight;
   }
   function tick(m) {
-    if (!m.delivery_status) return '';
+    if (!m.delivery_status) return null;
     var t = TICKS[m.delivery_status] || ['', m.delivery_status];
-    var reason = m.delivery_status === 'failed' && m.delivery_error ? ': ' + text(m.delivery_error) : '';
-    return (
-      '<span class="tick ' +
-      text(m.delivery_status) +
-      '" data-status="' +
-      text(m.delivery_status) +
-      '">' +
-      t[0] +
-      ' ' +
-      t[1] +
-      reason +
-      '</span>'
-    );
+    var reason = m.delivery_status === 'failed' && m.delivery_error ? ': ' + m.delivery_error : '';
+    return h('span', { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status }, t[0] + ' ' + t[1] + reason);
   }
 
   // ---- reply box (administrators signed in with email and password) ---------------------
