@@ -103,20 +103,21 @@ describe.skipIf(!HAVE_CHROMIUM)('/console renders hostile names as text (issue 3
     expect(attributes).toEqual(['aria-label', 'data-action', 'type']);
     expect(await toggle.getAttribute('aria-label')).toBe(`Disable ${EVIL}`);
     // no element the payload meant to add, anywhere in the page
-    const injected = await page.evaluate(() => ({
+    // (page-side code as text: the tests are compiled without the DOM's types)
+    const injected = await page.evaluate(`({
       img: document.querySelectorAll('img').length,
       bold: document.querySelectorAll('#agents b, #inbox b').length,
       handlers: Array.from(document.querySelectorAll('*')).filter((el) => el.getAttributeNames().some((n) => /^on/i.test(n))).length,
       autofocus: document.querySelectorAll('[autofocus]').length,
       styled: document.querySelectorAll('[style]:not(.plot *):not(.plot)').length,
-    }));
+    })`);
     expect(injected).toEqual({ img: 0, bold: 0, handlers: 0, autofocus: 0, styled: 0 });
     // nothing covers the page: the element at the viewport's centre is not the agent's button
     await row.scrollIntoViewIfNeeded();
-    const atCentre = await page.evaluate(() => {
+    const atCentre = await page.evaluate<{ tag: string; inButton: boolean } | null>(`(() => {
       const el = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
       return el ? { tag: el.tagName, inButton: !!el.closest('button[data-action="toggle"]') } : null;
-    });
+    })()`);
     expect(atCentre?.inButton).toBe(false);
     const box = await toggle.boundingBox();
     expect(box!.width).toBeLessThan(400);

@@ -16,6 +16,7 @@ import { Migration20261125000200_handoff } from './Migration20261125000200_hando
 import { Migration20261125000300_event_sequencer } from './Migration20261125000300_event_sequencer.js';
 import { Migration20261125000400_metrics_deltas } from './Migration20261125000400_metrics_deltas.js';
 import { Migration20261125000600_metrics_series_rollups } from './Migration20261125000600_metrics_series_rollups.js';
+import { Migration20261126000200_inbox } from './Migration20261126000200_inbox.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000300_event_sequencer', class: Migration20261125000300_event_sequencer },
   { name: 'Migration20261125000400_metrics_deltas', class: Migration20261125000400_metrics_deltas },
   { name: 'Migration20261125000600_metrics_series_rollups', class: Migration20261125000600_metrics_series_rollups },
+  { name: 'Migration20261126000200_inbox', class: Migration20261126000200_inbox },
 ];
