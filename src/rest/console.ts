@@ -11,6 +11,7 @@ import { packageFile } from './graphiql.js';
  */
 const OWN: Record<string, { file: string; type: string }> = {
   'dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  'i18n.js': { file: 'i18n.js', type: 'text/javascript; charset=utf-8' },
   'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
   'inbox.js': { file: 'inbox.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
