@@ -185,7 +185,11 @@
     var diff = points ? cur - prev : prev === 0 ? null : ((cur - prev) / prev) * 100;
     var cls = diff > 0 ? 'up' : diff < 0 ? 'down' : 'muted';
     var change =
-      diff === null ? (cur > 0 ? 'new' : '0%') : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' pts' : '%');
+      diff === null
+        ? cur > 0
+          ? 'new'
+          : '0%'
+        : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' ' + t('pts') : '%');
     return h(
       'div',
       { class: 'card', role: 'group', 'aria-label': label },

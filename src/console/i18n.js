@@ -6,6 +6,7 @@
 (function () {
   'use strict';
   var en = {
+    pts: 'pts',
     in_span: '{value} in {span}',
     overview_span: '{current}, compared with the same days of last month ({previous})',
     range_day: 'By day, {from} to {to} ({zone}). The current day is not over: its point is dashed, the count so far.',
@@ -160,6 +161,7 @@
     no_orders: 'No AI orders this month yet.',
   };
   var es = {
+    pts: 'pts',
     in_span: '{value} en {span}',
     overview_span: '{current}, frente a los mismos días del mes pasado ({previous})',
     range_day: 'Por día, del {from} al {to} ({zone}). El día en curso no ha terminado: su punto, discontinuo, es lo contado hasta ahora.',
@@ -315,6 +317,7 @@
     no_orders: 'Aún no hay pedidos de la IA este mes.',
   };
   var fr = {
+    pts: 'pts',
     in_span: '{value} du {span}',
     overview_span: '{current}, comparé aux mêmes jours du mois dernier ({previous})',
     range_day: "Par jour, du {from} au {to} ({zone}). Le jour en cours n'est pas fini : son point, en pointillé, est le compte provisoire.",
@@ -471,6 +474,7 @@
     no_orders: "Pas encore de commande de l'IA ce mois-ci.",
   };
   var ar = {
+    pts: 'نقطة',
     in_span: '{value} في {span}',
     overview_span: '{current}، مقارنةً بالأيام نفسها من الشهر الماضي ({previous})',
     range_day: 'حسب اليوم، من {from} إلى {to} ({zone}). اليوم الحالي لم ينتهِ: نقطته متقطعة وتمثل العدد حتى الآن.',

@@ -94,6 +94,10 @@
   function contactOf(c) {
     return c.contact_name || (c.contact ? '+' + c.contact : t('conversation') + ' #' + n(c.id));
   }
+  /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
+  function contactNode(c, cls) {
+    return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
+  }
   function firstWords(s) {
     s = String(s || '')
       .replace(/\s+/g, ' ')
@@ -202,12 +206,7 @@
             'aria-current': String(c.id === state.selected),
             class: c.unread_count > 0 ? 'unread' : null,
           },
-          h(
-            'span',
-            { class: 'line' },
-            h('bdi', { class: 'who', dir: 'auto' }, contactOf(c)),
-            h('span', { class: 'when' }, when(c.last_message_at || c.created_at)),
-          ),
+          h('span', { class: 'line' }, contactNode(c, 'who'), h('span', { class: 'when' }, when(c.last_message_at || c.created_at))),
           h('span', { class: 'preview', dir: 'auto' }, preview),
           h(
             'span',
@@ -255,7 +254,7 @@
   $('conversations').addEventListener('click', function (e) {
     if (e.target.closest('#load-more')) return void loadMore();
     var b = e.target.closest('button[data-id]');
-    if (b) select(Number(b.getAttribute('data-id')));
+    if (b) select(Number(b.getAttribute('data-id')), true);
   });
 
   // ---- tabs and search -------------------------------------------------------------------
@@ -295,7 +294,9 @@
     else delete all[state.selected];
     sessionStorage.setItem(DRAFTS, JSON.stringify(all));
   }
-  function select(id) {
+  /** Opens a conversation; `opened` when the operator chose it (only then is it marked seen: the first one opens by itself). */
+  function select(id, opened) {
+    state.opened = !!opened;
     if (state.selected !== id) {
       keepDraft();
       $('reply-text').value = drafts()[id] || '';
@@ -316,7 +317,7 @@
   function renderThreadHead() {
     var c = state.selected && state.conversations.get(state.selected);
     if (!c) return;
-    fill($('messages-title'), h('bdi', { dir: 'auto' }, contactOf(c)), c.agent ? [' · ', h('bdi', { dir: 'auto' }, c.agent.name)] : null);
+    fill($('messages-title'), contactNode(c), c.agent ? [' · ', h('bdi', { dir: 'auto' }, c.agent.name)] : null);
     var win = $('window');
     win.hidden = !c.contact || c.status !== 'active';
     win.textContent = windowWords(c);
@@ -367,7 +368,7 @@
           state.counted.add(m.id);
         });
         rows.reverse().forEach(upsertMessage);
-        markSeen(id);
+        if (state.opened) markSeen(id);
       })
       .catch(showError);
   }
@@ -547,7 +548,7 @@
     var first = !state.counted.has(m.id);
     state.counted.add(m.id);
     var c = state.conversations.get(m.conversation_id);
-    var watching = m.conversation_id === state.selected && document.visibilityState === 'visible';
+    var watching = m.conversation_id === state.selected && state.opened && document.visibilityState === 'visible';
     if (m.conversation_id === state.selected) upsertMessage(m);
     if (!first) return;
     if (m.role === 'user' && !watching) notify(c, m);
@@ -595,7 +596,7 @@
       });
       note.onclick = function () {
         window.focus();
-        if (state.conversations.has(m.conversation_id)) select(m.conversation_id);
+        if (state.conversations.has(m.conversation_id)) select(m.conversation_id, true);
       };
     } catch (e) {
       /* a browser without page notifications */

@@ -272,7 +272,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     expect(await page.locator(`#messages li[data-id="${reply.id}"]`).count()).toBe(1);
     expect(await page.locator('#messages li').count()).toBe(2);
     fs.mkdirSync(DOCS, { recursive: true });
-    await page.locator('#inbox').screenshot({ path: path.join(DOCS, 'console-inbox.png') });
+    await page.locator('#inbox').screenshot({ path: path.join(OUT, 'console-inbox-reply.png') }); // docs/console-inbox.png: console-inbox.test.ts
 
     // a reply the provider refuses for good: failed, with its reason
     fake.fail('send', CLOUD_ANSWERS.reEngagement, { times: 1 });
