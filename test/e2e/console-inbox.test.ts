@@ -174,10 +174,10 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
     expect(await page.evaluate('window.scrollX')).toBe(0);
     expect(await page.locator('#inbox-title').innerText()).toBe('صندوق الوارد');
     // an Arabic message is laid out right to left, a German one left to right, in the same list
-    const arabic = item(page, ids[2]).locator('.preview');
-    const german = item(page, ids[3]).locator('.preview');
-    expect(await arabic.evaluate((el) => getComputedStyle(el as never).direction)).toBe('rtl');
-    expect(await german.evaluate((el) => getComputedStyle(el as never).direction)).toBe('ltr');
+    const direction = (id: number) =>
+      page.evaluate(`getComputedStyle(document.querySelector('#conversations button[data-id="${id}"] .preview')).direction`);
+    expect(await direction(ids[2])).toBe('rtl');
+    expect(await direction(ids[3])).toBe('ltr');
     // the unread count is written with the language's own digits, as Intl writes them
     const count = await item(page, ids[0]).locator('.count').innerText();
     expect(count).toBe(await page.evaluate(`new Intl.NumberFormat('ar').format(1)`));
