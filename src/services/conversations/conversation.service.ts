@@ -350,16 +350,17 @@ function checkQ(search: string): string {
 }
 
 /**
- * `q` as a filter: a searched column contains it, or a message of the conversation does (both answered by
- * trigram indexes; the message side is one semi-join over the project's matching messages).
+ * `q` as a filter: the ids of the project's conversations whose searched columns contain it, united with those of
+ * its messages that do, each side answered by a trigram index, computed once (`= any(array(…))`, an init plan): the
+ * list then reads those rows by primary key and sorts them, instead of walking every conversation of the project in
+ * `last_message_at` order and testing each (105 ms → under 1 ms for a rare word at 1M messages, bench inbox).
  */
 function searchFilter(ctx: RequestContext, pattern: string): Record<string, unknown> {
-  const columns = Q_CONVERSATION_COLUMNS.map((c) => `%alias%.${c} ilike ?`);
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => `sc.${c} ilike ?`).join(' or ');
   const sql = (alias: string) =>
-    `(${[...columns, `%alias%.id in (select sm.conversation_id from ai_messages sm where sm.project_id = ? and sm.content ilike ?)`]
-      .join(' or ')
-      .replace(/%alias%/g, alias)})`;
-  return { [raw(sql, [...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern])]: true };
+    `${alias}.id = any(array(select sc.id from ai_conversations sc where sc.project_id = ? and (${columns})
+       union select sm.conversation_id from ai_messages sm where sm.project_id = ? and sm.content ilike ?))`;
+  return { [raw(sql, [ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern])]: true };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
