@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BenchScenario, PrepareScenarios } from '../types.js';
 
 const PROJECT = 'bench-inbox';
@@ -9,8 +10,8 @@ const MESSAGES = Number(process.env.BENCH_INBOX_MESSAGES ?? 1_000_000);
 const PER_CONVERSATION = 20;
 const WORDS = ['pizza', 'margherita', 'entrega', 'consegna', 'Lieferung', 'بيتزا', 'mesa', 'tavolo', 'bestellen', 'gracias'];
 
-/** A word of message g (SQL and JS agree): rare tokens come from md5, so a search for one finds a single message. */
-export const rareToken = (g: number) => `tok${g.toString(16)}x`;
+/** The 12 hex digits of message g's code (SQL's `left(md5(g::text), 12)`): a search for them finds that one message. */
+export const rareToken = (g: number) => createHash('md5').update(String(g)).digest('hex').slice(0, 12);
 
 /**
  * Project `bench-inbox`: 1M messages in 50,000 WhatsApp conversations (20 each), content mixing restaurant words in
