@@ -25,7 +25,7 @@ interface Project {
   ai_enabled: boolean;
   plugins: string[];
 }
-type Caller = { kind: 'server' } | { kind: 'user'; level: number; enabled: boolean; id: number };
+type Caller = { kind: 'server'; keyId: number } | { kind: 'user'; level: number; enabled: boolean; id: number };
 
 const cached = new Map<string, { at: number; value: Promise<unknown> }>();
 function cache<T>(key: string, load: () => Promise<T>, ttlMs = 2000): Promise<T> {
@@ -76,24 +76,24 @@ async function scope(req: FastifyRequest): Promise<{ project: Project; caller: C
   const row = await cache(
     `key:${project.id}:${key}`,
     () =>
-      one<{ server: boolean; u1__id: number | null; u1__level: number; u1__enabled: boolean }>(
+      one<{ id: number; server: boolean; u1__id: number | null; u1__level: number; u1__enabled: boolean }>(
         `select "a0".*, "u1"."id" as "u1__id", "u1"."project_id" as "u1__project_id", "u1"."name" as "u1__name", "u1"."lastname" as "u1__lastname", "u1"."email" as "u1__email", "u1"."cellphone" as "u1__cellphone", "u1"."country_phone_code" as "u1__country_phone_code", "u1"."level" as "u1__level", "u1"."guest" as "u1__guest", "u1"."guest_token" as "u1__guest_token", "u1"."enabled" as "u1__enabled", "u1"."created_at" as "u1__created_at", "u1"."updated_at" as "u1__updated_at" from "api_keys" as "a0" left join "users" as "u1" on "a0"."user_id" = "u1"."id" and "u1"."project_id" = $1 where "a0"."project_id" = $2 and "a0"."key_hash" = $3 limit 1`,
         [project.id, project.id, sha256(key)],
       ),
     1000,
   );
   if (!row) throw new Refused(401);
-  if (row.server) return { project, caller: { kind: 'server' } };
+  if (row.server) return { project, caller: { kind: 'server', keyId: row.id } };
   if (row.u1__id === null || !row.u1__enabled) throw new Refused(401);
   return { project, caller: { kind: 'user', id: row.u1__id, level: row.u1__level, enabled: row.u1__enabled } };
 }
 
 /** Server keys only (the bench's callers): the AI routes' level check and module check. */
-async function aiServer(req: FastifyRequest): Promise<Project> {
+async function aiServer(req: FastifyRequest): Promise<Project & { viewer: string }> {
   const { project, caller } = await scope(req);
   if (caller?.kind !== 'server') throw new Refused(401);
   if (!project.ai_enabled) throw new Refused(403);
-  return project;
+  return { ...project, viewer: `key:${caller.keyId}` };
 }
 
 app.setErrorHandler((err, _req, reply: FastifyReply) => {
@@ -168,6 +168,22 @@ interface ConversationRow {
   last_inbound_at: Date | null;
   handler: string;
   assignee_id: number | null;
+  last_message_at: Date;
+}
+
+/** CONTRACT §10.5: the caller's unread user messages (after its seen mark). */
+async function unreadCounts(projectId: number, viewer: string, ids: number[]): Promise<Map<number, number>> {
+  const { rows } = await prepared<{ conversation_id: number; n: number }>(
+    `select m.conversation_id, count(*)::int as n from ai_messages m
+           left join ai_conversation_seen s on s.conversation_id = m.conversation_id and s.viewer = $1 and s.project_id = $2
+          where m.project_id = $3 and m.conversation_id in (${ids.map((_, i) => `$${i + 4}`).join(', ')}) and m.role = 'user'
+            and m.id > coalesce(s.message_id, 0)
+          group by m.conversation_id`,
+    [viewer, projectId, projectId, ...ids],
+  );
+  const counts = new Map<number, number>(ids.map((id) => [id, 0]));
+  for (const r of rows) counts.set(Number(r.conversation_id), Number(r.n));
+  return counts;
 }
 
 async function messageCounts(projectId: number, ids: number[]): Promise<Map<number, number>> {
@@ -205,7 +221,7 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
   const project = await aiServer(req);
   const c = await findConversation(project.id, Number((req.params as { conversation_id: string }).conversation_id));
   if (!c) throw new Refused(400);
-  const counts = await messageCounts(project.id, [c.id]);
+  const [counts, unread] = await Promise.all([messageCounts(project.id, [c.id]), unreadCounts(project.id, project.viewer, [c.id])]);
   return {
     error: false,
     result: {
@@ -219,6 +235,8 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
       handler: c.handler,
       assignee_id: c.assignee_id,
       messages_count: counts.get(c.id),
+      last_message_at: c.last_message_at,
+      unread_count: unread.get(c.id),
     },
   };
 });

@@ -1,9 +1,14 @@
-/* OrderGraph console: the agents page (CONTRACT §10.4): list, enable/disable, check credentials.
+/* OrderGraph console: the agents page (CONTRACT §10.4, §10.5): list, enable/disable (disabling asks for
+ * confirmation: its customers go unanswered), check credentials.
  * Plain JS, no build step. It reads the session console.js keeps for this tab and shows itself
  * while the dashboard is shown; credentials are only ever shown as "stored" or "missing". */
 (function () {
   'use strict';
   var STORE = 'ordergraph-console';
+  var h = window.OrderGraphDom.h,
+    fill = window.OrderGraphDom.fill;
+  var i18n = window.OrderGraphI18n,
+    t = i18n.t;
   var dashboard = document.getElementById('dashboard');
   if (!dashboard) return;
 
@@ -11,12 +16,64 @@
   section.id = 'agents';
   section.className = 'card';
   section.setAttribute('aria-labelledby', 'agents-title');
-  section.innerHTML =
-    '<div class="row"><h2 id="agents-title">Agents</h2><button type="button" id="agents-reload">Reload</button></div>' +
-    '<p id="agents-status" class="muted" role="status" aria-live="polite"></p>' +
-    '<table><thead><tr><th scope="col">Agent</th><th scope="col">Provider</th><th scope="col">Credentials</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>' +
-    '<tbody id="agents-rows"></tbody></table>';
+  var th = function (label) {
+    return h('th', { scope: 'col' }, label);
+  };
+  fill(
+    section,
+    h(
+      'div',
+      { class: 'row' },
+      h('h2', { id: 'agents-title' }, t('agents')),
+      h('button', { type: 'button', id: 'agents-reload' }, t('reload')),
+    ),
+    h('p', { id: 'agents-status', class: 'muted', role: 'status', 'aria-live': 'polite' }),
+    h(
+      'table',
+      null,
+      h(
+        'thead',
+        null,
+        h('tr', null, th(t('col_agent')), th(t('col_provider')), th(t('col_credentials')), th(t('col_state')), th(t('col_actions'))),
+      ),
+      h('tbody', { id: 'agents-rows' }),
+    ),
+  );
   dashboard.appendChild(section);
+  // disabling asks first: a disabled agent's customers are not answered
+  var confirmDialog = h(
+    'dialog',
+    { id: 'confirm-disable', 'aria-labelledby': 'confirm-disable-title' },
+    h(
+      'form',
+      { method: 'dialog' },
+      h('h2', { id: 'confirm-disable-title' }),
+      h('p', { id: 'confirm-disable-text' }),
+      h(
+        'div',
+        { class: 'row end' },
+        h('button', { value: 'cancel', class: 'secondary' }, t('cancel')),
+        h('button', { value: 'disable', class: 'danger', id: 'confirm-disable-yes' }, t('disable')),
+      ),
+    ),
+  );
+  document.body.appendChild(confirmDialog);
+  function confirmDisable(agent) {
+    return new Promise(function (resolve) {
+      confirmDialog.querySelector('#confirm-disable-title').textContent = t('confirm_disable_title', { name: agent.name });
+      confirmDialog.querySelector('#confirm-disable-text').textContent = t('confirm_disable_text');
+      confirmDialog.returnValue = '';
+      confirmDialog.addEventListener(
+        'close',
+        function () {
+          resolve(confirmDialog.returnValue === 'disable');
+        },
+        { once: true },
+      );
+      confirmDialog.showModal();
+      confirmDialog.querySelector('button[value="cancel"]').focus();
+    });
+  }
   var rows = section.querySelector('#agents-rows');
   var status = section.querySelector('#agents-status');
   var agents = [];
@@ -31,106 +88,92 @@
   }
   function call(method, path, query) {
     var a = auth();
-    if (!a) return Promise.reject(new Error('Not signed in.'));
+    if (!a) return Promise.reject(new Error(t('session_ended')));
     var headers = a.key ? { 'X-Api-Key': a.key } : { Authorization: 'Bearer ' + a.token };
     if (method !== 'GET') headers['Content-Type'] = 'application/json';
     var qs = query ? '?' + new URLSearchParams(query).toString() : '';
     var init = { method: method, headers: headers };
     if (method === 'PATCH') init.body = JSON.stringify(query && query.body);
-    return fetch('/v400/en/' + encodeURIComponent(a.project) + path + (method === 'PATCH' ? '' : qs), init).then(function (res) {
-      return res
-        .json()
-        .catch(function () {
-          return {};
-        })
-        .then(function (body) {
-          if (!res.ok || body.error) {
-            var r = body.result;
-            throw new Error((r && r.join ? r.join(' ') : '') || 'HTTP ' + res.status);
-          }
-          return body.result;
-        });
-    });
+    return fetch('/v400/' + i18n.lang + '/' + encodeURIComponent(a.project) + path + (method === 'PATCH' ? '' : qs), init).then(
+      function (res) {
+        return res
+          .json()
+          .catch(function () {
+            return {};
+          })
+          .then(function (body) {
+            if (!res.ok || body.error) {
+              var r = body.result;
+              throw new Error((r && r.join ? r.join(' ') : '') || 'HTTP ' + res.status);
+            }
+            return body.result;
+          });
+      },
+    );
   }
-  function text(s) {
-    var d = document.createElement('div');
-    d.textContent = s == null ? '' : String(s);
-    return d.innerHTML;
-  }
-
   function load() {
-    status.textContent = 'Loading agents…';
+    status.textContent = t('agents_loading');
     return call('GET', '/ai/agents', { page_size: '100', orderBy: 'name' }).then(
       function (list) {
         agents = list;
         render();
-        status.textContent = list.length + (list.length === 1 ? ' agent' : ' agents');
+        status.textContent = list.length === 1 ? t('agents_one') : t('agents_count', { n: i18n.n(list.length) });
       },
       function (err) {
-        status.textContent = 'Agents cannot be loaded: ' + err.message;
+        status.textContent = t('agents_failed', { message: err.message });
       },
     );
   }
   function credentialsCell(a) {
     var keys = Object.keys(a.credentials || {});
-    if (!keys.length) return '<span class="muted">none</span>';
-    return keys
-      .map(function (k) {
-        return (
-          '<span style="white-space: nowrap" class="' +
-          (a.credentials[k] ? '' : 'muted') +
-          '">' +
-          text(k) +
-          (a.credentials[k] ? ' ✓' : ' –') +
-          '</span>'
-        );
-      })
-      .join('<br>');
+    if (!keys.length) return h('span', { class: 'muted' }, t('none'));
+    return keys.map(function (k, i) {
+      return [
+        i ? h('br') : null,
+        h('span', { class: 'nowrap' + (a.credentials[k] ? '' : ' muted') }, k + (a.credentials[k] ? ' ✓' : ' –')),
+      ];
+    });
   }
   function render() {
-    rows.innerHTML =
-      agents
-        .map(function (a) {
-          return (
-            '<tr data-id="' +
-            a.id +
-            '">' +
-            '<td><strong>' +
-            text(a.name) +
-            '</strong><br><span class="muted">' +
-            text(a.provider_external_id) +
-            (a.business_id ? ' · business ' + a.business_id : '') +
-            '</span></td>' +
-            '<td>' +
-            text(a.provider) +
-            ' · ' +
-            text(a.provider_type) +
-            '</td>' +
-            '<td>' +
-            credentialsCell(a) +
-            '</td>' +
-            '<td><span class="pill">' +
-            (a.enabled ? 'enabled' : 'disabled') +
-            '</span></td>' +
-            '<td><button type="button" data-action="toggle" aria-label="' +
-            (a.enabled ? 'Disable ' : 'Enable ') +
-            text(a.name) +
-            '">' +
-            (a.enabled ? 'Disable' : 'Enable') +
-            '</button> ' +
-            (a.provider === 'whatsapp'
-              ? '<button type="button" data-action="check" aria-label="Check the credentials of ' +
-                text(a.name) +
-                '">Check credentials</button>'
-              : '') +
-            '<div class="check-result ' +
-            (results[a.id] ? results[a.id].cls : '') +
-            '" role="status" aria-live="polite">' +
-            text(results[a.id] && results[a.id].text) +
-            '</div></td></tr>'
-          );
-        })
-        .join('') || '<tr><td colspan="5" class="muted">No agents yet.</td></tr>';
+    var trs = agents.map(function (a) {
+      return h(
+        'tr',
+        { 'data-id': a.id },
+        h(
+          'td',
+          null,
+          h('strong', { dir: 'auto' }, a.name),
+          h('br'),
+          h(
+            'span',
+            { class: 'muted' },
+            a.provider_external_id + (a.business_id ? ' · ' + t('business_n', { id: i18n.n(a.business_id) }) : ''),
+          ),
+        ),
+        h('td', null, a.provider + ' · ' + a.provider_type),
+        h('td', null, credentialsCell(a)),
+        h('td', null, h('span', { class: 'pill' + (a.enabled ? '' : ' closed') }, a.enabled ? t('enabled') : t('disabled'))),
+        h(
+          'td',
+          { class: 'actions' },
+          h(
+            'button',
+            { type: 'button', 'data-action': 'toggle', 'aria-label': t(a.enabled ? 'disable_x' : 'enable_x', { name: a.name }) },
+            a.enabled ? t('disable') : t('enable'),
+          ),
+          ' ',
+          a.provider === 'whatsapp'
+            ? h('button', { type: 'button', 'data-action': 'check', 'aria-label': t('check_x', { name: a.name }) }, t('check'))
+            : null,
+          h(
+            'div',
+            { class: 'check-result ' + (results[a.id] ? results[a.id].cls : ''), role: 'status', 'aria-live': 'polite' },
+            results[a.id] && results[a.id].text,
+          ),
+        ),
+      );
+    });
+    fill(rows, trs.length ? trs : h('tr', null, h('td', { colspan: 5, class: 'muted' }, t('no_agents'))));
   }
   rows.addEventListener('click', function (e) {
     var button = e.target.closest('button');
@@ -146,36 +189,42 @@
       out.className = 'check-result ' + cls;
       out.textContent = message;
     }
-    button.disabled = true;
     if (button.getAttribute('data-action') === 'toggle') {
-      call('PATCH', '/ai/agents/' + id, { body: { enabled: !agent.enabled } }).then(
-        function (updated) {
-          agents = agents.map(function (a) {
-            return a.id === id ? updated : a;
-          });
-          render();
-          status.textContent =
-            updated.name + (updated.enabled ? ' is enabled.' : ' is disabled: it opens no new conversations and ignores inbound messages.');
-        },
-        function (err) {
-          button.disabled = false;
-          show('error', err.message);
-        },
-      );
+      (agent.enabled ? confirmDisable(agent) : Promise.resolve(true))
+        .then(function (yes) {
+          if (!yes) return null;
+          button.disabled = true;
+          return call('PATCH', '/ai/agents/' + id, { body: { enabled: !agent.enabled } });
+        })
+        .then(
+          function (updated) {
+            if (!updated) return;
+            agents = agents.map(function (a) {
+              return a.id === id ? updated : a;
+            });
+            render();
+            status.textContent = t(updated.enabled ? 'is_enabled' : 'is_disabled', { name: updated.name });
+            // the inbox shows it on the agent's conversations
+            document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: updated }));
+          },
+          function (err) {
+            button.disabled = false;
+            show('error', err.message);
+          },
+        );
       return;
     }
-    show('muted', 'Asking WhatsApp…');
+    button.disabled = true;
+    show('muted', t('asking'));
     call('POST', '/ai/agents/' + id + '/credentials/check').then(
       function (r) {
         button.disabled = false;
-        show(
-          'up',
-          'OK: ' + [r.display_phone_number, r.verified_name, r.quality_rating && 'quality ' + r.quality_rating].filter(Boolean).join(' · '),
-        );
+        var details = [r.display_phone_number, r.verified_name, r.quality_rating && t('quality', { q: r.quality_rating })];
+        show('up', t('check_ok', { details: details.filter(Boolean).join(' · ') }));
       },
       function (err) {
         button.disabled = false;
-        show('error', 'Failed: ' + err.message);
+        show('error', t('check_failed', { message: err.message }));
       },
     );
   });
@@ -186,7 +235,7 @@
     if (dashboard.hidden) {
       agents = [];
       results = {};
-      rows.innerHTML = '';
+      rows.replaceChildren();
       status.textContent = '';
       return;
     }

@@ -5,19 +5,27 @@
   var $ = function (id) {
     return document.getElementById(id);
   };
+  var h = window.OrderGraphDom.h,
+    fill = window.OrderGraphDom.fill;
+  var i18n = window.OrderGraphI18n,
+    t = i18n.t,
+    lang = i18n.lang;
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   var state = { auth: null, group: 'day', plots: {} };
   var STORE = 'ordergraph-console';
 
   // ---- calls ---------------------------------------------------------------------------
   function base() {
-    return '/v400/en/' + encodeURIComponent(state.auth.project);
+    return '/v400/' + lang + '/' + encodeURIComponent(state.auth.project);
   }
   function headers() {
     return state.auth.key ? { 'X-Api-Key': state.auth.key } : { Authorization: 'Bearer ' + state.auth.token };
   }
-  /** A call to the API; `send` = {method, body, headers} for writes. Errors carry the status and the code. */
-  function api(path, query, send) {
+  /**
+   * A call to the API; `send` = {method, body, headers} for writes; `whole`: the envelope (with `pagination`)
+   * instead of its `result`. Errors carry the status and the code.
+   */
+  function api(path, query, send, whole) {
     var qs = query ? '?' + new URLSearchParams(query).toString() : '';
     var init = { headers: headers() };
     if (send) {
@@ -41,7 +49,7 @@
             err.code = body.code;
             throw err;
           }
-          return body.result;
+          return whole ? body : body.result;
         });
     });
   }
@@ -55,6 +63,13 @@
       $('by-password').hidden = byKey;
     });
   });
+  // the language: a choice reloads the page in it (the tab's session is kept)
+  Object.keys(i18n.names).forEach(function (code) {
+    $('lang').appendChild(h('option', { value: code, lang: code, selected: code === lang }, i18n.names[code]));
+  });
+  $('lang').addEventListener('change', function () {
+    i18n.choose($('lang').value);
+  });
   var params = new URLSearchParams(location.search);
   $('project').value = params.get('project') || localStorage.getItem(STORE + ':project') || 'demo';
 
@@ -62,20 +77,20 @@
     e.preventDefault();
     $('signin-error').textContent = '';
     var project = $('project').value.trim();
-    if (!project) return fail('Enter the project code.', $('project'));
+    if (!project) return fail(t('enter_project'), $('project'));
     if (form.elements.method.value === 'key') {
       var key = $('key').value.trim();
-      if (!key) return fail('Enter a server key.', $('key'));
+      if (!key) return fail(t('enter_key'), $('key'));
       state.auth = { project: project, key: key };
       // a metrics read checks the key's level
       api('/ai/metrics/overview', { timezone: zone }).then(start, function (err) {
-        fail(err.status === 401 || err.status === 403 ? "That key cannot read this project's metrics." : err.message, $('key'));
+        fail(err.status === 401 || err.status === 403 ? t('key_refused') : err.message, $('key'));
       });
     } else {
       var email = $('email').value.trim();
       var password = $('password').value;
-      if (!email || !password) return fail('Enter the email and the password.', $('email'));
-      fetch('/v400/en/' + encodeURIComponent(project) + '/auth', {
+      if (!email || !password) return fail(t('enter_password'), $('email'));
+      fetch('/v400/' + lang + '/' + encodeURIComponent(project) + '/auth', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: email, password: password }),
@@ -85,13 +100,20 @@
         })
         .then(
           function (body) {
-            if (body.error) return fail('Wrong email or password.', $('password'));
-            if (body.result.level !== 0) return fail('Only administrators (level 0) can use the console.', $('email'));
-            state.auth = { project: project, token: body.result.session.access_token, email: email, userId: body.result.id };
+            if (body.error) return fail(t('wrong_password'), $('password'));
+            // administrators and business owners (who see only their businesses: the API scopes every read)
+            if (body.result.level !== 0 && body.result.level !== 2) return fail(t('levels_only'), $('email'));
+            state.auth = {
+              project: project,
+              token: body.result.session.access_token,
+              email: email,
+              userId: body.result.id,
+              level: body.result.level,
+            };
             start();
           },
           function () {
-            fail('The server cannot be reached.', $('email'));
+            fail(t('unreachable'), $('email'));
           },
         );
     }
@@ -118,7 +140,7 @@
     $('signin').hidden = true;
     $('dashboard').hidden = false;
     $('signout').hidden = false;
-    $('who').textContent = 'Project ' + state.auth.project + (state.auth.email ? ' · ' + state.auth.email : ' · server key') + ' · ' + zone;
+    $('who').textContent = t('project', { code: state.auth.project }) + ' · ' + (state.auth.email || t('who_key')) + ' · ' + zone;
     $('key').value = '';
     $('password').value = '';
     $('main').focus();
@@ -133,8 +155,8 @@
   // The month so far against the same days of the previous month (1–25 Nov against 1–25 Oct), from
   // the series: comparing with the whole previous month would show every figure falling early on.
   var month = new Date().toISOString().slice(0, 7);
-  var money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  var count = new Intl.NumberFormat();
+  var money = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  var count = new Intl.NumberFormat(lang);
   function spans(now) {
     var y = now.getFullYear(),
       m = now.getMonth();
@@ -146,8 +168,8 @@
   }
   /** 'Nov 1–25' (or 'Nov 1' on the first day). */
   function dayRange(a, b) {
-    var m = a.toLocaleDateString('en', { month: 'short' }) + ' ';
-    return m + a.getDate() + (a.getDate() === b.getDate() ? '' : '–' + b.getDate());
+    var m = a.toLocaleDateString(lang, { month: 'short' }) + ' ';
+    return m + count.format(a.getDate()) + (a.getDate() === b.getDate() ? '' : '–' + count.format(b.getDate()));
   }
   /** One figure over one span: the month bucket, partly inside the range, holds exactly the span's value. */
   function spanValue(metric, span) {
@@ -163,28 +185,27 @@
     var diff = points ? cur - prev : prev === 0 ? null : ((cur - prev) / prev) * 100;
     var cls = diff > 0 ? 'up' : diff < 0 ? 'down' : 'muted';
     var change =
-      diff === null ? (cur > 0 ? 'new' : '0%') : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' pts' : '%');
-    return (
-      '<div class="card" role="group" aria-label="' +
-      label +
-      '"><div class="label">' +
-      label +
-      '</div><div class="value">' +
-      fmt.format(cur) +
-      '</div><div class="' +
-      cls +
-      '">' +
-      change +
-      ' <span class="muted">(' +
-      fmt.format(prev) +
-      ' in ' +
-      text(spanLabel) +
-      ')</span></div></div>'
+      diff === null
+        ? cur > 0
+          ? 'new'
+          : '0%'
+        : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' ' + t('pts') : '%');
+    return h(
+      'div',
+      { class: 'card', role: 'group', 'aria-label': label },
+      h('div', { class: 'label' }, label),
+      h('div', { class: 'value' }, fmt.format(cur)),
+      h(
+        'div',
+        { class: cls },
+        change + ' ',
+        h('span', { class: 'muted' }, '(' + t('in_span', { value: fmt.format(prev), span: spanLabel }) + ')'),
+      ),
     );
   }
   function loadOverview() {
     var sp = spans(new Date());
-    $('overview-span').textContent = sp.current.label + ', compared with the same days of last month (' + sp.previous.label + ')';
+    $('overview-span').textContent = t('overview_span', { current: sp.current.label, previous: sp.previous.label });
     var metrics = ['orders', 'revenue', 'conversations', 'success_rate'];
     Promise.all(
       metrics.map(function (m) {
@@ -200,12 +221,14 @@
           return v.orders[k] ? v.revenue[k] / v.orders[k] : 0;
         };
         var l = sp.previous.label;
-        $('cards').innerHTML =
-          card('Orders', v.orders.cur, v.orders.prev, count, l) +
-          card('Revenue', v.revenue.cur, v.revenue.prev, money, l) +
-          card('Average order', avg('cur'), avg('prev'), money, l) +
-          card('Conversations', v.conversations.cur, v.conversations.prev, count, l) +
-          card('Success rate %', v.success_rate.cur, v.success_rate.prev, money, l, true);
+        fill(
+          $('cards'),
+          card(t('orders'), v.orders.cur, v.orders.prev, count, l),
+          card(t('revenue'), v.revenue.cur, v.revenue.prev, money, l),
+          card(t('average_order'), avg('cur'), avg('prev'), money, l),
+          card(t('conversations'), v.conversations.cur, v.conversations.prev, count, l),
+          card(t('success_rate_card'), v.success_rate.cur, v.success_rate.prev, money, l, true),
+        );
       })
       .catch(showError);
   }
@@ -229,18 +252,7 @@
   function loadCharts() {
     var group = state.group;
     var range = rangeFor(group);
-    $('range').textContent =
-      'By ' +
-      group +
-      ', ' +
-      range.from +
-      ' to ' +
-      range.to +
-      ' (' +
-      zone +
-      '). The current ' +
-      group +
-      ' is not over: its point is dashed, the count so far.';
+    $('range').textContent = t('range_' + group, { from: range.from, to: range.to, zone: zone });
     document.querySelectorAll('.chart').forEach(function (fig) {
       var metric = fig.getAttribute('data-metric');
       api('/ai/metrics/series', { metric: metric, group_by: group, from: range.from, to: range.to, timezone: zone })
@@ -318,7 +330,7 @@
         },
       ],
     };
-    el.innerHTML = '';
+    el.replaceChildren();
     state.plots[metric] = new uPlot(opts, [xs, whole, partial], el);
     fig.setAttribute('data-partial', n ? new Date(xs[n - 1] * 1000).toISOString() : '');
     fig.setAttribute('data-group', s.group_by);
@@ -345,55 +357,51 @@
   });
 
   // ---- products ------------------------------------------------------------------------
-  function text(s) {
-    var d = document.createElement('div');
-    d.textContent = s == null ? '' : String(s);
-    return d.innerHTML;
-  }
   function loadProducts() {
     api('/ai/metrics/products', { month: month, timezone: zone })
       .then(function (rows) {
-        $('products').innerHTML = rows.length
-          ? rows
-              .map(function (p) {
-                return (
-                  '<tr><td>' +
-                  text(p.name) +
-                  '</td><td class="num">' +
-                  count.format(p.times_sold) +
-                  '</td><td class="num">' +
-                  count.format(p.orders) +
-                  '</td><td class="num">' +
-                  money.format(p.revenue) +
-                  '</td></tr>'
+        fill(
+          $('products'),
+          rows.length
+            ? rows.map(function (p) {
+                return h(
+                  'tr',
+                  null,
+                  h('td', null, p.name),
+                  h('td', { class: 'num' }, count.format(p.times_sold)),
+                  h('td', { class: 'num' }, count.format(p.orders)),
+                  h('td', { class: 'num' }, money.format(p.revenue)),
                 );
               })
-              .join('')
-          : '<tr><td colspan="4" class="muted">No AI orders this month yet.</td></tr>';
+            : h('tr', null, h('td', { colspan: 4, class: 'muted' }, t('no_orders'))),
+        );
       })
       .catch(showError);
   }
 
   // what the inbox, other panels and the browser tests may use (inbox.js adds `reconnect`)
   window.OrderGraphConsole = {
-    api: function (path, query, send) {
-      return api(path, query, send);
+    api: function (path, query, send, whole) {
+      return api(path, query, send, whole);
     },
     base: base,
+    lang: lang,
+    t: t,
     session: function () {
       return state.auth;
     },
-    text: text,
+    h: h,
+    fill: fill,
     showError: showError,
   };
 
   function showError(err) {
     if (err && err.status === 401) {
       $('signout').click();
-      $('signin-error').textContent = 'The session ended: sign in again.';
+      $('signin-error').textContent = t('session_ended');
       return;
     }
-    $('live-mode').textContent = 'error: ' + (err && err.message ? err.message : 'unknown');
+    $('live-mode').textContent = t('error', { message: err && err.message ? err.message : '?' });
   }
 
   // a reload keeps the session of this tab

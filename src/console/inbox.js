@@ -1,7 +1,9 @@
-/* OrderGraph console: the inbox of live conversations (CONTRACT §9.5, §10.2): the list, a thread with
- * its delivery ticks, take over / hand back, the reply box. Plain JS, no build step. It runs while
- * console.js has a session: from its `console:signed-in` event (or at once after a reload) until
- * `console:signed-out`. */
+/* OrderGraph console: the inbox (CONTRACT §10.4, §10.5). A queue by last activity with the caller's unread
+ * counts, the last message's first words, the contact's and the agent's names, tabs Mine / Unassigned / All,
+ * search (q), more pages on scroll; a thread with delivery ticks, take over / hand back, a draft per
+ * conversation, the window's time left kept live, the agent's approved templates once the window is closed,
+ * no reply box for closed conversations; new messages announced in the title and as notifications.
+ * Plain JS, no build step; runs while console.js has a session (`console:signed-in` … `console:signed-out`). */
 (function () {
   'use strict';
   var $ = function (id) {
@@ -11,248 +13,340 @@
   var api = og.api,
     base = og.base,
     session = og.session,
-    text = og.text,
+    h = og.h,
+    fill = og.fill,
+    t = og.t,
+    lang = og.lang,
     showError = og.showError;
-  var state = {
-    events: null,
-    poll: null,
-    clock: null,
-    reopen: null,
-    selected: null,
-    conversations: [],
-    messages: new Map(),
-    counted: new Set(),
-    lastEventId: null,
-  };
+  var n = window.OrderGraphI18n.n;
 
-  // ---- inbox: live conversations --------------------------------------------------------
-  // Conversations and messages are kept by id, so a message that arrives from the stream and from a
-  // list read (or twice, after a resume) is shown once; a status only ever moves a message forward.
+  var PAGE = 30;
+  /**
+   * The fields the queue reads (`params`). §12.1's `contact_name` is shown when present: add it here when
+   * the API has it (`params` refuses unknown fields).
+   */
+  var LIST_FIELDS = [
+    'id',
+    'agent_id',
+    'business_id',
+    'status',
+    'status_reason',
+    'contact',
+    'contact_name',
+    'window_expires_at',
+    'handler',
+    'assignee_id',
+    'created_at',
+    'last_message_at',
+    'unread_count',
+    'last_message.id',
+    'last_message.role',
+    'last_message.content',
+    'last_message.created_at',
+    'agent.name',
+    'agent.enabled',
+    'agent.provider',
+  ].join(',');
   var EVENT_TYPES = ['conversation.created', 'conversation.closed', 'conversation.handoff', 'message.created', 'message.status'];
   var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
-  var TICKS = {
-    pending: ['🕓', 'pending'],
-    accepted: ['✓', 'accepted'],
-    sent: ['✓', 'sent'],
-    delivered: ['✓✓', 'delivered'],
-    read: ['✓✓', 'read'],
-    failed: ['✗', 'failed'],
-  };
+  var TICKS = { pending: '🕓', accepted: '✓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '✗' };
   var REPLY_ERRORS = {
-    ERROR_WHATSAPP_WINDOW_CLOSED:
-      "Not sent: WhatsApp's 24-hour window is closed, because the customer has not written for more than 24 hours. Only a template message can reach them now.",
-    ERROR_AI_CONVERSATION_CLOSED: 'Not sent: this conversation is closed.',
-    ERROR_AI_CONVERSATION_HANDED_OFF: 'Not sent: a person is handling this conversation.',
-    ERROR_AI_CONVERSATION_NOT_FOUND: 'Not sent: this conversation no longer exists for you.',
+    ERROR_WHATSAPP_WINDOW_CLOSED: 'err_window',
+    ERROR_AI_CONVERSATION_CLOSED: 'err_closed',
+    ERROR_AI_CONVERSATION_HANDED_OFF: 'err_handed_off',
+    ERROR_AI_CONVERSATION_NOT_FOUND: 'err_not_found',
   };
+  var DRAFTS = 'ordergraph-console:drafts';
+  var WINDOW_MS = 24 * 3600 * 1000;
+  var baseTitle = document.title;
 
-  function credentialQuery() {
-    var a = session();
-    return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token);
-  }
-  function streamUrl() {
-    return (
-      base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '')
-    );
-  }
-  function startLive() {
-    loadConversations();
-    // EventSource cannot show a status: ask once whether the stream exists, then open it
-    var ctl = new AbortController();
-    fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(
-      function (res) {
-        ctl.abort();
-        var type = res.headers.get('content-type') || '';
-        if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
-        openStream();
-      },
-      function () {
-        startPolling();
-      },
-    );
-    state.clock = setInterval(renderThreadHead, 30000);
-  }
-  /**
-   * A dropped stream is opened again, after a second, from the last event this page saw
-   * (`last_event_id`): the server sends every event after it, none twice. (The browser's own retry is
-   * not left to run: after a failed answer it gives up, and it would not say where it resumed.)
-   */
-  function openStream() {
-    if (!session()) return;
-    var es = new EventSource(streamUrl());
-    state.events = es;
-    es.onopen = function () {
-      setMode('live (events)');
+  var state = freshState();
+  function freshState() {
+    return {
+      events: null,
+      poll: null,
+      clock: null,
+      reopen: null,
+      searchTimer: null,
+      observer: null,
+      lastEventId: null,
+      tab: 'all',
+      q: '',
+      conversations: new Map(),
+      page: 0,
+      total: null,
+      loading: false,
+      generation: 0,
+      selected: null,
+      messages: new Map(),
+      counted: new Set(),
+      templates: new Map(),
     };
-    es.onerror = function () {
-      if (state.events !== es) return;
-      es.close();
-      state.events = null;
-      setMode('reconnecting…');
-      state.reopen = setTimeout(openStream, 1000);
-    };
-    EVENT_TYPES.forEach(function (t) {
-      es.addEventListener(t, function (ev) {
-        if (ev.lastEventId) state.lastEventId = ev.lastEventId;
-        onEvent(JSON.parse(ev.data));
-      });
-    });
-    es.addEventListener('stream.reset', function () {
-      loadConversations();
-      if (state.selected) loadMessages(state.selected);
-    });
-  }
-  /** Drops the stream and opens it again from the last event seen (also what a dropped stream does). */
-  function reconnect() {
-    if (state.events) state.events.close();
-    state.events = null;
-    openStream();
-  }
-  function startPolling() {
-    if (state.poll || !session()) return;
-    setMode('polling every 10 s');
-    state.poll = setInterval(function () {
-      loadConversations();
-      if (state.selected) loadMessages(state.selected);
-    }, 10000);
-  }
-  function stopLive() {
-    if (state.events) state.events.close();
-    [state.poll, state.clock].forEach(function (t) {
-      if (t) clearInterval(t);
-    });
-    if (state.reopen) clearTimeout(state.reopen);
-    state.events = null;
-    state.poll = null;
-    state.clock = null;
-    state.selected = null;
-    state.lastEventId = null;
-    state.messages = new Map();
-    state.counted = new Set();
-  }
-  function setMode(m) {
-    $('live-mode').textContent = m;
   }
 
-  function onEvent(ev) {
-    if (ev.type === 'message.created' || ev.type === 'message.status') {
-      var m = ev.data;
-      if (ev.type === 'message.created') countMessage(m);
-      if (m.conversation_id === state.selected) upsertMessage(m);
-      return;
-    }
-    putConversation(ev.data);
+  // ---- formatting ----------------------------------------------------------------------
+  var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+  var dateTime = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  /** A time today; a date and a time before today. */
+  function when(iso) {
+    var d = new Date(iso);
+    return (d.toDateString() === new Date().toDateString() ? timeOnly : dateTime).format(d);
   }
-  /** messages_count follows new messages once each (the reply's answer and its event are one message). */
-  function countMessage(m) {
-    if (state.counted.has(m.id)) return;
-    state.counted.add(m.id);
-    var c = find(m.conversation_id);
-    if (c) {
-      c.messages_count = (c.messages_count || 0) + 1;
-      renderConversations();
-    }
+  function contactOf(c) {
+    return c.contact_name || (c.contact ? (/^[0-9]+$/.test(c.contact) ? '+' + c.contact : c.contact) : t('conversation') + ' #' + n(c.id));
   }
-  function find(id) {
-    return state.conversations.filter(function (x) {
-      return x.id === id;
-    })[0];
+  /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
+  function contactNode(c, cls) {
+    return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
   }
-  function putConversation(c) {
-    var known = find(c.id);
-    if (known) Object.assign(known, c);
-    else state.conversations = [c].concat(state.conversations).slice(0, 50);
-    renderConversations();
-    if (c.id === state.selected) renderThreadHead();
+  function firstWords(s) {
+    s = String(s || '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return s.length > 80 ? s.slice(0, 79) + '…' : s;
   }
-  function loadConversations() {
-    api('/ai/conversations', { where: JSON.stringify({ status: 'active' }), orderBy: '-id', page_size: '30' })
-      .then(function (rows) {
-        var open = state.selected && find(state.selected);
-        state.conversations = rows.concat(
-          open &&
-            !rows.some(function (r) {
-              return r.id === open.id;
-            })
-            ? [open]
-            : [],
-        );
-        renderConversations();
-        var first =
-          rows.filter(function (c) {
-            return c.messages_count > 0;
-          })[0] || rows[0];
-        if (!state.selected && first) select(first.id);
-        else if (state.selected) renderThreadHead();
-      })
-      .catch(showError);
+  function who(id) {
+    return id === session().userId ? t('you') : t('user_n', { id: n(id) });
   }
-  function handlerWords(c) {
-    if (c.handler !== 'human') return 'Handled by the AI';
-    if (c.assignee_id == null) return 'Handled by a person';
-    return 'Handled by ' + (c.assignee_id === session().userId ? 'you' : 'user #' + c.assignee_id);
-  }
-  /** The WhatsApp window's time left, in words; '' for conversations that are not on WhatsApp. */
   function windowWords(c) {
-    if (!c.contact) return '';
     var left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
-    if (left <= 0) return 'Window closed';
-    var h = Math.floor(left / 3600000),
-      m = Math.floor((left % 3600000) / 60000);
-    return 'Window: ' + (h ? h + ' h ' : '') + m + ' min left';
+    if (left <= 0) return t('window_closed');
+    var hours = Math.floor(left / 3600000),
+      minutes = Math.floor((left % 3600000) / 60000);
+    return hours ? t('window_left', { h: n(hours), m: n(minutes) }) : t('window_left_min', { m: n(minutes) });
   }
-  function renderConversations() {
-    var ul = $('conversations');
-    ul.innerHTML =
-      state.conversations
-        .map(function (c) {
-          var badge = c.handler === 'human' ? '<span class="badge human">person</span>' : '<span class="badge">AI</span>';
-          return (
-            '<li><button type="button" data-id="' +
-            c.id +
-            '" aria-current="' +
-            (c.id === state.selected) +
-            '"><span>#' +
-            c.id +
-            ' ' +
-            badge +
-            (c.contact ? ' +' + text(c.contact) : '') +
-            (c.status !== 'active' ? ' · ' + text(c.status) : '') +
-            (c.messages_count != null ? ' · ' + c.messages_count + ' msg' : '') +
-            '</span><span class="muted">' +
-            text(windowWords(c) || new Date(c.created_at).toLocaleString()) +
-            '</span></button></li>'
-          );
-        })
-        .join('') || '<li class="muted">No live conversations.</li>';
+  function windowOpen(c) {
+    return !!c.window_expires_at && Date.parse(c.window_expires_at) > Date.now();
+  }
+  function agentOff(c) {
+    return c.agent && c.agent.enabled === false;
+  }
+
+  // ---- the queue -------------------------------------------------------------------------
+  function tabWhere() {
+    // a search also finds closed conversations; the tabs are the live queue
+    if (state.tab === 'mine') return { status: 'active', assignee_id: 'me' };
+    if (state.tab === 'unassigned') return { status: 'active', handler: 'human', assignee_id: null };
+    return state.q ? {} : { status: 'active' };
+  }
+  function inTab(c) {
+    if (state.q) return false; // a search is a snapshot: new conversations arrive in the tabs
+    if (c.status !== 'active') return false;
+    if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === session().userId;
+    if (state.tab === 'unassigned') return c.handler === 'human' && c.assignee_id == null;
+    return true;
+  }
+  function sorted() {
+    return Array.from(state.conversations.values()).sort(function (a, b) {
+      var d = Date.parse(b.last_message_at || b.created_at) - Date.parse(a.last_message_at || a.created_at);
+      return d || b.id - a.id;
+    });
+  }
+  /** From the first page again (a tab, a search, a reset of the stream). */
+  function reload() {
+    state.generation++;
+    state.conversations = new Map();
+    state.page = 0;
+    state.total = null;
+    state.loading = false;
+    renderList();
+    return loadMore();
+  }
+  /** The next page of the queue; never a silent cut: the list says how many there are and loads the rest on scroll. */
+  function loadMore() {
+    if (state.loading || (state.total !== null && state.page * PAGE >= state.total)) return Promise.resolve();
+    state.loading = true;
+    renderList();
+    var generation = state.generation;
+    var query = {
+      params: LIST_FIELDS,
+      where: JSON.stringify(tabWhere()),
+      orderBy: '-last_message_at,-id',
+      page: String(state.page + 1),
+      page_size: String(PAGE),
+    };
+    if (state.q) query.q = state.q;
+    return api('/ai/conversations', query, null, true)
+      .then(function (body) {
+        if (generation !== state.generation) return;
+        state.page++;
+        state.total = body.pagination.total;
+        body.result.forEach(function (c) {
+          if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
+        });
+        state.loading = false;
+        renderList();
+        if (!state.selected) {
+          var first = sorted()[0];
+          if (first) select(first.id);
+        }
+      })
+      .catch(function (err) {
+        state.loading = false;
+        renderList();
+        showError(err);
+      });
+  }
+  /** One conversation read again (a new one, or one of a later page that just got a message). */
+  function fetchConversation(id) {
+    return api('/ai/conversations/' + id, { params: LIST_FIELDS });
+  }
+
+  function renderList() {
+    var list = sorted();
+    var items = list.map(function (c) {
+      var preview = c.last_message ? firstWords(c.last_message.content) : t('no_messages_yet');
+      return h(
+        'li',
+        null,
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-id': c.id,
+            'aria-current': String(c.id === state.selected),
+            class: c.unread_count > 0 ? 'unread' : null,
+          },
+          h('span', { class: 'line' }, contactNode(c, 'who'), h('span', { class: 'when' }, when(c.last_message_at || c.created_at))),
+          h('span', { class: 'preview', dir: 'auto' }, preview),
+          h(
+            'span',
+            { class: 'line meta' },
+            h(
+              'span',
+              null,
+              c.handler === 'human' ? h('span', { class: 'badge human' }, t('person')) : h('span', { class: 'badge' }, t('ai')),
+              ' ',
+              c.agent ? h('bdi', { class: 'agent', dir: 'auto' }, c.agent.name) : null,
+              agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
+              c.status !== 'active' ? h('span', { class: 'badge' }, t('closed')) : null,
+            ),
+            c.unread_count > 0
+              ? h('span', { class: 'count', 'aria-label': t('unread', { n: n(c.unread_count) }) }, n(c.unread_count))
+              : null,
+          ),
+        ),
+      );
+    });
+    var done = state.total !== null && state.page * PAGE >= state.total;
+    var footer = h(
+      'li',
+      { class: 'more', id: 'more' },
+      state.loading
+        ? t('loading')
+        : state.total === 0 && !list.length
+          ? state.q
+            ? t('no_matches', { q: state.q })
+            : t('no_conversations')
+          : done
+            ? t('all_shown', { n: n(Math.max(list.length, state.total || 0)) })
+            : [
+                h('span', null, t('shown_of', { shown: n(list.length), total: n(state.total || 0) }) + ' '),
+                h('button', { type: 'button', id: 'load-more' }, t('load_more')),
+              ],
+    );
+    fill($('conversations'), items, footer);
+    if (state.observer) {
+      state.observer.disconnect();
+      if (!done && !state.loading) state.observer.observe(footer);
+    }
+    announce();
   }
   $('conversations').addEventListener('click', function (e) {
-    var b = e.target.closest('button');
-    if (b) select(Number(b.getAttribute('data-id')));
+    if (e.target.closest('#load-more')) return void loadMore();
+    var b = e.target.closest('button[data-id]');
+    if (b) select(Number(b.getAttribute('data-id')), true);
   });
-  function select(id) {
+
+  // ---- tabs and search -------------------------------------------------------------------
+  $('tabs').addEventListener('click', function (e) {
+    var b = e.target.closest('[role="tab"]');
+    if (!b) return;
+    state.tab = b.getAttribute('data-tab');
+    document.querySelectorAll('#tabs [role="tab"]').forEach(function (x) {
+      x.setAttribute('aria-selected', String(x === b));
+    });
+    reload();
+  });
+  $('search').addEventListener('input', function () {
+    clearTimeout(state.searchTimer);
+    state.searchTimer = setTimeout(function () {
+      var q = $('search').value.trim().slice(0, 100);
+      if (q === state.q) return;
+      state.q = q;
+      reload();
+    }, 300);
+  });
+
+  // ---- the thread --------------------------------------------------------------------------
+  function drafts() {
+    try {
+      return JSON.parse(sessionStorage.getItem(DRAFTS) || '{}');
+    } catch (e) {
+      return {};
+    }
+  }
+  /** The reply box's text belongs to its conversation: kept when another is opened, given back when it is reopened. */
+  function keepDraft() {
+    if (!state.selected) return;
+    var all = drafts();
+    var text = $('reply-text').value;
+    if (text) all[state.selected] = text;
+    else delete all[state.selected];
+    sessionStorage.setItem(DRAFTS, JSON.stringify(all));
+  }
+  /** Opens a conversation; `opened` when the operator chose it (only then is it marked seen: the first one opens by itself). */
+  function select(id, opened) {
+    state.opened = !!opened;
+    if (state.selected !== id) {
+      keepDraft();
+      $('reply-text').value = drafts()[id] || '';
+      replyKey = null;
+    }
     state.selected = id;
+    state.templatesFor = null;
     state.messages = new Map();
-    $('messages').innerHTML = '';
+    $('messages').replaceChildren();
     $('reply-error').textContent = '';
     $('thread-error').textContent = '';
-    renderConversations();
+    $('template-hint').textContent = '';
+    $('template-error').textContent = '';
+    renderList();
     renderThreadHead();
     loadMessages(id);
   }
   function renderThreadHead() {
-    var c = state.selected && find(state.selected);
+    var c = state.selected && state.conversations.get(state.selected);
     if (!c) return;
-    $('messages-title').textContent =
-      'Conversation #' + c.id + (c.contact ? ' with +' + c.contact : '') + (c.status !== 'active' ? ' (' + c.status + ')' : '');
-    $('window').textContent = windowWords(c);
-    $('window').hidden = !c.contact;
-    $('window').className = 'pill' + (windowWords(c) === 'Window closed' ? ' closed' : '');
-    $('handler').textContent = handlerWords(c);
+    fill($('messages-title'), contactNode(c), c.agent ? [' · ', h('bdi', { dir: 'auto' }, c.agent.name)] : null);
+    var win = $('window');
+    win.hidden = !c.contact || c.status !== 'active';
+    win.textContent = windowWords(c);
+    win.className = 'pill' + (windowOpen(c) ? '' : ' closed');
+    $('agent-off').hidden = !agentOff(c);
+    $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
+    $('handler').textContent =
+      c.handler !== 'human' ? t('handled_ai') : c.assignee_id == null ? t('handled_person') : t('handled_by', { who: who(c.assignee_id) });
     var b = $('handoff');
     b.hidden = c.status !== 'active';
-    b.textContent = c.handler === 'human' ? 'Hand back to the AI' : 'Take over';
+    b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
     b.setAttribute('data-handler', c.handler === 'human' ? 'ai' : 'human');
+    renderComposer(c);
+  }
+  /**
+   * What the operator can send: nothing to a closed conversation; an approved template once a WhatsApp window
+   * is closed; else the reply box (to a user signed in with a password: a server key's reply is the runtime's).
+   */
+  function renderComposer(c) {
+    var closed = c.status !== 'active';
+    var needsTemplate = !closed && !!c.contact && !windowOpen(c);
+    var canReply = !closed && !needsTemplate && !!session().token;
+    $('reply').hidden = !canReply;
+    $('templates').hidden = !needsTemplate;
+    var off = $('reply-off');
+    off.hidden = canReply || needsTemplate;
+    off.textContent = closed ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) }) : t('reply_off');
+    if (needsTemplate) loadTemplates(c);
   }
   $('handoff').addEventListener('click', function () {
     var id = state.selected;
@@ -261,7 +355,7 @@
     $('thread-error').textContent = '';
     api('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } })
       .then(putConversation, function (err) {
-        $('thread-error').textContent = REPLY_ERRORS[err.code] ? REPLY_ERRORS[err.code].replace('Not sent: ', '') : err.message;
+        $('thread-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]).replace(/^[^:]*:\s*/, '') : err.message;
       })
       .then(function () {
         b.disabled = false;
@@ -275,8 +369,21 @@
           state.counted.add(m.id);
         });
         rows.reverse().forEach(upsertMessage);
+        if (state.opened) markSeen(id);
       })
       .catch(showError);
+  }
+  /** The caller's seen mark: the conversation's newest message (the server keeps it per user or key). */
+  function markSeen(id) {
+    var c = state.conversations.get(id);
+    if (!c || !c.unread_count) return;
+    c.unread_count = 0;
+    renderList();
+    api('/ai/conversations/' + id + '/seen', null, { body: {} }).then(function (r) {
+      var known = state.conversations.get(id);
+      if (known) known.unread_count = r.unread_count;
+      renderList();
+    }, showError);
   }
   function upsertMessage(m) {
     var known = state.messages.get(m.id);
@@ -293,40 +400,222 @@
       list.insertBefore(li, after || null);
     }
     li.className = m.role;
-    var by = m.author_id != null ? ' · by ' + (m.author_id === session().userId ? 'you' : 'user #' + m.author_id) : '';
-    li.innerHTML =
-      '<span class="role">' +
-      text(m.role) +
-      (m.public ? '' : ' · internal') +
-      by +
-      ' · ' +
-      text(new Date(m.created_at).toLocaleTimeString()) +
-      '</span>' +
-      text(m.content) +
-      tick(m);
+    var meta = [t('role_' + m.role)];
+    if (!m.public) meta.push(t('internal'));
+    if (m.author_id != null) meta.push(t('by', { who: who(m.author_id) }));
+    meta.push(when(m.created_at));
+    fill(
+      li,
+      h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))),
+      h('span', { class: 'content', dir: 'auto' }, m.content),
+      tick(m),
+    );
     if (!known) list.scrollTop = list.scrollHeight;
   }
   function tick(m) {
-    if (!m.delivery_status) return '';
-    var t = TICKS[m.delivery_status] || ['', m.delivery_status];
-    var reason = m.delivery_status === 'failed' && m.delivery_error ? ': ' + text(m.delivery_error) : '';
-    return (
-      '<span class="tick ' +
-      text(m.delivery_status) +
-      '" data-status="' +
-      text(m.delivery_status) +
-      '">' +
-      t[0] +
-      ' ' +
-      t[1] +
-      reason +
-      '</span>'
+    if (!m.delivery_status) return null;
+    var reason = m.delivery_status === 'failed' && m.delivery_error ? ': ' + m.delivery_error : '';
+    return h(
+      'span',
+      { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
+      (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status) + reason,
     );
   }
 
-  // ---- reply box (administrators signed in with email and password) ---------------------
-  // One Idempotency-Key per reply: a retry after a lost answer reuses it (the server runs it once);
-  // a new key after any answer, so the next reply is a new message.
+  // ---- live: the stream, else polling -----------------------------------------------------
+  function credentialQuery() {
+    var a = session();
+    return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token);
+  }
+  function streamUrl() {
+    return (
+      base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '')
+    );
+  }
+  function startLive() {
+    reload();
+    var ctl = new AbortController();
+    // EventSource cannot show a status: ask once whether the stream exists, then open it
+    fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(
+      function (res) {
+        ctl.abort();
+        var type = res.headers.get('content-type') || '';
+        if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
+        openStream();
+      },
+      function () {
+        startPolling();
+      },
+    );
+    // the window's time left and "today" move with the clock
+    state.clock = setInterval(function () {
+      renderThreadHead();
+      renderList();
+    }, 30000);
+  }
+  /** A dropped stream is opened again after a second from the last event this page saw (`last_event_id`). */
+  function openStream() {
+    if (!session()) return;
+    var es = new EventSource(streamUrl());
+    state.events = es;
+    es.onopen = function () {
+      setMode(t('live_events'));
+    };
+    es.onerror = function () {
+      if (state.events !== es) return;
+      es.close();
+      state.events = null;
+      setMode(t('reconnecting'));
+      state.reopen = setTimeout(openStream, 1000);
+    };
+    EVENT_TYPES.forEach(function (type) {
+      es.addEventListener(type, function (ev) {
+        if (ev.lastEventId) state.lastEventId = ev.lastEventId;
+        onEvent(JSON.parse(ev.data));
+      });
+    });
+    es.addEventListener('stream.reset', function () {
+      reload();
+      if (state.selected) loadMessages(state.selected);
+    });
+  }
+  function reconnect() {
+    if (state.events) state.events.close();
+    state.events = null;
+    openStream();
+  }
+  function startPolling() {
+    if (state.poll || !session()) return;
+    setMode(t('polling'));
+    state.poll = setInterval(function () {
+      reload();
+      if (state.selected) loadMessages(state.selected);
+    }, 10000);
+  }
+  function stopLive() {
+    if (state.events) state.events.close();
+    [state.poll, state.clock].forEach(function (x) {
+      if (x) clearInterval(x);
+    });
+    if (state.reopen) clearTimeout(state.reopen);
+    if (state.observer) state.observer.disconnect();
+    state = freshState();
+    document.title = baseTitle;
+  }
+  function setMode(m) {
+    $('live-mode').textContent = m;
+  }
+
+  function onEvent(ev) {
+    if (ev.type === 'message.created') return onMessage(ev.data);
+    if (ev.type === 'message.status') {
+      if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
+      return;
+    }
+    putConversation(ev.data);
+  }
+  /** A conversation record from an event or an answer: merged into the one known (keeping its agent, preview, unread). */
+  function putConversation(c) {
+    var known = state.conversations.get(c.id);
+    if (known) {
+      Object.keys(c).forEach(function (k) {
+        if (k !== 'unread_count' || c.unread_count !== undefined) known[k] = c[k];
+      });
+      if (!inTab(known) && !state.q && known.id !== state.selected) state.conversations.delete(known.id);
+    } else if (inTab(c)) {
+      // new here: read it with its agent and preview
+      fetchConversation(c.id).then(function (full) {
+        if (!inTab(full)) return;
+        var now = state.conversations.get(full.id);
+        state.conversations.set(full.id, now ? Object.assign(full, pick(now)) : full);
+        if (state.total !== null) state.total++;
+        renderList();
+        if (!state.selected) select(full.id);
+      }, showError);
+      return;
+    }
+    renderList();
+    if (c.id === state.selected) renderThreadHead();
+  }
+  /** What the stream knows better than an earlier read: the newest message, its time, the window. */
+  function pick(c) {
+    var out = {};
+    ['last_message', 'last_message_at', 'window_expires_at', 'unread_count'].forEach(function (k) {
+      if (c[k] !== undefined) out[k] = c[k];
+    });
+    return out;
+  }
+  function onMessage(m) {
+    var first = !state.counted.has(m.id);
+    state.counted.add(m.id);
+    var c = state.conversations.get(m.conversation_id);
+    var watching = m.conversation_id === state.selected && state.opened && document.visibilityState === 'visible';
+    if (m.conversation_id === state.selected) upsertMessage(m);
+    if (!first) return;
+    if (m.role === 'user' && !watching) notify(c, m);
+    if (!c) {
+      // a conversation beyond the pages read (or new): read it, it goes to the top
+      return void fetchConversation(m.conversation_id).then(function (full) {
+        if (!inTab(full) || state.conversations.has(full.id)) return;
+        state.conversations.set(full.id, full);
+        renderList();
+        if (m.role === 'user' && document.visibilityState !== 'visible') notify(full, m, true);
+      }, showError);
+    }
+    c.last_message = { id: m.id, role: m.role, content: m.content, created_at: m.created_at };
+    c.last_message_at = m.created_at;
+    // an inbound WhatsApp message opens the window again for 24 hours
+    if (m.role === 'user' && m.external_id && c.contact) {
+      c.window_expires_at = new Date(Date.parse(m.created_at) + WINDOW_MS).toISOString();
+    }
+    if (m.role === 'user') {
+      if (watching) {
+        c.unread_count = 1;
+        markSeen(c.id);
+      } else c.unread_count = (c.unread_count || 0) + 1;
+    }
+    renderList();
+    if (c.id === state.selected) renderThreadHead();
+  }
+
+  // ---- announcing new messages --------------------------------------------------------------
+  /** The tab's title carries the unread count of the queue. */
+  function announce() {
+    var unread = 0;
+    state.conversations.forEach(function (c) {
+      unread += c.unread_count || 0;
+    });
+    document.title = unread ? '(' + n(unread) + ') ' + baseTitle : baseTitle;
+  }
+  function notify(c, m, known) {
+    if (!('Notification' in window) || Notification.permission !== 'granted' || (known === undefined && !c)) return;
+    try {
+      var note = new Notification(t('new_message', { who: c ? contactOf(c) : '' }), {
+        body: firstWords(m.content),
+        tag: 'conversation-' + m.conversation_id,
+        lang: lang,
+      });
+      note.onclick = function () {
+        window.focus();
+        if (state.conversations.has(m.conversation_id)) select(m.conversation_id, true);
+      };
+    } catch (e) {
+      /* a browser without page notifications */
+    }
+  }
+  function renderNotify() {
+    var b = $('notify');
+    var supported = 'Notification' in window;
+    b.hidden = !supported || Notification.permission === 'denied' || !session();
+    b.textContent = supported && Notification.permission === 'granted' ? t('notify_on') : t('notify_allow');
+    b.disabled = supported && Notification.permission === 'granted';
+  }
+  $('notify').addEventListener('click', function () {
+    Notification.requestPermission().then(renderNotify, renderNotify);
+  });
+
+  // ---- the reply box ----------------------------------------------------------------------------
+  // One Idempotency-Key per reply: a retry after a lost answer reuses it; a new key after any answer.
   var replyKey = null;
   function newKey() {
     return window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -339,14 +628,14 @@
     $('reply-error').textContent = '';
     if (!id) return;
     if (!content) {
-      $('reply-error').textContent = 'Write a reply first.';
+      $('reply-error').textContent = t('write_first');
       box.focus();
       return;
     }
     replyKey = replyKey || newKey();
     var button = $('reply').querySelector('button');
     button.disabled = true;
-    $('reply-hint').textContent = 'Sending…';
+    $('reply-hint').textContent = t('sending');
     api('/ai/conversations/' + id + '/messages', null, {
       body: { role: 'assistant', content: content },
       headers: { 'Idempotency-Key': replyKey },
@@ -354,15 +643,19 @@
       .then(
         function (m) {
           replyKey = null;
-          box.value = '';
+          if (state.selected === id) box.value = '';
+          var all = drafts();
+          delete all[id];
+          sessionStorage.setItem(DRAFTS, JSON.stringify(all));
           $('reply-hint').textContent = '';
-          countMessage(m);
-          if (m.conversation_id === state.selected) upsertMessage(m);
+          onMessage(m);
         },
         function (err) {
           if (err.status && err.status < 500 && err.code !== 'ERROR_IDEMPOTENCY_IN_PROGRESS') replyKey = null;
           $('reply-hint').textContent = '';
-          $('reply-error').textContent = REPLY_ERRORS[err.code] || 'Not sent: ' + (err.message || 'the server cannot be reached.');
+          $('reply-error').textContent = REPLY_ERRORS[err.code]
+            ? t(REPLY_ERRORS[err.code])
+            : t('not_sent', { reason: err.message || t('unreachable') });
           if (err.status === 401) showError(err);
         },
       )
@@ -374,15 +667,137 @@
     replyKey = null;
   });
 
+  // ---- templates once the window is closed (§6.1 send) -------------------------------------------
+  function placeholders(template) {
+    var body = (template.components || []).filter(function (x) {
+      return String(x.type).toUpperCase() === 'BODY';
+    })[0];
+    var found = (body && body.text ? body.text : '').match(/\{\{\s*\d+\s*\}\}/g) || [];
+    var numbers = new Set(
+      found.map(function (x) {
+        return x.replace(/\D/g, '');
+      }),
+    );
+    return { text: body ? body.text : '', count: numbers.size };
+  }
+  function loadTemplates(c) {
+    if (state.templatesFor === c.id) return; // drawn already: the values typed stay
+    var cached = state.templates.get(c.agent_id);
+    if (cached && cached.length) {
+      state.templatesFor = c.id;
+      return renderTemplates(cached);
+    }
+    state.templates.set(c.agent_id, []);
+    api('/ai/agents/' + c.agent_id + '/templates', { status: 'APPROVED' }).then(function (list) {
+      state.templates.set(c.agent_id, list);
+      var now = state.selected && state.conversations.get(state.selected);
+      if (now && now.agent_id === c.agent_id) {
+        state.templatesFor = now.id;
+        renderTemplates(list);
+      }
+    }, showError);
+  }
+  function renderTemplates(list) {
+    var select = $('template-pick');
+    var before = select.value;
+    fill(
+      select,
+      list.map(function (tp) {
+        return h('option', { value: tp.id }, tp.name + ' (' + tp.language + ')');
+      }),
+    );
+    if (before) select.value = before;
+    select.disabled = !list.length;
+    $('templates').querySelector('button[type="submit"]').disabled = !list.length;
+    $('template-hint').textContent = list.length ? $('template-hint').textContent : t('no_templates');
+    renderTemplateParams(list);
+  }
+  function chosenTemplate() {
+    var c = state.conversations.get(state.selected);
+    var list = (c && state.templates.get(c.agent_id)) || [];
+    var id = Number($('template-pick').value);
+    return list.filter(function (x) {
+      return x.id === id;
+    })[0];
+  }
+  function renderTemplateParams() {
+    var tp = chosenTemplate();
+    var p = tp ? placeholders(tp) : { text: '', count: 0 };
+    $('template-preview').textContent = p.text;
+    var inputs = [];
+    for (var i = 1; i <= p.count; i++) {
+      inputs.push(
+        h('label', { for: 'template-param-' + i }, t('template_param', { n: n(i) })),
+        h('input', { id: 'template-param-' + i, class: 'template-param', dir: 'auto', maxlength: 1024, required: true }),
+      );
+    }
+    fill($('template-params'), inputs);
+  }
+  $('template-pick').addEventListener('change', renderTemplateParams);
+  $('templates').addEventListener('submit', function (e) {
+    e.preventDefault();
+    var c = state.conversations.get(state.selected);
+    var tp = chosenTemplate();
+    if (!c || !tp) return;
+    var values = Array.prototype.map.call(document.querySelectorAll('.template-param'), function (x) {
+      return x.value.trim();
+    });
+    var button = $('templates').querySelector('button[type="submit"]');
+    button.disabled = true;
+    $('template-error').textContent = '';
+    api('/ai/agents/' + c.agent_id + '/templates/' + tp.id + '/send', null, {
+      body: { to: c.contact, body_parameters: values },
+      headers: { 'Idempotency-Key': newKey() },
+    })
+      .then(
+        function (r) {
+          $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
+        },
+        function (err) {
+          $('template-error').textContent = t('not_sent', { reason: err.message });
+        },
+      )
+      .then(function () {
+        button.disabled = false;
+      });
+  });
+
+  // ---- agents changed in the agents panel ----------------------------------------------------------
+  document.addEventListener('console:agent-updated', function (e) {
+    var a = e.detail;
+    state.conversations.forEach(function (c) {
+      if (c.agent_id === a.id) c.agent = Object.assign({}, c.agent || {}, { name: a.name, enabled: a.enabled, provider: a.provider });
+    });
+    renderList();
+    renderThreadHead();
+  });
+
   function begin() {
+    $('tab-mine').hidden = !session().userId;
+    if ('IntersectionObserver' in window) {
+      state.observer = new IntersectionObserver(
+        function (entries) {
+          if (
+            entries.some(function (x) {
+              return x.isIntersecting;
+            })
+          )
+            loadMore();
+        },
+        { root: $('conversations'), rootMargin: '120px' },
+      );
+    }
+    renderNotify();
     startLive();
-    $('reply').hidden = !session().token;
-    $('reply-off').hidden = !!session().token;
   }
   document.addEventListener('console:signed-in', begin);
-  document.addEventListener('console:signed-out', stopLive);
+  document.addEventListener('console:signed-out', function () {
+    keepDraft();
+    stopLive();
+    renderNotify();
+  });
+  window.addEventListener('beforeunload', keepDraft);
   // what other panels and the browser tests may use
   og.reconnect = reconnect;
-  // a reload signed in again before this script ran
   if (session()) begin();
 })();

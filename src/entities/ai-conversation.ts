@@ -85,6 +85,13 @@ export class AiConversation extends TenantEntity {
   @Field(() => Int, { nullable: true, description: 'The user who took the conversation over, or null.' })
   @Property({ nullable: true })
   assignee_id?: number | null;
+
+  /**
+   * CONTRACT §10.5: the created_at of the newest message, else the conversation's own; kept by the database's
+   * triggers (Migration20261126000200_inbox), never written here. In the graph through the resolver.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  last_message_at?: Date | null;
 }
 
 /** CONTRACT §10.2: who answers a conversation. */

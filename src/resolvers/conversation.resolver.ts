@@ -27,6 +27,11 @@ export class AiConversationPage implements Page<AiConversation> {
   @Field(() => Pagination) pagination!: Pagination;
 }
 
+@ObjectType({ simpleResolvers: true, description: "The caller's unread count after a seen mark (CONTRACT §10.5)." })
+export class AiConversationSeen {
+  @Field(() => Int) unread_count!: number;
+}
+
 @ObjectType({ simpleResolvers: true, description: "One page of a conversation's messages." })
 export class AiMessagePage implements Page<AiMessage> {
   @Field(() => [AiMessage]) items!: AiMessage[];
@@ -53,8 +58,25 @@ export class ConversationResolver {
     @Arg('orderBy', () => String, ORDER) orderBy?: string | null,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,
     @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
+    @Arg('q', () => String, {
+      nullable: true,
+      description: "1–100 characters: conversations whose contact or any message's content contains it, case-insensitively",
+    })
+    q?: string | null,
   ): Promise<AiConversationPage> {
-    return ctx.services.conversations.list(ctx, listInput(where, orderBy, page, page_size));
+    return ctx.services.conversations.list(ctx, listInput(where, orderBy, page, page_size), q);
+  }
+
+  @Mutation(() => AiConversationSeen, {
+    description:
+      "Moves the caller's seen mark forward to message_id (default: the newest message); emits nothing (POST /ai/conversations/{conversation_id}/seen).",
+  })
+  markAiConversationSeen(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('message_id', () => Int, { nullable: true }) messageId?: number | null,
+  ): Promise<AiConversationSeen> {
+    return ctx.services.conversations.markSeen(ctx, conversationId, messageId);
   }
 
   @Query(() => AiConversation, { description: 'One conversation (GET /ai/conversations/{conversation_id}).' })
@@ -201,6 +223,29 @@ export class ConversationResolver {
   })
   window_expires_at(@Root() conversation: AiConversation): Date | null {
     return windowExpiresAt(conversation.last_inbound_at);
+  }
+
+  @FieldResolver(() => Date, { description: "The created_at of the newest message, else the conversation's own (CONTRACT §10.5)." })
+  last_message_at(@Root() conversation: AiConversation): Date {
+    const at = conversation.last_message_at ?? conversation.created_at;
+    return at instanceof Date ? at : new Date(at);
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: "The caller's unread user messages: those after its seen mark (all without one), counted for the whole page.",
+  })
+  unread_count(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<number | undefined> {
+    return ctx.services.conversations.unreadCount(ctx, conversation.id);
+  }
+
+  @FieldResolver(() => AiMessage, {
+    nullable: true,
+    description:
+      "The newest message (the inbox's preview), loaded once per page; not in the default projection (params=last_message.content).",
+  })
+  last_message(@Root() conversation: AiConversation, @Ctx() ctx: RequestContext): Promise<AiMessage | undefined> {
+    return ctx.services.conversations.lastMessage(ctx, conversation.id);
   }
 
   @FieldResolver(() => AiAgent, { nullable: true, description: "The conversation's agent, loaded once per page." })

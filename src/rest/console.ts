@@ -10,6 +10,8 @@ import { packageFile } from './graphiql.js';
  * from the build (dist/src/rest → the repository's src/console), so no build step copies them.
  */
 const OWN: Record<string, { file: string; type: string }> = {
+  'dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  'i18n.js': { file: 'i18n.js', type: 'text/javascript; charset=utf-8' },
   'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
   'inbox.js': { file: 'inbox.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
@@ -27,8 +29,14 @@ export function consoleDir(): string {
   return found;
 }
 
-/** A strict policy: the page may talk to this origin only. */
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+/**
+ * A strict policy: the page may talk to this origin only, and no markup can carry a style or a script of
+ * its own (CONTRACT §11): no 'unsafe-inline' anywhere, so a `style="…"` or `onfocus="…"` that reached the
+ * page would be ignored. Styles set from the console's own scripts through the CSSOM (`el.style.width`,
+ * as uPlot sizes its canvas) are not inline markup and stay allowed.
+ */
+export const CONSOLE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function registerConsole(app: FastifyInstance): void {
   const dir = consoleDir();
@@ -38,7 +46,11 @@ export function registerConsole(app: FastifyInstance): void {
   ]);
   const page = fs.readFileSync(path.join(dir, 'index.html'));
   app.get('/console', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').send(page),
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', CONSOLE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .send(page),
   );
   app.get<{ Params: { file: string } }>('/console/assets/:file', { schema: { hide: true } }, async (req, reply) => {
     const file = files.get(req.params.file);

@@ -105,7 +105,16 @@ describe.skipIf(!HAVE_CHROMIUM)('/console agents page in a real browser', () => 
       .poll(() => norte.locator('.check-result').innerText(), { timeout: 10_000 })
       .toContain('Failed: The provider rejected the request: Invalid OAuth access token');
 
+    // disabling asks first: Cancel changes nothing, Disable does
     await page.getByRole('button', { name: 'Disable Web helper' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Disable Web helper?' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.innerText()).toContain('Its customers will not be answered');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect((await t.api({ path: '/ai/agents/2', project: 'demo', key: demo.serverKey })).json().result.enabled).toBe(true);
+    await page.getByRole('button', { name: 'Disable Web helper' }).click();
+    await dialog.getByRole('button', { name: 'Disable', exact: true }).click();
     await expect.poll(() => page.locator('#agents-rows tr', { hasText: 'Web helper' }).locator('.pill').innerText()).toBe('disabled');
     expect(await page.locator('#agents-status').innerText()).toContain('Web helper is disabled');
     const stored = await t.api({ path: '/ai/agents/2', project: 'demo', key: demo.serverKey });

@@ -142,7 +142,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
   it('signs in with an administrator email and password; refuses a wrong password', async () => {
     const { context, page, blocked } = await offlinePage(VIEWPORTS[0]);
     await page.goto(`${origin}/console?project=demo`);
-    await page.getByLabel("An administrator's email and password").check();
+    await page.getByLabel("An administrator's or business owner's email and password").check();
     await page.getByLabel('Email', { exact: true }).fill(demo.email);
     await page.getByLabel('Password', { exact: true }).fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -230,7 +230,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
       streams.push(`${h['last-event-id'] ?? ''}|${new URL(r.url()).searchParams.get('last_event_id') ?? ''}`);
     });
     await page.goto(`${origin}/console?project=demo`);
-    await page.getByLabel("An administrator's email and password").check();
+    await page.getByLabel("An administrator's or business owner's email and password").check();
     await page.getByLabel('Email', { exact: true }).fill(demo.email);
     await page.getByLabel('Password', { exact: true }).fill(demo.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -272,7 +272,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     expect(await page.locator(`#messages li[data-id="${reply.id}"]`).count()).toBe(1);
     expect(await page.locator('#messages li').count()).toBe(2);
     fs.mkdirSync(DOCS, { recursive: true });
-    await page.locator('#inbox').screenshot({ path: path.join(DOCS, 'console-inbox.png') });
+    await page.locator('#inbox').screenshot({ path: path.join(OUT, 'console-inbox-reply.png') }); // docs/console-inbox.png: console-inbox.test.ts
 
     // a reply the provider refuses for good: failed, with its reason
     fake.fail('send', CLOUD_ANSWERS.reEngagement, { times: 1 });
@@ -281,8 +281,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     await expect
       .poll(() => page.locator('#messages li .tick.failed').innerText(), { timeout: 10_000 })
       .toBe('✗ failed: 131047: Re-engagement message');
-    // the list counts each message once: the reply's answer and its event are one message
-    await expect.poll(() => page.locator(`#conversations button[data-id="${live}"]`).innerText()).toContain('3 msg');
+    // the list shows the newest message's first words (the reply's answer and its event are one message)
+    await expect.poll(() => page.locator(`#conversations button[data-id="${live}"] .preview`).innerText()).toBe('¿Algo más?');
     await page.locator('#inbox').screenshot({ path: path.join(DOCS, 'console-reply-failed.png') });
 
     // the stream drops (every connection closed by the server): the browser resumes from the last
@@ -320,12 +320,11 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     });
     expect([runtime.statusCode, runtime.json().code]).toEqual([409, 'ERROR_AI_CONVERSATION_HANDED_OFF']);
 
-    // the expired conversation: the window is closed, in words, and nothing is stored
+    // the expired conversation: the window is closed, in words; no reply box, the agent's approved templates instead
     await page.locator(`#conversations button[data-id="${expired}"]`).click();
     await expect.poll(() => page.locator('#window').innerText()).toBe('Window closed');
-    await page.getByLabel('Reply to the customer').fill('Sí, hasta las 23:00.');
-    await page.getByRole('button', { name: 'Send reply' }).click();
-    await expect.poll(() => page.locator('#reply-error').innerText()).toContain("WhatsApp's 24-hour window is closed");
+    await expect.poll(() => page.locator('#templates').isVisible()).toBe(true);
+    expect(await page.locator('#reply').isVisible()).toBe(false);
     expect(await messages(expired)).toHaveLength(1);
 
     // hand the live conversation back

@@ -75,9 +75,11 @@ const DEFAULT_FIELDS = [
   'created_at',
   'handler',
   'id',
+  'last_message_at',
   'messages_count',
   'status',
   'status_reason',
+  'unread_count',
   'updated_at',
   'usage',
   'user_id',
@@ -448,9 +450,12 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
       expect(res.statusCode).toBe(200);
       expect(res.json().result[0].messages_count).toBe(BIG_COUNT);
       const messageQueries = db.queries.filter((q) => /\bai_messages\b/.test(q));
-      expect(messageQueries.length).toBe(1);
-      expect(messageQueries[0]).toMatch(/count\(\*\)/);
-      expect(messageQueries[0]).toMatch(/group by conversation_id/);
+      // messages_count and the caller's unread_count (CONTRACT §10.5): one grouped count each for the page
+      expect(messageQueries.length).toBe(2);
+      for (const q of messageQueries) {
+        expect(q).toMatch(/count\(\*\)/);
+        expect(q).toMatch(/group by (m\.)?conversation_id/);
+      }
       expect(db.queries.filter((q) => /select\b(?:(?!count\().)*from "?ai_messages"?/is.test(q))).toEqual([]);
     });
   });

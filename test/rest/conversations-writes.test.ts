@@ -280,7 +280,9 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       expect([again.statusCode, again.json().code]).toEqual([400, 'ERROR_AI_CONVERSATION_CLOSED']);
       const log = await events(B + 2);
       expect(log.map((e) => e.type)).toEqual(['conversation.closed']);
-      expect(log[0].data).toEqual(c);
+      // events are shared by every caller: they carry no caller's unread_count (CONTRACT §10.5)
+      const { unread_count: _unread, ...shared } = c;
+      expect(log[0].data).toEqual(shared);
       const [row] = await db.sql<{ status_reason: string }>('select status_reason from ai_conversations where id = ?', [B + 2]);
       expect(row.status_reason).toBe('failed');
     });

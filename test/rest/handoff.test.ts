@@ -91,7 +91,9 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
     expect(record).toMatchObject({ id: B, status: 'active', handler: 'human', assignee_id: USERS.admin, messages_count: 0 });
     const log = await handoffEvents(B);
     expect(log).toHaveLength(1);
-    expect(log[0].data).toEqual(record);
+    // events are shared by every caller: they carry no caller's unread_count (CONTRACT §10.5)
+    const { unread_count: _unread, ...shared } = record;
+    expect(log[0].data).toEqual(shared);
 
     const again = await handoff(B, { handler: 'human', assignee_id: null }, KEYS.admin);
     expect(again.statusCode).toBe(200);
@@ -281,11 +283,12 @@ describe.each(ENGINES)('handoff (%s)', (engine) => {
       expect(res.statusCode).toBe(200);
       await stream.until((s) => s.events.length >= 1, 5000);
       expect(stream.events[0].event).toBe('conversation.handoff');
-      expect(JSON.parse(stream.events[0].data).data).toEqual(res.json().result);
+      const { unread_count: _unread, ...shared } = res.json().result;
+      expect(JSON.parse(stream.events[0].data).data).toEqual(shared);
       for (let waited = 0; subscribed.length === 0 && waited < 5000; waited += 25) await new Promise((r) => setTimeout(r, 25));
       expect(subscribed[0]?.data?.aiEvents, JSON.stringify(subscribed)).toMatchObject({
         type: 'conversation.handoff',
-        data: res.json().result,
+        data: shared,
       });
       // the customer's current-conversation stream never carries it
       const current = (await t.api({ path: `/ai/agents/h-${engine}/conversations/current`, key: KEYS.customer })).json().result;

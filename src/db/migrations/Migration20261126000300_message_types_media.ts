@@ -32,6 +32,8 @@ alter table ai_conversations
   alter column contact type varchar(200),
   add column contact_user_id text null,
   add column contact_name text null;
+-- q (CONTRACT §10.5) searches the contact's name too, by trigrams like contact (Migration20261126000200_inbox)
+create index ai_conversations_contact_name_trgm_idx on ai_conversations using gin (contact_name gin_trgm_ops);
 create unique index ai_conversations_active_user_uq on ai_conversations (agent_id, contact_user_id)
   where status = 'active' and contact_user_id is not null;
 
@@ -75,6 +77,7 @@ create table ai_media_chunks (
 drop table if exists ai_media_chunks;
 drop table if exists ai_media;
 drop index if exists ai_conversations_active_user_uq;
+drop index if exists ai_conversations_contact_name_trgm_idx;
 alter table ai_conversations drop column if exists contact_user_id, drop column if exists contact_name;
 drop index if exists ai_messages_conversation_type_idx;
 alter table ai_messages drop column if exists type, drop column if exists payload, drop column if exists reply_to_id;

@@ -17,6 +17,7 @@ import { Migration20261125000300_event_sequencer } from './Migration202611250003
 import { Migration20261125000400_metrics_deltas } from './Migration20261125000400_metrics_deltas.js';
 import { Migration20261125000600_metrics_series_rollups } from './Migration20261125000600_metrics_series_rollups.js';
 import { Migration20261126000100_stream_room } from './Migration20261126000100_stream_room.js';
+import { Migration20261126000200_inbox } from './Migration20261126000200_inbox.js';
 import { Migration20261126000300_message_types_media } from './Migration20261126000300_message_types_media.js';
 import { Migration20261126000400_outbound_media } from './Migration20261126000400_outbound_media.js';
 import { Migration20261126000500_process_heartbeats } from './Migration20261126000500_process_heartbeats.js';
@@ -41,6 +42,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000400_metrics_deltas', class: Migration20261125000400_metrics_deltas },
   { name: 'Migration20261125000600_metrics_series_rollups', class: Migration20261125000600_metrics_series_rollups },
   { name: 'Migration20261126000100_stream_room', class: Migration20261126000100_stream_room },
+  { name: 'Migration20261126000200_inbox', class: Migration20261126000200_inbox },
   { name: 'Migration20261126000300_message_types_media', class: Migration20261126000300_message_types_media },
   { name: 'Migration20261126000400_outbound_media', class: Migration20261126000400_outbound_media },
   { name: 'Migration20261126000500_process_heartbeats', class: Migration20261126000500_process_heartbeats },

@@ -4,6 +4,7 @@ import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
 import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/message-rules.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { OUTBOUND_TYPES } from '../../services/conversations/message-payload.js';
+import { Q_MAX } from '../../services/conversations/conversation.service.js';
 import { object, type JSONSchema } from '../json-schema.js';
 import { MESSAGE_EXAMPLES } from './message-examples.js';
 import { rawWhere } from '../raw-where.js';
@@ -104,12 +105,18 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/conversations',
     operation: 'AiConversations',
-    summary: 'Conversations with messages_count: params, where, orderBy, page, page_size',
+    summary:
+      'Conversations with messages_count, last_message_at and the caller\'s unread_count: params, where (also unread, assignee_id "me"), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
-    schema: { querystring: listQuery('params') },
-    variables: listVariables,
+    schema: {
+      querystring: (() => {
+        const schema = listQuery('params') as { properties: Record<string, JSONSchema> };
+        return { ...schema, properties: { ...schema.properties, q: { type: 'string', minLength: 1, maxLength: Q_MAX } } };
+      })(),
+    },
+    variables: (input) => ({ ...listVariables(input), q: input.query.q ?? null }),
     document: ({ query }, base) =>
       documentWithSelection({
         parameter: 'params',
@@ -228,6 +235,20 @@ export const conversationRoutes: RouteSpec[] = [
       body: object({ status_reason: { type: 'string', enum: [...STATUS_REASONS] } }, ['status_reason']),
     },
     variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), status_reason: body.status_reason }),
+  },
+  {
+    method: 'POST',
+    path: '/ai/conversations/:conversation_id/seen',
+    operation: 'MarkAiConversationSeen',
+    summary: "Moves the caller's seen mark forward to message_id (default: the newest message); result {unread_count}; emits nothing",
+    tags: ['ai-conversations'],
+    access: ACCESS.AI_ADMIN,
+    ai: true,
+    schema: {
+      params: conversationIdParams,
+      body: object({ message_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX } }),
+    },
+    variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), message_id: body?.message_id ?? null }),
   },
   {
     method: 'POST',

@@ -16,7 +16,7 @@ export async function run(tx: EntityManager, sql: string, params: unknown[]): Pr
 }
 
 /** The driver hands timestamps over as text; the graph's DateTime wants dates. */
-export const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at'] as const;
+export const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at', 'last_message_at'] as const;
 
 export const agentOf = (conversation: Record<string, any>) => ({
   id: conversation.agent_id as number,
@@ -44,6 +44,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
     handler: c.handler ?? 'ai',
     assignee_id: c.assignee_id ?? null,
+    last_message_at: iso(c.last_message_at ?? c.created_at),
     messages_count: messagesCount,
   };
 }

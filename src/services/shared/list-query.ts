@@ -28,7 +28,7 @@ export type Relations = Readonly<Record<string, Attributes>>;
 export const OPERATORS = ['=', '!=', '<', '<=', '>', '>=', 'ilike', 'in', 'null', 'not_null'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
-type Scalar = number | string | boolean | Date | null;
+export type Scalar = number | string | boolean | Date | null;
 /** `asText`: `ilike` on an integer attribute compares its decimal text. */
 export type Condition = { attribute: string; op: Operator; value?: Scalar | Scalar[]; asText?: boolean };
 export type Group = { conector: 'AND' | 'OR'; items: Node[] };
@@ -68,10 +68,16 @@ const MAX_STRING = 1_000;
 const INT_MAX = 2_147_483_647;
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
+/**
+ * Words a caller may write in place of an attribute's value, per attribute (`{"assignee_id": "me"}`): the
+ * word is replaced by its value before the value is checked against the attribute's type.
+ */
+export type ValueAliases = Readonly<Record<string, Readonly<Record<string, Scalar>>>>;
+
 /** Parses and checks every list parameter; throws one 400 naming the first bad one. */
-export function parseListQuery(input: ListInput, attributes: Attributes, relations: Relations = {}): ListQuery {
+export function parseListQuery(input: ListInput, attributes: Attributes, relations: Relations = {}, aliases: ValueAliases = {}): ListQuery {
   return {
-    where: parseWhere(input.where, attributes, relations),
+    where: parseWhere(input.where, attributes, relations, aliases),
     orderBy: parseOrderBy(input.orderBy, attributes),
     page: parseInteger('page', input.page, 1, 1, MAX_PAGE),
     page_size: parseInteger('page_size', input.page_size, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
@@ -89,7 +95,7 @@ const whereError = () => validationError([{ field: 'where', rule: 'filter' }]);
 const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}…` : s);
 
 /** `where`: JSON text (REST) or an already parsed value (the graph's JSON scalar). */
-export function parseWhere(text: unknown, attributes: Attributes, relations: Relations = {}): Group {
+export function parseWhere(text: unknown, attributes: Attributes, relations: Relations = {}, aliases: ValueAliases = {}): Group {
   if (text === undefined || text === null || text === '') return { conector: 'AND', items: [] };
   let value = text;
   if (typeof text === 'string') {
@@ -100,7 +106,7 @@ export function parseWhere(text: unknown, attributes: Attributes, relations: Rel
       throw validationError([{ field: 'where', key: 'malformed_json' }]);
     }
   }
-  const scope: Scope = { attributes, relations, budget: { conditions: 0 } };
+  const scope: Scope = { attributes, relations, aliases, budget: { conditions: 0 } };
   if (Array.isArray(value)) return { conector: 'AND', items: value.map((item) => parseElement(item, scope, 1)) };
   if (isObject(value)) {
     if ('conditions' in value) return parseGroup(value, scope, 1);
@@ -113,6 +119,7 @@ export function parseWhere(text: unknown, attributes: Attributes, relations: Rel
 interface Scope {
   attributes: Attributes;
   relations: Relations;
+  aliases: ValueAliases;
   budget: { conditions: number };
 }
 
@@ -147,7 +154,7 @@ function parseRelationGroup(group: Record<string, unknown>, scope: Scope, depth:
     attributeType(attribute, scope.attributes); // an unknown name is unknown; a known one is not a relation
     throw validationError([{ field: attribute, key: 'not_a_relation' }]);
   }
-  const inner: Scope = { attributes: scope.relations[attribute], relations: {}, budget: scope.budget };
+  const inner: Scope = { attributes: scope.relations[attribute], relations: {}, aliases: {}, budget: scope.budget };
   return { relation: attribute, where: parseGroup(rest, inner, depth) };
 }
 
@@ -163,15 +170,25 @@ function count(budget: { conditions: number }): void {
 }
 
 /** A literal: an exact match; an array means "any of"; null means "is null". */
-function literal(attribute: string, v: unknown, { attributes, budget }: Scope): Condition {
+function literal(attribute: string, v: unknown, { attributes, aliases, budget }: Scope): Condition {
   const type = attributeType(attribute, attributes);
   count(budget);
+  v = dealias(aliases, attribute, v);
   if (v === null) return { attribute, op: 'null' };
   if (Array.isArray(v)) return { attribute, op: 'in', value: list(type, v) };
   return { attribute, op: '=', value: scalar(type, v) };
 }
 
-function operation(attribute: string, spec: Record<string, unknown>, { attributes, budget }: Scope): Condition {
+/** The value an alias word stands for (in an array, each element); anything else unchanged. */
+function dealias(aliases: ValueAliases, attribute: string, v: unknown): unknown {
+  const words = Object.prototype.hasOwnProperty.call(aliases, attribute) ? aliases[attribute] : null;
+  if (!words) return v;
+  const one = (x: unknown) => (typeof x === 'string' && Object.prototype.hasOwnProperty.call(words, x) ? words[x] : x);
+  return Array.isArray(v) ? v.map(one) : one(v);
+}
+
+function operation(attribute: string, rawSpec: Record<string, unknown>, { attributes, aliases, budget }: Scope): Condition {
+  const spec = 'value' in rawSpec ? { ...rawSpec, value: dealias(aliases, attribute, rawSpec.value) } : rawSpec;
   const type = attributeType(attribute, attributes);
   count(budget);
   if (Object.keys(spec).some((k) => k !== 'condition' && k !== 'value')) throw whereError();
@@ -275,10 +292,16 @@ const MIKRO_OPS: Partial<Record<Operator, string>> = {
 };
 
 /**
+ * Attributes that are no column but an SQL expression over the row (`alias` is the list's table alias),
+ * with its bound parameters: a condition on one compares the expression, an order sorts by it.
+ */
+export type Computed = Readonly<Record<string, (alias: string) => { sql: string; params: unknown[] }>>;
+
+/**
  * The parsed tree as a MikroORM filter: the ORM binds every value as a parameter. A relation
  * group becomes what `relations` makes of its inner filter (a subquery on the related table).
  */
-export function toFilter(node: Node, relations: RelationFilters = {}): Record<string, unknown> {
+export function toFilter(node: Node, relations: RelationFilters = {}, computed: Computed = {}): Record<string, unknown> {
   if ('relation' in node) {
     const inner = toFilter(node.where);
     const make = relations[node.relation];
@@ -287,12 +310,13 @@ export function toFilter(node: Node, relations: RelationFilters = {}): Record<st
   }
   if ('items' in node) {
     // An empty group constrains nothing, at any depth.
-    const parts = node.items.map((item) => toFilter(item, relations)).filter((f) => Object.keys(f).length > 0);
+    const parts = node.items.map((item) => toFilter(item, relations, computed)).filter((f) => Object.keys(f).length > 0);
     if (parts.length === 0) return {};
     return { [node.conector === 'AND' ? '$and' : '$or']: parts };
   }
   const { attribute, op } = node;
   const value = op === 'ilike' ? likePattern(node.value as string) : node.value;
+  if (Object.prototype.hasOwnProperty.call(computed, attribute)) return computedFilter(computed[attribute], op, value);
   // The column is an allow-listed attribute name (never caller text); the pattern is a parameter.
   if (node.asText) return { [raw((alias: string) => `${alias}.${attribute}::text`)]: { $ilike: value } };
   if (op === 'null') return { [attribute]: null };
@@ -311,8 +335,22 @@ export function likePattern(value: string): string {
   return value.replaceAll('\\', '\\\\');
 }
 
-export function toOrderBy(keys: OrderKey[]): Record<string, 'asc' | 'desc'>[] {
-  return keys.map((k) => ({ [k.attribute]: k.direction }));
+/** A condition on a computed attribute: the expression (its own parameters first) against the value. */
+function computedFilter(expression: Computed[string], op: Operator, value: Condition['value']): Record<string, unknown> {
+  const key = (alias: string) => `(${expression(alias).sql})`;
+  const fragment = () => raw(key, expression('e').params);
+  if (op === 'null') return { [fragment()]: null };
+  if (op === 'not_null') return { [fragment()]: { $ne: null } };
+  return { [fragment()]: { [MIKRO_OPS[op]!]: value } };
+}
+
+/** The order; a computed attribute sorts by its expression (the SQL and parameters of `computed`). */
+export function toOrderBy(keys: OrderKey[], computed: Computed = {}): Record<string, 'asc' | 'desc'>[] {
+  return keys.map((k) => {
+    if (!Object.prototype.hasOwnProperty.call(computed, k.attribute)) return { [k.attribute]: k.direction };
+    const expression = computed[k.attribute];
+    return { [raw((alias: string) => `(${expression(alias).sql})`, expression('e').params)]: k.direction };
+  });
 }
 
 /** The `pagination` block of CONTRACT §2. */

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
+
+/**
+ * An inbox a busy counter can keep up with (CONTRACT §10.5): last_message_at, the caller's unread_count and
+ * POST .../seen, the sort and filters (unread, assignee_id "me"), and q over contact and message content.
+ * Both engines share the database: each uses its own agent and conversations (ids from B).
+ */
+const agent = (id: number, ext: string, business_id: number) => ({
+  id,
+  business_id,
+  name: `Agent ${ext}`,
+  provider: 'web',
+  provider_type: 'chat',
+  provider_external_id: ext,
+  enabled: true,
+});
+const base = (i: number) => 10 + i * 20;
+const conversation = (id: number, agentId: number, created: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  agent_id: agentId,
+  user_id: null,
+  business_id: 1,
+  status: 'active',
+  usage: {},
+  created_at: created,
+  ...extra,
+});
+const message = (id: number, conversationId: number, role: string, content: string, at: string) => ({
+  id,
+  conversation_id: conversationId,
+  role,
+  content,
+  public: true,
+  created_at: at,
+});
+// Per engine: B two user messages (Nov 2), B+1 none (created Nov 3), B+2 the rider (Nov 4), B+3 business 2 (Nov 5).
+const CONVERSATIONS = ENGINES.flatMap((_, i) => {
+  const B = base(i);
+  return [
+    conversation(B, B, '2026-11-01T12:00:00Z', { contact: `3460000${B}01` }),
+    conversation(B + 1, B, '2026-11-03T12:00:00Z', { contact: `3460000${B}02` }),
+    conversation(B + 2, B, '2026-11-01T12:00:00Z', { contact: `3460011${B}22` }),
+    conversation(B + 3, B + 1, '2026-11-01T12:00:00Z', { business_id: 2, contact: `3460000${B}04` }),
+  ];
+});
+const MESSAGES = ENGINES.flatMap((_, i) => {
+  const B = base(i);
+  const m = B * 10;
+  return [
+    message(m, B, 'user', 'Una margherita, por favor', '2026-11-02T10:00:00Z'),
+    message(m + 1, B, 'assistant', 'Claro, ¿algo más?', '2026-11-02T10:01:00Z'),
+    message(m + 2, B, 'user', 'Nada más, 100% seguro_ok', '2026-11-02T10:05:00Z'),
+    message(m + 3, B + 2, 'user', 'The rider is at the WRONG door!!', '2026-11-04T09:00:00Z'),
+    message(m + 4, B + 3, 'user', 'wrong door at Norte', '2026-11-05T09:00:00Z'),
+  ];
+});
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const fixture = baseFixture({
+    agents: ENGINES.flatMap((e, i) => [agent(base(i), `in-${e}`, 1), agent(base(i) + 1, `in2-${e}`, 2)]),
+    conversations: CONVERSATIONS,
+    messages: MESSAGES,
+  });
+  fixture.projects[1].agents = [agent(101, 'in-other', 101)];
+  fixture.projects[1].conversations = [conversation(101, 101, '2026-11-01T12:00:00Z', { business_id: 101, contact: '34600999999' })];
+  fixture.projects[1].messages = [message(1001, 101, 'user', 'wrong door in another project', '2026-11-06T09:00:00Z')];
+  await db.load(fixture);
+});
+afterAll(() => db.orm.close());
+
+describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
+  const B = base(ENGINES.indexOf(engine));
+  const mine = [B, B + 1, B + 2, B + 3];
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(engine, db);
+  });
+  afterAll(() => t?.close());
+
+  /** The conversations list restricted to this engine's agents, as ids. */
+  const list = async (query: Record<string, string>, key = KEYS.server) => {
+    const res = await t.api({ path: '/ai/conversations', key, query: { page_size: '100', ...query } });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().result as { id: number; unread_count: number; last_message_at: string }[]).filter((c) => mine.includes(c.id));
+  };
+  const ids = async (query: Record<string, string>, key = KEYS.server) => (await list(query, key)).map((c) => c.id);
+  const seen = (id: number, body: unknown, key = KEYS.server) => t.api({ method: 'POST', path: `/ai/conversations/${id}/seen`, key, body });
+
+  it('last_message_at: the newest message, else created_at; the list sorts by it; a new message moves it', async () => {
+    const rows = await list({ orderBy: '-last_message_at' });
+    expect(rows.map((c) => [c.id, c.last_message_at])).toEqual([
+      [B + 3, '2026-11-05T09:00:00.000Z'],
+      [B + 2, '2026-11-04T09:00:00.000Z'],
+      [B + 1, '2026-11-03T12:00:00.000Z'],
+      [B, '2026-11-02T10:05:00.000Z'],
+    ]);
+    // params selects it; a conversation's own read has it too
+    const one = await t.api({ path: `/ai/conversations/${B}`, key: KEYS.server, query: { params: 'last_message_at,unread_count' } });
+    expect(one.json().result).toEqual({ id: B, last_message_at: '2026-11-02T10:05:00.000Z', unread_count: 2, messages_count: 3 });
+    // a message written now rises its conversation to the top
+    const added = await t.api({
+      method: 'POST',
+      path: `/ai/conversations/${B}/messages`,
+      key: KEYS.server,
+      body: { role: 'system', content: 'note' },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const after = await list({ orderBy: '-last_message_at' });
+    expect(after[0]).toMatchObject({ id: B, last_message_at: added.json().result.created_at });
+  });
+
+  it("unread_count is the caller's: user messages after its seen mark, which only moves forward", async () => {
+    expect((await list({ orderBy: 'id' })).map((c) => [c.id, c.unread_count])).toEqual([
+      [B, 2],
+      [B + 1, 0],
+      [B + 2, 1],
+      [B + 3, 1],
+    ]);
+    // the first message seen: one unread left; the newest (no message_id): none
+    const first = await seen(B, { message_id: B * 10 });
+    expect([first.statusCode, first.json()]).toEqual([200, { error: false, result: { unread_count: 1 } }]);
+    const all = await seen(B, {});
+    expect(all.json().result).toEqual({ unread_count: 0 });
+    // back to an older message: the mark stays
+    expect((await seen(B, { message_id: B * 10 })).json().result).toEqual({ unread_count: 0 });
+    // per caller: the administrator's key (a user) and the owner still have theirs
+    expect((await list({ where: JSON.stringify({ id: B }) }, KEYS.admin))[0].unread_count).toBe(2);
+    expect((await list({ where: JSON.stringify({ id: B }) }, KEYS.owner))[0].unread_count).toBe(2);
+    expect((await list({ where: JSON.stringify({ id: B }) }))[0].unread_count).toBe(0);
+    // the filter and the sort
+    expect(await ids({ where: JSON.stringify({ unread: true }), orderBy: 'id' })).toEqual([B + 2, B + 3]);
+    expect(await ids({ where: JSON.stringify({ unread: false }), orderBy: 'id' })).toEqual([B, B + 1]);
+    expect(await ids({ where: JSON.stringify([{ attribute: 'unread_count', value: { condition: '>=', value: 1 } }]) })).toEqual([
+      B + 2,
+      B + 3,
+    ]);
+    expect((await list({ orderBy: '-unread_count,id' }, KEYS.admin)).map((c) => c.id)).toEqual([B, B + 2, B + 3, B + 1]);
+    // a new inbound user message is unread again
+    await t.api({ method: 'POST', path: `/ai/conversations/${B}/messages`, key: KEYS.server, body: { role: 'user', content: 'Hola?' } });
+    expect((await list({ where: JSON.stringify({ id: B }) }))[0].unread_count).toBe(1);
+    // a message of another conversation, or none at all: 400 naming message_id; nothing emitted by seen
+    const events = async () => (await db.sql<{ n: number }>('select count(*)::int n from ai_events where conversation_id = ?', [B]))[0].n;
+    const before = await events();
+    const foreign = await seen(B, { message_id: B * 10 + 3 });
+    expect([foreign.statusCode, foreign.json().code]).toEqual([400, 'ERROR_VALIDATION']);
+    expect(foreign.json().result.join(' ')).toContain('message_id');
+    const bad = await seen(B, { message_id: 'x' });
+    expect([bad.statusCode, bad.json().code]).toEqual([400, 'ERROR_VALIDATION']);
+    expect(await events()).toBe(before);
+  });
+
+  it('params selects last_message (the preview): the newest message, one query for the page', async () => {
+    const res = await t.api({
+      path: '/ai/conversations',
+      key: KEYS.owner,
+      query: { params: 'last_message.content,last_message.role', orderBy: 'id', where: JSON.stringify({ id: [B + 1, B + 2] }) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toEqual([
+      { id: B + 1, messages_count: 0, last_message: null },
+      { id: B + 2, messages_count: 1, last_message: { id: B * 10 + 3, role: 'user', content: 'The rider is at the WRONG door!!' } },
+    ]);
+  });
+
+  it('seen: levels 0/2 and server keys, on conversations they can see', async () => {
+    const owner2 = await seen(B + 3, {}, KEYS.owner);
+    expect([owner2.statusCode, owner2.json().code]).toEqual([400, 'ERROR_AI_CONVERSATION_NOT_FOUND']);
+    const customer = await seen(B, {}, KEYS.customer);
+    expect(customer.statusCode).toBe(401);
+    const other = await t.api({ method: 'POST', path: `/ai/conversations/${B}/seen`, project: 'other', key: KEYS.otherServer, body: {} });
+    expect([other.statusCode, other.json().code]).toEqual([400, 'ERROR_AI_CONVERSATION_NOT_FOUND']);
+    expect((await seen(B + 2, {}, KEYS.owner)).json().result).toEqual({ unread_count: 0 });
+  });
+
+  it('assignee_id "me": the calling user; nothing for a server key', async () => {
+    const taken = await t.api({ method: 'POST', path: `/ai/conversations/${B + 1}/handoff`, key: KEYS.admin, body: { handler: 'human' } });
+    expect(taken.json().result.assignee_id).toBe(USERS.admin);
+    expect(await ids({ where: JSON.stringify({ assignee_id: 'me' }) }, KEYS.admin)).toEqual([B + 1]);
+    expect(
+      await ids({ where: JSON.stringify([{ attribute: 'assignee_id', value: { condition: 'in', value: ['me'] } }]) }, KEYS.admin),
+    ).toEqual([B + 1]);
+    expect(await ids({ where: JSON.stringify({ assignee_id: 'me' }) }, KEYS.owner)).toEqual([]);
+    expect(await ids({ where: JSON.stringify({ assignee_id: 'me' }) })).toEqual([]);
+    const wrong = await t.api({ path: '/ai/conversations', key: KEYS.admin, query: { where: JSON.stringify({ assignee_id: 'you' }) } });
+    expect(wrong.statusCode).toBe(400);
+  });
+
+  it('q: contact or any message content contains it, case-insensitively, literally; scoped like the list', async () => {
+    expect(await ids({ q: 'wrong DOOR' })).toEqual([B + 2, B + 3]);
+    expect(await ids({ q: `0011${B}` })).toEqual([B + 2]);
+    expect(await ids({ q: 'MARGHERITA' })).toEqual([B]);
+    // % and _ are the characters themselves, not wildcards
+    expect(await ids({ q: '100%' })).toEqual([B]);
+    expect(await ids({ q: 'a_m' })).toEqual([]);
+    expect(await ids({ q: 'seguro_ok' })).toEqual([B]);
+    expect(await ids({ q: '\\' })).toEqual([]);
+    // a level-2 owner finds only their businesses'; the other project's message is never found
+    expect(await ids({ q: 'wrong door' }, KEYS.owner)).toEqual([B + 2]);
+    const all = await t.api({ path: '/ai/conversations', key: KEYS.server, query: { q: 'another project', page_size: '100' } });
+    expect(all.json().result).toEqual([]);
+    // with the sort and the pagination: the total is the matches'
+    const paged = await t.api({
+      path: '/ai/conversations',
+      key: KEYS.owner,
+      query: { q: 'o', orderBy: '-last_message_at', page_size: '1' },
+    });
+    expect(paged.statusCode, paged.body).toBe(200);
+    expect(paged.json().pagination.total).toBeGreaterThanOrEqual(2);
+  });
+
+  it('q: 1 to 100 characters, else 400 naming q (es too)', async () => {
+    for (const q of ['', 'x'.repeat(101), 'a\u0000b']) {
+      const res = await t.api({ path: '/ai/conversations', key: KEYS.server, query: { q } });
+      expect([res.statusCode, res.json().code], q).toEqual([400, 'ERROR_VALIDATION']);
+      expect(res.json().result.join(' ')).toContain('q');
+    }
+    const es = await t.api({ path: '/ai/conversations', key: KEYS.server, lang: 'es', query: { q: 'x'.repeat(101) } });
+    expect(es.json().result.join(' ')).toMatch(/campo q/);
+    expect((await t.api({ path: '/ai/conversations', key: KEYS.server, query: { q: '€'.repeat(100) } })).statusCode).toBe(200);
+  });
+
+  it('the graph: q, the fields and the seen mutation', async () => {
+    const gql = (query: string) =>
+      t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.admin }, payload: { query } });
+    const res = await gql(`{ aiConversations(q: "rider", page_size: 100) { items { id last_message_at unread_count } } }`);
+    expect(res.statusCode, res.body).toBe(200);
+    const found = (res.json().data.aiConversations.items as { id: number }[]).filter((c) => mine.includes(c.id));
+    expect(found).toEqual([{ id: B + 2, last_message_at: '2026-11-04T09:00:00.000Z', unread_count: 1 }]);
+    const marked = await gql(`mutation { markAiConversationSeen(conversation_id: ${B + 2}) { unread_count } }`);
+    expect(marked.json().data.markAiConversationSeen).toEqual({ unread_count: 0 });
+    const tooLong = await gql(`{ aiConversations(q: "${'y'.repeat(101)}") { items { id } } }`);
+    expect(tooLong.json().errors[0].extensions.code).toBe('ERROR_VALIDATION');
+  });
+});
