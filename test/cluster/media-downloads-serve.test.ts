@@ -152,7 +152,7 @@ for (const via of ['directly', 'through PgBouncer'] as const) {
       await stopServe(servers);
       await bouncer?.stop();
     });
-    const env = via === 'directly' ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' };
+    const env: Record<string, string> = via === 'directly' ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' };
 
     it('two processes: every file posted to either is downloaded exactly once and stored with its SHA-256', async (ctx) => {
       if (!url) return ctx.skip();
