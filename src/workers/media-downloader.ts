@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_MESSAGE_TYPES, type MediaMessageType } from '../entities/ai-message.js';
@@ -15,14 +14,26 @@ import {
   normalizeSha256,
   type MediaStores,
 } from '../services/media/index.js';
-import { OutboxWorker, backoffMs, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
+import {
+  OutboxWorker,
+  backoffMs,
+  type ClaimOwner,
+  type OutboxJob,
+  type OutboxLog,
+  type OutboxQueue,
+  type OutboxResult,
+} from './outbox-worker.js';
 
 /** CONTRACT §12.3: retries at most 10 minutes apart, for at most 24 hours. */
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
 const MAX_JOB_AGE_MS = 24 * 3600_000;
-/** A claimed download's lease; renewed while the download runs, so a live process keeps it and a dead one loses it soon. */
-const LEASE_MS = 6000;
-const RENEW_EVERY_MS = 2000;
+/**
+ * A claimed download's lease beyond the provider deadline. A process that dies loses its claims by
+ * its heartbeat within seconds (process-liveness.ts); the lease, renewed while the download runs (a
+ * download has no deadline of its own, only one for silence), is the bound for a process that beats
+ * but can no longer write: its renewals stop and another process takes the file after the lease.
+ */
+const LEASE_MARGIN_MS = 2000;
 
 export interface MediaDownloaderOptions {
   orm: MikroORM;
@@ -33,6 +44,8 @@ export interface MediaDownloaderOptions {
   apiUrl: string;
   timeoutMs: number;
   log: OutboxLog;
+  /** This process's identity and heartbeat (process-liveness.ts): a dead process's downloads are resumed within seconds. */
+  liveness?: ClaimOwner;
   /** Told after a commit that appended events (the sequencer pass); `stop` waits for it. */
   onEvents?: (projectId: number) => Promise<void>;
 }
@@ -48,6 +61,8 @@ interface ClaimedDownload extends OutboxJob {
   agent_id: number | null;
   business_id: number | null;
   credentials: string | null;
+  /** The identity the claim was made under (null without liveness): renewals keep only this claim. */
+  owner: string | null;
 }
 
 type Outcome =
@@ -60,9 +75,12 @@ type Outcome =
  * `pending` are the outbox, written in the webhook's own statement. Every `serve` process runs one,
  * on the shared OutboxWorker loop:
  *
- * - A claim counts the attempt and leases the row (FOR UPDATE SKIP LOCKED, one statement); the
- *   lease is renewed every 2 s while the download runs, so exactly one process downloads a file,
- *   and a process that dies (SIGKILL) leaves a lease that runs out within 6 s: another resumes it.
+ * - A claim counts the attempt, leases the row and names this process (`claimed_by`; FOR UPDATE
+ *   SKIP LOCKED, one statement), so exactly one process downloads a file. A process that dies
+ *   (SIGKILL) stops beating, and within seconds another releases its claims and resumes them
+ *   (process-liveness.ts). The lease (`PROVIDER_TIMEOUT_MS` + 2 s) is renewed every third of
+ *   itself while the download runs, only while the row is still this claim's: it bounds a process
+ *   that beats but cannot write (another takes the file once the renewals stop).
  * - Each attempt asks Meta for the file's URL anew (it expires after 5 minutes), then streams the
  *   bytes into the store, hashed and counted (store.write); the PostgreSQL store's writes are fenced
  *   by the attempt, so a superseded attempt stops writing.
@@ -76,24 +94,26 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   readonly table = 'ai_media';
   private readonly worker: OutboxWorker<ClaimedDownload, Outcome>;
   private readonly client: WhatsAppMediaClient;
-  private readonly owner = `${process.pid}:${randomBytes(6).toString('hex')}`;
-  private readonly running = new Map<string, number>();
+  private readonly running = new Map<string, { attempts: number; owner: string | null }>();
+  private readonly leaseMs: number;
   private readonly sequencing = new Set<Promise<void>>();
   private renew: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: MediaDownloaderOptions) {
+    this.leaseMs = opts.timeoutMs + LEASE_MARGIN_MS;
     this.client = new WhatsAppMediaClient({ baseUrl: opts.apiUrl, timeoutMs: opts.timeoutMs, maxSockets: opts.config.concurrency });
     this.worker = new OutboxWorker(this, {
       concurrency: opts.config.concurrency,
       pollMs: opts.config.pollMs,
       drainMs: opts.timeoutMs + 1000,
       log: opts.log,
+      liveness: opts.liveness,
     });
   }
 
   start(): this {
     this.worker.start();
-    this.renew = setInterval(() => void this.renewLeases(), RENEW_EVERY_MS);
+    this.renew = setInterval(() => void this.renewLeases(), Math.max(500, Math.floor(this.leaseMs / 3)));
     this.renew.unref();
     return this;
   }
@@ -113,7 +133,7 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
     this.worker.wake();
   }
 
-  async claim(limit: number): Promise<ClaimedDownload[]> {
+  async claim(limit: number, _busy: unknown, owner: string | null): Promise<ClaimedDownload[]> {
     const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
       `with due as (
          select id from ai_media
@@ -122,14 +142,14 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
           limit ?
           for update skip locked)
        update ai_media a
-          set attempts = a.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?), claimed_by = ?
+          set attempts = a.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?), claimed_by = ?::uuid
          from due
         where a.id = due.id
        returning a.id, a.project_id, a.message_id, a.attempts, a.provider_media_id, a.created_at, a.agent_id,
                  (select m.type from ai_messages m where m.id = a.message_id) as kind,
                  (select g.business_id from ai_agents g where g.id = a.agent_id) as business_id,
                  (select g.credentials from ai_agents g where g.id = a.agent_id) as credentials`,
-      [limit, LEASE_MS / 1000, this.owner],
+      [limit, this.leaseMs / 1000, owner],
       'all',
     );
     return rows.map((r) => ({
@@ -145,11 +165,12 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
       agent_id: r.agent_id ?? null,
       business_id: r.business_id ?? null,
       credentials: r.credentials ?? null,
+      owner,
     }));
   }
 
   async attempt(job: ClaimedDownload): Promise<Outcome> {
-    this.running.set(job.media_id, job.attempts);
+    this.running.set(job.media_id, { attempts: job.attempts, owner: job.owner });
     try {
       return await this.download(job);
     } finally {
@@ -257,17 +278,21 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
     return Date.now() - job.created_at.getTime() >= MAX_JOB_AGE_MS - MAX_RETRY_DELAY_MS ? `gave up after 24 hours: ${error}` : error;
   }
 
-  /** The leases of the downloads still running here, pushed forward (only while this attempt still owns the row). */
+  /**
+   * The leases of the downloads still running here, pushed forward only while the row is still this
+   * attempt's claim: not once the liveness released it (this process was declared dead while it
+   * could not beat), which would delay the process that resumes it by a lease.
+   */
   private async renewLeases(): Promise<void> {
     if (!this.running.size) return;
-    const rows = [...this.running.entries()].map(([id, attempts]) => ({ id, attempts }));
+    const rows = [...this.running.entries()].map(([id, r]) => ({ id, ...r }));
     await this.opts.orm.em
       .getConnection()
       .execute(
         `update ai_media a set next_attempt_at = clock_timestamp() + make_interval(secs => ?)
-           from jsonb_to_recordset(?::jsonb) as r(id text, attempts int)
-          where a.id = r.id and a.attempts = r.attempts and a.status = 'pending'`,
-        [LEASE_MS / 1000, JSON.stringify(rows)],
+           from jsonb_to_recordset(?::jsonb) as r(id text, attempts int, owner uuid)
+          where a.id = r.id and a.attempts = r.attempts and a.status = 'pending' and a.claimed_by is not distinct from r.owner`,
+        [this.leaseMs / 1000, JSON.stringify(rows)],
         'run',
       )
       .catch((err) => this.opts.log.warn({ code: (err as { code?: string }).code }, 'media downloader: lease renewal failed'));

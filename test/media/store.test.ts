@@ -105,6 +105,33 @@ describe.each(stores)('the %s media store', (_name, make) => {
   });
 });
 
+describe('the PostgreSQL store and a file whose hash differs', () => {
+  it('never writes a row of a one-row file whose bytes are not Meta’s (the hash is checked before the last row)', async () => {
+    // every row ever inserted is logged, even those a failed write deletes again
+    await db.sql(`create table chunk_inserts (media_id text not null);
+      create function log_chunk_insert() returns trigger language plpgsql as $$
+        begin insert into chunk_inserts values (new.media_id); return new; end $$;
+      create trigger chunk_inserts_log after insert on ai_media_chunks for each row execute function log_chunk_insert();`);
+    try {
+      const store = new PgMediaStore(db.orm);
+      const small = await mediaRow();
+      await expect(
+        store.write(small, trickle(randomBytes(100)), { maxBytes: 1000, expectedSha256: sha(Buffer.from('other')) }),
+      ).rejects.toThrow(MediaHashMismatch);
+      const bytes = randomBytes(CHUNK_BYTES + 10);
+      const two = await mediaRow();
+      await expect(store.write(two, trickle(bytes), { maxBytes: bytes.length, expectedSha256: sha(Buffer.from('other')) })).rejects.toThrow(
+        MediaHashMismatch,
+      );
+      const logged = await db.sql<{ media_id: string }>('select media_id from chunk_inserts');
+      // the two-row file's first row went in as it streamed (then removed); its last, and the one-row file's, never
+      expect(logged.map((r) => r.media_id)).toEqual([two]);
+    } finally {
+      await db.sql('drop trigger chunk_inserts_log on ai_media_chunks; drop function log_chunk_insert(); drop table chunk_inserts;');
+    }
+  });
+});
+
 describe('media ids and hashes', () => {
   it('makes unguessable ids and reads Meta’s sha256 in hex or base64', () => {
     const ids = new Set(Array.from({ length: 1000 }, newMediaId));

@@ -14,7 +14,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   (`origin` inbound: its message and conversation, cascaded with them) or uploaded by the
  *   project (`upload`). An inbound file is also its own download job, written in the webhook's
  *   transaction: `attempts`, `next_attempt_at` (the lease while an attempt runs, the backoff
- *   after) and `claimed_by` (the process holding the lease), as the other outboxes; `last_error`
+ *   after) and `claimed_by` (the identity of the process whose claim holds it, process-liveness.ts;
+ *   the partial index holds only the downloads in flight), as the other outboxes; `last_error`
  *   is the latest attempt's failure while it is retried, `error` the reason of `failed`.
  * - `ai_media_chunks`: the bytes of files kept in PostgreSQL (`storage` pg), in fixed-size rows.
  */
@@ -54,12 +55,13 @@ create table ai_media (
   storage text not null default 'pg' check (storage in ('pg', 's3')),
   attempts int not null default 0,
   next_attempt_at timestamptz null default now(),
-  claimed_by text null,
+  claimed_by uuid null,
   last_error text null,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
 create index ai_media_due_idx on ai_media (next_attempt_at, id) where status = 'pending' and origin = 'inbound';
+create index ai_media_claimed_idx on ai_media (claimed_by) where claimed_by is not null;
 create index ai_media_message_idx on ai_media (message_id) where message_id is not null;
 create index ai_media_project_idx on ai_media (project_id, created_at, id);
 

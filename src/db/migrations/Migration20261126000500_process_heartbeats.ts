@@ -1,6 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The outbox tables whose claims name their process (workers/outbox-worker.ts). */
+/**
+ * The outbox tables whose claims name their process (workers/outbox-worker.ts) and that existed
+ * before; `ai_media` (the media downloads) has its `claimed_by uuid` and index from its own
+ * migration (Migration20261126000300). The liveness releases the tables the workers register.
+ */
 const OUTBOXES = ['ai_message_sends', 'ai_webhook_deliveries'];
 
 /**

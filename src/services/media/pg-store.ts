@@ -43,8 +43,11 @@ export class PgMediaStore implements MediaStore {
         pendingBytes += buf.length;
         if (pendingBytes >= CHUNK_BYTES) await flush(false);
       }
+      // the hash is checked before the last row goes in: a file of one row whose bytes are not
+      // Meta's never reaches the table, and no attempt's rows are ever a whole wrong file
+      const result = meter.finish();
       await flush(true);
-      return meter.finish();
+      return result;
     } catch (err) {
       body.destroy();
       if (!(err instanceof MediaWriteSuperseded)) await this.clear(mediaId, opts.attempt).catch(() => undefined);
