@@ -74,6 +74,16 @@ export function pathSegment(id: string): string {
   return encodeURIComponent(id);
 }
 
+/**
+ * Another provider id (a media id from Meta's webhook, which may hold dots) as one path segment:
+ * percent-encoded, and never a segment the URL resolver would walk (`.`, `..`, empty).
+ */
+export function idSegment(id: string): string {
+  if (id === '' || id === '.' || id === '..' || id.length > 256)
+    throw new ProviderError('not_configured', 'a provider id that is not an id');
+  return encodeURIComponent(id);
+}
+
 export class ProviderError extends Error {
   constructor(
     readonly kind: 'unavailable' | 'rejected' | 'not_configured',

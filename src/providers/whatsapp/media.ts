@@ -1,4 +1,4 @@
-import { pathSegment } from '../messaging.js';
+import { idSegment } from '../messaging.js';
 import http from 'node:http';
 import https from 'node:https';
 import { THROTTLING_CODES } from './client.js';
@@ -44,7 +44,7 @@ export class WhatsAppMediaClient {
   }
 
   async info(providerMediaId: string, token: string): Promise<MediaInfo> {
-    const res = await this.get(`${this.opts.baseUrl.replace(/\/+$/, '')}/${pathSegment(providerMediaId)}`, token);
+    const res = await this.get(`${this.opts.baseUrl.replace(/\/+$/, '')}/${idSegment(providerMediaId)}`, token);
     const text = await readSome(res, MAX_INFO_BYTES);
     const body = parse(text);
     if ((res.statusCode ?? 0) !== 200) throw failure(res.statusCode ?? 0, body, token);
