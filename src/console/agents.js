@@ -25,7 +25,7 @@
   function auth() {
     try {
       return JSON.parse(sessionStorage.getItem(STORE) || 'null');
-    } catch (e) {
+    } catch {
       return null;
     }
   }

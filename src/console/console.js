@@ -403,7 +403,7 @@
       state.auth = saved;
       start();
     }
-  } catch (e) {
+  } catch {
     /* ignore */
   }
 })();

@@ -74,11 +74,11 @@ export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker
  * Failures of Fastify's router before any route runs (a URL that does not decode, an over-long
  * segment): an empty 404 outside v400, the not-found envelope under it; never Fastify's own body.
  */
-export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const seg = segments(req.raw.url ?? '');
   reply.header('x-request-id', req.id); // the app's onSend hook does not run for these
-  if (seg[1] !== 'v400') return reply.code(404).send();
-  return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
+  if (seg[1] !== 'v400') reply.code(404).send();
+  else sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
 }
 
 /**
