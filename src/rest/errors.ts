@@ -5,7 +5,7 @@ import { isClientAbort, isDatabaseUnavailable, OutageLog, serviceUnavailable } f
 import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import { resolveLang, translate } from '../i18n/messages.js';
-import { problemsOfAjv, type AjvError } from './ajv-rules.js';
+import { problemsOfAjv } from './ajv-rules.js';
 import { sendError } from './envelope.js';
 
 /** 5xx answers that are states, not faults: maintenance, and a database outage (the outage log counts those). */
@@ -133,7 +133,7 @@ function depthExceeds(value: object, max: number): boolean {
 
 function toAppError(err: FastifyError): AppError {
   if (err instanceof AppError) return err;
-  if (err.validation) return validationError(problemsOfAjv(err.validation as unknown as AjvError[], err.validationContext));
+  if (err.validation) return validationError(problemsOfAjv(err.validation, err.validationContext));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return appError('ERROR_PAYLOAD_TOO_LARGE');

@@ -202,7 +202,7 @@ export async function readPage<T extends TenantEntity>(
   ctx: RequestContext,
   entity: EntityName<T>,
   q: ListQuery,
-  where: () => FilterQuery<T>,
+  where: () => FilterQuery<NoInfer<T>>,
 ): Promise<Page<T>> {
   const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
     Promise.all([
