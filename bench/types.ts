@@ -23,7 +23,7 @@ export interface BenchScenario {
 
 export interface BenchPrepareContext {
   orm: MikroORM;
-  load(fixture: FixtureFile): Promise<void>;
+  load: (fixture: FixtureFile) => Promise<void>;
 }
 
 /**

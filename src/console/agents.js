@@ -82,7 +82,7 @@
   function auth() {
     try {
       return JSON.parse(sessionStorage.getItem(STORE) || 'null');
-    } catch (e) {
+    } catch {
       return null;
     }
   }

@@ -411,7 +411,7 @@
       state.auth = saved;
       start();
     }
-  } catch (e) {
+  } catch {
     /* ignore */
   }
 })();

@@ -8,7 +8,7 @@ export interface OpenDatabase {
   /** For what needs a session of its own (migrations, seeders): DATABASE_DIRECT_URL, else `url`. */
   directUrl: string;
   embedded: boolean;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export const EMBEDDED_PORT = 54329;

@@ -79,7 +79,7 @@ export function reachableDataDir(dir: string, user: PostgresUser): string {
 }
 
 export interface RootCluster {
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** initdb (when the folder is new) and start PostgreSQL from `bin`, as the postgres user; resolves once it accepts connections. */

@@ -10,7 +10,7 @@ export interface EmbeddedDatabase {
   url: string;
   /** Where the cluster's files are (as root, possibly not the folder asked for). */
   dataDir: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface EmbeddedOptions {

@@ -5,6 +5,7 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  OperationTypeNode,
   type FieldNode,
   type GraphQLObjectType,
   type GraphQLOutputType,
@@ -34,7 +35,8 @@ export function databaseCostRule(max: number, measured?: (n: number) => void): V
   return (context: ValidationContext) => ({
     OperationDefinition: {
       enter(operation) {
-        const root = operation.operation === 'mutation' ? context.getSchema().getMutationType() : context.getSchema().getQueryType();
+        const root =
+          operation.operation === OperationTypeNode.MUTATION ? context.getSchema().getMutationType() : context.getSchema().getQueryType();
         if (!root) return;
         const cost = new DocumentCost(context).rootCost(operation.selectionSet, root);
         if (cost > max) {

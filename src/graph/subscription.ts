@@ -3,6 +3,7 @@ import {
   execute,
   getOperationAST,
   GraphQLError,
+  OperationTypeNode,
   specifiedRules,
   validate,
   type DocumentNode,
@@ -46,7 +47,7 @@ export function checkSubscription(schema: GraphQLSchema, request: SubscriptionRe
   const operationName = request.operationName ?? undefined;
   const operation = getOperationAST(document, operationName);
   if (!operation) return [new GraphQLError('Unable to identify the operation.')];
-  if (operation.operation !== 'subscription') {
+  if (operation.operation !== OperationTypeNode.SUBSCRIPTION) {
     return [new GraphQLError('Only subscriptions run over the WebSocket; queries and mutations use POST /graphql.')];
   }
   const nul = nulField(request.variables, 'variables');

@@ -102,7 +102,7 @@ export function providerAppError(err: ProviderError): AppError {
       return appError('ERROR_AI_PROVIDER_REJECTED', [{ key: 'ERROR_AI_PROVIDER_REJECTED', params: { detail: err.detail ?? '' } }]);
     case 'not_configured':
       return appError('ERROR_AI_PROVIDER_NOT_CONFIGURED');
-    default:
+    case 'unavailable':
       return appError('ERROR_AI_PROVIDER_UNAVAILABLE');
   }
 }

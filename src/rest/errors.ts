@@ -14,7 +14,7 @@ import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import { assertNoNul } from '../errors/nul.js';
 import { resolveLang, translate } from '../i18n/messages.js';
-import { problemsOfAjv, type AjvError } from './ajv-rules.js';
+import { problemsOfAjv } from './ajv-rules.js';
 import { sendError } from './envelope.js';
 import { NOSNIFF } from './security-headers.js';
 
@@ -89,11 +89,11 @@ export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker
  * Failures of Fastify's router before any route runs (a URL that does not decode, an over-long
  * segment): an empty 404 outside v400, the not-found envelope under it; never Fastify's own body.
  */
-export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function frameworkErrors(_err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const seg = segments(req.raw.url ?? '');
   reply.header('x-request-id', req.id).headers(NOSNIFF); // the app's hooks do not run for these
-  if (seg[1] !== 'v400') return reply.code(404).send();
-  return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
+  if (seg[1] !== 'v400') reply.code(404).send();
+  else sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
 }
 
 /**
@@ -164,7 +164,7 @@ function depthExceeds(value: object, max: number): boolean {
 
 function toAppError(err: FastifyError): AppError {
   if (err instanceof AppError) return err;
-  if (err.validation) return validationError(problemsOfAjv(err.validation as unknown as AjvError[], err.validationContext));
+  if (err.validation) return validationError(problemsOfAjv(err.validation, err.validationContext));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return appError('ERROR_PAYLOAD_TOO_LARGE');

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { isOperator, type Caller, type OperatorContext, type RequestContext } from '../context/index.js';
 import type { Project } from '../entities/project.js';
 import { appError } from '../errors/codes.js';
@@ -314,7 +314,7 @@ function unknownOperation(document: DocumentNode, operationName: unknown): strin
 }
 
 function isMutation(document: DocumentNode, operationName: unknown): boolean {
-  return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined)?.operation === 'mutation';
+  return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined)?.operation === OperationTypeNode.MUTATION;
 }
 
 function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): FastifyReply {
@@ -330,7 +330,7 @@ function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): Fasti
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */
 function formatError(req: Pick<FastifyRequest, 'server' | 'log'>, e: GraphErrorLike) {
   const ext = e.extensions ?? {};
-  const code = String(ext.code ?? '');
+  const code = typeof ext.code === 'string' ? ext.code : '';
   if (isErrorCode(code) && Array.isArray(ext.messages)) {
     const first = (ext.messages as { key: string }[])[0];
     return {

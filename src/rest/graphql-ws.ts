@@ -157,7 +157,8 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
           socket.on('message', (data) => {
-            cb(String(data)).catch((err: unknown) => {
+            // ws's default binaryType ('nodebuffer'): every message, text or binary, arrives as one Buffer.
+            cb((data as Buffer).toString()).catch((err: unknown) => {
               log(socket).error({ err: (err as Error).message }, 'subscription message failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             });

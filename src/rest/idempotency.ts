@@ -97,7 +97,7 @@ export function idempotencyHooks(spec: RouteSpec, services: Services) {
             state,
             state.token,
             reply.statusCode,
-            seal(cipher, typeof payload === 'string' ? payload : String(payload ?? '')),
+            seal(cipher, typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : ''),
           );
       } catch (err) {
         // The key stays "running" until its lease ends; the answer itself is still sent.

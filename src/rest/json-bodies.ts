@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JSONSchema } from './json-schema.js';
 
 /**
@@ -12,7 +12,12 @@ import type { JSONSchema } from './json-schema.js';
  *   the decoded value is then validated as usual, and any other string stays a 400.
  */
 export function acceptEmptyJsonBodies(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
+  // Fastify's default JSON parser is its callback form (typed as either form): it answers through `done`.
+  const parse = app.getDefaultJsonParser('error', 'error') as (
+    req: FastifyRequest,
+    body: string,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => void;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body.length === 0) return done(null, undefined);

@@ -14,7 +14,7 @@ const root = path.resolve(__dirname, '..', '..');
 
 function projectGraph(): Map<string, Set<string>> {
   const configPath = path.join(root, 'tsconfig.json');
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  const read = ts.readConfigFile(configPath, (f) => ts.sys.readFile(f));
   if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root);
   const host = ts.createCompilerHost(parsed.options);

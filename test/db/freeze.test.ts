@@ -377,7 +377,7 @@ describe('faults longer than the bounds, under load', () => {
     for (const l of lines) expect(JSON.stringify(l), 'no SQL in a warning or error line').not.toMatch(SQL);
     const last = new Map<string, number>();
     for (const l of lines) {
-      const key = `${l.msg} ${String(l.cause ?? '')}`;
+      const key = `${l.msg} ${JSON.stringify(l.cause ?? null)}`;
       const previous = last.get(key);
       if (previous !== undefined) expect(l.time - previous, `"${key}" twice within 5 s`).toBeGreaterThanOrEqual(4900);
       last.set(key, l.time);

@@ -8,7 +8,7 @@ import { startEmbeddedPostgres, withDatabase, type EmbeddedDatabase } from '../.
 import { initORM, migrate } from '../../src/db/orm.js';
 import { loadFixtures } from '../../src/fixtures/load.js';
 import { TEST_CREDENTIALS_KEY, testCipher } from '../support/db.js';
-import { CLI, ensureBuilt } from '../support/dist.js';
+import { ensureBuilt } from '../support/dist.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 import { freePort } from '../support/net.js';
 import { ClusterFreezer, waitUntil } from '../support/pg-faults.js';

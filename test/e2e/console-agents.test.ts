@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { baseFixture, KEYS, PASSWORD, USERS } from '../support/fixtures.js';
+import { baseFixture, KEYS, PASSWORD } from '../support/fixtures.js';
 import { openSse, type SseClient } from '../support/sse.js';
 import { agent, customerKey, customers, emit, listen } from './support.js';
 

@@ -154,7 +154,7 @@ async function mutate(): Promise<void> {
       try {
         await totalsAgree();
       } catch (e) {
-        throw new Error(`step ${k} broke the totals: ${(e as Error).message}`);
+        throw new Error(`step ${k} broke the totals: ${(e as Error).message}`, { cause: e });
       }
     }
   }

@@ -16,7 +16,7 @@ const preflight = (
     url,
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
   });
-const allowed = (header: unknown) =>
+const allowed = (header: string | string[] | number | undefined) =>
   String(header ?? '')
     .toLowerCase()
     .split(/\s*,\s*/);

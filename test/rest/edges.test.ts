@@ -34,7 +34,7 @@ function raw(port: number, request: string): Promise<{ status: number; headers: 
     const socket = net.connect(port, '127.0.0.1');
     let data = '';
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
-    socket.on('data', (d) => (data += d));
+    socket.on('data', (d) => (data += String(d)));
     socket.on('error', reject);
     socket.on('close', () => {
       const [head, ...rest] = data.split('\r\n\r\n');
@@ -130,7 +130,7 @@ describe.each(ENGINES)('error envelopes at the edges (%s)', (engine) => {
     const body = JSON.stringify({ email: 'nobody@acme.test', password: 'x' });
     const socket = net.connect(otherPort, '127.0.0.1');
     let data = '';
-    socket.on('data', (d) => (data += d));
+    socket.on('data', (d) => (data += String(d)));
     const closed = new Promise((r) => socket.on('close', r));
     socket.write(
       `POST /v400/en/acme/auth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,

@@ -61,7 +61,7 @@ function connect(url: string, headers: Record<string, string> = {}, localAddress
   const messages: any[] = [];
   const listeners = new Set<() => void>();
   ws.on('message', (data) => {
-    messages.push(JSON.parse(String(data)));
+    messages.push(JSON.parse((data as Buffer).toString()));
     listeners.forEach((l) => l());
   });
   const closed = new Promise<{ code: number; at: number }>((resolve) => ws.on('close', (code) => resolve({ code, at: Date.now() })));
@@ -88,7 +88,11 @@ function connect(url: string, headers: Record<string, string> = {}, localAddress
             );
             const check = () => {
               const m = found();
-              if (m) (clearTimeout(timer), listeners.delete(check), ok(m));
+              if (m) {
+                clearTimeout(timer);
+                listeners.delete(check);
+                ok(m);
+              }
             };
             listeners.add(check);
           }),

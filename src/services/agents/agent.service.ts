@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent } from '../../entities/ai-agent.js';
 import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
@@ -87,7 +86,7 @@ export class AgentService {
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     return readPage(ctx, AiAgent, q, () => {
       const filters = [toFilter(q.where), ...(scope ? [{ business_id: { $in: scope } }] : [])].filter((f) => Object.keys(f).length);
-      return (filters.length ? { $and: filters } : {}) as never;
+      return filters.length ? { $and: filters } : {};
     });
   }
 
@@ -145,7 +144,7 @@ export class AgentService {
     if ('business_id' in fields) await this.checkBusiness(ctx, fields.business_id, false);
     const row = await uniquely(() =>
       ctx.em.transactional(async (tx) => {
-        const agent = await findVisibleAgent(ctx, agentId, { em: tx as EntityManager, lock: true, credentials: true });
+        const agent = await findVisibleAgent(ctx, agentId, { em: tx, lock: true, credentials: true });
         const provider = fields.provider ?? agent.provider;
         const merged = decryptCredentials(this.cipher, agent.credentials);
         const patch = (input.credentials ?? {}) as Record<string, string | null>;

@@ -347,7 +347,7 @@ export async function readPage<T extends TenantEntity>(
   ctx: RequestContext,
   entity: EntityName<T>,
   q: ListQuery,
-  where: () => FilterQuery<T>,
+  where: () => FilterQuery<NoInfer<T>>,
   computed: Computed = {},
 ): Promise<Page<T>> {
   const [items, total] = await readOnReplica(ctx.em, (connectionType) =>

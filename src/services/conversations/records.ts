@@ -1,7 +1,6 @@
 import { windowExpiresAt } from '../../entities/ai-conversation.js';
 import { type AiEventType, type NewAiEvent } from '../events/event-log.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { raw } from '@mikro-orm/postgresql';
 
 /**
  * Conversations and messages as the API shows them (REST records, graph rows, event data), from

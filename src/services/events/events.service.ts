@@ -31,7 +31,7 @@ const PRUNE_LOCK: [number, number] = [0x4f474576, 0];
 /** Last-Event-ID / last_event_id: digits only (at most 18, so it stays an exact number); anything else is a 400. */
 export function parseLastEventId(value: unknown, field = 'last_event_id'): number | null {
   if (value === undefined || value === null || value === '') return null;
-  const text = String(value);
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   if (!/^\d{1,18}$/.test(text) || !Number.isSafeInteger(Number(text)))
     throw validationError([{ field, rule: 'range', params: { min: 0, max: Number.MAX_SAFE_INTEGER } }]);
   return Number(text);

@@ -4,7 +4,6 @@ import { Project } from '../../entities/project.js';
 import { Session } from '../../entities/session.js';
 import { TENANT_FILTER } from '../../entities/tenant.js';
 import type { User } from '../../entities/user.js';
-import { appError } from '../../errors/codes.js';
 import type { Caller } from '../../context/index.js';
 import { sha256 } from '../../platform/secrets.js';
 import { TtlCache } from '../../platform/ttl-cache.js';

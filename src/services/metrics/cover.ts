@@ -40,7 +40,13 @@ const fixed = (ms: number) => ({
  * 15-minute one. At high volume every bucket holds most of the key space, so coarser buckets
  * cost little more than fine ones; that is what keeps a period's cost bounded by the key space.
  */
-const LEVELS: { grain: Grain; cost: number; floor(t: number): number; ceil(t: number): number; units(a: number, b: number): number }[] = [
+const LEVELS: {
+  grain: Grain;
+  cost: number;
+  floor: (t: number) => number;
+  ceil: (t: number) => number;
+  units: (a: number, b: number) => number;
+}[] = [
   { grain: 0, cost: 1, ...fixed(BUCKET_MS) },
   { grain: 3, cost: 2, ...fixed(HOUR_MS) },
   { grain: 4, cost: 4, ...fixed(SIX_HOURS_MS) },

@@ -208,7 +208,12 @@ function operation(attribute: string, rawSpec: Record<string, unknown>, { attrib
       if (type !== 'string' && type !== 'int') throw validationError([{ field: clip(attribute), key: 'ilike_not_supported' }]);
       if (typeof spec.value !== 'string') throw whereError();
       return { attribute, op: 'ilike', value: scalar('string', spec.value), asText: type === 'int' };
-    default:
+    case '=':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       if (!('value' in spec) || spec.value === null || typeof spec.value === 'object') throw whereError();
       return { attribute, op: op as Operator, value: scalar(type, spec.value) };
   }
