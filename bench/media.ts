@@ -14,6 +14,7 @@ import { initORM, migrate } from '../src/db/orm.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { sha256 } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
+import { databaseCpu } from './outbound.js';
 import { SERVE_NODE_ARGS, startServe, startServer, type BenchServer } from './processes.js';
 
 /**
@@ -296,10 +297,15 @@ async function downloads(
   const rssBefore = serve.rssMb();
   let rssMax = rssBefore;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, serve.rssMb())), 100);
+  const postgres = await databaseCpu(sql);
+  const pg0 = await postgres.cpu();
+  const cpu0 = serve.cpuMs();
   const started = performance.now();
   await deliver(Array.from({ length: FILES }, (_, i) => mediaItem(`wamid.B${i}`, contactOf(i), 'document', `doc-${i}`, doc)));
   const by = await settled(sql, 'wamid.B', 600_000);
   const seconds = (performance.now() - started) / 1000;
+  const serveMs = serve.cpuMs() - cpu0;
+  const pgMs = await postgres.since(pg0);
   clearInterval(sampler);
   const total = (FILES * doc.bytes.length) / MB;
   const [check] = await sql<{ n: number; bytes: string }>(
@@ -321,7 +327,7 @@ async function downloads(
   );
   if (errors.length) console.log(`    errors: ${errors.map((e) => e.error).join('; ')}`);
   console.log(
-    `    serve RSS ${rssBefore.toFixed(0)} MB before, peak ${rssMax.toFixed(0)} MB (target < heap cap ${HEAP_CAP_MB} + 150 = ${HEAP_CAP_MB + 150} MB); load average ${load()}`,
+    `    CPU per MB stored: serve ${(serveMs / total).toFixed(1)} ms, PostgreSQL (this database's backends) ${(pgMs / total).toFixed(1)} ms; serve RSS ${rssBefore.toFixed(0)} MB before, peak ${rssMax.toFixed(0)} MB (target < heap cap ${HEAP_CAP_MB} + 150 = ${HEAP_CAP_MB + 150} MB); load average ${load()}`,
   );
   const [first] = await sql<{ conversation_id: number; id: number }>(
     `select m.conversation_id, m.id from ai_messages m join ai_media a on a.message_id = m.id where m.external_id = 'wamid.B0' and a.status = 'stored'`,
@@ -394,11 +400,18 @@ async function serving(
     const runs: Record<string, { mbs: number; p99: number; rps: number }[]> = { serve: [], file: [] };
     for (let r = 0; r < ROUNDS; r++) {
       for (const side of (r % 2 ? ['file', 'serve'] : ['serve', 'file']) as (keyof typeof sides)[]) {
+        const postgres = await databaseCpu(sql);
+        const pg0 = await postgres.cpu();
+        const cpu0 = side === 'serve' ? serve.cpuMs() : ref.cpuMs();
         const res = await autocannon({ ...sides[side], connections: 10, duration: DURATION });
-        if (res.non2xx || res.errors) console.log(`    ${side}: non-2xx ${res.non2xx}, errors ${res.errors}`);
+        const cpuMs = (side === 'serve' ? serve.cpuMs() : ref.cpuMs()) - cpu0;
+        const pgMs = await postgres.since(pg0);
+        const mbServed = (res.throughput.average * DURATION) / MB;
+        if (res.non2xx || res.errors)
+          console.log(`    ${side}: non-2xx ${res.non2xx} (${JSON.stringify(res.statusCodeStats)}), errors ${res.errors}`);
         runs[side].push({ mbs: res.throughput.average / MB, p99: res.latency.p99, rps: res.requests.average });
         console.log(
-          `    round ${r + 1}, ${side}: ${(res.throughput.average / MB).toFixed(0)} MB/s, ${res.requests.average.toFixed(1)} req/s, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms`,
+          `    round ${r + 1}, ${side}: ${(res.throughput.average / MB).toFixed(0)} MB/s, ${res.requests.average.toFixed(1)} req/s, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms; CPU per MB served: the server ${(cpuMs / mbServed).toFixed(1)} ms, PostgreSQL ${(pgMs / mbServed).toFixed(1)} ms`,
         );
       }
     }

@@ -284,7 +284,9 @@ async function alternate(
  * `since(start)` at the end sums each backend's growth (a backend opened meanwhile counts whole; one
  * closed meanwhile is missed). Other databases of a shared server (other work's) are not counted.
  */
-async function databaseCpu(sql: Sql): Promise<{ cpu(): Promise<Map<number, number>>; since(start: Map<number, number>): Promise<number> }> {
+export async function databaseCpu(
+  sql: Sql,
+): Promise<{ cpu(): Promise<Map<number, number>>; since(start: Map<number, number>): Promise<number> }> {
   const ticks = (pid: number) => {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(f[11]) + Number(f[12]);
