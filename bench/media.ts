@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { ensureDatabase } from '../src/db/database.js';
 import { withDatabase } from '../src/db/embedded.js';
 import { initORM, migrate } from '../src/db/orm.js';
+import { PgMediaStore } from '../src/services/media/index.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { sha256 } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
@@ -112,6 +113,9 @@ const load = () =>
     .join(' ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The bench's own ORM (for the store's read measured in this process). */
+let sqlOrm: Awaited<ReturnType<typeof initORM>> | undefined;
+
 type Sql = <T = Record<string, any>>(text: string, params?: unknown[]) => Promise<T[]>;
 
 /** A signed notification of `messages` (Meta's shape) for the bench's phone number. */
@@ -174,6 +178,7 @@ async function main(): Promise<void> {
   await ensureDatabase(server.url, name);
   const url = withDatabase(server.url, name);
   const orm = await initORM({ clientUrl: url, poolMax: 4 });
+  sqlOrm = orm;
   const cloud = await startCloud();
   const sql: Sql = (text, params = []) => orm.em.getConnection().execute(text, params, 'all');
   const servers: BenchServer[] = [];
@@ -383,6 +388,7 @@ async function serving(
   tmp: string,
 ): Promise<void> {
   const m = await storeOne(sql, deliver, files, 'C', image);
+  await storeReadCpu(sql, m.message);
   const local = path.join(tmp, 'image.jpg');
   fs.writeFileSync(local, image.bytes);
   const ref = await startServer(
@@ -423,6 +429,20 @@ async function serving(
   } finally {
     await ref.stop();
   }
+}
+
+/** The PostgreSQL store's read of the file alone, in this process (PgMediaStore.read, 10 times): CPU per MB, to set beside serve's. */
+async function storeReadCpu(sql: Sql, messageId: number): Promise<void> {
+  const [{ id }] = await sql<{ id: string }>('select id from ai_media where message_id = ?', [messageId]);
+  const store = new PgMediaStore(sqlOrm!);
+  let bytes = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < 10; i++) for await (const chunk of await store.read(id)) bytes += (chunk as Buffer).length;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(
+    `    the store's read alone (PgMediaStore.read in the bench process, 10 × the image, one at a time): ${((cpu.user + cpu.system) / 1000 / (bytes / MB)).toFixed(1)} ms CPU per MB, ${(bytes / MB / ((performance.now() - t0) / 1000)).toFixed(0)} MB/s`,
+  );
 }
 
 /** (c) Sequential `Range: bytes=-65536` requests for a large file: p50/p99. */
