@@ -25,6 +25,11 @@ import { startServe, type BenchServer } from './processes.js';
  * 2. Latency: one process, replies POSTed at a steady 50/s for 10 s; prints the p99 from the POST
  *    being sent (its commit is inside it) to the provider's request, and from the POST's answer.
  * 3. The POST itself: autocannon, 10 connections, 10 s, assistant replies over the conversations.
+ * 4. Issue 42 (bench/outbound-media.ts), one process: the mix of text, interactive, location and
+ *    image-by-our-media_id replies over BENCH_MIX_CONVERSATIONS (200): drain, audit, uploads per file,
+ *    commit → provider at 50/s; then the upload figures (RSS during a 100 MB POST /ai/media, 20
+ *    concurrent 5 MB uploads against the store written directly).
+ * BENCH_OUTBOUND_PARTS picks the parts: `text` (1–3), `mix`, `uploads` (default all three).
  *
  * Figures measured while other work loads the machine are floors, not the product's capacity.
  *
