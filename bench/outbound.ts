@@ -12,6 +12,7 @@ import { initORM, migrate } from '../src/db/orm.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { sha256 } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
+import { MIX_CONVERSATIONS, mixBody, queueMix, uploadFigures, uploadMixFiles } from './outbound-media.js';
 import { startServe, type BenchServer } from './processes.js';
 
 /**
@@ -24,6 +25,11 @@ import { startServe, type BenchServer } from './processes.js';
  * 2. Latency: one process, replies POSTed at a steady 50/s for 10 s; prints the p99 from the POST
  *    being sent (its commit is inside it) to the provider's request, and from the POST's answer.
  * 3. The POST itself: autocannon, 10 connections, 10 s, assistant replies over the conversations.
+ * 4. Issue 42 (bench/outbound-media.ts), one process: the mix of text, interactive, location and
+ *    image-by-our-media_id replies over BENCH_MIX_CONVERSATIONS (200): drain, audit, uploads per file,
+ *    commit → provider at 50/s; then the upload figures (RSS during a 100 MB POST /ai/media, 20
+ *    concurrent 5 MB uploads against the store written directly).
+ * BENCH_OUTBOUND_PARTS picks the parts: `text` (1–3), `mix`, `uploads` (default all three).
  *
  * Figures measured while other work loads the machine are floors, not the product's capacity.
  *
@@ -36,29 +42,67 @@ import { startServe, type BenchServer } from './processes.js';
 const PROVIDER_MS = Number(process.env.BENCH_PROVIDER_MS ?? 20);
 const REPLIES = Number(process.env.BENCH_REPLIES ?? 5_000);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100);
+/** BENCH_OUTBOUND_PARTS: which parts run (default all): `text` (drains, latency, the POST), `mix` (issue 42's mix), `uploads`. */
+const PARTS = new Set((process.env.BENCH_OUTBOUND_PARTS ?? 'text,mix,uploads').split(',').map((x) => x.trim()));
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const SERVER_KEY = 'bench-outbound-server-key-0123456789';
 const PHONE = 'pn-bench';
 const TOKEN = 'EAAG-bench-token';
 
-/** The fake Cloud API: records every text request (arrival time, recipient, body), answers after PROVIDER_MS. */
-export function startProvider(): Promise<{ url: string; requests: { at: number; to: string; body: string }[]; close(): void }> {
-  const requests: { at: number; to: string; body: string }[] = [];
+/** What the fake Cloud API recorded of one message: its arrival, recipient, type, and its tag (text body, button body, location name or caption). */
+export interface ProviderRequest {
+  at: number;
+  to: string;
+  type: string;
+  body: string;
+}
+
+/**
+ * The fake Cloud API: records every message request (arrival time, recipient, type, tag), answers after
+ * PROVIDER_MS; `POST {phone}/media` (a file upload, CONTRACT §12.4) is read whole, counted in `uploads`
+ * and answered with a new id after PROVIDER_MS; an image naming an id it did not give counts in `unknownMedia`.
+ */
+export function startProvider(): Promise<{
+  url: string;
+  requests: ProviderRequest[];
+  uploads: { bytes: number }[];
+  unknownMedia: () => number;
+  close(): void;
+}> {
+  const requests: ProviderRequest[] = [];
+  const uploads: { bytes: number }[] = [];
+  const uploaded = new Set<string>();
+  let unknown = 0;
   let n = 0;
+  const answer = (res: http.ServerResponse, body: unknown) =>
+    setTimeout(() => {
+      const text = JSON.stringify(body);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    }, PROVIDER_MS);
   const server = http.createServer((req, res) => {
     const at = performance.now();
+    if (req.url?.endsWith('/media')) {
+      let bytes = 0;
+      req.on('data', (c: Buffer) => (bytes += c.length));
+      req.on('end', () => {
+        const id = `up${uploads.push({ bytes })}`;
+        uploaded.add(id);
+        answer(res, { id });
+      });
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string; text: { body: string } };
-      requests.push({ at, to: msg.to, body: msg.text.body });
-      setTimeout(() => {
-        const text = JSON.stringify({
-          messaging_product: 'whatsapp',
-          contacts: [{ input: msg.to, wa_id: msg.to }],
-          messages: [{ id: `wamid.BENCH${++n}` }],
-        });
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
-      }, PROVIDER_MS);
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const tag = msg.text?.body ?? msg.interactive?.body?.text ?? msg.location?.name ?? msg.image?.caption ?? '';
+      if (msg.type === 'image' && !uploaded.has(msg.image?.id)) unknown++;
+      requests.push({ at, to: msg.to, type: msg.type, body: tag });
+      answer(res, { messaging_product: 'whatsapp', contacts: [{ input: msg.to, wa_id: msg.to }], messages: [{ id: `wamid.BENCH${++n}` }] });
     });
   });
   return new Promise((resolve) =>
@@ -66,6 +110,8 @@ export function startProvider(): Promise<{ url: string; requests: { at: number; 
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v21.0`,
         requests,
+        uploads,
+        unknownMedia: () => unknown,
         close: () => {
           server.closeAllConnections();
           server.close();
@@ -93,7 +139,9 @@ async function main(): Promise<void> {
     orm.em.getConnection().execute<T[]>(text, params, 'all');
   try {
     await migrate(orm);
-    const { projectId, conversations, contacts } = await seed(sql);
+    const seeded = await seed(sql, Math.max(CONVERSATIONS, MIX_CONVERSATIONS));
+    const { projectId, contacts } = seeded;
+    const conversations = seeded.conversations.slice(0, CONVERSATIONS);
     const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', WHATSAPP_API_URL: provider.url };
     if (a && b) {
       await alternate([a, b], env, (processes, build) =>
@@ -102,7 +150,8 @@ async function main(): Promise<void> {
       return;
     }
 
-    for (const processes of [1, 2]) {
+    console.log(`bench:outbound, load average ${loadAverage()} (1, 5, 15 min); parts: ${[...PARTS].join(', ')}`);
+    for (const processes of PARTS.has('text') ? [1, 2] : []) {
       servers = await Promise.all(Array.from({ length: processes }, () => startServe(env)));
       provider.requests.length = 0;
       const { seconds, sent } = await drain(sql, projectId, conversations, `p${processes}`, servers);
@@ -119,6 +168,14 @@ async function main(): Promise<void> {
       await Promise.all(servers.map((s) => s.stop()));
       servers = [];
     }
+    if (PARTS.has('mix') || PARTS.has('uploads')) {
+      servers = [await startServe(env)];
+      if (PARTS.has('mix')) await mix(sql, projectId, seeded.conversations.slice(0, MIX_CONVERSATIONS), contacts, servers, provider);
+      if (PARTS.has('uploads')) await uploadFigures(servers[0], SERVER_KEY, orm, sql, projectId);
+      await servers[0].stop();
+      servers = [];
+    }
+    console.log(`load average at the end ${loadAverage()}`);
     console.log("(measured on a shared machine while other work runs: floors, not the product's capacity)");
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -232,7 +289,9 @@ async function alternate(
  * `since(start)` at the end sums each backend's growth (a backend opened meanwhile counts whole; one
  * closed meanwhile is missed). Other databases of a shared server (other work's) are not counted.
  */
-async function databaseCpu(sql: Sql): Promise<{ cpu(): Promise<Map<number, number>>; since(start: Map<number, number>): Promise<number> }> {
+export async function databaseCpu(
+  sql: Sql,
+): Promise<{ cpu(): Promise<Map<number, number>>; since(start: Map<number, number>): Promise<number> }> {
   const ticks = (pid: number) => {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(f[11]) + Number(f[12]);
@@ -289,16 +348,19 @@ async function drain(
   conversations: number[],
   tag: string,
   servers: BenchServer[],
+  queue?: () => Promise<void>,
 ): Promise<{ seconds: number; sent: number }> {
-  await sql(
-    `with m as (
+  if (queue) await queue();
+  else
+    await sql(
+      `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status)
        select ?, (?::int[])[1 + (i % ?)], 'assistant', ? || ' c' || (i % ?) || ' m' || (i / ?), true, now(), 'pending'
          from generate_series(0, ? - 1) as i order by i
        returning id, project_id, conversation_id)
      insert into ai_message_sends (message_id, project_id, conversation_id) select id, project_id, conversation_id from m order by id`,
-    [projectId, `{${conversations.join(',')}}`, conversations.length, tag, conversations.length, conversations.length, REPLIES],
-  );
+      [projectId, `{${conversations.join(',')}}`, conversations.length, tag, conversations.length, conversations.length, REPLIES],
+    );
   const started = performance.now();
   for (;;) {
     const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from ai_message_sends where status = 'pending'`);
@@ -312,16 +374,59 @@ async function drain(
   return { seconds: (performance.now() - started) / 1000, sent: REPLIES };
 }
 
-export const post = (base: string, conversationId: number, content: string) =>
+/**
+ * Issue 42's mix (bench/outbound-media.ts) with one process: files uploaded with POST /ai/media, a
+ * drain of REPLIES replies over the mix's conversations (sends/s, duplicates, order, uploads the
+ * provider received), then 50 replies/s for 10 s through POST …/messages: commit → provider p99.
+ */
+async function mix(
+  sql: Sql,
+  projectId: number,
+  conversations: number[],
+  contacts: string[],
+  servers: BenchServer[],
+  provider: Awaited<ReturnType<typeof startProvider>>,
+): Promise<void> {
+  const files = await uploadMixFiles(servers[0].origin, SERVER_KEY);
+  provider.requests.length = 0;
+  provider.uploads.length = 0;
+  const cpu0 = servers[0].cpuMs();
+  const { seconds, sent } = await drain(sql, projectId, conversations, 'mix', servers, () =>
+    queueMix(sql, projectId, conversations, files, 'mix', REPLIES),
+  );
+  const cpuMs = servers[0].cpuMs() - cpu0;
+  const { requests, duplicates, outOfOrder } = audit(provider.requests, contacts);
+  const types = Object.entries(provider.requests.reduce<Record<string, number>>((t, r) => ((t[r.type] = (t[r.type] ?? 0) + 1), t), {}))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  console.log(
+    `mix drain, 1 process: ${sent} replies (50 % text, 25 % interactive, 15 % location, 10 % image by our media_id) over ${conversations.length} conversations in ${seconds.toFixed(2)} s = ${Math.round(sent / seconds)} sends/s (target ≥ 500/s), serve CPU ${Math.round((cpuMs * 1000) / sent)} µs per send; load average ${loadAverage()}`,
+  );
+  console.log(
+    `  provider requests ${requests} (${types}), duplicates ${duplicates}, conversations out of order ${outOfOrder}; uploads ${provider.uploads.length} for ${files.length} files (target: one per file); images naming an id the provider did not give ${provider.unknownMedia()}`,
+  );
+  if (duplicates || outOfOrder || requests !== sent || provider.uploads.length !== files.length) process.exitCode = 1;
+  await latency(servers[0].origin, conversations, provider.requests, (i, tag) => mixBody(i, tag, files), 'the mix');
+}
+
+/** A reply through the API: `content` as a text reply, or the whole body of a reply of another type. */
+export const post = (base: string, conversationId: number, content: string | Record<string, unknown>) =>
   fetch(`${base}/v400/en/bench-outbound/ai/conversations/${conversationId}/messages`, {
     method: 'POST',
     headers: { 'x-api-key': SERVER_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ role: 'assistant', content }),
+    body: JSON.stringify(typeof content === 'string' ? { role: 'assistant', content } : content),
   });
 
 /** 50 replies/s for 10 s: from each POST's start (and its answer) to the provider's request for it. */
-async function latency(base: string, conversations: number[], requests: { at: number; body: string }[]): Promise<void> {
+async function latency(
+  base: string,
+  conversations: number[],
+  requests: { at: number; body: string }[],
+  bodyOf: (i: number, tag: string) => Record<string, unknown> = (_, tag) => ({ role: 'assistant', content: tag }),
+  what = 'text replies',
+): Promise<void> {
   const sent = new Map<string, { start: number; answered: number }>();
+  const failed: string[] = [];
   const pending: Promise<void>[] = [];
   const t0 = performance.now();
   for (let i = 0; i < 500; i++) {
@@ -331,8 +436,9 @@ async function latency(base: string, conversations: number[], requests: { at: nu
     const body = `steady ${i}`;
     const start = performance.now();
     pending.push(
-      post(base, conversations[i % conversations.length], body).then(async (res) => {
-        await res.arrayBuffer();
+      post(base, conversations[i % conversations.length], bodyOf(i, body)).then(async (res) => {
+        if (res.status !== 200) failed.push(`${res.status} ${(await res.text()).slice(0, 200)}`);
+        else await res.arrayBuffer();
         sent.set(body, { start, answered: performance.now() });
       }),
     );
@@ -350,7 +456,7 @@ async function latency(base: string, conversations: number[], requests: { at: nu
     fromAnswer.push(r.at - s.answered);
   }
   console.log(
-    `latency at 50 replies/s: ${fromStart.length} of 500 reached the provider; POST start → provider request p50 ${p(fromStart, 0.5).toFixed(1)} ms, p99 ${p(fromStart, 0.99).toFixed(1)} ms (target p99 ≤ 200 ms)`,
+    `latency, ${what} at 50 replies/s: ${fromStart.length} of 500 reached the provider${failed.length ? ` (${failed.length} POSTs refused, first: ${failed[0]})` : ''}; POST start → provider request p50 ${p(fromStart, 0.5).toFixed(1)} ms, p99 ${p(fromStart, 0.99).toFixed(1)} ms (target p99 ≤ 200 ms)`,
   );
   console.log(
     `  POST answer → provider request p50 ${p(fromAnswer, 0.5).toFixed(1)} ms, p99 ${p(fromAnswer, 0.99).toFixed(1)} ms (negative: the send began before the answer reached the client)`,
