@@ -152,7 +152,7 @@ async function openSubscriptions(origin: string, n: number): Promise<Held> {
       ws.on('close', (closeCode) => settled || (out.reasons[`close ${closeCode}`] = (out.reasons[`close ${closeCode}`] ?? 0) + 1));
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': serverKey(p) } })));
       ws.on('message', (data) => {
-        const m = JSON.parse(String(data));
+        const m = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : '{}');
         if (m.type === 'connection_ack') {
           ws.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: 'subscription { aiEvents { id created_at } }' } }));
           // admitted once nothing refuses it for a moment

@@ -405,7 +405,8 @@ async function serving(
     };
     const runs: Record<string, { mbs: number; p99: number; rps: number }[]> = { serve: [], file: [] };
     for (let r = 0; r < ROUNDS; r++) {
-      for (const side of (r % 2 ? ['file', 'serve'] : ['serve', 'file']) as (keyof typeof sides)[]) {
+      const order: (keyof typeof sides)[] = r % 2 ? ['file', 'serve'] : ['serve', 'file'];
+      for (const side of order) {
         const postgres = await databaseCpu(sql);
         const pg0 = await postgres.cpu();
         const cpu0 = side === 'serve' ? serve.cpuMs() : ref.cpuMs();

@@ -107,14 +107,14 @@ async function main(): Promise<void> {
       loggerFactory: (options) =>
         new (class extends DefaultLogger {
           override logQuery(context: LogContext): void {
-            captured.push({ sql: String(context.query), params: (context.params ?? []) as unknown[] });
+            captured.push({ sql: String(context.query), params: context.params ?? [] });
           }
         })(options),
     });
     try {
       const em = logOrm.em.fork();
       captured.length = 0; // only what the overview itself runs
-      await service.overview({ ...ctx(), em } as RequestContext, periods[1].args, 'rollup');
+      await service.overview({ ...ctx(), em }, periods[1].args, 'rollup');
     } finally {
       await logOrm.close();
     }

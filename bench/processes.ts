@@ -82,8 +82,8 @@ export async function startServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
-  child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
   const origin = `http://127.0.0.1:${port}`;
   const started = Date.now();
   for (;;) {

@@ -282,7 +282,7 @@
   function drafts() {
     try {
       return JSON.parse(sessionStorage.getItem(DRAFTS) || '{}');
-    } catch (e) {
+    } catch {
       return {};
     }
   }
@@ -599,7 +599,7 @@
         window.focus();
         if (state.conversations.has(m.conversation_id)) select(m.conversation_id, true);
       };
-    } catch (e) {
+    } catch {
       /* a browser without page notifications */
     }
   }

@@ -55,6 +55,6 @@ type LoaderScope = { [LOADERS]?: Map<string, Loader<unknown, unknown>> };
 export function loaderFor<K, V>(scope: object, name: string, batch: BatchFn<K, V>): Loader<K, V> {
   const byName = ((scope as LoaderScope)[LOADERS] ??= new Map());
   let loader = byName.get(name) as Loader<K, V> | undefined;
-  if (!loader) byName.set(name, (loader = new Loader(batch)) as Loader<unknown, unknown>);
+  if (!loader) byName.set(name, (loader = new Loader(batch)));
   return loader;
 }

@@ -82,8 +82,7 @@ function shapeKey(prefix: string, condition: unknown, values: unknown[]): string
 }
 
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length &&
-  a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === (b[i] as Date).getTime()));
+  a.length === b.length && a.every((x, i) => x === b[i] || (x instanceof Date && b[i] instanceof Date && x.getTime() === b[i].getTime()));
 
 /**
  * The SQL text of a query: kept per shape when the shape has one (see `compiled`), otherwise built.
@@ -123,7 +122,7 @@ export async function readRows<T extends TenantEntity>(
   const { sql, bindings } = sqlOf(key, values, () => {
     const qb = newQb();
     if (opts.fields) qb.select(opts.fields as never);
-    if (opts.orderBy) qb.orderBy(opts.orderBy as never);
+    if (opts.orderBy) qb.orderBy(opts.orderBy);
     if (opts.limit !== undefined) qb.limit(opts.limit);
     if (opts.offset) qb.offset(opts.offset);
     return qb.getKnexQuery().toSQL();

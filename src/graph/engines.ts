@@ -155,7 +155,7 @@ async function scopedMercurius(app: FastifyInstance, opts: Record<string, unknow
 async function apolloEngine(app: FastifyInstance, schema: GraphQLSchema, named: ReadonlySet<string>): Promise<GraphEngine> {
   const namedBytes = [...named].reduce((n, s) => n + Buffer.byteLength(s), 0);
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
-    isDatabaseFailure(error) ? (databaseFailure(app, error, formatted) as GraphQLFormattedError) : formatted;
+    isDatabaseFailure(error) ? databaseFailure(app, error, formatted) : formatted;
   const storing = await apolloServer(schema, formatError, new ByteBoundedCache(named.size, 64 * namedBytes + 16 * 1024 * 1024));
   const plain = await apolloServer(schema, formatError, new ByteBoundedCache(OUTSIDE_DOCUMENTS, 16 * 1024 * 1024));
   return {

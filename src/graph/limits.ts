@@ -39,9 +39,9 @@ function withMeasure(name: string, measured?: (name: string, n: number) => void)
 /** The validation rules both engines add to graphql's own. */
 export function documentRules(measured?: (name: string, n: number) => void): ValidationRule[] {
   return [
-    maxDepthRule({ n: DOCUMENT_LIMITS.depth, flattenFragments: true, ...withMeasure('depth', measured) }) as unknown as ValidationRule,
-    maxAliasesRule({ n: DOCUMENT_LIMITS.aliases, ...withMeasure('aliases', measured) }) as unknown as ValidationRule,
-    costLimitRule({ maxCost: DOCUMENT_LIMITS.cost, ...withMeasure('cost', measured) }) as unknown as ValidationRule,
+    maxDepthRule({ n: DOCUMENT_LIMITS.depth, flattenFragments: true, ...withMeasure('depth', measured) }),
+    maxAliasesRule({ n: DOCUMENT_LIMITS.aliases, ...withMeasure('aliases', measured) }),
+    costLimitRule({ maxCost: DOCUMENT_LIMITS.cost, ...withMeasure('cost', measured) }),
     databaseCostRule(DOCUMENT_LIMITS.databaseCost, measured && ((n) => measured('databaseCost', n))),
     noNulLiterals,
   ];

@@ -73,7 +73,7 @@ export async function openSubscription(
     contextValue,
   };
   const source = await createSourceEventStream(args);
-  if (!(Symbol.asyncIterator in source)) return (source as ExecutionResult).errors ?? [];
+  if (!(Symbol.asyncIterator in source)) return source.errors ?? [];
   return mapEvents(source as AsyncIterableIterator<unknown>, (event) => execute({ ...args, rootValue: event }) as ExecutionResult);
 }
 

@@ -115,13 +115,13 @@ export async function checkPublicHost(host: string, timeoutMs = 5000): Promise<H
 export const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
     if (err) return (callback as (e: Error | null, a: dns.LookupAddress[]) => void)(err, []);
-    const list = addresses as dns.LookupAddress[];
+    const list = addresses;
     const bad = list.find((a) => isPrivateAddress(a.address));
     if (bad || list.length === 0) {
       const refused = Object.assign(new Error(`address of ${hostname} is not public`), { code: 'EPRIVATEADDRESS' });
       return (callback as (e: Error | null, a: dns.LookupAddress[]) => void)(refused, []);
     }
-    if ((options as dns.LookupOptions).all) return (callback as (e: Error | null, a: dns.LookupAddress[]) => void)(null, list);
+    if (options.all) return (callback as (e: Error | null, a: dns.LookupAddress[]) => void)(null, list);
     return (callback as (e: Error | null, a: string, f: number) => void)(null, list[0].address, list[0].family);
   });
 };

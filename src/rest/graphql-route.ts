@@ -256,7 +256,7 @@ function readRequest(req: FastifyRequest): GraphBody {
 }
 
 function readFields(req: FastifyRequest): GraphBody {
-  if (req.method === 'POST') return (req.body && typeof req.body === 'object' ? req.body : {}) as GraphBody;
+  if (req.method === 'POST') return req.body && typeof req.body === 'object' ? req.body : {};
   const q = req.query as Record<string, string | undefined>;
   let variables: unknown = q.variables;
   if (typeof variables === 'string') {

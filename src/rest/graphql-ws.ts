@@ -130,7 +130,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
     subscribe: (args) => streams.get(args) as never,
     onError: (ctx, _id, _payload, errors) => errors.map((e) => shown(e, ctx.extra.socket)),
     onNext: (ctx, _id, _payload, _args, result) =>
-      result.errors ? { ...result, errors: result.errors.map((e) => shown(e as GraphQLError, ctx.extra.socket)) } : undefined,
+      result.errors ? { ...result, errors: result.errors.map((e) => shown(e, ctx.extra.socket)) } : undefined,
   });
 
   const shown = (e: GraphQLError, socket: WebSocket) => opts.formatError(asGraphError(app, e), log(socket));

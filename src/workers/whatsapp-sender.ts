@@ -64,7 +64,7 @@ interface ClaimedSend extends OutboxJob {
   type: string;
   payload: Record<string, any> | null;
   context_id: string | null;
-  file: FileToSend | null;
+  file: (FileToSend & { status: string }) | null;
 }
 
 /**
@@ -230,7 +230,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       return this.client.send({ phone_number_id: phone, access_token: token, to: job.contact, body: job.content });
     let uploadedId: string | null = null;
     if (job.payload?.media_id) {
-      const file = job.file as (FileToSend & { status?: string }) | null;
+      const file = job.file;
       if (!file || file.status !== 'stored')
         return { accepted: false, retry: false, error: 'the file of payload.media_id is no longer stored' };
       const upload = await this.uploads.idFor(file, phone, token);

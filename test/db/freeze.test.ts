@@ -107,7 +107,7 @@ beforeAll(async () => {
         },
       ],
       translations: [{ agent_id: AGENT, locale: 'en', value: { hello: 'Hello' } }],
-    } as never),
+    }),
     testCipher,
   );
   await orm.close();

@@ -62,7 +62,7 @@ beforeAll(async () => {
         { id: 1, business_id: 1, name: 'Bot', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-main', enabled: true },
       ],
       conversations: [{ id: 1, agent_id: 1, user_id: 3, business_id: 1, status: 'closed', status_reason: 'completed', usage: {} }],
-    } as never),
+    }),
   );
   replica = forwarder(new URL(db.url));
   await replica.open();

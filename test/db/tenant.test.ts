@@ -78,7 +78,7 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     const foreign = await scoped(other).findOneOrFail(Config, { key: 'shared_key' });
     expect((await readRows(scoped(acme), Config, { key: 'shared_key' })).map((r) => r.value)).toEqual(['acme-value']);
     expect(await readOne(scoped(acme), Config, { id: foreign.id })).toBeNull();
-    expect(await readOne(scoped(acme), Config, { $or: [{ id: foreign.id }, { project: other.id }] } as never)).toBeNull();
+    expect(await readOne(scoped(acme), Config, { $or: [{ id: foreign.id }, { project: other.id }] })).toBeNull();
     expect(await readOne(scoped(acme), User, { id: 101 })).toBeNull();
     expect(await countRows(scoped(acme), Config, { id: foreign.id })).toBe(0);
     // the same shape with another project's scope reuses the kept SQL text with that project's id

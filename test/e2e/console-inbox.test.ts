@@ -268,7 +268,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
     await expect.poll(() => item(page, ids[39]).locator('.count').count()).toBe(0);
 
     // the oldest customer writes again: it rises to the top with its unread count, announced; the window is open again
-    const before = (await page.evaluate('window.__notes.length')) as number;
+    const before = await page.evaluate<number>('window.__notes.length');
     expect((await inbound(contactOf(40), 'wamid.again.40', 'The rider is at the wrong door!!')).status).toBe(200);
     await expect.poll(() => firstId(page), { timeout: 10_000 }).toBe(ids[40]);
     expect(await item(page, ids[40]).locator('.count').innerText()).toBe('2');

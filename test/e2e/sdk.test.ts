@@ -245,7 +245,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('ordering-api-sd
     for (const action of ['refresh', 'sync']) {
       const path = `/ai/agents/${agent}/templates/${action}`;
       wire.length = 0;
-      const bodyless = sent(await ordering.post(path, null as never, { json: true }));
+      const bodyless = sent(await ordering.post(path, null, { json: true }));
       expect(wire[0].headers['content-type']).toBe('application/json');
       expect(wire[0].headers['content-length'] ?? '0').toBe('0');
       const emptyObject = sent(await ordering.post(path, undefined, { json: true }));

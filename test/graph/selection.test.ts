@@ -28,7 +28,7 @@ const messages = (value: unknown) =>
   documentWithSelection({ parameter: 'fields', value, base: messagesBase, target: ['aiConversationMessages', 'items'], relations: false });
 
 function items(doc: string): string {
-  const m = /items \{([\s\S]*?)\n    \}/.exec(doc);
+  const m = /items \{([\s\S]*?)\n {4}\}/.exec(doc);
   return (m?.[1] ?? '').replace(/\s+/g, ' ').trim();
 }
 

@@ -44,7 +44,7 @@ beforeAll(async () => {
       agents: [
         { id: 1, business_id: 1, name: 'Trace', provider: 'whatsapp', provider_type: 'chat', provider_external_id: AGENT, enabled: true },
       ],
-    } as never),
+    }),
   );
   await db.load({ projects: [{ code: 'demo', name: 'Demo' }] });
   receiver = http.createServer((req, res) => {

@@ -218,13 +218,13 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const fixture = baseFixture({
     agents: AGENTS,
-    conversations: convs.map(({ cents: _c, ...c }) => ({ ...c, closed_at: c.status === 'closed' ? c.created_at : null })) as any[],
+    conversations: convs.map(({ cents: _c, ...c }) => ({ ...c, closed_at: c.status === 'closed' ? c.created_at : null })),
     orders: orders.map(({ cents, ...o }) => ({
       ...o,
       customer_id: 3,
       summary: { total: cents / 100 },
       products: [{ product_id: 1, name: 'P', quantity: 1, price: cents / 100 }],
-    })) as any[],
+    })),
   });
   await db.load(fixture);
 }, 60_000);

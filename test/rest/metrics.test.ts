@@ -441,7 +441,7 @@ describe.each(ENGINES)('GET /ai/metrics/* (%s)', (engine) => {
       ['a business that does not exist', { business_id: '999' }, KEYS.server],
       ['a franchise that does not exist', { franchise_id: '999' }, KEYS.server],
     ])('400 ERROR_BUSINESS_NOT_FOUND for %s', async (_name, query, key) => {
-      const res = await get('orders', query as Record<string, string>, key as string);
+      const res = await get('orders', query, key);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: true, code: 'ERROR_BUSINESS_NOT_FOUND' });
     });
@@ -506,7 +506,7 @@ describe.each(ENGINES)('GET /ai/metrics/* (%s)', (engine) => {
       ['business_id', { business_id: 'abc' }],
       ['franchise_id', { franchise_id: '-1' }],
     ])('400 ERROR_VALIDATION naming %s for %j', async (field, query) => {
-      const res = await get('overview', query as Record<string, string>);
+      const res = await get('overview', query);
       expect(res.statusCode).toBe(400);
       const body = res.json();
       expect(body).toMatchObject({ error: true, code: 'ERROR_VALIDATION' });

@@ -140,7 +140,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       path: '/ai/media',
       key: opts.key ?? KEYS.server,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      body: body as unknown as string,
+      body: body,
     });
   }
 

@@ -211,7 +211,7 @@ describe('database errors caused by input are not outages', () => {
     ['an invalid byte sequence (22021)', "select convert_from('\\xff'::bytea, 'UTF8') as v", []],
     ['a NUL escape in jsonb text (22P05)', "select (?::jsonb)->>'a' as v", ['{"a": "\\u0000"}']],
   ])('%s', async (_name, text, params) => {
-    const err = await failure(text as string, params as unknown[]);
+    const err = await failure(text, params);
     expect(isRejectedInput(err)).toBe(true);
     expect(isDatabaseUnavailable(err)).toBe(false);
     // the connection that refused it still serves

@@ -58,7 +58,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await bouncer?.stop();
-    await dropDatabases(serverUrl!, `og_%_${process.pid}%`);
+    await dropDatabases(serverUrl, `og_%_${process.pid}%`);
     await embedded?.stop();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   };

@@ -23,8 +23,8 @@ export async function startServe(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   for (;;) {

@@ -1,4 +1,3 @@
-import type { MultipartFile } from '@fastify/multipart';
 import { ACCESS } from '../../services/identity/access.js';
 import type { RouteSpec } from '../route-spec.js';
 
@@ -18,7 +17,7 @@ export const uploadRoutes: RouteSpec[] = [
     access: ACCESS.AI_ADMIN,
     ai: true,
     upload: async (ctx, req) => {
-      const part = (await req.file()) as MultipartFile | undefined;
+      const part = await req.file();
       return { media_id: await ctx.services.mediaUploads.upload(ctx, part) };
     },
     variables: ({ body }) => ({ media_id: body.media_id }),

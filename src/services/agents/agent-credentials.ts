@@ -38,7 +38,7 @@ export function decryptCredentials(cipher: CredentialCipher, stored: string | nu
   try {
     const value = cipher.decrypt<unknown>(stored);
     if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string'));
   } catch {
     return {};
   }

@@ -27,7 +27,7 @@ export class TranslationService {
     if (locale != null && !isLocale(locale)) throw validationError([{ field: 'locale', rule: 'enum', params: { values: LOCALES } }]);
     const agent = await findVisibleAgent(ctx, agentId);
     const map = await readMap(ctx.em, agent.id);
-    return locale != null ? (map[locale as Locale] ?? {}) : map;
+    return locale != null ? (map[locale] ?? {}) : map;
   }
 
   async replace(ctx: RequestContext, agentId: number, translations: unknown): Promise<TranslationsResult> {
@@ -102,7 +102,7 @@ export function deepMerge(base: JsonObject, patch: JsonObject): JsonObject {
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else if (isObject(value) && isObject(out[key])) out[key] = deepMerge(out[key] as JsonObject, value);
+    else if (isObject(value) && isObject(out[key])) out[key] = deepMerge(out[key], value);
     else if (isObject(value))
       out[key] = deepMerge({}, value); // drops nulls nested in a new object
     else out[key] = value;

@@ -11,8 +11,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   STATUS_REASONS,
   CURRENT_CONTENT_MAX,
-  MessageInput,
-  CheckedMessage,
+  type MessageInput,
+  type CheckedMessage,
   checkMessage,
   validContent,
   checkContent,

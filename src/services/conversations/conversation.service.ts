@@ -3,7 +3,7 @@ import { selectOnReplica } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
 import { AiConversation } from '../../entities/ai-conversation.js';
-import { AiMedia } from '../../entities/ai-media.js';
+import { type AiMedia } from '../../entities/ai-media.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
 import { appError, notFound404, validationError } from '../../errors/codes.js';
@@ -150,7 +150,7 @@ export class ConversationService {
           ...(scope ? [{ business_id: { $in: scope } }] : []),
           ...(pattern ? [searchFilter(ctx, pattern, matches)] : []),
         ].filter((f) => Object.keys(f).length);
-        return (filters.length ? { $and: filters } : {}) as never;
+        return filters.length ? { $and: filters } : {};
       },
       computed,
     );
@@ -239,9 +239,7 @@ export class ConversationService {
     const conversation = await this.visible(ctx, conversationId);
     return readPage(ctx, AiMessage, q, () => {
       const where = toFilter(q.where);
-      return (
-        Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id }
-      ) as never;
+      return Object.keys(where).length ? { $and: [{ conversation_id: conversation.id }, where] } : { conversation_id: conversation.id };
     });
   }
 

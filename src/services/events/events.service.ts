@@ -9,7 +9,7 @@ import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.j
 import { AI_EVENT_TYPES, projectsWithInbox, sequenceEvents } from './event-log.js';
 import { StreamRegistry } from './streams.js';
 import { EventStream } from './event-stream.js';
-import { AiEventRecord, StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
+import { type AiEventRecord, type StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
 
 export interface EventsQuery {
   types?: readonly string[] | null;

@@ -65,7 +65,7 @@ const LEVELS: {
 ];
 
 function negate(parts: CoverPart[]): CoverPart[] {
-  return parts.map((p) => ({ ...p, sign: (p.sign === 1 ? -1 : 1) as 1 | -1 }));
+  return parts.map((p) => ({ ...p, sign: p.sign === 1 ? -1 : 1 }));
 }
 
 /** Covers already worked out, by range: a dashboard asks for the same few periods again and again. */

@@ -345,7 +345,7 @@ function profileName(contacts: unknown, phone: string | null, bsuid: string | nu
   if (!Array.isArray(contacts)) return null;
   const entry = contacts.find((c) => isObject(c) && ((phone && c.wa_id === phone) || (bsuid && c.user_id === bsuid)));
   const name = isObject(entry) && isObject(entry.profile) ? entry.profile.name : undefined;
-  return typeof name === 'string' && name.trim() ? name.replace(/\u0000/g, '').slice(0, MAX_NAME) : null;
+  return typeof name === 'string' && name.trim() ? name.replaceAll('\u0000', '').slice(0, MAX_NAME) : null;
 }
 
 /** Unix seconds (a number or its decimal text, Meta sends text) as a Date; null when it is not one. */

@@ -41,7 +41,7 @@ export function readInbound(m: Obj): InboundContent {
   const kind = typeof m.type === 'string' ? m.type : '';
   const contextId = isObj(m.context) && typeof m.context.id === 'string' && m.context.id.length <= 128 ? m.context.id : null;
   const read = READERS[kind] ?? null;
-  let out: Omit<InboundContent, 'contextId'> | null = null;
+  let out: Omit<InboundContent, 'contextId'> | null;
   try {
     out = read ? read(m, kind) : null;
   } catch {
@@ -168,8 +168,8 @@ function unsupported(m: Obj, kind: string): Omit<InboundContent, 'contextId'> {
 
 /** NUL characters removed (PostgreSQL's text and jsonb cannot hold them; CONTRACT §11). */
 function clean<T>(v: T): T {
-  if (typeof v === 'string') return v.replace(/\u0000/g, '') as T;
+  if (typeof v === 'string') return v.replaceAll('\u0000', '') as T;
   if (Array.isArray(v)) return v.map(clean) as T;
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/\u0000/g, ''), clean(x)])) as T;
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replaceAll('\u0000', ''), clean(x)])) as T;
   return v;
 }

@@ -206,11 +206,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
   }
   if (typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-    const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
     return (
       ka.length === kb.length &&
-      ka.every((k) => Object.hasOwn(b as object, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
     );
   }
   return false;
