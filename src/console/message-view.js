@@ -82,7 +82,7 @@
         text(caption),
       ];
     }
-    if (state === 'pending') return [h('span', { class: 'media-pending', role: 'status' }, '⏳ ' + t('media_pending')), text(caption)];
+    if (state === 'pending') return [h('span', { class: 'media-pending', role: 'status' }, t('media_pending')), text(caption)];
     if (state === 'failed')
       return [h('span', { class: 'media-failed' }, '⚠ ' + t('media_failed', { reason: str(obj(p.media).error) || '?' })), text(caption)];
     var key = path + '#' + str(obj(p.media).sha256);
@@ -109,7 +109,6 @@
     var button = h(
       'button',
       { type: 'button', class: 'document', 'data-media': path },
-      h('span', { class: 'doc-icon', 'aria-hidden': 'true' }, '📄'),
       h('bdi', { class: 'doc-name', dir: 'auto' }, name),
       size != null ? h('span', { class: 'doc-size' }, bytes(size)) : null,
       h('span', { class: 'doc-get' }, t('download')),
@@ -142,7 +141,6 @@
     return h(
       'span',
       { class: 'location-card' },
-      h('span', { class: 'pin', 'aria-hidden': 'true' }, '📍'),
       h(
         'span',
         { class: 'location-text' },
@@ -173,7 +171,6 @@
       return h(
         'span',
         { class: 'contact-card' },
-        h('span', { class: 'avatar', 'aria-hidden': 'true' }, '👤'),
         h(
           'span',
           { class: 'contact-lines' },
@@ -197,7 +194,7 @@
       h(
         'table',
         { class: 'order' },
-        h('caption', null, '🛒 ' + t('order_title', { n: n(items.length) })),
+        h('caption', null, t('order_title', { n: n(items.length) })),
         h(
           'thead',
           null,
@@ -245,7 +242,7 @@
   /** What the customer tapped (a reply button, a list row, a template's button) or answered in a Flow. */
   function choice(m) {
     var p = obj(m.payload);
-    if (m.type === 'button') return h('span', { class: 'choice' }, '👆 ', h('bdi', { dir: 'auto' }, str(p.text)));
+    if (m.type === 'button') return h('span', { class: 'choice' }, '▸ ', h('bdi', { dir: 'auto' }, str(p.text)));
     if (p.reply_type === 'nfm_reply') {
       var r = obj(p.response);
       return h(
@@ -264,7 +261,7 @@
     return h(
       'span',
       { class: 'choice' },
-      (p.reply_type === 'list_reply' ? '☰ ' : '👆 ') + t(p.reply_type === 'list_reply' ? 'picked_row' : 'tapped_button') + ' ',
+      (p.reply_type === 'list_reply' ? '☰ ' : '▸ ') + t(p.reply_type === 'list_reply' ? 'picked_row' : 'tapped_button') + ' ',
       h('bdi', { class: 'choice-title', dir: 'auto' }, str(p.title)),
       p.description ? h('span', { class: 'muted', dir: 'auto' }, ' · ' + str(p.description)) : null,
     );
@@ -321,7 +318,7 @@
       var prm = obj(action.parameters);
       below = h('span', { class: 'wa-buttons' }, outLink(str(prm.url), '↗ ' + str(prm.display_text), 'wa-button'));
     } else if (p.type === 'location_request_message') {
-      below = h('span', { class: 'wa-buttons' }, h('span', { class: 'wa-button' }, '📍 ' + t('send_location_button')));
+      below = h('span', { class: 'wa-buttons' }, h('span', { class: 'wa-button' }, t('send_location_button')));
     }
     return h('span', { class: 'wa-bubble' }, header, body, footer, below);
   }
