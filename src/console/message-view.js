@@ -242,7 +242,7 @@
   /** What the customer tapped (a reply button, a list row, a template's button) or answered in a Flow. */
   function choice(m) {
     var p = obj(m.payload);
-    if (m.type === 'button') return h('span', { class: 'choice' }, '▸ ', h('bdi', { dir: 'auto' }, str(p.text)));
+    if (m.type === 'button') return h('span', { class: 'choice' }, h('bdi', { dir: 'auto' }, str(p.text)));
     if (p.reply_type === 'nfm_reply') {
       var r = obj(p.response);
       return h(
@@ -261,9 +261,9 @@
     return h(
       'span',
       { class: 'choice' },
-      (p.reply_type === 'list_reply' ? '☰ ' : '▸ ') + t(p.reply_type === 'list_reply' ? 'picked_row' : 'tapped_button') + ' ',
+      (p.reply_type === 'list_reply' ? '☰ ' : '') + t(p.reply_type === 'list_reply' ? 'picked_row' : 'tapped_button') + ' ',
       h('bdi', { class: 'choice-title', dir: 'auto' }, str(p.title)),
-      p.description ? h('span', { class: 'muted', dir: 'auto' }, ' · ' + str(p.description)) : null,
+      p.description ? [' · ', h('bdi', { class: 'muted', dir: 'auto' }, str(p.description))] : null,
     );
   }
   /** An interactive message of ours drawn as WhatsApp draws it; `chosen`: the ids the customer tapped. */

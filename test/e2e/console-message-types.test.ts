@@ -27,8 +27,8 @@ const CREDS = {
 const CONTACT = '34600123456';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** A real PNG (so the browser decodes it: naturalWidth > 0): a 48 × 32 orange picture with a darker band. */
-function png(width = 48, height = 32): Buffer {
+/** A real PNG (so the browser decodes it: naturalWidth > 0): a 240 × 160 orange picture with a darker band. */
+function png(width = 240, height = 160): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -54,7 +54,7 @@ function png(width = 48, height = 32): Buffer {
   const rows: number[] = [];
   for (let y = 0; y < height; y++) {
     rows.push(0);
-    for (let x = 0; x < width; x++) rows.push(...(y > 12 && y < 20 ? [160, 60, 0] : [240, 150, 40]));
+    for (let x = 0; x < width; x++) rows.push(...(y > 60 && y < 100 ? [160, 60, 0] : [240, 150, 40]));
   }
   const sig = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
   return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
@@ -370,7 +370,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     await shoot(page, path.join(OUT, 'console-message-types-pending.png'));
     const img = li(page, ids.image).locator('img.media');
     await expect.poll(() => img.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => img.evaluate((x: HTMLImageElement) => x.naturalWidth), { timeout: 10_000 }).toBe(48);
+    await expect.poll(() => img.evaluate((x: HTMLImageElement) => x.naturalWidth), { timeout: 10_000 }).toBe(240);
     expect(await img.getAttribute('src')).toMatch(/^blob:/);
     expect(await li(page, ids.image).locator('.content').textContent()).toBe('Like this one, please');
     // players
@@ -427,7 +427,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     const { context, page, blocked, pageErrors, cspErrors } = await offlinePage('&lang=ar');
     expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     const img = li(page, ids.image).locator('img.media');
-    await expect.poll(() => img.evaluate((x: HTMLImageElement) => x.naturalWidth).catch(() => 0), { timeout: 20_000 }).toBe(48);
+    await expect.poll(() => img.evaluate((x: HTMLImageElement) => x.naturalWidth).catch(() => 0), { timeout: 20_000 }).toBe(240);
     // the total in the page's own number formatting (the digits of every other figure of the page)
     const total = await page.evaluate(() => new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(23.25));
     expect(await li(page, ids.order).locator('td.total').textContent()).toBe(total);
@@ -443,6 +443,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     expect(await page.locator('#ask-location').textContent()).toBe('طلب الموقع');
     expect(await page.locator('label[for="reply-file"]').textContent()).toBe('إرفاق ملف');
     await shoot(page, path.join(OUT, 'console-message-types-ar.png'));
+    // nothing wider than the page (right to left, an overflow would push the page sideways)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     expect(blocked).toEqual([]);
     expect(pageErrors).toEqual([]);
     expect(cspErrors).toEqual([]);
