@@ -50,6 +50,8 @@
   }
   /** A link that leaves the console in a new tab, telling the other site nothing. */
   function outLink(href, label, cls) {
+    // https only (the API checks it for replies; a link of any other scheme is shown as text)
+    if (!/^https:\/\//i.test(href)) return h('span', { class: cls || null, dir: 'ltr' }, label);
     return h('a', { href: href, target: '_blank', rel: 'noopener noreferrer', class: cls || null }, label);
   }
 

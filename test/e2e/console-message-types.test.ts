@@ -256,12 +256,12 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     return { context, page, blocked, pageErrors, cspErrors };
   }
   const li = (page: Page, id: number) => page.locator(`#messages li[data-id="${id}"]`);
+  /** The decoded width of the picture message (0 until the browser decoded it). */
+  const naturalWidth = (page: Page) =>
+    page.evaluate(`(document.querySelector('#messages li[data-id="${ids.image}"] img.media') || { naturalWidth: 0 }).naturalWidth`);
   /** The whole thread in one picture (the list scrolls in the page; its height is lifted through the CSSOM). */
   async function shoot(page: Page, file: string) {
-    await page.evaluate(() => {
-      const el = document.getElementById('messages')!;
-      el.style.maxHeight = 'none';
-    });
+    await page.evaluate("document.getElementById('messages').style.maxHeight = 'none'");
     await page.locator('#thread').screenshot({ path: file });
   }
 
@@ -370,7 +370,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     await shoot(page, path.join(OUT, 'console-message-types-pending.png'));
     const img = li(page, ids.image).locator('img.media');
     await expect.poll(() => img.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => img.evaluate((x: HTMLImageElement) => x.naturalWidth), { timeout: 10_000 }).toBe(240);
+    await expect.poll(() => naturalWidth(page), { timeout: 10_000 }).toBe(240);
     expect(await img.getAttribute('src')).toMatch(/^blob:/);
     expect(await li(page, ids.image).locator('.content').textContent()).toBe('Like this one, please');
     // players
@@ -397,9 +397,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     expect(await li(page, ids.card).locator('.contact-card').innerText()).toContain('Ana López');
     expect(await li(page, ids.card).locator('.phone').textContent()).toBe('☎ +34 600 111 222');
     // the order: quantities, prices and the total
-    const rows = await li(page, ids.order)
-      .locator('tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).innerText.split('\t')));
+    const rows = await page.evaluate(
+      `Array.from(document.querySelectorAll('#messages li[data-id="${ids.order}"] tbody tr')).map((tr) => tr.innerText.split('\\t'))`,
+    );
     expect(rows).toEqual([
       ['Margherita', '2', '€9.50', '€19.00'],
       ['Tiramisu', '1', '€4.25', '€4.25'],
@@ -425,15 +425,13 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
 
   it('reads right to left in Arabic, with its own digits, the same types', async () => {
     const { context, page, blocked, pageErrors, cspErrors } = await offlinePage('&lang=ar');
-    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
     const img = li(page, ids.image).locator('img.media');
-    await expect.poll(() => img.evaluate((x: HTMLImageElement) => x.naturalWidth).catch(() => 0), { timeout: 20_000 }).toBe(240);
+    await expect.poll(() => naturalWidth(page), { timeout: 20_000 }).toBe(240);
     // the total in the page's own number formatting (the digits of every other figure of the page)
-    const total = await page.evaluate(() => new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(23.25));
+    const total = await page.evaluate("new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(23.25)");
     expect(await li(page, ids.order).locator('td.total').textContent()).toBe(total);
-    expect(await li(page, ids.order).locator('tbody td.num').first().textContent()).toBe(
-      await page.evaluate(() => (window as unknown as { OrderGraphI18n: { n: (x: number) => string } }).OrderGraphI18n.n(2)),
-    );
+    expect(await li(page, ids.order).locator('tbody td.num').first().textContent()).toBe(await page.evaluate('window.OrderGraphI18n.n(2)'));
     expect(await li(page, ids.order).locator('thead').innerText()).toContain('الكمية');
     expect(await li(page, ids.location).locator('a.map-link').textContent()).toBe('فتح الخريطة ↗');
     expect(await li(page, ids.buttons).locator('.reactions').textContent()).toBe('👍');
@@ -444,7 +442,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     expect(await page.locator('label[for="reply-file"]').textContent()).toBe('إرفاق ملف');
     await shoot(page, path.join(OUT, 'console-message-types-ar.png'));
     // nothing wider than the page (right to left, an overflow would push the page sideways)
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
     expect(blocked).toEqual([]);
     expect(pageErrors).toEqual([]);
     expect(cspErrors).toEqual([]);
