@@ -385,6 +385,8 @@
       return api(path, query, send, whole);
     },
     base: base,
+    /** The credential's header (media are fetched with it, never with a token in a URL). */
+    headers: headers,
     lang: lang,
     t: t,
     session: function () {

@@ -47,7 +47,15 @@
     'agent.enabled',
     'agent.provider',
   ].join(',');
-  var EVENT_TYPES = ['conversation.created', 'conversation.closed', 'conversation.handoff', 'message.created', 'message.status'];
+  var EVENT_TYPES = [
+    'conversation.created',
+    'conversation.closed',
+    'conversation.handoff',
+    'message.created',
+    'message.status',
+    'message.updated', // a file stored or failed (§12.3): its placeholder becomes the picture
+  ];
+  var view = window.OrderGraphMessageView;
   var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
   var TICKS = { pending: '🕓', accepted: '✓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '✗' };
   var REPLY_ERRORS = {
@@ -79,6 +87,8 @@
       generation: 0,
       selected: null,
       messages: new Map(),
+      /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
+      media: new Map(),
       counted: new Set(),
       templates: new Map(),
     };
@@ -306,6 +316,7 @@
     state.selected = id;
     state.templatesFor = null;
     state.messages = new Map();
+    dropMedia();
     $('messages').replaceChildren();
     $('reply-error').textContent = '';
     $('thread-error').textContent = '';
@@ -389,6 +400,48 @@
     var known = state.messages.get(m.id);
     if (known && (RANK[known.delivery_status] || 0) > (RANK[m.delivery_status] || 0)) return;
     state.messages.set(m.id, m);
+    var target = reactedTo(m);
+    if (target) {
+      // a reaction is shown on the message it reacts to, not as a message of its own
+      var own = $('messages').querySelector('li[data-id="' + m.id + '"]');
+      if (own) own.remove();
+      return void renderMessage(target, true);
+    }
+    renderMessage(m, !!known);
+    // the question a tapped button answers shows which one was tapped
+    var question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
+    if (question) renderMessage(question, true);
+  }
+  function reactedTo(m) {
+    return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
+  }
+  var viewContext = {
+    load: loadMedia,
+    get: function (id) {
+      return state.messages.get(id);
+    },
+    answers: function (id) {
+      return Array.from(state.messages.values()).filter(function (a) {
+        return a.reply_to_id === id && (a.type === 'interactive' || a.type === 'button');
+      });
+    },
+    /** The reaction each side has on message `id` now (the newest one; an empty emoji removed it). */
+    reactions: function (id) {
+      var last = {};
+      state.messages.forEach(function (r) {
+        if (r.type === 'reaction' && r.payload && r.payload.message_id === id && (!last[r.role] || last[r.role].id < r.id))
+          last[r.role] = r;
+      });
+      return Object.keys(last)
+        .map(function (role) {
+          return { role: role, emoji: last[role].payload.emoji };
+        })
+        .filter(function (x) {
+          return !!x.emoji;
+        });
+    },
+  };
+  function renderMessage(m, known) {
     var list = $('messages');
     var li = list.querySelector('li[data-id="' + m.id + '"]');
     if (!li) {
@@ -400,17 +453,35 @@
       list.insertBefore(li, after || null);
     }
     li.className = m.role;
+    li.setAttribute('data-type', m.type || 'text');
     var meta = [t('role_' + m.role)];
     if (!m.public) meta.push(t('internal'));
     if (m.author_id != null) meta.push(t('by', { who: who(m.author_id) }));
     meta.push(when(m.created_at));
-    fill(
-      li,
-      h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))),
-      h('span', { class: 'content', dir: 'auto' }, m.content),
-      tick(m),
-    );
+    fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
     if (!known) list.scrollTop = list.scrollHeight;
+  }
+  /** A file of the open conversation: fetched once with the console's credential (a header), shown from a blob URL. */
+  function loadMedia(key, path) {
+    var known = state.media.get(key);
+    if (known) return known;
+    var got = fetch(base() + path, { headers: og.headers() }).then(function (res) {
+      if (!res.ok) throw new Error(String(res.status));
+      return res.blob().then(function (b) {
+        return URL.createObjectURL(b);
+      });
+    });
+    state.media.set(key, got);
+    got.catch(function () {
+      if (state.media.get(key) === got) state.media.delete(key);
+    });
+    return got;
+  }
+  function dropMedia() {
+    state.media.forEach(function (p) {
+      p.then(URL.revokeObjectURL, function () {});
+    });
+    state.media = new Map();
   }
   function tick(m) {
     if (!m.delivery_status) return null;
@@ -499,6 +570,7 @@
     });
     if (state.reopen) clearTimeout(state.reopen);
     if (state.observer) state.observer.disconnect();
+    dropMedia();
     state = freshState();
     document.title = baseTitle;
   }
@@ -508,7 +580,7 @@
 
   function onEvent(ev) {
     if (ev.type === 'message.created') return onMessage(ev.data);
-    if (ev.type === 'message.status') {
+    if (ev.type === 'message.status' || ev.type === 'message.updated') {
       if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
       return;
     }
@@ -622,24 +694,94 @@
   }
   $('reply').addEventListener('submit', function (e) {
     e.preventDefault();
-    var id = state.selected;
     var box = $('reply-text');
     var content = box.value.trim();
     $('reply-error').textContent = '';
-    if (!id) return;
+    if (!state.selected) return;
     if (!content) {
       $('reply-error').textContent = t('write_first');
       box.focus();
       return;
     }
+    sendReply({ role: 'assistant', content: content });
+  });
+  /** Asks the customer for their location (§12.4 `location_request_message`); the box's text, when any, is the question. */
+  $('ask-location').addEventListener('click', function () {
+    if (!state.selected) return;
+    $('reply-error').textContent = '';
+    sendReply({
+      role: 'assistant',
+      type: 'interactive',
+      payload: {
+        type: 'location_request_message',
+        body: { text: $('reply-text').value.trim() || t('location_request_text') },
+        action: { name: 'send_location' },
+      },
+    });
+  });
+  /** The kind a file is sent as (CONTRACT §12.4/§12.5: a webp is a sticker, other pictures images). */
+  function kindOf(type) {
+    type = String(type || '').split(';')[0];
+    if (type === 'image/webp') return 'sticker';
+    if (/^(image|video|audio)\//.test(type)) return type.split('/')[0];
+    return 'document';
+  }
+  /** A file: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id`, the box's text as its caption. */
+  $('reply-file').addEventListener('change', function () {
+    var input = $('reply-file');
+    var file = input.files && input.files[0];
+    var id = state.selected;
+    if (!file || !id) return;
+    $('reply-error').textContent = '';
+    $('reply-hint').textContent = t('uploading', { name: file.name });
+    var form = new FormData();
+    form.append('file', file, file.name);
+    fetch(base() + '/ai/media', { method: 'POST', headers: og.headers(), body: form })
+      .then(function (res) {
+        return res
+          .json()
+          .catch(function () {
+            return {};
+          })
+          .then(function (body) {
+            if (!res.ok || body.error) {
+              var err = new Error((body.result && body.result.join ? body.result.join(' ') : '') || res.statusText);
+              err.status = res.status;
+              throw err;
+            }
+            return body.result;
+          });
+      })
+      .then(
+        function (stored) {
+          input.value = '';
+          if (state.selected !== id) return;
+          var kind = kindOf(stored.mime_type);
+          var payload = { media_id: stored.id };
+          var caption = $('reply-text').value.trim();
+          if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
+          if (kind === 'document') payload.filename = stored.filename || file.name;
+          sendReply({ role: 'assistant', type: kind, payload: payload });
+        },
+        function (err) {
+          input.value = '';
+          $('reply-hint').textContent = '';
+          $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
+          if (err.status === 401) showError(err);
+        },
+      );
+  });
+  /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
+  function sendReply(body) {
+    var id = state.selected;
+    var box = $('reply-text');
     replyKey = replyKey || newKey();
-    var button = $('reply').querySelector('button');
-    button.disabled = true;
+    var buttons = $('reply').querySelectorAll('button');
+    buttons.forEach(function (b) {
+      b.disabled = true;
+    });
     $('reply-hint').textContent = t('sending');
-    api('/ai/conversations/' + id + '/messages', null, {
-      body: { role: 'assistant', content: content },
-      headers: { 'Idempotency-Key': replyKey },
-    })
+    return api('/ai/conversations/' + id + '/messages', null, { body: body, headers: { 'Idempotency-Key': replyKey } })
       .then(
         function (m) {
           replyKey = null;
@@ -660,9 +802,11 @@
         },
       )
       .then(function () {
-        button.disabled = false;
+        buttons.forEach(function (b) {
+          b.disabled = false;
+        });
       });
-  });
+  }
   $('reply-text').addEventListener('input', function () {
     replyKey = null;
   });

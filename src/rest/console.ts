@@ -13,6 +13,7 @@ const OWN: Record<string, { file: string; type: string }> = {
   'dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
   'i18n.js': { file: 'i18n.js', type: 'text/javascript; charset=utf-8' },
   'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
+  'message-view.js': { file: 'message-view.js', type: 'text/javascript; charset=utf-8' },
   'inbox.js': { file: 'inbox.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
   'agents.js': { file: 'agents.js', type: 'text/javascript; charset=utf-8' },
@@ -33,10 +34,11 @@ export function consoleDir(): string {
  * A strict policy: the page may talk to this origin only, and no markup can carry a style or a script of
  * its own (CONTRACT §11): no 'unsafe-inline' anywhere, so a `style="…"` or `onfocus="…"` that reached the
  * page would be ignored. Styles set from the console's own scripts through the CSSOM (`el.style.width`,
- * as uPlot sizes its canvas) are not inline markup and stay allowed.
+ * as uPlot sizes its canvas) are not inline markup and stay allowed. `blob:` for images and media only: the
+ * inbox fetches a message's file with the console's credential and shows it from a blob URL (CONTRACT §12.6).
  */
 export const CONSOLE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function registerConsole(app: FastifyInstance): void {
   const dir = consoleDir();

@@ -67,7 +67,21 @@ describe.skipIf(!HAVE_CHROMIUM)('/console renders hostile names as text (issue 3
     // the page itself carries no inline style or handler
     const html = await res.text();
     expect(html).not.toMatch(/\sstyle=|\son[a-z]+=|<style/i);
-    for (const file of ['console.js', 'inbox.js', 'agents.js']) {
+    // blob: for pictures and players only (the inbox's files, fetched with the credential, CONTRACT §12.6)
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...v]) => [name, v]),
+    );
+    expect(directives['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+    expect(directives['media-src']).toEqual(["'self'", 'blob:']);
+    expect(
+      Object.entries(directives)
+        .filter(([, v]) => v.includes('blob:'))
+        .map(([k]) => k),
+    ).toEqual(['img-src', 'media-src']);
+    for (const file of ['console.js', 'inbox.js', 'message-view.js', 'agents.js']) {
       const js = await (await fetch(`${origin}/console/assets/${file}`)).text();
       expect(js, file).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
     }
