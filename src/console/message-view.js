@@ -30,7 +30,7 @@
       return new Intl.NumberFormat(lang, { style: 'unit', unit: units[u], unitDisplay: 'short', maximumFractionDigits: u ? 1 : 0 }).format(
         size,
       );
-    } catch (e) {
+    } catch {
       return n(Math.round(size)) + ' ' + ['B', 'kB', 'MB', 'GB'][u];
     }
   }
@@ -38,7 +38,7 @@
     if (typeof amount !== 'number') return '';
     try {
       return new Intl.NumberFormat(lang, { style: 'currency', currency: currency || 'USD' }).format(amount);
-    } catch (e) {
+    } catch {
       return n(amount) + (currency ? ' ' + currency : '');
     }
   }

@@ -426,7 +426,6 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
   it('reads right to left in Arabic, with its own digits, the same types', async () => {
     const { context, page, blocked, pageErrors, cspErrors } = await offlinePage('&lang=ar');
     expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
-    const img = li(page, ids.image).locator('img.media');
     await expect.poll(() => naturalWidth(page), { timeout: 20_000 }).toBe(240);
     // the total in the page's own number formatting (the digits of every other figure of the page)
     const total = await page.evaluate("new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(23.25)");
