@@ -256,7 +256,7 @@ async function insertMessage(
      changed as (update ai_conversations set ${change.set} where id = ? and project_id = ?),
      inboxed as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', ?, ?, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
+       select m.project_id, 'message.created', ?::int, ?::int, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
      select * from m`,
     [
       projectId,
