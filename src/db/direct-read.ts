@@ -124,6 +124,37 @@ export async function runStatement<T = Record<string, unknown>>(
   }
 }
 
+/**
+ * `work` in a transaction on one pooled connection of `em`'s ORM, with BEGIN and COMMIT (or
+ * ROLLBACK) sent on it directly: for work made only of runStatement/selectRows statements, which
+ * find the connection through `em`'s transaction context while `work` runs. It spares the write
+ * MikroORM's transactional (a fork of the EntityManager, its unit of work's flush) and knex's
+ * transactor, which cost more CPU than the statements; `em` itself (the request's own) carries the
+ * context, so nothing in `work` may use the ORM's entity methods or its `execute`. Nested (`em`
+ * already in a transaction), `work` joins the transaction.
+ */
+export async function directTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  if (em.isInTransaction()) return work(em);
+  const client = em.getConnection().getKnex().client as unknown as KnexClient;
+  const pg = await client.acquireConnection();
+  const connection = pg as unknown as { __knex__disposed?: unknown; query(text: string): Promise<unknown> };
+  // what runStatement reads of a knex transaction: its client, which hands out this connection
+  em.setTransactionContext({ client: { acquireConnection: async () => pg, releaseConnection: async () => undefined } });
+  try {
+    await connection.query('BEGIN');
+    const value = await work(em);
+    await connection.query('COMMIT');
+    return value;
+  } catch (err) {
+    // a connection whose transaction could not be ended leaves the pool
+    await connection.query('ROLLBACK').catch(() => (connection.__knex__disposed ??= 'rollback failed'));
+    throw err;
+  } finally {
+    em.resetTransactionContext();
+    void client.releaseConnection(pg);
+  }
+}
+
 /** selectRows on a healthy, caught-up replica when there is one (db/replicas.ts), otherwise on the primary. */
 export function selectOnReplica<T = Record<string, unknown>>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
   return readOnReplica(em, (type) => selectRows<T>(em, sql, values, type));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
-import { runStatement } from '../../db/direct-read.js';
+import { directTransaction, runStatement } from '../../db/direct-read.js';
 
 type Connection = ReturnType<EntityManager['getConnection']>;
 
@@ -111,15 +111,20 @@ export async function projectsWithInbox(conn: Connection): Promise<number[]> {
  * message with its event in one statement). After the commit the write waits for the sequencer
  * pass that gives them ids (shared by every write of the project that committed meanwhile), so
  * once it answers, its events are in the log, and streams and webhooks have been told.
+ * `statementsOnly`: `work` uses no entity method of the ORM nor its `execute`, only statements of
+ * db/direct-read.ts (records.ts `run`), and runs in db/direct-read.ts directTransaction.
  */
 export async function writeWithEvents<T>(
   ctx: RequestContext,
   work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean }>,
+  opts: { statementsOnly?: boolean } = {},
 ): Promise<T> {
-  const { value, appended } = await ctx.em.transactional(async (tx) => {
+  const inTransaction = async (tx: EntityManager) => {
     const { value, events, inboxed } = await work(tx);
     return { value, appended: (await appendEvents(tx, ctx.project.id, events)) || inboxed === true };
-  });
+  };
+  // `statementsOnly`: `work` runs only db/direct-read.ts statements (records.ts `run`), so its transaction can be a plain one
+  const { value, appended } = await (opts.statementsOnly ? directTransaction(ctx.em, inTransaction) : ctx.em.transactional(inTransaction));
   if (appended) await ctx.services.events.sequence(ctx.project.id);
   return value;
 }
