@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { openBenchDatabase } from './database.js';
-import { CONNECTIONS, fire, machine, median, prepareScenarios, type Run } from './harness.js';
+import { CONNECTIONS, fire, floorOf, machine, median, prepareScenarios, type Run } from './harness.js';
 import { benchNodeArgs, SERVE_NODE_ARGS, serveScript, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario } from './types.js';
 
@@ -22,6 +22,9 @@ import type { BenchScenario } from './types.js';
  * BENCH_ENGINE (default mercurius) is the GRAPHQL_ENGINE of both; BENCH_NODE_ARGS go to both
  * `serve`s (e.g. `--require ./dist/bench/profile-signal.js` for bench:profile-diff); BENCH_NODE_ARGS_B
  * go to B only, so one build can be compared with itself under other node flags (`current current`).
+ * A write scenario (a POST with a baseline) also runs its commit floor (harness floorOf, on a
+ * bench/baseline.ts process of its own) after A and B in every round: each side's req/s over the
+ * floor's of the same round is printed beside the A/B ratios.
  */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const PROFILE_DIR = path.resolve('bench', 'results', 'prof');
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openBenchDatabase();
   const sides: Side[] = [];
+  let floorServer: BenchServer | undefined;
   let profiled = 0;
   const lines: string[] = [];
   try {
@@ -73,24 +77,31 @@ async function main(): Promise<void> {
       server.child.once('exit', (code, signal) => console.error(`${name} exited (${code ?? signal}) ${tail}`));
       sides.push({ name: i === 1 && name === a ? `${name}-B` : name, server, runs: [] });
     }
+    if (scenarios.some(floorOf)) {
+      floorServer = await startServer(path.join(__dirname, 'baseline.js'), [], env, '/health', []);
+    }
     lines.push(
-      `| scenario | ${sides[0].name} CPU µs/req (min–max) | ${sides[1].name} CPU µs/req (min–max) | ${sides[1].name}/${sides[0].name} CPU | ${sides[0].name} req/s | ${sides[1].name} req/s | ${sides[1].name}/${sides[0].name} req/s | p99 ms ${sides[0].name} / ${sides[1].name} |`,
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      `| scenario | ${sides[0].name} CPU µs/req (min–max) | ${sides[1].name} CPU µs/req (min–max) | ${sides[1].name}/${sides[0].name} CPU | ${sides[0].name} req/s | ${sides[1].name} req/s | ${sides[1].name}/${sides[0].name} req/s | p99 ms ${sides[0].name} / ${sides[1].name} | floor req/s, p99 ms | ${sides[0].name}/floor, ${sides[1].name}/floor req/s |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const s of scenarios) {
       for (const side of sides) {
         side.runs = [];
         await fire(side.server, s, warmup);
       }
+      const floor = floorOf(s);
+      const floorRuns: Run[] = [];
+      if (floor) await fire(floorServer!, floor, Math.min(warmup, 3));
       if (PROFILE) for (const side of sides) side.server.child.kill('SIGWINCH');
       for (let i = 0; i < rounds; i++) {
         for (const side of i % 2 ? [...sides].reverse() : sides) side.runs.push(await fire(side.server, s, duration));
+        if (floor) floorRuns.push(await fire(floorServer!, floor, duration));
         console.log(
-          `${s.name} round ${i + 1}: ${sides.map((x) => `${x.name} ${f(x.runs[i].cpuMsPerReq * 1000)} µs/req ${f(x.runs[i].rps)} req/s`).join(', ')}`,
+          `${s.name} round ${i + 1}: ${sides.map((x) => `${x.name} ${f(x.runs[i].cpuMsPerReq * 1000)} µs/req ${f(x.runs[i].rps)} req/s p99 ${x.runs[i].p99} ms`).join(', ')}${floor ? `, floor ${f(floorRuns[i].rps)} req/s p99 ${floorRuns[i].p99} ms` : ''}`,
         );
       }
       if (PROFILE) await keepProfiles(sides, s, ++profiled);
-      const bad = sides.reduce((n, x) => n + x.runs.reduce((m, r) => m + r.bad, 0), 0);
+      const bad = sides.reduce((n, x) => n + x.runs.reduce((m, r) => m + r.bad, 0), 0) + floorRuns.reduce((m, r) => m + r.bad, 0);
       const [ra, rb] = sides.map((x) => x.runs);
       const cpu = (rs: Run[]) =>
         `${f(median(rs.map((r) => r.cpuMsPerReq * 1000)))} (${f(Math.min(...rs.map((r) => r.cpuMsPerReq * 1000)))}–${f(Math.max(...rs.map((r) => r.cpuMsPerReq * 1000)))})`;
@@ -102,13 +113,18 @@ async function main(): Promise<void> {
         )} | ${f(median(ra.map((r) => r.rps)))} | ${f(median(rb.map((r) => r.rps)))} | ${f(
           perRound((r) => r.rps),
           2,
-        )} | ${median(ra.map((r) => r.p99))} / ${median(rb.map((r) => r.p99))} |${bad ? ` ${bad} non-2xx/errors` : ''}`,
+        )} | ${median(ra.map((r) => r.p99))} / ${median(rb.map((r) => r.p99))} | ${
+          floorRuns.length ? `${f(median(floorRuns.map((r) => r.rps)))}, ${median(floorRuns.map((r) => r.p99))}` : '–'
+        } | ${
+          floorRuns.length ? [ra, rb].map((rs) => f(median(rs.map((r, i) => r.rps / floorRuns[i].rps)), 2)).join(', ') : '–'
+        } |${bad ? ` ${bad} non-2xx/errors` : ''}`,
       );
       if (bad) process.exitCode = 1;
     }
   } finally {
     for (const side of sides) lines.push(`${side.name}: RSS ${f(side.server.rssMb())} MB at the end`);
     for (const side of sides) await side.server.stop();
+    await floorServer?.stop();
     await db.stop();
   }
   console.log(

@@ -575,6 +575,9 @@ const messageRecord = (m: Record<string, any>) => ({
   delivery_status: m.delivery_status,
   delivery_error: m.delivery_error,
   author_id: m.author_id,
+  type: m.type,
+  payload: m.payload,
+  reply_to_id: m.reply_to_id,
 });
 const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   id: c.id,
@@ -612,8 +615,9 @@ const insertMessage = async (
   (
     await tx.query(
       `with m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status)
-       values ($1, $2, $3, $4, $5, $6::jsonb, $7, now(), $8) returning *),
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id)
+       values ($1, $2, $3, $4, $5, $6::jsonb, $7, now(), $8, 'text', null, null) returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
        select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
@@ -623,7 +627,8 @@ const insertMessage = async (
        select m.project_id, 'message.created', $9, $10, m.conversation_id, m.public,
               jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
                 'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
-                'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id),
+                'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
+                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id),
               clock_timestamp() from m)
      select * from m`,
       [
@@ -746,6 +751,41 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
     return { value: messageRecord(m), projectId: project.id, events: [], inboxed: true };
   });
   return { error: false, result: message };
+});
+
+// ---- the commit floor (issue 45): one durable statement per write, nothing else ----
+
+/**
+ * `POST /floor/:conversation_id`: what a message write cannot go below on this host and database: one
+ * autocommit statement (so one commit, fsync and synchronous_commit as the server has them) that
+ * inserts a message-sized row and bumps its conversation's counter, no pipeline, no events, no
+ * lookups. Its own schema (bench_floor), created at start, so the application's tables are untouched.
+ */
+const FLOOR_CONVERSATIONS = 200; // bench/harness.ts floorOf() spreads over as many
+const floorReady = pool
+  .query(
+    `create schema if not exists bench_floor;
+     create table if not exists bench_floor.conversations (id int primary key, messages_count int not null default 0, updated_at timestamptz);
+     create table if not exists bench_floor.messages (id bigserial primary key, conversation_id int not null, role text not null,
+       content text not null, usage jsonb, created_at timestamptz not null default now());
+     insert into bench_floor.conversations (id) select g from generate_series(1, ${FLOOR_CONVERSATIONS}) g on conflict do nothing`,
+  )
+  .then(() => true);
+
+app.post('/floor/:conversation_id', async (req) => {
+  await floorReady;
+  const body = req.body as { role?: string; content: string; usage?: unknown };
+  const { rows } = await prepared(
+    `with m as (insert into bench_floor.messages (conversation_id, role, content, usage) values ($1, $2, $3, $4::jsonb) returning *),
+          c as (update bench_floor.conversations set messages_count = messages_count + 1, updated_at = now() where id = $1)
+     select * from m`,
+    [Number((req.params as { conversation_id: string }).conversation_id), body.role ?? 'user', body.content, body.usage ?? null],
+  );
+  const m = rows[0];
+  return {
+    error: false,
+    result: { id: Number(m.id), conversation_id: m.conversation_id, role: m.role, content: m.content, created_at: iso(m.created_at) },
+  };
 });
 
 app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST ?? '127.0.0.1' }).catch((err) => {

@@ -93,6 +93,22 @@ export async function fire(server: BenchServer, s: BenchScenario, duration: numb
   };
 }
 
+/**
+ * The commit floor of a write scenario (issue 45): the baseline process's `POST /floor/:id` (one
+ * autocommit statement inserting a message-sized row and bumping its conversation's counter) with
+ * the scenario's body, over 200 conversations; undefined for a read.
+ */
+export function floorOf(s: BenchScenario): BenchScenario | undefined {
+  if (s.method !== 'POST' || !s.baseline || s.body === undefined) return undefined;
+  return {
+    name: `${s.name} [floor]`,
+    method: 'POST',
+    path: '/floor/1',
+    body: s.body,
+    rotate: Array.from({ length: 200 }, (_, i) => ({ path: `/floor/${i + 1}` })),
+  };
+}
+
 /** A scenario whose every request differs: its `next()` body and headers over the scenario's own. */
 function nextRequest(req: Record<string, any>, s: BenchScenario): Record<string, any> {
   const { body, headers } = s.next!();

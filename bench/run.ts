@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig, type AppConfig, type GraphEngineName } from '../src/config.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { openBenchDatabase } from './database.js';
-import { CONNECTIONS, fire, machine, median, prepareScenarios, type Run } from './harness.js';
+import { CONNECTIONS, fire, floorOf, machine, median, prepareScenarios, type Run } from './harness.js';
 import { startServe, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario } from './types.js';
 import { sampleWaits } from './waits.js';
@@ -35,6 +35,10 @@ interface Row {
   baselineCpuMsPerReq?: number;
   ratio?: number;
   ratios?: number[];
+  /** Write scenarios: the commit floor (harness floorOf) measured in the same pairs, and the median of serve/floor per pair. */
+  floorRps?: number;
+  floorP99?: number;
+  floorRatio?: number;
   rssMb: number;
   loadSeconds: number;
   requests: number;
@@ -68,6 +72,9 @@ function table(rows: Row[]): string {
     'baseline req/s',
     'baseline p99 ms',
     'ratio',
+    'floor req/s',
+    'floor p99 ms',
+    'ratio to floor',
     'CPU ms/req',
     'baseline CPU ms/req',
     'serve RSS MB',
@@ -83,6 +90,9 @@ function table(rows: Row[]): string {
     f(r.baselineRps),
     f(r.baselineP99),
     f(r.ratio, 2),
+    f(r.floorRps),
+    f(r.floorP99),
+    f(r.floorRatio, 2),
     f(r.cpuMsPerReq, 2),
     f(r.baselineCpuMsPerReq, 2),
     `${r.rssMb.toFixed(0)} (${r.loadSeconds} s)`,
@@ -133,8 +143,11 @@ async function main(): Promise<void> {
           if (s.baseline) await sameAnswer(serve.origin, baseline!.origin, s);
           await fire(serve, s, WARMUP_SECONDS);
           if (s.baseline) await fire(baseline!, s, WARMUP_SECONDS);
+          const floor = floorOf(s);
+          if (floor) await fire(baseline!, floor, WARMUP_SECONDS);
           const a: Run[] = [];
           const b: Run[] = [];
+          const fl: Run[] = [];
           for (let i = 0; i < (s.baseline ? pairs : 1); i++) {
             const waits = s.sampleWaits ? sampleWaits(db.url) : undefined;
             const ra = await fire(serve, s, duration);
@@ -147,6 +160,11 @@ async function main(): Promise<void> {
               if (baselineWaits) console.log(`  ${s.name} baseline: ${await baselineWaits.stop()}`);
               b.push(rb);
               line += ` | baseline ${rb.rps.toFixed(0)} req/s, p99 ${rb.p99} ms, cpu ${rb.cpuMsPerReq.toFixed(2)} ms/req [${rb.codes}] | ratio ${(ra.rps / rb.rps).toFixed(2)}`;
+            }
+            if (floor) {
+              const rf = await fire(baseline!, floor, duration);
+              fl.push(rf);
+              line += ` | floor ${rf.rps.toFixed(0)} req/s, p99 ${rf.p99} ms [${rf.codes}] | ratio to floor ${(ra.rps / rf.rps).toFixed(2)}`;
             }
             console.log(line);
           }
@@ -164,10 +182,13 @@ async function main(): Promise<void> {
             baselineCpuMsPerReq: b.length ? median(b.map((r) => r.cpuMsPerReq)) : undefined,
             ratio: ratios && median(ratios),
             ratios,
+            floorRps: fl.length ? median(fl.map((r) => r.rps)) : undefined,
+            floorP99: fl.length ? median(fl.map((r) => r.p99)) : undefined,
+            floorRatio: fl.length ? median(a.map((r, i) => r.rps / fl[i].rps)) : undefined,
             rssMb: serve.rssMb(),
             loadSeconds,
             requests: a.reduce((n, r) => n + r.requests, 0),
-            bad: [...a, ...b].reduce((n, r) => n + r.bad, 0),
+            bad: [...a, ...b, ...fl].reduce((n, r) => n + r.bad, 0),
           });
         }
       } finally {
@@ -185,7 +206,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(
         ' ',
-      )}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; RSS after (s) of load.\n`,
+      )}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; ratio to floor = median of OrderGraph/commit floor per pair (writes: one durable statement, bench/baseline.ts POST /floor); RSS after (s) of load.\n`,
   );
   console.log(table(rows));
   const failing = rows.filter((r) => r.bad > 0);

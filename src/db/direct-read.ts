@@ -53,43 +53,64 @@ function statementOf(client: KnexClient, sql: string): { text: string; name?: st
 
 /**
  * A read statement (knex's `?` placeholders) run on a pooled connection of the request's ORM with
- * its values as bind parameters. MikroORM's `execute` would format every value into the SQL text
- * and pass it through knex's raw builder and result transformer, which costs more CPU than the
- * round trip for the short reads of a request. Inside a transaction the statement goes through
- * MikroORM on the transaction's connection, as before. The pool, its acquire timeout and the
- * connection's statement and read timeouts are the ORM's own; the statement reaches the ORM's
- * query log as MikroORM's own statements do.
+ * its values as bind parameters (runStatement); inside the EntityManager's transaction, on the
+ * transaction's connection.
  */
-export async function selectRows<T = Record<string, unknown>>(
+export function selectRows<T = Record<string, unknown>>(
   em: EntityManager,
   sql: string,
   values: readonly unknown[],
   type?: ConnectionType,
 ): Promise<T[]> {
-  const conn = em.getConnection(type);
-  const trx = em.getTransactionContext();
-  if (trx) return conn.execute(sql, values as unknown[], 'all', trx);
+  return runStatement<T>(em.getConnection(type), sql, values, em.getTransactionContext());
+}
+
+type SqlConnection = ReturnType<EntityManager['getConnection']>;
+
+/**
+ * A statement (knex's `?` placeholders) with its values as bind parameters, as a named prepared
+ * statement when the ORM prepares them: on the transaction's connection when `trx` (the ORM's
+ * transaction context) is given, otherwise on a connection of `conn`'s pool taken for it alone
+ * (autocommit). MikroORM's `execute` would format every value into the SQL text (so PostgreSQL
+ * parses and plans each call anew) and pass it through knex's raw builder and result transformer,
+ * which costs more CPU than the round trip for a request's short statements. A parameter whose type
+ * PostgreSQL cannot infer from its place (a select list, `||`) needs a cast in the text. The pool,
+ * its acquire timeout and the connection's statement and read timeouts are the ORM's own; the
+ * statement reaches the ORM's query log as MikroORM's own statements do.
+ */
+export async function runStatement<T = Record<string, unknown>>(
+  conn: SqlConnection,
+  sql: string,
+  values: readonly unknown[],
+  trx?: unknown,
+): Promise<T[]> {
+  // the ORM's Configuration (the connection's, protected there): its logger, and whether it prepares statements
+  const { config } = conn as unknown as { config: EntityManager['config'] };
   const client = conn.getKnex().client as unknown as KnexClient;
-  const logging = em.config.getLogger().isEnabled('query');
+  // knex's transaction client hands out the transaction's own connection and never releases it
+  const source = trx ? (trx as { client: KnexClient }).client : client;
+  const logging = config.getLogger().isEnabled('query');
   const started = logging ? Date.now() : 0;
   const statement = statementOf(client, sql);
   const { text } = statement;
   let pg: PgClient | undefined;
   try {
-    pg = await client.acquireConnection();
-    const name = preparing.has(em.config) ? statement.name : undefined;
+    pg = await source.acquireConnection();
+    const name = preparing.has(config) ? statement.name : undefined;
     const params = values.map(parameter);
     const { rows, fields } = await pg.query({ name, text, values: params, rowMode: 'array' }).catch((err: unknown) => {
       const reason = name ? namedFailure(err) : undefined;
       if (!reason) throw err;
-      // PostgreSQL keeps refusing the name on this connection: it leaves the pool when released, and this read runs unnamed.
+      // PostgreSQL keeps refusing the name on this connection: it leaves the pool when released, and
+      // this statement runs unnamed (not in a transaction: the failure aborted it, the caller's retry runs anew).
       (pg as unknown as { __knex__disposed?: unknown }).__knex__disposed = reason;
-      if (reason === NOT_KEPT && preparing.delete(em.config)) {
+      if (reason === NOT_KEPT && preparing.delete(config)) {
         process.emitWarning(
-          'named prepared statements are not kept by the database server (a transaction pooler?): reads run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false',
+          'named prepared statements are not kept by the database server (a transaction pooler?): statements run unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false',
           { code: 'ORDERGRAPH_PREPARED_STATEMENTS' },
         );
       }
+      if (trx) throw err;
       return pg!.query({ text, values: params, rowMode: 'array' });
     });
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, results: rows.length });
@@ -99,7 +120,38 @@ export async function selectRows<T = Record<string, unknown>>(
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, level: 'error' });
     throw err;
   } finally {
-    if (pg) void client.releaseConnection(pg);
+    if (pg && !trx) void client.releaseConnection(pg);
+  }
+}
+
+/**
+ * `work` in a transaction on one pooled connection of `em`'s ORM, with BEGIN and COMMIT (or
+ * ROLLBACK) sent on it directly: for work made only of runStatement/selectRows statements, which
+ * find the connection through `em`'s transaction context while `work` runs. It spares the write
+ * MikroORM's transactional (a fork of the EntityManager, its unit of work's flush) and knex's
+ * transactor, which cost more CPU than the statements; `em` itself (the request's own) carries the
+ * context, so nothing in `work` may use the ORM's entity methods or its `execute`. Nested (`em`
+ * already in a transaction), `work` joins the transaction.
+ */
+export async function directTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  if (em.isInTransaction()) return work(em);
+  const client = em.getConnection().getKnex().client as unknown as KnexClient;
+  const pg = await client.acquireConnection();
+  const connection = pg as unknown as { __knex__disposed?: unknown; query(text: string): Promise<unknown> };
+  // what runStatement reads of a knex transaction: its client, which hands out this connection
+  em.setTransactionContext({ client: { acquireConnection: async () => pg, releaseConnection: async () => undefined } });
+  try {
+    await connection.query('BEGIN');
+    const value = await work(em);
+    await connection.query('COMMIT');
+    return value;
+  } catch (err) {
+    // a connection whose transaction could not be ended leaves the pool
+    await connection.query('ROLLBACK').catch(() => (connection.__knex__disposed ??= 'rollback failed'));
+    throw err;
+  } finally {
+    em.resetTransactionContext();
+    void client.releaseConnection(pg);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { runStatement } from './direct-read.js';
 
 /**
  * The idempotency keys of CONTRACT §9.2 in PostgreSQL (table idempotency_keys), shared by every
@@ -27,8 +28,9 @@ export const RETENTION_HOURS = 24;
 export class IdempotencyStore {
   constructor(private readonly orm: MikroORM) {}
 
+  /** An autocommit statement with bind parameters (direct-read.ts runStatement), on a connection of its own. */
   private sql<T = Record<string, any>>(text: string, params: unknown[]): Promise<T[]> {
-    return this.orm.em.getConnection().execute<T[]>(text, params, 'all');
+    return runStatement<T>(this.orm.em.getConnection(), text, params);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { runStatement } from '../db/direct-read.js';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_MESSAGE_TYPES, type MediaMessageType } from '../entities/ai-message.js';
 import type { CredentialCipher } from '../platform/secrets.js';
@@ -134,7 +135,9 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   }
 
   async claim(limit: number, _busy: unknown, owner: string | null): Promise<ClaimedDownload[]> {
-    const rows = await this.opts.orm.em.getConnection().execute<Record<string, any>[]>(
+    // bind parameters, prepared (db/direct-read.ts): every commit wakes this claim, most find nothing
+    const rows = await runStatement<Record<string, any>>(
+      this.opts.orm.em.getConnection(),
       `with due as (
          select id from ai_media
           where status = 'pending' and origin = 'inbound' and next_attempt_at <= now()
@@ -150,7 +153,6 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
                  (select g.business_id from ai_agents g where g.id = a.agent_id) as business_id,
                  (select g.credentials from ai_agents g where g.id = a.agent_id) as credentials`,
       [limit, this.leaseMs / 1000, owner],
-      'all',
     );
     return rows.map((r) => ({
       id: r.id,

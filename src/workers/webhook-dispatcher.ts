@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { runStatement } from '../db/direct-read.js';
 import type { WebhookConfig } from '../config.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
@@ -117,11 +118,13 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
     const full = busy.filter(([, n]) => n >= cap).map(([id]) => id);
     const partial = busy.filter(([, n]) => n < cap);
     const leaseMs = this.opts.config.timeoutMs + LEASE_MARGIN_MS;
-    const rows = await this.opts.orm.em.getConnection().execute<Record<string, unknown>[]>(
+    // bind parameters, prepared (db/direct-read.ts): every commit wakes this claim, most find nothing
+    const rows = await runStatement<Record<string, unknown>>(
+      this.opts.orm.em.getConnection(),
       `with candidates as (
          select id from (
            select s.id, row_number() over (partition by s.webhook_id order by s.next_attempt_at, s.id) as rn,
-                  coalesce(room.n, ?) as room
+                  coalesce(room.n, ?::int) as room
              from (select id, webhook_id, next_attempt_at from ai_webhook_deliveries
                     where status = 'pending' and next_attempt_at <= now() and webhook_id <> all(?::int[])
                     order by next_attempt_at, id limit ?) s
@@ -153,7 +156,6 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
         leaseMs / 1000,
         owner,
       ],
-      'all',
     );
     return rows.map((r) => ({
       id: String(r.id),

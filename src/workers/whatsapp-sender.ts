@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { WhatsAppSendConfig } from '../config.js';
+import { runStatement } from '../db/direct-read.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { CredentialCipher } from '../platform/secrets.js';
 import { addressOf, createWhatsAppTextSender, type TextSendOutcome, type WhatsAppTextSender } from '../providers/whatsapp/client.js';
@@ -161,7 +162,9 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     const leaseSeconds = (this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
     // a reply with a file of ours may upload it first: two provider deadlines
     const uploadLeaseSeconds = (2 * this.opts.timeoutMs + LEASE_MARGIN_MS) / 1000;
-    const rows = await em.getConnection().execute<Record<string, any>[]>(
+    // bind parameters, prepared (db/direct-read.ts): every commit wakes this claim, most find nothing
+    const rows = await runStatement<Record<string, any>>(
+      em.getConnection(),
       // Each conversation's oldest pending send, found by a skip scan of the pending index: one probe
       // per conversation with pending sends (the first row after the previous conversation is the next
       // one's head), not a pass over every pending row. Due when its time has come; the lock re-checks
@@ -185,7 +188,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
           for update of s skip locked)
        update ai_message_sends s
           set attempts = s.attempts + 1,
-              next_attempt_at = clock_timestamp() + make_interval(secs => case when m.payload->>'media_id' is null then ? else ? end),
+              next_attempt_at = clock_timestamp() + make_interval(secs => case when m.payload->>'media_id' is null then ?::float8 else ?::float8 end),
               claimed_by = ?::uuid
          from due, ai_messages m, ai_conversations c, ai_agents a
         where s.message_id = due.message_id and m.id = s.message_id and c.id = m.conversation_id and a.id = c.agent_id
@@ -196,7 +199,6 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
                          'size', f.size, 'filename', f.filename, 'storage', f.storage)
                     from ai_media f where f.id = m.payload->>'media_id' and f.project_id = m.project_id) as file`,
       [limit, leaseSeconds, uploadLeaseSeconds, owner],
-      'all',
       em.getTransactionContext(),
     );
     return rows.map((r) => ({

@@ -22,6 +22,9 @@ import {
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 import { activeConversation, currentAgent } from './conversation.service.js';
 
+/** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
+const STATEMENTS_ONLY = { statementsOnly: true };
+
 /**
  * The conversation writes of CONTRACT §9.1: the caller's current conversation opened (also by its
  * GET), messages added, conversations closed; each with its events in the same transaction.
@@ -39,19 +42,22 @@ export class ConversationWriteService {
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await activeConversation(ctx, agent.id, userId);
       if (existing) return existing;
-      await writeWithEvents(ctx, async (tx) => {
-        const opened = await tx.getConnection().execute<Record<string, unknown>[]>(
-          `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+      await writeWithEvents(
+        ctx,
+        async (tx) => {
+          const opened = await run(
+            tx,
+            `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
            values (?, ?, ?, ?, 'active', '{}')
            on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
            returning *`,
-          [ctx.project.id, agent.id, userId, agent.business_id ?? null],
-          'all',
-          tx.getTransactionContext(),
-        );
-        const events = opened.map((row) => conversationEvent('conversation.created', row, agent, 0));
-        return { value: undefined, events };
-      });
+            [ctx.project.id, agent.id, userId, agent.business_id ?? null],
+          );
+          const events = opened.map((row) => conversationEvent('conversation.created', row, agent, 0));
+          return { value: undefined, events };
+        },
+        STATEMENTS_ONLY,
+      );
     }
     // Only reachable if the winner's conversation is closed between every insert and read.
     throw appError('ERROR_INTERNAL');
@@ -68,35 +74,47 @@ export class ConversationWriteService {
     const text = checkContent(content, CURRENT_CONTENT_MAX);
     const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const message = await writeWithEvents(ctx, async (tx) => {
-        const lockActive = () =>
-          run(
-            tx,
-            `select * from ai_conversations
+      const message = await writeWithEvents(
+        ctx,
+        async (tx) => {
+          const lockActive = () =>
+            run(
+              tx,
+              `select * from ai_conversations
                     where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
                     for no key update`,
-            [ctx.project.id, agent.id, userKey],
-          );
-        let [conversation] = await lockActive();
-        if (!conversation) {
-          const opened = await run(
-            tx,
-            `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+              [ctx.project.id, agent.id, userKey],
+            );
+          let [conversation] = await lockActive();
+          if (!conversation) {
+            const opened = await run(
+              tx,
+              `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
              values (?, ?, ?, ?, 'active', '{}')
              on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
              returning *`,
-            [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
-          );
-          // its event goes to the inbox before the message's
-          if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
-          [conversation] = opened.length ? opened : await lockActive();
-        }
-        // closed between the insert and the read: nothing was written, try again
-        if (!conversation) return { value: null, events: [] };
-        const message = { role: 'user', content: text, public: true, usage: null, type: 'text', payload: null, reply_to_id: null } as const;
-        const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
-        return { value: row, events: [], inboxed: true };
-      });
+              [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
+            );
+            // its event goes to the inbox before the message's
+            if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
+            [conversation] = opened.length ? opened : await lockActive();
+          }
+          // closed between the insert and the read: nothing was written, try again
+          if (!conversation) return { value: null, events: [] };
+          const message = {
+            role: 'user',
+            content: text,
+            public: true,
+            usage: null,
+            type: 'text',
+            payload: null,
+            reply_to_id: null,
+          } as const;
+          const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
+          return { value: row, events: [], inboxed: true };
+        },
+        STATEMENTS_ONLY,
+      );
       if (message) return message;
     }
     throw appError('ERROR_INTERNAL');
@@ -112,23 +130,27 @@ export class ConversationWriteService {
     const message = checkMessage(input);
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(ctx, async (tx) => {
-      const conversation = await lockVisible(tx, ctx, conversationId, scope);
-      assertNotHandedOff(ctx, conversation, message.role);
-      const outbound = sentOnWhatsApp(conversation, message);
-      await checkReferences(tx, ctx.project.id, conversation.id, message);
-      const row = await insertMessage(
-        tx,
-        ctx.project.id,
-        conversation.id,
-        agentOf(conversation),
-        message,
-        authorOf(ctx),
-        outbound,
-        usageAdded(message.usage),
-      );
-      return { value: row, events: [], inboxed: true };
-    });
+    return writeWithEvents(
+      ctx,
+      async (tx) => {
+        const conversation = await lockVisible(tx, ctx, conversationId, scope);
+        assertNotHandedOff(ctx, conversation, message.role);
+        const outbound = sentOnWhatsApp(conversation, message);
+        await checkReferences(tx, ctx.project.id, conversation.id, message);
+        const row = await insertMessage(
+          tx,
+          ctx.project.id,
+          conversation.id,
+          agentOf(conversation),
+          message,
+          authorOf(ctx),
+          outbound,
+          usageAdded(message.usage),
+        );
+        return { value: row, events: [], inboxed: true };
+      },
+      STATEMENTS_ONLY,
+    );
   }
 
   /** `POST /ai/conversations/{id}/close` (CONTRACT §9.1): closed with a reason, `closed_at` now; once. */
@@ -139,17 +161,21 @@ export class ConversationWriteService {
     }
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(ctx, async (tx) => {
-      const conversation = await lockVisible(tx, ctx, conversationId, scope);
-      const [row] = await run(
-        tx,
-        `update ai_conversations c set status = 'closed', status_reason = ?, closed_at = now(), updated_at = now()
+    return writeWithEvents(
+      ctx,
+      async (tx) => {
+        const conversation = await lockVisible(tx, ctx, conversationId, scope);
+        const [row] = await run(
+          tx,
+          `update ai_conversations c set status = 'closed', status_reason = ?, closed_at = now(), updated_at = now()
           where id = ? and project_id = ?
           returning c.*, (select count(*)::int from ai_messages m where m.conversation_id = c.id and m.project_id = c.project_id) as messages_count`,
-        [statusReason, conversation.id, ctx.project.id],
-      );
-      return { value: row, events: [conversationEvent('conversation.closed', row, agentOf(conversation), row.messages_count)] };
-    });
+          [statusReason, conversation.id, ctx.project.id],
+        );
+        return { value: row, events: [conversationEvent('conversation.closed', row, agentOf(conversation), row.messages_count)] };
+      },
+      STATEMENTS_ONLY,
+    );
   }
 }
 
@@ -256,7 +282,7 @@ async function insertMessage(
      changed as (update ai_conversations set ${change.set} where id = ? and project_id = ?),
      inboxed as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', ?, ?, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
+       select m.project_id, 'message.created', ?::int, ?::int, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
      select * from m`,
     [
       projectId,

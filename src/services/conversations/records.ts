@@ -1,15 +1,19 @@
 import { windowExpiresAt } from '../../entities/ai-conversation.js';
 import { type AiEventType, type NewAiEvent } from '../events/event-log.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runStatement } from '../../db/direct-read.js';
 
 /**
  * Conversations and messages as the API shows them (REST records, graph rows, event data), from
  * an entity or a raw row read in the caller's transaction.
  */
 
-/** Raw SQL in the caller's transaction (rows as the graph reads them); parameterised, every statement names its project. */
+/**
+ * Raw SQL in the caller's transaction (rows as the graph reads them); bind parameters (db/direct-read.ts
+ * runStatement), every statement names its project.
+ */
 export async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<any[]> {
-  const rows = await tx.getConnection().execute<any[]>(sql, params, 'all', tx.getTransactionContext());
+  const rows = await runStatement<any>(tx.getConnection(), sql, params, tx.getTransactionContext());
   for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
   return rows;
 }

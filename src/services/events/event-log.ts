@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
+import { directTransaction, runStatement } from '../../db/direct-read.js';
 
 type Connection = ReturnType<EntityManager['getConnection']>;
 
@@ -50,14 +51,14 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
     public: e.public ?? true,
     data: e.data,
   }));
-  await tx.getConnection().execute(
+  await runStatement(
+    tx.getConnection(),
     `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-     select ?, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
+     select ?::int, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
        from rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
             with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
       order by r.n`,
     [projectId, JSON.stringify(rows)],
-    'run',
     tx.getTransactionContext(),
   );
   return true;
@@ -75,11 +76,12 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
  * Returns the last id given (null when the inbox was empty).
  */
 export async function sequenceEvents(conn: Connection, projectId: number): Promise<number | null> {
-  const rows = await conn.execute<{ last_id: string }[]>(
-    `with pass_lock as (select pg_advisory_xact_lock(?, ?)),
+  const rows = await runStatement<{ last_id: string }>(
+    conn,
+    `with pass_lock as (select pg_advisory_xact_lock(?::int, ?::int)),
      moved as (
        delete from ai_event_inbox i
-        where i.project_id = ? and exists (select 1 from pass_lock)
+        where i.project_id = ?::int and exists (select 1 from pass_lock)
        returning i.*),
      ins as (
        insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
@@ -88,11 +90,10 @@ export async function sequenceEvents(conn: Connection, projectId: number): Promi
      deliveries as (
        insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
        select w.project_id, w.id, ins.id, ins.type
-         from ins join ai_webhooks w on w.project_id = ? and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
+         from ins join ai_webhooks w on w.project_id = ?::int and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
         order by ins.id, w.id)
-     select max(id)::text as last_id, pg_notify(?, ? || ':' || max(id)) from ins having count(*) > 0`,
+     select max(id)::text as last_id, pg_notify(?::text, ?::text || ':' || max(id)) from ins having count(*) > 0`,
     [SEQUENCER_LOCK_CLASS, projectId, projectId, projectId, EVENTS_CHANNEL, String(projectId)],
-    'all',
   );
   return rows.length ? Number(rows[0].last_id) : null;
 }
@@ -110,15 +111,20 @@ export async function projectsWithInbox(conn: Connection): Promise<number[]> {
  * message with its event in one statement). After the commit the write waits for the sequencer
  * pass that gives them ids (shared by every write of the project that committed meanwhile), so
  * once it answers, its events are in the log, and streams and webhooks have been told.
+ * `statementsOnly`: `work` uses no entity method of the ORM nor its `execute`, only statements of
+ * db/direct-read.ts (records.ts `run`), and runs in db/direct-read.ts directTransaction.
  */
 export async function writeWithEvents<T>(
   ctx: RequestContext,
   work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean }>,
+  opts: { statementsOnly?: boolean } = {},
 ): Promise<T> {
-  const { value, appended } = await ctx.em.transactional(async (tx) => {
+  const inTransaction = async (tx: EntityManager) => {
     const { value, events, inboxed } = await work(tx);
     return { value, appended: (await appendEvents(tx, ctx.project.id, events)) || inboxed === true };
-  });
+  };
+  // `statementsOnly`: `work` runs only db/direct-read.ts statements (records.ts `run`), so its transaction can be a plain one
+  const { value, appended } = await (opts.statementsOnly ? directTransaction(ctx.em, inTransaction) : ctx.em.transactional(inTransaction));
   if (appended) await ctx.services.events.sequence(ctx.project.id);
   return value;
 }
