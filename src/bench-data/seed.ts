@@ -108,13 +108,13 @@ with s as (
        (select date_trunc('hour', created_at) anchor from projects where id = :project) p
 ),
 c as (
-  insert into ai_conversations (project_id, agent_id, business_id, status, status_reason, usage, created_at, closed_at, updated_at)
+  insert into ai_conversations (project_id, agent_id, business_id, status, status_reason, usage, created_at, closed_at, updated_at, last_message_at)
   select :project, ${ID_BASE} + 1 + aix, ${ID_BASE} + 1 + bix, 'closed',
     case when r < 60 then 'completed' when r < 85 then 'abandoned' else 'failed' end,
     case when rt_present < 90
       then jsonb_build_object('cost', cost_cents / 100.0, 'response_time_ms', rt, 'input_tokens', rt * 3, 'output_tokens', rt, 'seq', i)
       else jsonb_build_object('cost', cost_cents / 100.0, 'seq', i) end,
-    t, t, t
+    t, t, t, t
   from s
   returning id, (usage ->> 'seq')::int seq
 ),

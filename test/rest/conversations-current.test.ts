@@ -253,6 +253,10 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
         delivery_status: null,
         delivery_error: null,
         author_id: null,
+        // CONTRACT §12.2: every message carries its type (text when posted without one), payload and reply_to_id
+        type: 'text',
+        payload: null,
+        reply_to_id: null,
       });
     });
 
