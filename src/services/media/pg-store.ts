@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { runStatement } from '../../db/direct-read.js';
 import { ByteMeter, MediaWriteSuperseded, type MediaStore, type MediaWriteOptions } from './store.js';
 
 /** The size of one row of ai_media_chunks (every row but the last is exactly this long, so a range finds its rows by arithmetic). */
@@ -103,22 +104,24 @@ export class PgMediaStore implements MediaStore {
 
   /** One row; fenced by the job's attempt when given (the row of ai_media shared-locked, so a new claim waits for it). */
   private async putRow(mediaId: string, seq: number, data: Buffer, attempt?: number): Promise<void> {
+    // the bytes as a bind parameter (db/direct-read.ts): the ORM's execute would format them into the
+    // SQL text as a hex literal, twice their size, for PostgreSQL to parse back
     const conn = this.orm.em.getConnection();
     if (attempt === undefined) {
-      await conn.execute(
-        'insert into ai_media_chunks (media_id, seq, data) values (?, ?, ?) on conflict (media_id, seq) do update set data = excluded.data',
+      await runStatement(
+        conn,
+        'insert into ai_media_chunks (media_id, seq, data) values (?, ?::int, ?::bytea) on conflict (media_id, seq) do update set data = excluded.data',
         [mediaId, seq, data],
-        'run',
       );
       return;
     }
-    const rows = await conn.execute<unknown[]>(
+    const rows = await runStatement(
+      conn,
       `insert into ai_media_chunks (media_id, seq, data)
-       select id, ?, ? from ai_media where id = ? and attempts = ? for share
+       select id, ?::int, ?::bytea from ai_media where id = ? and attempts = ?::int for share
        on conflict (media_id, seq) do update set data = excluded.data
        returning 1`,
       [seq, data, mediaId, attempt],
-      'all',
     );
     if (!rows.length) throw new MediaWriteSuperseded();
   }
