@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { initORM, migrate } from '../src/db/orm.js';
@@ -25,6 +26,11 @@ const RATE = Number(process.env.BENCH_WRITES_PER_S ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 10);
 const WRITE_S = Number(process.env.BENCH_WRITE_S ?? 5);
+/**
+ * BENCH_PROFILE=writes or trickle, with BENCH_NODE_ARGS='--require dist/bench/profile-signal.js':
+ * a CPU profile of A over that phase with the streams open (PROFILE_DIR, default bench/results/prof).
+ */
+const PROFILE = process.env.BENCH_PROFILE ?? '';
 const CREDENTIALS_KEY = 'bench-credentials-key';
 const code = (p: number) => `evs${String(p).padStart(3, '0')}`;
 const serverKey = (p: number) => `${code(p)}-server-key-0123456789`;
@@ -199,7 +205,12 @@ async function post(origin: string, p: number, customer: number, content: string
 }
 
 /** CONNECTIONS loops of message writes for WRITE_S seconds, each its own customer and project: req/s, p99, failures. */
-async function writes(origin: string): Promise<{ rps: number; p99: number; failed: number }> {
+async function writes(a: BenchServer): Promise<{ rps: number; p99: number; failed: number; cpu: string }> {
+  const origin = a.origin;
+  const cpu0 = a.cpuMs();
+  const own0 = process.cpuUsage();
+  const host0 = hostTicks();
+  const sys0 = systemMs(a);
   const latencies: number[] = [];
   let failed = 0;
   const until = Date.now() + WRITE_S * 1000;
@@ -214,7 +225,36 @@ async function writes(origin: string): Promise<{ rps: number; p99: number; faile
       }
     }),
   );
-  return { rps: latencies.length / WRITE_S, p99: pct(latencies, 99), failed };
+  const own = process.cpuUsage(own0);
+  // where the two cores go: A's CPU per answered write, and this client's (it reads every stream)
+  const cpu = `A's CPU ${(((a.cpuMs() - cpu0) * 1000) / Math.max(1, latencies.length)).toFixed(0)} µs per write (${((a.cpuMs() - cpu0) / WRITE_S / 10).toFixed(0)} % of a core, ${(((systemMs(a) - sys0) * 100) / Math.max(1, a.cpuMs() - cpu0)).toFixed(0)} % of it in the kernel), this client's ${((own.user + own.system) / 1000 / WRITE_S / 10).toFixed(0)} %, the host's cores ${hostBusy(host0)} % busy`;
+  return { rps: latencies.length / WRITE_S, p99: pct(latencies, 99), failed, cpu };
+}
+
+/** A's system (kernel) CPU time in ms (Linux /proc; NaN elsewhere). */
+function systemMs(a: BenchServer): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${a.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[12]) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** /proc/stat's busy and total ticks of all cores (zeros elsewhere). */
+function hostTicks(): { busy: number; total: number } {
+  try {
+    const v = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = v.reduce((x, y) => x + y, 0);
+    return { busy: total - v[3] - v[4], total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+function hostBusy(t0: { busy: number; total: number }): string {
+  const t = hostTicks();
+  return t.total > t0.total ? ((100 * (t.busy - t0.busy)) / (t.total - t0.total)).toFixed(0) : 'n/a';
 }
 
 async function heapMb(origin: string): Promise<number> {
@@ -249,7 +289,9 @@ async function run(a: BenchServer, kind: 'sse' | 'subs', n: number, before: { rp
   const cpu0 = a.cpuMs();
   const own0 = process.cpuUsage();
   const wall0 = Date.now();
+  if (PROFILE === 'trickle') a.child.kill('SIGWINCH');
   const { writes: done, failed } = await trickle(a.origin);
+  if (PROFILE === 'trickle') a.child.kill('SIGWINCH');
   await new Promise((r) => setTimeout(r, 1500));
   const own = process.cpuUsage(own0);
   const perProject = held.open / PROJECTS;
@@ -257,9 +299,11 @@ async function run(a: BenchServer, kind: 'sse' | 'subs', n: number, before: { rp
   console.log(
     `  ${RATE} writes/s for ${DURATION} s spread over the projects: ${done} written (${failed} failed); arrival on ${PROJECTS} sampled ${label}: ${held.latencies.length} events, p50 ${pct(held.latencies, 50)} ms, p99 ${pct(held.latencies, 99)} ms, max ${pct(held.latencies, 100)} ms; A's CPU ${perDelivery} µs per delivered event; this client's CPU ${(((own.user + own.system) / 1000 / (Date.now() - wall0)) * 100).toFixed(0)} % of a core`,
   );
-  const w = await writes(a.origin);
+  if (PROFILE === 'writes') a.child.kill('SIGWINCH');
+  const w = await writes(a);
+  if (PROFILE === 'writes') a.child.kill('SIGWINCH');
   console.log(
-    `  ${CONNECTIONS}-connection writes with the ${label} open: ${w.rps.toFixed(0)} req/s (${(w.rps / before.rps).toFixed(2)}× of none open), p99 ${w.p99} ms (${(w.p99 / before.p99).toFixed(2)}×), ${w.failed} failed`,
+    `  ${CONNECTIONS}-connection writes with the ${label} open: ${w.rps.toFixed(0)} req/s (${(w.rps / before.rps).toFixed(2)}× of none open), p99 ${w.p99} ms (${(w.p99 / before.p99).toFixed(2)}×), ${w.failed} failed; ${w.cpu}`,
   );
   held.close();
   await new Promise((r) => setTimeout(r, 2000));
@@ -279,10 +323,10 @@ export async function spread(kinds: ('sse' | 'subs')[]): Promise<void> {
     };
     a = await startServe(env);
     await new Promise((r) => setTimeout(r, 2000));
-    await writes(a.origin); // warm-up: plans, pools, each customer's conversation
-    const before = await writes(a.origin);
+    await writes(a); // warm-up: plans, pools, each customer's conversation
+    const before = await writes(a);
     console.log(
-      `${CONNECTIONS}-connection message writes for ${WRITE_S} s, no stream open: ${before.rps.toFixed(0)} req/s, p99 ${before.p99} ms, ${before.failed} failed`,
+      `${CONNECTIONS}-connection message writes for ${WRITE_S} s, no stream open: ${before.rps.toFixed(0)} req/s, p99 ${before.p99} ms, ${before.failed} failed; ${before.cpu}`,
     );
     if (kinds.includes('sse')) await run(a, 'sse', SSE_STREAMS, before);
     if (kinds.includes('subs')) await run(a, 'subs', SUBSCRIPTIONS, before);
