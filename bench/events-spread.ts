@@ -330,6 +330,11 @@ export async function spread(kinds: ('sse' | 'subs')[]): Promise<void> {
     );
     if (kinds.includes('sse')) await run(a, 'sse', SSE_STREAMS, before);
     if (kinds.includes('subs')) await run(a, 'subs', SUBSCRIPTIONS, before);
+    // the same writes once the streams are closed: what the database grew by since `before`, without any stream
+    const after = await writes(a);
+    console.log(
+      `${CONNECTIONS}-connection message writes, the streams closed again: ${after.rps.toFixed(0)} req/s (${(after.rps / before.rps).toFixed(2)}×), p99 ${after.p99} ms (${(after.p99 / before.p99).toFixed(2)}×), ${after.failed} failed; ${after.cpu}`,
+    );
     console.log(
       `A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}; (a shared 2-core machine: other processes disturb the figures)`,
     );
