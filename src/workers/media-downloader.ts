@@ -3,6 +3,7 @@ import { runStatement } from '../db/direct-read.js';
 import type { MediaConfig } from '../config.js';
 import { MEDIA_MESSAGE_TYPES, type MediaMessageType } from '../entities/ai-message.js';
 import type { CredentialCipher } from '../platform/secrets.js';
+import { ProviderError } from '../providers/messaging.js';
 import { MediaFetchError, WhatsAppMediaClient } from '../providers/whatsapp/media.js';
 import { messageRecord } from '../services/conversations/records.js';
 import { appendEvents } from '../services/events/event-log.js';
@@ -204,6 +205,8 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
       if (err instanceof MediaTooLarge) return { ok: false, retry: false, error: err.message };
       if (err instanceof MediaHashMismatch) return { ok: false, retry: true, error: err.message };
       if (err instanceof MediaFetchError) return { ok: false, retry: err.retry, error: err.message };
+      // a media id that cannot be a URL segment (idSegment) is not worth 24 hours of retries
+      if (err instanceof ProviderError) return { ok: false, retry: err.kind === 'unavailable', error: `Meta's media id: ${err.reason}` };
       const e = err as NodeJS.ErrnoException;
       return { ok: false, retry: true, error: e.code ? `connection error (${e.code})` : 'storage error' };
     }

@@ -435,6 +435,20 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp: every
     expect((await h.t.api({ path: `/ai/conversations/${pm.conversation_id}/messages/${pm.id}/media` })).statusCode).toBe(401);
   });
 
+  it('a media id that cannot be a URL segment fails at once, asking Meta nothing (no 24 hours of retries)', async () => {
+    const before = fake.requests.length;
+    const m = wamid('dots');
+    await deliver([{ id: m, from: contact(), type: 'image', extra: { image: { id: '..' } } }]);
+    const im = await byExternal(m);
+    const failed = await stored(im.conversation_id, im.id);
+    expect(failed.statusCode).toBe(409);
+    expect(failed.json()).toMatchObject({ error: true, code: 'ERROR_AI_MEDIA_FAILED' });
+    const [row] = await db.sql<Record<string, any>>('select status, attempts, error from ai_media where id = ?', [im.payload.media.id]);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row.error).toContain("Meta's media id");
+    expect(fake.requests.slice(before).filter((r) => r.path.includes('..'))).toEqual([]);
+  });
+
   it('too large for its kind: failed naming the limit, nothing kept; a wrong hash is never stored and is retried', async () => {
     const from = contact();
     const big = fake.addMedia({
