@@ -106,12 +106,7 @@ export function createWhatsAppClient(options: WhatsAppOptions): MessagingProvide
       const code = ((err as { cause?: { code?: string } }).cause?.code ?? name) || 'error';
       throw new ProviderError('unavailable', `network: ${code}`);
     }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body: unknown = parseAnswer(text);
     if (res.status >= 500) throw new ProviderError('unavailable', `HTTP ${res.status}`);
     if (res.status >= 400) {
       const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
@@ -235,6 +230,27 @@ function toTemplate(t: CloudTemplate): ProviderTemplate {
 /** Meta's throttling codes (CONTRACT §10.1): retried like a 429. */
 export const THROTTLING_CODES: ReadonlySet<number> = new Set([4, 80007, 130429, 131056]);
 
+/** A Cloud API answer's JSON body; undefined when it is empty or not JSON. */
+export function parseAnswer(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a Cloud API call failed, as CONTRACT §10.1 words it ("CODE: TEXT" from Meta's error, the token
+ * redacted, else "HTTP n"), and whether it is retried (5xx, 429, Meta's throttling codes).
+ */
+export function providerFailure(status: number, body: any, token: string): { retry: boolean; error: string } {
+  const code = body?.error?.code;
+  const detail = typeof body?.error?.message === 'string' && body.error.message ? body.error.message : null;
+  const error = typeof code === 'number' && detail ? redact(`${code}: ${detail}`, [token]).slice(0, 1000) : `HTTP ${status}`;
+  const retry = status >= 500 || status === 429 || (typeof code === 'number' && THROTTLING_CODES.has(code));
+  return { retry, error };
+}
+
 /**
  * The outcome of one text send: `accepted` with the provider's message id, or not, with whether a
  * later attempt may succeed (`retry`) and the reason as CONTRACT §10.1 words it: `"CODE: TEXT"`
@@ -342,20 +358,11 @@ export function createWhatsAppTextSender(options: { baseUrl: string; timeoutMs: 
 }
 
 function classifyTextAnswer(status: number, text: string, token: string): TextSendOutcome {
-  let body: any;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
+  const body = parseAnswer(text);
   if (status >= 200 && status < 300) {
     const id = Array.isArray(body?.messages) ? body.messages[0]?.id : undefined;
     if (typeof id === 'string' && id) return { accepted: true, id };
     return { accepted: false, retry: false, error: `HTTP ${status} without messages[0].id` };
   }
-  const code = body?.error?.code;
-  const detail = typeof body?.error?.message === 'string' && body.error.message ? body.error.message : null;
-  const reason = typeof code === 'number' && detail ? redact(`${code}: ${detail}`, [token]).slice(0, 1000) : `HTTP ${status}`;
-  const retry = status >= 500 || status === 429 || (typeof code === 'number' && THROTTLING_CODES.has(code));
-  return { accepted: false, retry, error: reason };
+  return { accepted: false, ...providerFailure(status, body, token) };
 }

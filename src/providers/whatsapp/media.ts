@@ -1,7 +1,7 @@
 import { idSegment } from '../messaging.js';
 import http from 'node:http';
 import https from 'node:https';
-import { THROTTLING_CODES } from './client.js';
+import { parseAnswer, providerFailure } from './client.js';
 
 /** What `GET {base}/{media id}` answers (CONTRACT §12.3). */
 export interface MediaInfo {
@@ -46,7 +46,7 @@ export class WhatsAppMediaClient {
   async info(providerMediaId: string, token: string): Promise<MediaInfo> {
     const res = await this.get(`${this.opts.baseUrl.replace(/\/+$/, '')}/${idSegment(providerMediaId)}`, token);
     const text = await readSome(res, MAX_INFO_BYTES);
-    const body = parse(text);
+    const body = parseAnswer(text);
     if ((res.statusCode ?? 0) !== 200) throw failure(res.statusCode ?? 0, body, token);
     if (typeof body?.url !== 'string' || !/^https?:\/\//.test(body.url)) throw new MediaFetchError('the media answer has no url', true);
     const size = Number(body.file_size);
@@ -63,7 +63,7 @@ export class WhatsAppMediaClient {
     const res = await this.get(url, token);
     const status = res.statusCode ?? 0;
     if (status === 200) return res;
-    const body = parse(await readSome(res, MAX_INFO_BYTES));
+    const body = parseAnswer(await readSome(res, MAX_INFO_BYTES));
     const err = failure(status, body, token);
     throw [403, 404, 410].includes(status) ? new MediaFetchError(`${err.message} (expired URL?)`, true) : err;
   }
@@ -108,19 +108,7 @@ async function readSome(res: http.IncomingMessage, max: number): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parse(text: string): any {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function failure(status: number, body: any, token: string): MediaFetchError {
-  const code = body?.error?.code;
-  const detail = typeof body?.error?.message === 'string' && body.error.message ? body.error.message : null;
-  const reason =
-    typeof code === 'number' && detail ? `${code}: ${detail}`.split(token).join('[redacted]').slice(0, 1000) : `HTTP ${status}`;
-  const retry = status >= 500 || status === 429 || (typeof code === 'number' && THROTTLING_CODES.has(code));
-  return new MediaFetchError(reason, retry);
+  const { error, retry } = providerFailure(status, body, token);
+  return new MediaFetchError(error, retry);
 }

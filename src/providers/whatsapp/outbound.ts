@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pathSegment, redact } from '../messaging.js';
-import { THROTTLING_CODES } from './client.js';
+import { pathSegment } from '../messaging.js';
+import { parseAnswer, providerFailure } from './client.js';
 
 /**
  * The Cloud API's message of each type a reply may be (CONTRACT §12.4), and the media upload a reply
@@ -169,20 +169,11 @@ function safeName(name: string): string {
 }
 
 function classifyUpload(status: number, text: string, token: string): UploadOutcome {
-  let body: any;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
+  const body = parseAnswer(text);
   if (status >= 200 && status < 300) {
     return typeof body?.id === 'string' && body.id
       ? { ok: true, id: body.id }
       : { ok: false, retry: false, error: `HTTP ${status} without id` };
   }
-  const code = body?.error?.code;
-  const detail = typeof body?.error?.message === 'string' && body.error.message ? body.error.message : null;
-  const reason = typeof code === 'number' && detail ? redact(`${code}: ${detail}`, [token]).slice(0, 1000) : `HTTP ${status}`;
-  const retry = status >= 500 || status === 429 || (typeof code === 'number' && THROTTLING_CODES.has(code));
-  return { ok: false, retry, error: reason };
+  return { ok: false, ...providerFailure(status, body, token) };
 }
