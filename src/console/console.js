@@ -22,19 +22,20 @@
     return state.auth.key ? { 'X-Api-Key': state.auth.key } : { Authorization: 'Bearer ' + state.auth.token };
   }
   /**
-   * A call to the API; `send` = {method, body, headers} for writes; `whole`: the envelope (with `pagination`)
-   * instead of its `result`. Errors carry the status and the code.
+   * A call to the API; `send` = {method, body, headers} for writes, or {form} for a multipart upload (the
+   * browser sets its Content-Type); `whole`: the envelope (with `pagination`) instead of its `result`.
+   * Errors carry the status and the code.
    */
   function api(path, query, send, whole) {
     var qs = query ? '?' + new URLSearchParams(query).toString() : '';
     var init = { headers: headers() };
     if (send) {
       init.method = send.method || 'POST';
-      init.headers['Content-Type'] = 'application/json';
+      if (!send.form) init.headers['Content-Type'] = 'application/json';
       Object.keys(send.headers || {}).forEach(function (h) {
         init.headers[h] = send.headers[h];
       });
-      init.body = JSON.stringify(send.body || {});
+      init.body = send.form || JSON.stringify(send.body || {});
     }
     return fetch(base() + path + qs, init).then(function (res) {
       return res

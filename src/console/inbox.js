@@ -736,40 +736,24 @@
     $('reply-hint').textContent = t('uploading', { name: file.name });
     var form = new FormData();
     form.append('file', file, file.name);
-    fetch(base() + '/ai/media', { method: 'POST', headers: og.headers(), body: form })
-      .then(function (res) {
-        return res
-          .json()
-          .catch(function () {
-            return {};
-          })
-          .then(function (body) {
-            if (!res.ok || body.error) {
-              var err = new Error((body.result && body.result.join ? body.result.join(' ') : '') || res.statusText);
-              err.status = res.status;
-              throw err;
-            }
-            return body.result;
-          });
-      })
-      .then(
-        function (stored) {
-          input.value = '';
-          if (state.selected !== id) return;
-          var kind = kindOf(stored.mime_type);
-          var payload = { media_id: stored.id };
-          var caption = $('reply-text').value.trim();
-          if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
-          if (kind === 'document') payload.filename = stored.filename || file.name;
-          sendReply({ role: 'assistant', type: kind, payload: payload });
-        },
-        function (err) {
-          input.value = '';
-          $('reply-hint').textContent = '';
-          $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
-          if (err.status === 401) showError(err);
-        },
-      );
+    api('/ai/media', null, { form: form }).then(
+      function (stored) {
+        input.value = '';
+        if (state.selected !== id) return;
+        var kind = kindOf(stored.mime_type);
+        var payload = { media_id: stored.id };
+        var caption = $('reply-text').value.trim();
+        if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
+        if (kind === 'document') payload.filename = stored.filename || file.name;
+        sendReply({ role: 'assistant', type: kind, payload: payload });
+      },
+      function (err) {
+        input.value = '';
+        $('reply-hint').textContent = '';
+        $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
+        if (err.status === 401) showError(err);
+      },
+    );
   });
   /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
   function sendReply(body) {
