@@ -7,10 +7,9 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
-import { MediaDownloader } from '../../src/workers/media-downloader.js';
-import { WhatsAppSender } from '../../src/workers/whatsapp-sender.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { startMessageOutboxes } from '../support/message-outboxes.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
 import { MetaWebhooks, startWhatsAppFake, type MetaMessage, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
@@ -25,7 +24,6 @@ const CREDS = {
   verify_token: 'console-types-verify',
 };
 const CONTACT = '34600123456';
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** A real PNG (so the browser decodes it: naturalWidth > 0): a 240 × 160 orange picture with a darker band. */
 function png(width = 240, height = 160): Buffer {
@@ -132,34 +130,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     });
     origin = await t.listen();
     // the download job and the reply sender, as `serve` runs them
-    const downloader = new MediaDownloader({
-      orm: db.orm,
-      cipher: testCipher,
-      stores: t.services.media,
-      config: t.config.media,
-      apiUrl: fake.url,
-      timeoutMs: 2000,
-      log: quiet,
-      onEvents: (p) => t.services.events.sequence(p),
-    }).start();
-    const sender = new WhatsAppSender({
-      orm: db.orm,
-      cipher: testCipher,
-      config: { ...loadConfig({}).whatsappSends, retryBaseMs: 50, pollMs: 100 },
-      apiUrl: fake.url,
-      timeoutMs: 2000,
-      log: quiet,
-      onEvents: (p) => t.services.events.sequence(p),
-    }).start();
-    const off = t.services.events.onCommit(() => {
-      downloader.wake();
-      sender.wake();
-    });
-    stopWorkers = async () => {
-      off();
-      await downloader.stop();
-      await sender.stop();
-    };
+    stopWorkers = startMessageOutboxes(t, db, fake.url);
     meta = new MetaWebhooks(`${origin}/v400/en/demo/ai/webhooks/whatsapp`);
 
     // the customer writes; the restaurant answers with buttons and a list (drawn as the customer sees them)

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { MediaDownloader } from '../../src/workers/media-downloader.js';
-import { WhatsAppSender } from '../../src/workers/whatsapp-sender.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
-import { createTestDatabase, testCipher, type TestDatabase } from '../support/db.js';
+import { startMessageOutboxes } from '../support/message-outboxes.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 import { startS3Server, type LocalS3 } from '../support/s3-server.js';
 import { MetaWebhooks, startWhatsAppFake, type MetaMessage, type WhatsAppFake } from '../support/whatsapp-fake.js';
@@ -26,7 +25,6 @@ const creds = (id: number) => ({
   app_secret: secret(id),
   verify_token: `verify-m-${id}`,
 });
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let db: TestDatabase;
@@ -87,37 +85,13 @@ async function harness(engine: (typeof ENGINES)[number], agent: number, media: R
     config: { whatsappApiUrl: fake.url, providerTimeoutMs: 2000, media: { ...loadConfig({}).media, retryBaseMs: 50, ...media } },
   });
   const origin = await t.listen();
-  const downloader = new MediaDownloader({
-    orm: db.orm,
-    cipher: testCipher,
-    stores: t.services.media,
-    config: t.config.media,
-    apiUrl: fake.url,
-    timeoutMs: 2000,
-    log: quiet,
-    onEvents: (p) => t.services.events.sequence(p),
-  }).start();
-  const sender = new WhatsAppSender({
-    orm: db.orm,
-    cipher: testCipher,
-    config: { ...loadConfig({}).whatsappSends, retryBaseMs: 50, pollMs: 100 },
-    apiUrl: fake.url,
-    timeoutMs: 2000,
-    log: quiet,
-    onEvents: (p) => t.services.events.sequence(p),
-  }).start();
-  const off = t.services.events.onCommit(() => {
-    downloader.wake();
-    sender.wake();
-  });
+  const stopOutboxes = startMessageOutboxes(t, db, fake.url);
   return {
     t,
     agent,
     meta: new MetaWebhooks(`${origin}/v400/en/acme/ai/webhooks/whatsapp`),
     stop: async () => {
-      off();
-      await downloader.stop();
-      await sender.stop();
+      await stopOutboxes();
       await t.close();
     },
   };
