@@ -75,9 +75,10 @@ export async function startServer(
   env: NodeJS.ProcessEnv,
   readyPath: string,
   nodeArgs: string[] = [],
+  execPath = process.execPath,
 ): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+  const child = spawn(execPath, [...nodeArgs, script, ...args], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

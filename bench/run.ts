@@ -21,6 +21,7 @@ import { sampleWaits } from './waits.js';
  * BENCH_ENGINES (default `mercurius,apollo`) the engines.
  */
 const WARMUP_SECONDS = 1;
+const RIVAL_WARMUP_SECONDS = 5;
 const BASELINE = path.join(__dirname, 'baseline.js');
 
 interface Row {
@@ -39,6 +40,8 @@ interface Row {
   floorRps?: number;
   floorP99?: number;
   floorRatio?: number;
+  /** A scenario with a `rival` (PostGraphile) when it ran: its req/s, p99 and CPU, and the median of serve/rival per pair. */
+  rival?: { name: string; rps: number; p99: number; cpuMsPerReq: number; ratio: number };
   rssMb: number;
   loadSeconds: number;
   requests: number;
@@ -126,6 +129,7 @@ async function main(): Promise<void> {
   const db = await openBenchDatabase();
   const rows: Row[] = [];
   let baseline: BenchServer | undefined;
+  let rival: BenchServer | undefined;
   try {
     const scenarios = (await prepareScenarios(db.url, cipher)).filter(
       (s) => !filter || (filter === 'ratio' ? s.baseline : s.name.includes(filter)),
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
     if (scenarios.some((s) => s.baseline)) {
       baseline = await startServer(BASELINE, [], { ...process.env, DATABASE_URL: db.url }, '/health');
     }
+    if (scenarios.some((s) => s.rival)) rival = await startRival(db.url);
 
     for (const [engine, overrides, group] of runs(scenarios, engines)) {
       const serve = await startServe(serveEnv(db.url, engine, overrides));
@@ -145,10 +150,15 @@ async function main(): Promise<void> {
           if (s.baseline) await fire(baseline!, s, WARMUP_SECONDS);
           const floor = floorOf(s);
           if (floor) await fire(baseline!, floor, WARMUP_SECONDS);
+          const versus = s.rival && rival ? { server: rival, scenario: { ...s, body: s.rival.body, headers: {} } } : undefined;
+          // PostGraphile plans each document on first sight and V8 compiles it over thousands of requests:
+          // a 1 s warm-up left it 40–60 % dearer per request in the first pair (measured), so it gets 5 s
+          if (versus) await fire(versus.server, versus.scenario, RIVAL_WARMUP_SECONDS);
           const a: Run[] = [];
+          const rv: Run[] = [];
           const b: Run[] = [];
           const fl: Run[] = [];
-          for (let i = 0; i < (s.baseline ? pairs : 1); i++) {
+          for (let i = 0; i < (s.baseline || versus ? pairs : 1); i++) {
             const waits = s.sampleWaits ? sampleWaits(db.url) : undefined;
             const ra = await fire(serve, s, duration);
             if (waits) console.log(`  ${s.name} (${engine}) serve: ${await waits.stop()}`);
@@ -165,6 +175,11 @@ async function main(): Promise<void> {
               const rf = await fire(baseline!, floor, duration);
               fl.push(rf);
               line += ` | floor ${rf.rps.toFixed(0)} req/s, p99 ${rf.p99} ms [${rf.codes}] | ratio to floor ${(ra.rps / rf.rps).toFixed(2)}`;
+            }
+            if (versus) {
+              const rr = await fire(versus.server, versus.scenario, duration);
+              rv.push(rr);
+              line += ` | ${s.rival!.name} ${rr.rps.toFixed(0)} req/s, p99 ${rr.p99} ms, cpu ${rr.cpuMsPerReq.toFixed(2)} ms/req [${rr.codes}] | ratio ${(ra.rps / rr.rps).toFixed(2)}`;
             }
             console.log(line);
           }
@@ -185,10 +200,19 @@ async function main(): Promise<void> {
             floorRps: fl.length ? median(fl.map((r) => r.rps)) : undefined,
             floorP99: fl.length ? median(fl.map((r) => r.p99)) : undefined,
             floorRatio: fl.length ? median(a.map((r, i) => r.rps / fl[i].rps)) : undefined,
+            rival: rv.length
+              ? {
+                  name: s.rival!.name,
+                  rps: median(rv.map((r) => r.rps)),
+                  p99: median(rv.map((r) => r.p99)),
+                  cpuMsPerReq: median(rv.map((r) => r.cpuMsPerReq)),
+                  ratio: median(a.map((r, i) => r.rps / rv[i].rps)),
+                }
+              : undefined,
             rssMb: serve.rssMb(),
             loadSeconds,
             requests: a.reduce((n, r) => n + r.requests, 0),
-            bad: [...a, ...b, ...fl].reduce((n, r) => n + r.bad, 0),
+            bad: [...a, ...b, ...fl, ...rv].reduce((n, r) => n + r.bad, 0),
           });
         }
       } finally {
@@ -197,6 +221,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await baseline?.stop();
+    await rival?.stop();
     await db.stop();
   }
 
@@ -209,6 +234,12 @@ async function main(): Promise<void> {
       )}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; ratio to floor = median of OrderGraph/commit floor per pair (writes: one durable statement, bench/baseline.ts POST /floor); RSS after (s) of load.\n`,
   );
   console.log(table(rows));
+  for (const r of rows.filter((row) => row.rival)) {
+    const v = r.rival!;
+    console.log(
+      `${r.scenario} (${r.engine}) against ${v.name} on the same rows: ${r.rps.toFixed(0)} against ${v.rps.toFixed(0)} req/s (ratio ${v.ratio.toFixed(2)}, median per pair), p99 ${r.p99} against ${v.p99} ms, CPU ${r.cpuMsPerReq.toFixed(2)} against ${v.cpuMsPerReq.toFixed(2)} ms/req`,
+    );
+  }
   const failing = rows.filter((r) => r.bad > 0);
   if (failing.length) {
     console.error(
@@ -223,6 +254,25 @@ async function main(): Promise<void> {
     JSON.stringify({ machine: machine(), duration, pairs, rows }, null, 2),
   );
   if (!filter) clusterBench();
+}
+
+/**
+ * The rival of the scenarios that name one: PostGraphile (bench/postgraphile.ts) from BENCH_POSTGRAPHILE, on a
+ * Node ≥ 22 (BENCH_NODE22, else the one .ci/node22 finds or fetches). Unset: said once, and those pairs run alone.
+ */
+async function startRival(url: string): Promise<BenchServer | undefined> {
+  if (!process.env.BENCH_POSTGRAPHILE) {
+    console.log('PostGraphile not compared: set BENCH_POSTGRAPHILE to a folder where `npm install postgraphile@5` ran (Node ≥ 22)');
+    return undefined;
+  }
+  let node = process.env.BENCH_NODE22;
+  if (!node) {
+    const found = spawnSync('bash', [path.resolve('.ci', 'node22')], { encoding: 'utf8' });
+    if (found.status !== 0) throw new Error(`.ci/node22 failed: ${found.stderr}`);
+    node = path.join(found.stdout.trim(), 'node');
+  }
+  const env = { ...process.env, DATABASE_URL: url, GRAPHILE_ENV: 'production' };
+  return startServer(path.join(__dirname, 'postgraphile.js'), [], env, '/graphql', [], node);
 }
 
 /** 1 node against 2 behind HAProxy, and PgBouncer against a direct connection: bench/cluster.ts (deploy/local-cluster). */

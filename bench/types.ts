@@ -17,6 +17,11 @@ export interface BenchScenario {
   next?: () => { body: string; headers: Record<string, string> };
   /** Successive requests take these paths/headers in turn (writes spread over conversations or callers). */
   rotate?: { path?: string; headers?: Record<string, string> }[];
+  /**
+   * Another GraphQL server reads the same rows (PostGraphile, bench/postgraphile.ts, when BENCH_POSTGRAPHILE is
+   * set): `body` is its document; the runner alternates it with `serve` like a baseline and prints the ratio.
+   */
+  rival?: { name: string; body: string };
   /** Sample pg_stat_activity's wait events during the measured runs and print them (bench/waits.ts). */
   sampleWaits?: boolean;
 }

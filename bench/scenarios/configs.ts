@@ -6,7 +6,7 @@ const PROJECT = 'bench';
 const SERVER_KEY = 'bench-server-key-0123456789';
 
 /** Project `bench` with 30 configuration entries; GET /configs against the same operation over /graphql. */
-export const prepare: PrepareScenarios = async ({ load }) => {
+export const prepare: PrepareScenarios = async ({ load, orm }) => {
   await load({
     projects: [
       {
@@ -30,6 +30,9 @@ export const prepare: PrepareScenarios = async ({ load }) => {
   const op = loadOperations(await getSchema()).get('Configs');
   if (!op) throw new Error('operation Configs not found');
   const headers = { 'x-api-key': SERVER_KEY };
+  const [{ id }] = await orm.em.getConnection().execute<{ id: number }[]>('select id from projects where code = ?', [PROJECT]);
+  // PostGraphile's own schema for the same rows: the project's configuration entries, the same columns
+  const rivalQuery = `{ allConfigs(condition: { projectId: ${id} }) { nodes { id key value type public hidden protected description plugin } } }`;
   const scenarios: BenchScenario[] = [
     { name: 'GET /configs', method: 'GET', path: `/v400/en/${PROJECT}/configs`, headers, baseline: true },
     {
@@ -38,6 +41,7 @@ export const prepare: PrepareScenarios = async ({ load }) => {
       path: '/graphql',
       headers,
       body: JSON.stringify({ query: op.source, operationName: op.name }),
+      rival: { name: 'PostGraphile', body: JSON.stringify({ query: rivalQuery }) },
     },
   ];
   return scenarios;
