@@ -267,6 +267,29 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       expect(row.usage.input_tokens).toBe(23); // 3 from the SDK case above + 20
       expect(row.usage.cost).toBe(0.2);
     });
+
+    it('keeps the mean response time exact under concurrent messages of one conversation', async () => {
+      // each write is one statement that waits on the conversation's lock: the mean must count every
+      // message committed while it waited (a scan in the statement's snapshot would miss them)
+      const [before] = await db.sql<{ n: string; total: string }>(
+        `select count(usage->>'response_time_ms') n, coalesce(sum((usage->>'response_time_ms')::numeric), 0) total
+           from ai_messages where conversation_id = ?`,
+        [B],
+      );
+      const times = Array.from({ length: 20 }, (_, k) => 100 + 7 * k);
+      const answers = await Promise.all(
+        times.map((t) => addMessage(B, { role: 'assistant', content: 'rt', usage: { response_time_ms: t } })),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(times.map(() => 200));
+      const [row] = await db.sql<{ usage: any; response_time_count: string }>(
+        'select usage, response_time_count from ai_conversations where id = ?',
+        [B],
+      );
+      const n = Number(before.n) + times.length;
+      const total = Number(before.total) + times.reduce((a, b) => a + b, 0);
+      expect(Number(row.response_time_count)).toBe(n);
+      expect(row.usage.response_time_ms).toBe(Math.round(total / n));
+    });
   });
 
   describe('POST /ai/conversations/{id}/close', () => {

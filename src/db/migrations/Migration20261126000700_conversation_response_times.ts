@@ -1,0 +1,30 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * A conversation's mean response time kept from a count and a sum on its own row (issue 45).
+ *
+ * `usage.response_time_ms` is the mean, half up, over the conversation's messages that carry a
+ * `response_time_ms`. A write used to take it from a scan of those messages in the statement that
+ * updates the conversation; a message write that is one autocommit statement (lock, checks, message,
+ * change, event) cannot: the statement's snapshot is taken before it waits on the conversation's row
+ * lock, so the scan would miss a message the writer it waited for just committed. The row it locks is
+ * read at its newest version, so the count and sum live there: `response_time_count` (messages with a
+ * response time) and `response_time_sum` (their total), which every message write moves with the mean.
+ * The fixtures loader sets them from the messages it loads (fixtures/load.ts).
+ */
+export class Migration20261126000700_conversation_response_times extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+alter table ai_conversations add column response_time_count bigint not null default 0,
+                             add column response_time_sum numeric not null default 0;
+update ai_conversations c set response_time_count = x.n, response_time_sum = x.total
+  from (select conversation_id, count(usage->>'response_time_ms') n, coalesce(sum((usage->>'response_time_ms')::numeric), 0) total
+          from ai_messages where usage->>'response_time_ms' is not null group by conversation_id) x
+ where c.id = x.conversation_id;
+`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('alter table ai_conversations drop column if exists response_time_count, drop column if exists response_time_sum;');
+  }
+}
