@@ -742,34 +742,38 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
   const { project, caller } = await scope(req);
   if (!caller) throw new Refused(401);
   if (!project.ai_enabled) throw new Refused(403);
-  const agent = await onePrepared<{ id: number; enabled: boolean; business_id: number | null }>(
-    `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."provider_external_id" = $2 limit 1`,
-    [project.id, (req.params as { provider_external_id: string }).provider_external_id],
-  );
-  if (!agent) throw new Refused(404);
-  if (!agent.enabled) throw new Refused(409);
+  const providerExternalId = (req.params as { provider_external_id: string }).provider_external_id;
   const userKey = caller.kind === 'user' ? caller.id : 0;
   const { content } = req.body as { content: string };
-  // serve's one statement into the active conversation (conversation-writes.service.ts addToActive), else the transaction that opens one
+  // serve's one statement into the active conversation (conversation-writes.service.ts addToActive), else the agent and the transaction that opens one
   const { rows } = await prepared(
-    `with c as materialized (
-       select id, project_id from ai_conversations
-        where project_id = $1 and agent_id = $2 and coalesce(user_id, 0) = $3 and contact is null and status = 'active'
+    `with a as materialized (
+       select id, business_id from ai_agents where project_id = $1 and provider_external_id = $2 and enabled),
+     c as materialized (
+       select c.id, c.project_id from ai_conversations c
+        where c.project_id = $3 and c.agent_id = (select id from a) and coalesce(c.user_id, 0) = $4 and c.contact is null
+          and c.status = 'active'
         for no key update),
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select c.project_id, c.id, 'user', $4::text, true, null, $5::int, now(), null, 'text', null, null from c
+       select c.project_id, c.id, 'user', $5::text, true, null, $6::int, now(), null, 'text', null, null from c
        returning *),
-     changed as (update ai_conversations set updated_at = now() where id in (select conversation_id from m) and project_id = $6),
-     ${inboxedSql('$7::int', '$8::int')}
+     changed as (update ai_conversations set updated_at = now() where id in (select conversation_id from m) and project_id = $7),
+     ${inboxedSql('(select id from a)', '(select business_id from a)')}
      select * from m`,
-    [project.id, agent.id, userKey, content, caller.kind === 'user' ? caller.id : null, project.id, agent.id, agent.business_id],
+    [project.id, providerExternalId, project.id, userKey, content, caller.kind === 'user' ? caller.id : null, project.id],
   );
   if (rows.length) {
     await sequenced(project.id);
     return { error: false, result: messageRecord(rows[0]) };
   }
+  const agent = await onePrepared<{ id: number; enabled: boolean; business_id: number | null }>(
+    `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."provider_external_id" = $2 limit 1`,
+    [project.id, providerExternalId],
+  );
+  if (!agent) throw new Refused(404);
+  if (!agent.enabled) throw new Refused(409);
   const message = await inTransaction(async (tx) => {
     const lockActive = async () =>
       (

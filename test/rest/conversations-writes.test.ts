@@ -41,14 +41,18 @@ const conversation = (id: number, agentId: number, extra: Record<string, unknown
   ...extra,
 });
 // Per engine i: base+0 usage, base+1 errors, base+2 closing, base+3 closed, base+4 business 2, base+5 with fixture usage.
-const CONVERSATIONS = ENGINES.flatMap((_, i) => [
-  conversation(base(i), base(i)),
-  conversation(base(i) + 1, base(i)),
-  conversation(base(i) + 2, base(i)),
-  conversation(base(i) + 3, base(i), { status: 'closed', status_reason: 'completed', closed_at: '2026-11-01T13:00:00Z' }),
-  conversation(base(i) + 4, base(i) + 1, { business_id: 2 }),
-  conversation(base(i) + 5, base(i), { usage: { cost: 1.25, response_time_ms: 300 } }),
-]);
+const CONVERSATIONS = [
+  // the customer's active conversation with the disabled agent: a message to it is refused, nothing stored
+  conversation(5, 1, { contact: null, user_id: USERS.customer }),
+  ...ENGINES.flatMap((_, i) => [
+    conversation(base(i), base(i)),
+    conversation(base(i) + 1, base(i)),
+    conversation(base(i) + 2, base(i)),
+    conversation(base(i) + 3, base(i), { status: 'closed', status_reason: 'completed', closed_at: '2026-11-01T13:00:00Z' }),
+    conversation(base(i) + 4, base(i) + 1, { business_id: 2 }),
+    conversation(base(i) + 5, base(i), { usage: { cost: 1.25, response_time_ms: 300 } }),
+  ]),
+];
 const MESSAGES = ENGINES.flatMap((_, i) => [
   // an earlier message carrying a response time: the mean includes it
   {
@@ -141,6 +145,7 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       const off = await post('/ai/agents/w-off/conversations/current/messages', { content: 'x' }, { key: KEYS.customer });
       expect(off.statusCode).toBe(409);
       expect(off.json().result).toMatchObject({ agent_id: 1, reason: 'AGENT_DISABLED' });
+      expect(await db.sql('select count(*)::int as n from ai_messages where conversation_id = 5')).toEqual([{ n: 0 }]);
       expect((await post(path, { content: 'x' }, {})).statusCode).toBe(401);
       for (const body of [{}, { content: '' }, { content: 'x'.repeat(4001) }, { content: 12 }, { content: ['x'] }, { content: null }]) {
         const res = await post(path, body, { key: KEYS.customer });

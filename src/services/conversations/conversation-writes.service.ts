@@ -20,7 +20,7 @@ import {
   WHATSAPP_CONTENT_MAX,
 } from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
-import { activeConversation, currentAgent } from './conversation.service.js';
+import { activeConversation, currentAgent, mayNameAgent } from './conversation.service.js';
 
 /** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
 const STATEMENTS_ONLY = { statementsOnly: true };
@@ -70,11 +70,14 @@ export class ConversationWriteService {
    * happens before (the next attempt opens a new conversation) or waits for this message.
    */
   async addCurrentMessage(ctx: RequestContext, providerExternalId: string, content: unknown): Promise<AiMessage> {
+    const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
+    if (mayNameAgent(ctx, providerExternalId) && validContent(content, CURRENT_CONTENT_MAX)) {
+      const added = await addToActive(ctx, providerExternalId, userKey, content);
+      if (added) return added;
+    }
+    // no active conversation, or a refusal to explain: the agent's checks, then the content's, then a conversation opened
     const agent = await currentAgent(ctx, providerExternalId);
     const text = checkContent(content, CURRENT_CONTENT_MAX);
-    const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
-    const added = await addToActive(ctx, agent, userKey, text);
-    if (added) return added;
     for (let attempt = 0; attempt < 3; attempt++) {
       const message = await writeWithEvents(
         ctx,
@@ -397,21 +400,20 @@ function namesOthers(m: CheckedMessage): boolean {
 }
 
 /**
- * `addCurrentMessage` into the caller's active conversation, in one autocommit statement (the
- * conversation locked, the message, its change, its event); null when none is active (in the
- * statement's snapshot, or closed before the lock was had): nothing was written.
+ * `addCurrentMessage` into the caller's active conversation with the agent, in one autocommit
+ * statement (the agent, enabled; the conversation locked; the message, its change, its event); null
+ * when nothing was written: no such agent or not enabled, or no active conversation (in the
+ * statement's snapshot, or closed before the lock was had).
  */
-async function addToActive(
-  ctx: RequestContext,
-  agent: { id: number; business_id?: number | null },
-  userKey: number,
-  text: string,
-): Promise<any> {
+async function addToActive(ctx: RequestContext, providerExternalId: string, userKey: number, text: string): Promise<any> {
   const [row] = await run(
     ctx.em,
-    `with c as materialized (
-       select id, project_id from ai_conversations
-        where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
+    `with a as materialized (
+       select id, business_id from ai_agents where project_id = ? and provider_external_id = ? and enabled),
+     c as materialized (
+       select c.id, c.project_id from ai_conversations c
+        where c.project_id = ? and c.agent_id = (select id from a) and coalesce(c.user_id, 0) = ? and c.contact is null
+          and c.status = 'active'
         for no key update),
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
@@ -419,9 +421,9 @@ async function addToActive(
        select c.project_id, c.id, 'user', ?::text, true, null, ?::int, now(), null, 'text', null, null from c
        returning *),
      changed as (update ai_conversations set ${TOUCH.set} where id in (select conversation_id from m) and project_id = ?),
-     ${inboxed('?::int', '?::int')}
+     ${inboxed('(select id from a)', '(select business_id from a)')}
      select * from m`,
-    [ctx.project.id, agent.id, userKey, text, authorOf(ctx), ctx.project.id, agent.id, agent.business_id ?? null],
+    [ctx.project.id, providerExternalId, ctx.project.id, userKey, text, authorOf(ctx), ctx.project.id],
   );
   if (!row) return null;
   await eventsCommitted(ctx);
