@@ -11,6 +11,13 @@ import { Migration } from '@mikro-orm/migrations';
  * read at its newest version, so the count and sum live there: `response_time_count` (messages with a
  * response time) and `response_time_sum` (their total), which every message write moves with the mean.
  * The fixtures loader sets them from the messages it loads (fixtures/load.ts).
+ *
+ * `ai_messages_last_message_at` (Migration20261126000200) updated the conversation a second time after
+ * every message statement: an update that is not HOT (`last_message_at` is indexed: every index of the
+ * table, two of them trigram GIN, gets an entry) and a second run of the conversation's metrics trigger,
+ * about half of PostgreSQL's time in a message write. The message writes now move `last_message_at`
+ * in their own update of the conversation, and the trigger updates only when some conversation is
+ * behind (other writers: the WhatsApp webhook, fixtures), so it updates nothing after theirs.
  */
 export class Migration20261126000700_conversation_response_times extends Migration {
   override async up(): Promise<void> {
@@ -21,10 +28,29 @@ update ai_conversations c set response_time_count = x.n, response_time_sum = x.t
   from (select conversation_id, count(usage->>'response_time_ms') n, coalesce(sum((usage->>'response_time_ms')::numeric), 0) total
           from ai_messages where usage->>'response_time_ms' is not null group by conversation_id) x
  where c.id = x.conversation_id;
+
+create or replace function ai_messages_last_message_at() returns trigger language plpgsql as $$
+begin
+  if exists (select 1 from ai_messages_new n join ai_conversations c on c.id = n.conversation_id where c.last_message_at < n.created_at) then
+    update ai_conversations c set last_message_at = n.at
+      from (select conversation_id, max(created_at) at from ai_messages_new group by conversation_id) n
+     where c.id = n.conversation_id and c.last_message_at < n.at;
+  end if;
+  return null;
+end $$;
 `);
   }
 
   override async down(): Promise<void> {
-    this.addSql('alter table ai_conversations drop column if exists response_time_count, drop column if exists response_time_sum;');
+    this.addSql(`
+create or replace function ai_messages_last_message_at() returns trigger language plpgsql as $$
+begin
+  update ai_conversations c set last_message_at = n.at
+    from (select conversation_id, max(created_at) at from ai_messages_new group by conversation_id) n
+   where c.id = n.conversation_id and c.last_message_at < n.at;
+  return null;
+end $$;
+alter table ai_conversations drop column if exists response_time_count, drop column if exists response_time_sum;
+`);
   }
 }

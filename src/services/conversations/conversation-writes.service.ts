@@ -153,7 +153,7 @@ export class ConversationWriteService {
           outbound,
           usageAdded(message.usage),
         );
-        return { value: row, events: [], inboxed: true };
+        return { value: row, events: [], inboxed: true, queued: outbound ? ['sends'] : [] };
       },
       STATEMENTS_ONLY,
     );
@@ -231,7 +231,14 @@ interface ConversationChange {
   params: unknown[];
 }
 
-const TOUCH: ConversationChange = { set: 'updated_at = now()', params: [] };
+/**
+ * Every message's change: `last_message_at` moved to the message's `created_at` (now()) here, so the
+ * trigger that keeps it for other writers (Migration20261126000200) finds nothing to do and updates
+ * the row no second time (Migration20261126000700).
+ */
+const MESSAGE_ADDED = 'updated_at = now(), last_message_at = greatest(last_message_at, now())';
+
+const TOUCH: ConversationChange = { set: MESSAGE_ADDED, params: [] };
 
 /**
  * The usage members the message carries, and only those: cost and tokens add (numeric, exact),
@@ -244,7 +251,7 @@ function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
   const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
   const rt = has('response_time_ms');
   return {
-    set: `updated_at = now(), usage = usage
+    set: `${MESSAGE_ADDED}, usage = usage
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + ?::numeric) end
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + ?::numeric) end
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + ?::numeric) end
@@ -385,7 +392,7 @@ async function addInOneStatement(ctx: RequestContext, conversationId: number, sc
   );
   const { conversation, ...message } = row;
   if (message.id !== null) {
-    await eventsCommitted(ctx);
+    await eventsCommitted(ctx, message.delivery_status === 'pending' ? ['sends'] : []);
     return message;
   }
   const found = assertWritable(conversation, scope);
