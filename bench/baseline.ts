@@ -647,44 +647,94 @@ const insertMessage = async (
     )
   ).rows[0];
 
-/** Server keys, valid bodies only (the bench's). */
+/** The message.created inbox row of the message `m`, as serve's statements write it (messageRecordSql). */
+const inboxedSql = (agentId: string, businessId: string) => `inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', ${agentId}, ${businessId}, m.conversation_id, m.public,
+              jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
+                'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
+                'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
+                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id),
+              clock_timestamp()
+         from m)`;
+
+/**
+ * Server keys, valid bodies only (the bench's): serve's one autocommit statement (conversation-writes.service.ts
+ * addInOneStatement: lock, checks, message, change, inbox row), then the sequencer pass.
+ */
 app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async (req) => {
   const project = await aiServer(req);
   const body = req.body as { role: string; content: string; public?: boolean; usage?: Record<string, number> };
   const u = body.usage ?? {};
   const has = (k: string) => (u[k] === undefined ? null : u[k]);
-  const message = await inTransaction(async (tx) => {
-    const c = (
-      await tx.query(
-        `select c.*, a.business_id as agent_business_id from ai_conversations c
+  const isPublic = body.public !== false;
+  const rt = has('response_time_ms');
+  const { rows } = await prepared(
+    `with c as materialized (
+       select c.id, c.project_id, c.agent_id, c.business_id, c.status, c.handler, c.contact,
+              a.business_id as agent_business_id, a.provider as agent_provider,
+              coalesce(c.last_inbound_at > now() - make_interval(secs => $1), false) as window_open
+         from ai_conversations c
          join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
-        where c.project_id = $1 and c.id = $2
-        for no key update of c`,
-        [project.id, Number((req.params as { conversation_id: string }).conversation_id)],
-      )
-    ).rows[0];
-    if (!c || c.status !== 'active') throw new Refused(400);
-    const m = await insertMessage(
-      tx,
+        where c.project_id = $2 and c.id = $3
+        for no key update of c),
+     go as (
+       select c.*, $4::boolean and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound from c
+        where c.status = 'active' and ($5::int[] is null or coalesce(c.business_id, -1) = any($6::int[]))
+          and not (c.handler = 'human' and $7::boolean)),
+     m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id)
+       select go.project_id, go.id, $8::text, $9::text, $10::boolean, $11::jsonb, $12::int, now(), case when go.outbound then 'pending' end, $13::text,
+              $14::jsonb, null
+         from go where not go.outbound or (go.window_open and $15::boolean)
+       returning *),
+     queued as (
+       insert into ai_message_sends (message_id, project_id, conversation_id)
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
+     changed as (update ai_conversations set updated_at = now(), usage = usage
+      || case when $16::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $17::numeric) end
+      || case when $18::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + $19::numeric) end
+      || case when $20::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + $21::numeric) end
+      || case when $22::numeric is null then '{}'::jsonb
+              else jsonb_build_object('response_time_ms', round((response_time_sum + $23::numeric) / (response_time_count + 1))) end,
+      response_time_sum = response_time_sum + coalesce($24::numeric, 0),
+      response_time_count = response_time_count + case when $25::numeric is null then 0 else 1 end where id in (select conversation_id from m) and project_id = $26),
+     ${inboxedSql('(select agent_id from c)', '(select agent_business_id from c)')}
+     select (select to_jsonb(c) from c) as conversation, m.* from (select 1) one left join m on true`,
+    [
+      24 * 3600,
       project.id,
-      { id: c.id, agent_id: c.agent_id, business_id: c.agent_business_id },
+      Number((req.params as { conversation_id: string }).conversation_id),
+      body.role === 'assistant' && isPublic,
+      null,
+      null,
+      body.role === 'assistant',
       body.role,
       body.content,
-      body.public !== false,
-      body.usage ?? null,
+      isPublic,
+      body.usage ? JSON.stringify(body.usage) : null,
       null,
-      `updated_at = now(), usage = usage
-         || case when $11::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + $11::numeric) end
-         || case when $12::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + $12::numeric) end
-         || case when $13::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + $13::numeric) end
-         || case when $14::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
-              (select round((coalesce(sum((x.usage->>'response_time_ms')::numeric), 0) + $14::numeric) / (count(x.usage->>'response_time_ms') + 1))
-                 from ai_messages x where x.conversation_id = ai_conversations.id and x.project_id = ai_conversations.project_id)) end`,
-      [has('cost'), has('input_tokens'), has('output_tokens'), has('response_time_ms')],
-    );
-    return { value: messageRecord(m), projectId: project.id, events: [], inboxed: true };
-  });
-  return { error: false, result: message };
+      'text',
+      null,
+      true,
+      has('cost'),
+      has('cost'),
+      has('input_tokens'),
+      has('input_tokens'),
+      has('output_tokens'),
+      has('output_tokens'),
+      rt,
+      rt,
+      rt,
+      rt,
+      project.id,
+    ],
+  );
+  const { conversation: _c, ...m } = rows[0];
+  if (m.id === null) throw new Refused(400);
+  await sequenced(project.id);
+  return { error: false, result: messageRecord(m) };
 });
 
 /** Any key; the bench's callers are customers with their own keys. */
@@ -692,14 +742,38 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
   const { project, caller } = await scope(req);
   if (!caller) throw new Refused(401);
   if (!project.ai_enabled) throw new Refused(403);
+  const providerExternalId = (req.params as { provider_external_id: string }).provider_external_id;
+  const userKey = caller.kind === 'user' ? caller.id : 0;
+  const { content } = req.body as { content: string };
+  // serve's one statement into the active conversation (conversation-writes.service.ts addToActive), else the agent and the transaction that opens one
+  const { rows } = await prepared(
+    `with a as materialized (
+       select id, business_id from ai_agents where project_id = $1 and provider_external_id = $2 and enabled),
+     c as materialized (
+       select c.id, c.project_id from ai_conversations c
+        where c.project_id = $3 and c.agent_id = (select id from a) and coalesce(c.user_id, 0) = $4 and c.contact is null
+          and c.status = 'active'
+        for no key update),
+     m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id)
+       select c.project_id, c.id, 'user', $5::text, true, null, $6::int, now(), null, 'text', null, null from c
+       returning *),
+     changed as (update ai_conversations set updated_at = now() where id in (select conversation_id from m) and project_id = $7),
+     ${inboxedSql('(select id from a)', '(select business_id from a)')}
+     select * from m`,
+    [project.id, providerExternalId, project.id, userKey, content, caller.kind === 'user' ? caller.id : null, project.id],
+  );
+  if (rows.length) {
+    await sequenced(project.id);
+    return { error: false, result: messageRecord(rows[0]) };
+  }
   const agent = await onePrepared<{ id: number; enabled: boolean; business_id: number | null }>(
     `select "a0"."id", "a0"."project_id", "a0"."business_id", "a0"."name", "a0"."provider", "a0"."provider_type", "a0"."provider_external_id", "a0"."enabled", "a0"."created_at", "a0"."updated_at" from "ai_agents" as "a0" where "a0"."project_id" = $1 and "a0"."provider_external_id" = $2 limit 1`,
-    [project.id, (req.params as { provider_external_id: string }).provider_external_id],
+    [project.id, providerExternalId],
   );
   if (!agent) throw new Refused(404);
   if (!agent.enabled) throw new Refused(409);
-  const userKey = caller.kind === 'user' ? caller.id : 0;
-  const { content } = req.body as { content: string };
   const message = await inTransaction(async (tx) => {
     const lockActive = async () =>
       (

@@ -68,6 +68,10 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
   await conn.execute(`delete from ai_conversations where contact is null and project_id = (select id from projects where code = ?)`, [
     PROJECT,
   ]);
+  await conn.execute(
+    `update ai_conversations set response_time_count = 0, response_time_sum = 0 where project_id = (select id from projects where code = ?)`,
+    [PROJECT],
+  );
 
   const prefix = `/v400/en/${PROJECT}`;
   const scenarios: BenchScenario[] = [

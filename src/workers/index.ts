@@ -16,9 +16,9 @@ import { WhatsAppSender } from './whatsapp-sender.js';
  * | worker | runs on | safe across processes because |
  * |---|---|---|
  * | idle sweeper (`idle-sweeper.ts`): closes idle conversations, deletes expired idempotency keys | a timer (`AI_IDLE_SWEEP_MS`) | rows claimed with `for update skip locked`: each conversation closed once |
- * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every events commit (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
- * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every events commit | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
- * | media downloader (`media-downloader.ts`): the downloads of inbound files (CONTRACT §12.3) | a poll (`MEDIA_DOWNLOAD_POLL_MS`) and every events commit | the same loop (claims name the process, released when it stops beating); leases renewed while a download runs, fenced writes |
+ * | webhook dispatcher (`webhook-dispatcher.ts`): the outbox of webhook deliveries | a poll (`WEBHOOK_POLL_MS`) and every sequencer pass that added deliveries (this process's, or another's through the bus) | attempts claimed with leases (`for update skip locked`), so one process sends each |
+ * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every commit that queued a reply (here or, through the bus, in another process) | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
+ * | media downloader (`media-downloader.ts`): the downloads of inbound files (CONTRACT §12.3) | a poll (`MEDIA_DOWNLOAD_POLL_MS`) and every commit that stored an inbound file | the same loop (claims name the process, released when it stops beating); leases renewed while a download runs, fenced writes |
  * | process liveness (`process-liveness.ts`): this process's heartbeat row; releases the outbox claims of processes that stopped beating | a timer (500 ms) on a connection of its own | the release deletes the dead row under its lock first: one process releases each |
  * | metrics compactor (`metrics-compactor.ts`): folds the conversation metrics' deltas into the rollups | a timer (`METRICS_COMPACT_MS`, default 1000) | a transaction-scoped advisory lock: one compactor at a time, the others skip their pass; each batch is deleted and folded in one statement |
  *
@@ -73,11 +73,11 @@ export async function startWorkers(
   webhooks.start();
   replies.start();
   downloads.start();
-  // The outboxes are written in the transactions that append events: every commit, here or in another process, wakes them.
-  const unsubscribe = events.onCommit(() => {
-    webhooks.wake();
-    replies.wake();
-    downloads.wake();
+  // A commit that queued rows for an outbox, here or in another process, wakes its worker (null: all of them).
+  const unsubscribe = events.onWork((kind) => {
+    if (kind === null || kind === 'webhooks') webhooks.wake();
+    if (kind === null || kind === 'sends') replies.wake();
+    if (kind === null || kind === 'downloads') downloads.wake();
   });
   return {
     async stop(drain) {

@@ -61,7 +61,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       onEvents: (p) => t.services.events.sequence(p),
     }).start();
-    t.services.events.onCommit(() => sender.kick());
+    t.services.events.onWork((kind) => {
+      if (kind === null || kind === 'sends') sender.kick();
+    });
     browser = await launchChromium();
     fs.mkdirSync(OUT, { recursive: true });
   }, 120_000);

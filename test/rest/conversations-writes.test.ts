@@ -41,14 +41,18 @@ const conversation = (id: number, agentId: number, extra: Record<string, unknown
   ...extra,
 });
 // Per engine i: base+0 usage, base+1 errors, base+2 closing, base+3 closed, base+4 business 2, base+5 with fixture usage.
-const CONVERSATIONS = ENGINES.flatMap((_, i) => [
-  conversation(base(i), base(i)),
-  conversation(base(i) + 1, base(i)),
-  conversation(base(i) + 2, base(i)),
-  conversation(base(i) + 3, base(i), { status: 'closed', status_reason: 'completed', closed_at: '2026-11-01T13:00:00Z' }),
-  conversation(base(i) + 4, base(i) + 1, { business_id: 2 }),
-  conversation(base(i) + 5, base(i), { usage: { cost: 1.25, response_time_ms: 300 } }),
-]);
+const CONVERSATIONS = [
+  // the customer's active conversation with the disabled agent: a message to it is refused, nothing stored
+  conversation(5, 1, { contact: null, user_id: USERS.customer }),
+  ...ENGINES.flatMap((_, i) => [
+    conversation(base(i), base(i)),
+    conversation(base(i) + 1, base(i)),
+    conversation(base(i) + 2, base(i)),
+    conversation(base(i) + 3, base(i), { status: 'closed', status_reason: 'completed', closed_at: '2026-11-01T13:00:00Z' }),
+    conversation(base(i) + 4, base(i) + 1, { business_id: 2 }),
+    conversation(base(i) + 5, base(i), { usage: { cost: 1.25, response_time_ms: 300 } }),
+  ]),
+];
 const MESSAGES = ENGINES.flatMap((_, i) => [
   // an earlier message carrying a response time: the mean includes it
   {
@@ -141,6 +145,7 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       const off = await post('/ai/agents/w-off/conversations/current/messages', { content: 'x' }, { key: KEYS.customer });
       expect(off.statusCode).toBe(409);
       expect(off.json().result).toMatchObject({ agent_id: 1, reason: 'AGENT_DISABLED' });
+      expect(await db.sql('select count(*)::int as n from ai_messages where conversation_id = 5')).toEqual([{ n: 0 }]);
       expect((await post(path, { content: 'x' }, {})).statusCode).toBe(401);
       for (const body of [{}, { content: '' }, { content: 'x'.repeat(4001) }, { content: 12 }, { content: ['x'] }, { content: null }]) {
         const res = await post(path, body, { key: KEYS.customer });
@@ -266,6 +271,29 @@ describe.each(ENGINES)('conversation writes (%s)', (engine) => {
       const [row] = await db.sql<{ usage: any }>('select usage from ai_conversations where id = ?', [B + 1]);
       expect(row.usage.input_tokens).toBe(23); // 3 from the SDK case above + 20
       expect(row.usage.cost).toBe(0.2);
+    });
+
+    it('keeps the mean response time exact under concurrent messages of one conversation', async () => {
+      // each write is one statement that waits on the conversation's lock: the mean must count every
+      // message committed while it waited (a scan in the statement's snapshot would miss them)
+      const [before] = await db.sql<{ n: string; total: string }>(
+        `select count(usage->>'response_time_ms') n, coalesce(sum((usage->>'response_time_ms')::numeric), 0) total
+           from ai_messages where conversation_id = ?`,
+        [B],
+      );
+      const times = Array.from({ length: 20 }, (_, k) => 100 + 7 * k);
+      const answers = await Promise.all(
+        times.map((t) => addMessage(B, { role: 'assistant', content: 'rt', usage: { response_time_ms: t } })),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(times.map(() => 200));
+      const [row] = await db.sql<{ usage: any; response_time_count: string }>(
+        'select usage, response_time_count from ai_conversations where id = ?',
+        [B],
+      );
+      const n = Number(before.n) + times.length;
+      const total = Number(before.total) + times.reduce((a, b) => a + b, 0);
+      expect(Number(row.response_time_count)).toBe(n);
+      expect(row.usage.response_time_ms).toBe(Math.round(total / n));
     });
   });
 

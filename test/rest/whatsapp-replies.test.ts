@@ -90,7 +90,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp replie
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       onEvents: (p) => t.services.events.sequence(p),
     }).start();
-    t.services.events.onCommit(() => sender.wake());
+    t.services.events.onWork((kind) => {
+      if (kind === null || kind === 'sends') sender.wake();
+    });
   });
   afterAll(async () => {
     for (const s of streams) s.close();

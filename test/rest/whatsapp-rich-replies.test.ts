@@ -74,7 +74,9 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       onEvents: (p) => t.services.events.sequence(p),
     }).start();
-    t.services.events.onCommit(() => sender.wake());
+    t.services.events.onWork((kind) => {
+      if (kind === null || kind === 'sends') sender.wake();
+    });
   });
   afterAll(async () => {
     await sender.stop();

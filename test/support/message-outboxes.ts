@@ -8,7 +8,7 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 
 /**
  * The media download job and the reply sender on an in-process app, as `serve` runs them (woken by
- * every events commit), against the Cloud API at `apiUrl`. Returns what stops them.
+ * every commit that queued rows for them), against the Cloud API at `apiUrl`. Returns what stops them.
  */
 export function startMessageOutboxes(t: TestApp, db: TestDatabase, apiUrl: string): () => Promise<void> {
   const downloader = new MediaDownloader({
@@ -30,9 +30,9 @@ export function startMessageOutboxes(t: TestApp, db: TestDatabase, apiUrl: strin
     log: quiet,
     onEvents: (p) => t.services.events.sequence(p),
   }).start();
-  const off = t.services.events.onCommit(() => {
-    downloader.wake();
-    sender.wake();
+  const off = t.services.events.onWork((kind) => {
+    if (kind === null || kind === 'downloads') downloader.wake();
+    if (kind === null || kind === 'sends') sender.wake();
   });
   return async () => {
     off();

@@ -5,7 +5,7 @@ import { MEDIA_KIND_LIMITS } from '../media/limits.js';
 import { kindsOf, SEND_MIME_TYPES } from '../media/send-types.js';
 import { isMediaKind, type MediaKind } from './message-payload.js';
 import type { RequestContext } from '../../context/index.js';
-import { appendEvents, writeWithEvents } from '../events/event-log.js';
+import { appendEvents, eventsCommitted, writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -20,7 +20,7 @@ import {
   WHATSAPP_CONTENT_MAX,
 } from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
-import { activeConversation, currentAgent } from './conversation.service.js';
+import { activeConversation, currentAgent, mayNameAgent } from './conversation.service.js';
 
 /** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
 const STATEMENTS_ONLY = { statementsOnly: true };
@@ -70,9 +70,14 @@ export class ConversationWriteService {
    * happens before (the next attempt opens a new conversation) or waits for this message.
    */
   async addCurrentMessage(ctx: RequestContext, providerExternalId: string, content: unknown): Promise<AiMessage> {
+    const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
+    if (mayNameAgent(ctx, providerExternalId) && validContent(content, CURRENT_CONTENT_MAX)) {
+      const added = await addToActive(ctx, providerExternalId, userKey, content);
+      if (added) return added;
+    }
+    // no active conversation, or a refusal to explain: the agent's checks, then the content's, then a conversation opened
     const agent = await currentAgent(ctx, providerExternalId);
     const text = checkContent(content, CURRENT_CONTENT_MAX);
-    const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
     for (let attempt = 0; attempt < 3; attempt++) {
       const message = await writeWithEvents(
         ctx,
@@ -130,6 +135,7 @@ export class ConversationWriteService {
     const message = checkMessage(input);
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
+    if (!namesOthers(message)) return addInOneStatement(ctx, conversationId, scope, message);
     return writeWithEvents(
       ctx,
       async (tx) => {
@@ -147,7 +153,7 @@ export class ConversationWriteService {
           outbound,
           usageAdded(message.usage),
         );
-        return { value: row, events: [], inboxed: true };
+        return { value: row, events: [], inboxed: true, queued: outbound ? ['sends'] : [] };
       },
       STATEMENTS_ONLY,
     );
@@ -199,6 +205,11 @@ export async function lockVisible(
       for no key update of c`,
     [WHATSAPP_WINDOW_MS / 1000, ctx.project.id, id],
   );
+  return assertWritable(conversation, scope);
+}
+
+/** A conversation a write may change: found, visible to the caller (`scope`, level 2), active. */
+function assertWritable(conversation: Record<string, any> | null | undefined, scope: number[] | null): Record<string, any> {
   if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1)))
     throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
   if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
@@ -220,24 +231,34 @@ interface ConversationChange {
   params: unknown[];
 }
 
-const TOUCH: ConversationChange = { set: 'updated_at = now()', params: [] };
+/**
+ * Every message's change: `last_message_at` moved to the message's `created_at` (now()) here, so the
+ * trigger that keeps it for other writers (Migration20261126000200) finds nothing to do and updates
+ * the row no second time (Migration20261126000700).
+ */
+const MESSAGE_ADDED = 'updated_at = now(), last_message_at = greatest(last_message_at, now())';
+
+const TOUCH: ConversationChange = { set: MESSAGE_ADDED, params: [] };
 
 /**
  * The usage members the message carries, and only those: cost and tokens add (numeric, exact),
- * the response time is the mean over the conversation's messages that carry one, half up. (The
- * statement's snapshot does not hold the new message: its value is added to the sum and count.)
+ * the response time is the mean over the conversation's messages that carry one, half up, from the
+ * count and sum the conversation row keeps (Migration20261126000700): the row is read at its newest
+ * version under the lock, where a scan of the messages would see only the statement's snapshot.
  */
 function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
   const u = usage ?? {};
   const has = (k: keyof ConversationUsage) => (u[k] === undefined ? null : u[k]);
+  const rt = has('response_time_ms');
   return {
-    set: `updated_at = now(), usage = usage
+    set: `${MESSAGE_ADDED}, usage = usage
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('cost', coalesce((usage->>'cost')::numeric, 0) + ?::numeric) end
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('input_tokens', coalesce((usage->>'input_tokens')::numeric, 0) + ?::numeric) end
       || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('output_tokens', coalesce((usage->>'output_tokens')::numeric, 0) + ?::numeric) end
-      || case when ?::numeric is null then '{}'::jsonb else jsonb_build_object('response_time_ms',
-           (select round((coalesce(sum((x.usage->>'response_time_ms')::numeric), 0) + ?::numeric) / (count(x.usage->>'response_time_ms') + 1))
-              from ai_messages x where x.conversation_id = ai_conversations.id and x.project_id = ai_conversations.project_id)) end`,
+      || case when ?::numeric is null then '{}'::jsonb
+              else jsonb_build_object('response_time_ms', round((response_time_sum + ?::numeric) / (response_time_count + 1))) end,
+      response_time_sum = response_time_sum + coalesce(?::numeric, 0),
+      response_time_count = response_time_count + case when ?::numeric is null then 0 else 1 end`,
     params: [
       has('cost'),
       has('cost'),
@@ -245,8 +266,10 @@ function usageAdded(usage: CheckedMessage['usage']): ConversationChange {
       has('input_tokens'),
       has('output_tokens'),
       has('output_tokens'),
-      has('response_time_ms'),
-      has('response_time_ms'),
+      rt,
+      rt,
+      rt,
+      rt,
     ],
   };
 }
@@ -280,9 +303,7 @@ async function insertMessage(
        insert into ai_message_sends (message_id, project_id, conversation_id)
        select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
      changed as (update ai_conversations set ${change.set} where id = ? and project_id = ?),
-     inboxed as (
-       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', ?::int, ?::int, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp() from m)
+     ${inboxed('?::int', '?::int')}
      select * from m`,
     [
       projectId,
@@ -303,6 +324,116 @@ async function insertMessage(
       agent.business_id ?? null,
     ],
   );
+  return row;
+}
+
+/** The message.created of the message `m` in the events inbox, seen by `agent` (two SQL expressions), its record built by PostgreSQL. */
+const inboxed = (agentId: string, businessId: string) => `inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', ${agentId}, ${businessId}, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp()
+         from m)`;
+
+/**
+ * A message that names no other message nor file (`namesOthers`), in one autocommit statement: the
+ * conversation locked with its agent, the checks of the transaction below (lockVisible,
+ * assertNotHandedOff, sentOnWhatsApp) as conditions, then what insertMessage writes. The lock is
+ * taken before anything is written, and the row it returns is the newest version (the conversation's
+ * change is computed on it: usageAdded); one round trip and one commit instead of four and one.
+ * When nothing was stored the same checks, run on the locked row, say why.
+ */
+async function addInOneStatement(ctx: RequestContext, conversationId: number, scope: number[] | null, m: CheckedMessage): Promise<any> {
+  const change = usageAdded(m.usage);
+  const [row] = await run(
+    ctx.em,
+    `with c as materialized (
+       select c.id, c.project_id, c.agent_id, c.business_id, c.status, c.handler, c.contact,
+              a.business_id as agent_business_id, a.provider as agent_provider,
+              coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
+         from ai_conversations c
+         join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
+        where c.project_id = ? and c.id = ?
+        for no key update of c),
+     go as (
+       select c.*, ?::boolean and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound from c
+        where c.status = 'active' and (?::int[] is null or coalesce(c.business_id, -1) = any(?::int[]))
+          and not (c.handler = 'human' and ?::boolean)),
+     m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id)
+       select go.project_id, go.id, ?::text, ?::text, ?::boolean, ?::jsonb, ?::int, now(), case when go.outbound then 'pending' end, ?::text,
+              ?::jsonb, null
+         from go where not go.outbound or (go.window_open and ?::boolean)
+       returning *),
+     queued as (
+       insert into ai_message_sends (message_id, project_id, conversation_id)
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
+     changed as (update ai_conversations set ${change.set} where id in (select conversation_id from m) and project_id = ?),
+     ${inboxed('(select agent_id from c)', '(select agent_business_id from c)')}
+     select (select to_jsonb(c) from c) as conversation, m.* from (select 1) one left join m on true`,
+    [
+      WHATSAPP_WINDOW_MS / 1000,
+      ctx.project.id,
+      conversationId,
+      m.role === 'assistant' && m.public,
+      scope,
+      scope,
+      m.role === 'assistant' && ctx.caller.kind === 'server',
+      m.role,
+      m.content,
+      m.public,
+      m.usage ? JSON.stringify(m.usage) : null,
+      authorOf(ctx),
+      m.type,
+      m.payload ? JSON.stringify(m.payload) : null,
+      m.type !== 'text' || validContent(m.content, WHATSAPP_CONTENT_MAX),
+      ...change.params,
+      ctx.project.id,
+    ],
+  );
+  const { conversation, ...message } = row;
+  if (message.id !== null) {
+    await eventsCommitted(ctx, message.delivery_status === 'pending' ? ['sends'] : []);
+    return message;
+  }
+  const found = assertWritable(conversation, scope);
+  assertNotHandedOff(ctx, found, m.role);
+  sentOnWhatsApp(found, m);
+  throw appError('ERROR_INTERNAL');
+}
+
+/** Whether the message names another message or a file (CONTRACT §12.4), which checkReferences looks up under the lock. */
+function namesOthers(m: CheckedMessage): boolean {
+  return m.reply_to_id !== null || m.type === 'reaction' || (isMediaKind(m.type) && typeof m.payload?.media_id === 'string');
+}
+
+/**
+ * `addCurrentMessage` into the caller's active conversation with the agent, in one autocommit
+ * statement (the agent, enabled; the conversation locked; the message, its change, its event); null
+ * when nothing was written: no such agent or not enabled, or no active conversation (in the
+ * statement's snapshot, or closed before the lock was had).
+ */
+async function addToActive(ctx: RequestContext, providerExternalId: string, userKey: number, text: string): Promise<any> {
+  const [row] = await run(
+    ctx.em,
+    `with a as materialized (
+       select id, business_id from ai_agents where project_id = ? and provider_external_id = ? and enabled),
+     c as materialized (
+       select c.id, c.project_id from ai_conversations c
+        where c.project_id = ? and c.agent_id = (select id from a) and coalesce(c.user_id, 0) = ? and c.contact is null
+          and c.status = 'active'
+        for no key update),
+     m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id)
+       select c.project_id, c.id, 'user', ?::text, true, null, ?::int, now(), null, 'text', null, null from c
+       returning *),
+     changed as (update ai_conversations set ${TOUCH.set} where id in (select conversation_id from m) and project_id = ?),
+     ${inboxed('(select id from a)', '(select business_id from a)')}
+     select * from m`,
+    [ctx.project.id, providerExternalId, ctx.project.id, userKey, text, authorOf(ctx), ctx.project.id],
+  );
+  if (!row) return null;
+  await eventsCommitted(ctx);
   return row;
 }
 

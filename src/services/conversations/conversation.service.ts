@@ -318,10 +318,9 @@ export class ConversationService {
 
 /** The agent of the current-conversation pair: any authenticated caller; 404 unknown, 409 disabled. */
 export async function currentAgent(ctx: RequestContext, providerExternalId: string): Promise<AiAgent> {
-  assertAccess(ctx, ACCESS.AUTHENTICATED);
-  assertAiModule(ctx);
-  const wellFormed = typeof providerExternalId === 'string' && /^[a-zA-Z0-9_-]{1,128}$/.test(providerExternalId);
-  const agent = wellFormed ? await readOne(ctx.em, AiAgent, { provider_external_id: providerExternalId }, { fields: AGENT_FIELDS }) : null;
+  const agent = mayNameAgent(ctx, providerExternalId)
+    ? await readOne(ctx.em, AiAgent, { provider_external_id: providerExternalId }, { fields: AGENT_FIELDS })
+    : null;
   if (!agent) throw notFound404('ERROR_AI_AGENT_NOT_FOUND');
   if (!agent.enabled) {
     const message = { key: 'ERROR_AI_AGENT_DISABLED' };
@@ -330,6 +329,16 @@ export async function currentAgent(ctx: RequestContext, providerExternalId: stri
     });
   }
   return agent;
+}
+
+/**
+ * currentAgent's checks before its lookup: an authenticated caller (else 401), the AI module (else 403);
+ * then whether `providerExternalId` can name an agent at all.
+ */
+export function mayNameAgent(ctx: RequestContext, providerExternalId: string): boolean {
+  assertAccess(ctx, ACCESS.AUTHENTICATED);
+  assertAiModule(ctx);
+  return typeof providerExternalId === 'string' && /^[a-zA-Z0-9_-]{1,128}$/.test(providerExternalId);
 }
 
 /** The caller's active conversation with the agent, or null (a WhatsApp contact's has a contact and is never the caller's). */

@@ -1,10 +1,12 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { causeOf, LineLimiter } from '../../db/unavailable.js';
-import { EVENTS_CHANNEL } from './event-log.js';
+import { EVENTS_CHANNEL, parseWork, WORK_CHANNEL, type OutboxKind } from './event-log.js';
 
 /** "Events up to id `lastId` in project `projectId` are committed"; `null` means "anything may have changed". */
 export type BusListener = (projectId: number | null, lastId: number) => void;
+/** "Rows were committed for these outbox workers" by the process `origin` (event-log.ts WORK_CHANNEL). */
+export type WorkListener = (origin: string, kinds: readonly OutboxKind[]) => void;
 
 export interface BusLog {
   warn(obj: unknown, msg?: string): void;
@@ -20,6 +22,8 @@ export interface EventBus {
   readonly kind: 'postgres' | 'redis';
   /** Called after a commit that appended events (the PostgreSQL NOTIFY is already sent by the transaction). */
   publish(projectId: number, lastId: number): void;
+  /** Called after a commit that queued rows for these outbox workers (the PostgreSQL NOTIFY is already sent by the pass). */
+  publishWork(origin: string, kinds: readonly OutboxKind[]): void;
   close(): Promise<void>;
 }
 
@@ -38,7 +42,7 @@ const BACKOFF_MAX_MS = 5_000;
  * After every (re)connection the listener hears `null`: notifications sent while it was away are
  * lost, so every stream re-reads the log.
  */
-export function postgresBus(url: string, listener: BusListener, log: BusLog): EventBus {
+export function postgresBus(url: string, listener: BusListener, onWork: WorkListener, log: BusLog): EventBus {
   let client: pg.Client | null = null;
   let closed = false;
   let delay = BACKOFF_MIN_MS;
@@ -75,13 +79,18 @@ export function postgresBus(url: string, listener: BusListener, log: BusLog): Ev
     c.on('error', fail);
     c.on('end', () => fail());
     c.on('notification', (msg) => {
+      if (msg.channel === WORK_CHANNEL) {
+        const w = parseWork(msg.payload);
+        if (w) onWork(w.origin, w.kinds);
+        return;
+      }
       if (msg.channel !== EVENTS_CHANNEL) return;
       const p = parsePayload(msg.payload);
       if (p) listener(p.projectId, p.lastId);
     });
     try {
       await c.connect();
-      await c.query(`listen ${EVENTS_CHANNEL}`);
+      await c.query(`listen ${EVENTS_CHANNEL}; listen ${WORK_CHANNEL}`);
     } catch (err) {
       fail(err);
       return;
@@ -101,6 +110,7 @@ export function postgresBus(url: string, listener: BusListener, log: BusLog): Ev
   return {
     kind: 'postgres',
     publish: () => undefined,
+    publishWork: () => undefined,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
@@ -116,8 +126,9 @@ export function postgresBus(url: string, listener: BusListener, log: BusLog): Ev
  * The channel is named after the database, so deployments sharing a Redis never hear each other.
  * ioredis reconnects by itself; after a reconnection the listener hears `null`.
  */
-export function redisBus(redisUrl: string, namespace: string, listener: BusListener, log: BusLog): EventBus {
+export function redisBus(redisUrl: string, namespace: string, listener: BusListener, onWork: WorkListener, log: BusLog): EventBus {
   const channel = `ordergraph:${namespace}:${EVENTS_CHANNEL}`;
+  const workChannel = `ordergraph:${namespace}:${WORK_CHANNEL}`;
   const options = {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
@@ -134,12 +145,17 @@ export function redisBus(redisUrl: string, namespace: string, listener: BusListe
   }
   sub.on('ready', () => {
     warned = false;
-    sub.subscribe(channel).then(
+    sub.subscribe(channel, workChannel).then(
       () => listener(null, 0),
       () => undefined,
     );
   });
   sub.on('message', (ch: string, payload: string) => {
+    if (ch === workChannel) {
+      const w = parseWork(payload);
+      if (w) onWork(w.origin, w.kinds);
+      return;
+    }
     if (ch !== channel) return;
     const p = parsePayload(payload);
     if (p) listener(p.projectId, p.lastId);
@@ -148,6 +164,9 @@ export function redisBus(redisUrl: string, namespace: string, listener: BusListe
     kind: 'redis',
     publish(projectId, lastId) {
       pub.publish(channel, `${projectId}:${lastId}`).catch(() => undefined);
+    },
+    publishWork(origin, kinds) {
+      pub.publish(workChannel, `${origin}:${kinds.join(',')}`).catch(() => undefined);
     },
     async close() {
       pub.disconnect();

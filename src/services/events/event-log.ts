@@ -31,6 +31,15 @@ export interface NewAiEvent {
 
 /** The channel of the NOTIFY that says "events up to id N in project P": payload `P:N`. */
 export const EVENTS_CHANNEL = 'ai_events';
+
+/** The outbox workers a commit can give something to do (workers/index.ts): webhook deliveries, WhatsApp replies, inbound files. */
+export const OUTBOX_KINDS = ['webhooks', 'sends', 'downloads'] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+/**
+ * The channel of the NOTIFY that says "rows were queued for these outbox workers": payload
+ * `ORIGIN:kind,kind`, ORIGIN naming the process that queued them (it does not wake itself twice).
+ */
+export const WORK_CHANNEL = 'ai_work';
 /** First key of a project's sequencer lock (pg_advisory_xact_lock(int, int)); the second is the project id. Writers never take it. */
 const SEQUENCER_LOCK_CLASS = 0x4f474576; // "OGEv"
 
@@ -76,7 +85,22 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
  * Returns the last id given (null when the inbox was empty).
  */
 export async function sequenceEvents(conn: Connection, projectId: number): Promise<number | null> {
-  const rows = await runStatement<{ last_id: string }>(
+  return (await sequencePass(conn, projectId, [], '')).lastId;
+}
+
+/**
+ * sequenceEvents, which also tells every process which outbox workers have rows to claim: `queued`
+ * (the kinds the writes sharing this pass queued in their own transactions) and `webhooks` when the
+ * pass added deliveries, in a NOTIFY on WORK_CHANNEL (from `origin`) sent at its commit; returned as
+ * `work`. A pass that added no delivery and was given nothing wakes no worker anywhere.
+ */
+export async function sequencePass(
+  conn: Connection,
+  projectId: number,
+  queued: readonly OutboxKind[],
+  origin: string,
+): Promise<{ lastId: number | null; work: OutboxKind[] }> {
+  const [row] = await runStatement<{ last_id: string | null; work: string }>(
     conn,
     `with pass_lock as (select pg_advisory_xact_lock(?::int, ?::int)),
      moved as (
@@ -91,12 +115,28 @@ export async function sequenceEvents(conn: Connection, projectId: number): Promi
        insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
        select w.project_id, w.id, ins.id, ins.type
          from ins join ai_webhooks w on w.project_id = ?::int and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
-        order by ins.id, w.id)
-     select max(id)::text as last_id, pg_notify(?::text, ?::text || ':' || max(id)) from ins having count(*) > 0`,
-    [SEQUENCER_LOCK_CLASS, projectId, projectId, projectId, EVENTS_CHANNEL, String(projectId)],
+        order by ins.id, w.id
+       returning 1),
+     work as (select concat_ws(',', nullif(?::text, ''), case when exists (select 1 from deliveries) then 'webhooks' end) as kinds)
+     select max(ins.id)::text as last_id, (select kinds from work) as work,
+            case when count(*) > 0 then pg_notify(?::text, ?::text || ':' || max(ins.id)) end as events_told,
+            (select pg_notify(?::text, ?::text || ':' || kinds) from work where kinds <> '') as work_told
+       from ins`,
+    [SEQUENCER_LOCK_CLASS, projectId, projectId, projectId, queued.join(','), EVENTS_CHANNEL, String(projectId), WORK_CHANNEL, origin],
   );
-  return rows.length ? Number(rows[0].last_id) : null;
+  return { lastId: row.last_id === null ? null : Number(row.last_id), work: kindsOf(row.work) };
 }
+
+/** A WORK_CHANNEL payload (`ORIGIN:kind,kind`): its origin and kinds (unknown names dropped); null when no kind is known. */
+export function parseWork(payload: string | undefined): { origin: string; kinds: OutboxKind[] } | null {
+  const at = (payload ?? '').lastIndexOf(':');
+  const kinds = kindsOf(payload?.slice(at + 1));
+  return kinds.length ? { origin: at < 0 ? '' : payload!.slice(0, at), kinds } : null;
+}
+
+const kindsOf = (list: string | undefined): OutboxKind[] => [
+  ...new Set((list ?? '').split(',').filter((k): k is OutboxKind => (OUTBOX_KINDS as readonly string[]).includes(k))),
+];
 
 /** Projects whose inbox holds committed rows no pass has moved yet (a process died between a commit and its pass). */
 export async function projectsWithInbox(conn: Connection): Promise<number[]> {
@@ -116,23 +156,26 @@ export async function projectsWithInbox(conn: Connection): Promise<number[]> {
  */
 export async function writeWithEvents<T>(
   ctx: RequestContext,
-  work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean }>,
+  work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean; queued?: OutboxKind[] }>,
   opts: { statementsOnly?: boolean } = {},
 ): Promise<T> {
   const inTransaction = async (tx: EntityManager) => {
-    const { value, events, inboxed } = await work(tx);
-    return { value, appended: (await appendEvents(tx, ctx.project.id, events)) || inboxed === true };
+    const { value, events, inboxed, queued } = await work(tx);
+    return { value, queued, appended: (await appendEvents(tx, ctx.project.id, events)) || inboxed === true };
   };
   // `statementsOnly`: `work` runs only db/direct-read.ts statements (records.ts `run`), so its transaction can be a plain one
-  const { value, appended } = await (opts.statementsOnly ? directTransaction(ctx.em, inTransaction) : ctx.em.transactional(inTransaction));
-  if (appended) await ctx.services.events.sequence(ctx.project.id);
+  const { value, appended, queued } = await (opts.statementsOnly
+    ? directTransaction(ctx.em, inTransaction)
+    : ctx.em.transactional(inTransaction));
+  if (appended || queued?.length) await ctx.services.events.sequence(ctx.project.id, queued);
   return value;
 }
 
 /**
  * For a write that is one statement inserting its own inbox rows (atomic without a transaction):
- * once it committed, wait for the pass that gives them ids, as writeWithEvents does.
+ * once it committed, wait for the pass that gives them ids, as writeWithEvents does. `queued`: the
+ * outbox workers it gave rows to (a WhatsApp reply, an inbound file), woken here and in every process.
  */
-export function eventsCommitted(ctx: RequestContext): Promise<void> {
-  return ctx.services.events.sequence(ctx.project.id);
+export function eventsCommitted(ctx: RequestContext, queued: readonly OutboxKind[] = []): Promise<void> {
+  return ctx.services.events.sequence(ctx.project.id, queued);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config.js';
 import { validationError } from '../../errors/codes.js';
@@ -6,7 +7,7 @@ import { causeOf } from '../../db/unavailable.js';
 import { namespaceOf } from '../../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
-import { AI_EVENT_TYPES, projectsWithInbox, sequenceEvents } from './event-log.js';
+import { AI_EVENT_TYPES, projectsWithInbox, sequencePass, type OutboxKind } from './event-log.js';
 import { StreamRegistry } from './streams.js';
 import { EventStream } from './event-stream.js';
 import { type AiEventRecord, type StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
@@ -39,12 +40,15 @@ export function parseLastEventId(value: unknown, field = 'last_event_id'): numbe
 
 export class EventsService {
   private bus: EventBus | null = null;
-  private readonly wakers = new Set<() => void>();
-  /** Per project: the last event id of the newest pass the workers were woken for. */
-  private readonly wokenUpTo = new Map<number, number>();
+  private readonly wakers = new Set<(kind: OutboxKind | null) => void>();
+  /** Names this process in its WORK_CHANNEL notices, so it does not wake its workers a second time on its own. */
+  private readonly origin = randomBytes(6).toString('hex');
   private readonly feeds = new Map<number, ProjectFeed>();
-  /** Per project: the sequencer pass running in this process, and the one queued behind it. */
-  private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null }>();
+  /**
+   * Per project: the sequencer pass running in this process, the one queued behind it, and the outbox
+   * kinds the writes waiting for the queued one gave rows to (that pass tells every process).
+   */
+  private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null; work: Set<OutboxKind> }>();
   private poll: NodeJS.Timeout | null = null;
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
@@ -65,12 +69,18 @@ export class EventsService {
     this.streams.start(log);
     const onNotify = (projectId: number | null, lastId: number) => {
       this.notified(projectId, lastId);
-      if (this.newCommit(projectId, lastId)) this.wake();
+      // (re)connected: notices may have been missed, the workers look too
+      if (projectId === null) this.wake(null);
+    };
+    // another process's commit queued rows (this process's own were woken by its pass)
+    const onWork = (origin: string, kinds: readonly OutboxKind[]) => {
+      if (origin === this.origin) return;
+      for (const kind of kinds) this.wake(kind);
     };
     const databaseUrl = this.config.databaseUrl ?? this.orm.config.getClientUrl();
     this.bus = this.config.redisUrl
-      ? redisBus(this.config.redisUrl, namespaceOf(databaseUrl), onNotify, log)
-      : postgresBus(this.config.databaseDirectUrl ?? databaseUrl, onNotify, log);
+      ? redisBus(this.config.redisUrl, namespaceOf(databaseUrl), onNotify, onWork, log)
+      : postgresBus(this.config.databaseDirectUrl ?? databaseUrl, onNotify, onWork, log);
     if (this.config.eventsPollMs > 0) {
       this.poll = setInterval(() => {
         this.notified(null, 0);
@@ -104,17 +114,22 @@ export class EventsService {
    * Gives ids to the project's committed inbox events (event-log.ts `sequenceEvents`) and tells the
    * streams. Resolves once a pass that started after this call has finished: passes of a project
    * run one at a time in this process, and every caller arriving during a pass shares the next one,
-   * so a busy project needs about one pass per pass duration, not one per write. Never rejects:
-   * a failed pass is logged, and the poll moves what it left.
+   * so a busy project needs about one pass per pass duration, not one per write. `queued`: the
+   * outbox workers the caller's commit gave rows to; the pass wakes them here and, through its
+   * NOTIFY, in every process (with webhooks when it added deliveries). Never rejects: a failed pass
+   * is logged, and the poll moves what it left.
    */
-  sequence(projectId: number): Promise<void> {
+  sequence(projectId: number, queued: readonly OutboxKind[] = []): Promise<void> {
     let state = this.passes.get(projectId);
-    if (!state) this.passes.set(projectId, (state = { running: null, queued: null }));
+    if (!state) this.passes.set(projectId, (state = { running: null, queued: null, work: new Set() }));
+    for (const kind of queued) state.work.add(kind);
     if (state.queued) return state.queued;
     const s = state;
     const start = (): Promise<void> => {
       s.queued = null;
-      const pass = this.pass(projectId).finally(() => {
+      const work = [...s.work];
+      s.work.clear();
+      const pass = this.pass(projectId, work).finally(() => {
         if (s.running === pass) s.running = null;
         if (!s.running && !s.queued) this.passes.delete(projectId);
       });
@@ -126,13 +141,18 @@ export class EventsService {
     return s.queued;
   }
 
-  private async pass(projectId: number): Promise<void> {
+  private async pass(projectId: number, queued: OutboxKind[]): Promise<void> {
+    let work = queued;
     try {
-      const lastId = await sequenceEvents(this.orm.em.getConnection(), projectId);
-      if (lastId !== null) this.committed(projectId, lastId);
+      const done = await sequencePass(this.orm.em.getConnection(), projectId, queued, this.origin);
+      work = done.work;
+      if (done.lastId !== null) this.committed(projectId, done.lastId);
     } catch (err) {
       warnOnce(this.log, causeOf(err), 'sequencing events failed; the poll retries');
     }
+    // this process's workers at once; the others through the pass's NOTIFY (Redis: published here)
+    for (const kind of work) this.wake(kind);
+    if (work.length) this.bus?.publishWork(this.origin, work);
   }
 
   /** The poll's share: inbox rows a pass never moved (their writer's process died right after its commit). */
@@ -147,36 +167,22 @@ export class EventsService {
   /** After a commit that appended events up to `lastId` (services/events/event-log.ts): this process's streams, then the others. */
   committed(projectId: number, lastId: number): void {
     this.notified(projectId, lastId);
-    this.newCommit(projectId, lastId);
-    this.wake();
     this.bus?.publish(projectId, lastId);
   }
 
   /**
-   * `fn` runs whenever events were committed, in this process or (through the bus) in another: the
-   * wake-up of the outbox workers, whose rows are written in the same transactions as events.
+   * `fn(kind)` runs whenever rows were committed for the outbox workers of `kind`, in this process
+   * or (through the bus) in another; `null`: anything may be waiting (the bus reconnected). A commit
+   * that queued nothing (a message with no WhatsApp send, events no webhook wants) wakes nobody.
    * Returns the function that removes it.
    */
-  onCommit(fn: () => void): () => void {
+  onWork(fn: (kind: OutboxKind | null) => void): () => void {
     this.wakers.add(fn);
     return () => this.wakers.delete(fn);
   }
 
-  /**
-   * Whether the workers have not been woken yet for a pass that gave ids up to `lastId`. A project's
-   * passes commit in id order, so a notice at or below a pass this process woke them for (its own,
-   * echoed back by the bus, or an earlier one of another process) brings nothing their claim after
-   * that wake-up did not see.
-   */
-  private newCommit(projectId: number | null, lastId: number): boolean {
-    if (projectId === null) return true;
-    if ((this.wokenUpTo.get(projectId) ?? 0) >= lastId) return false;
-    this.wokenUpTo.set(projectId, lastId);
-    return true;
-  }
-
-  private wake(): void {
-    for (const fn of this.wakers) fn();
+  private wake(kind: OutboxKind | null): void {
+    for (const fn of this.wakers) fn(kind);
   }
 
   /**

@@ -229,7 +229,7 @@ async function storeOpening(
       conversation_id: message.conversation_id,
       public: true,
     });
-    return { value: 1, events };
+    return { value: 1, events, queued: item.media ? ['downloads'] : [] };
   });
 }
 
@@ -289,7 +289,7 @@ async function storeInActive(
   );
   if (!row.active) return null;
   if (!row.fresh) return 0;
-  await eventsCommitted(ctx);
+  await eventsCommitted(ctx, item.media ? ['downloads'] : []);
   return 1;
 }
 

@@ -1,0 +1,56 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * A conversation's mean response time kept from a count and a sum on its own row (issue 45).
+ *
+ * `usage.response_time_ms` is the mean, half up, over the conversation's messages that carry a
+ * `response_time_ms`. A write used to take it from a scan of those messages in the statement that
+ * updates the conversation; a message write that is one autocommit statement (lock, checks, message,
+ * change, event) cannot: the statement's snapshot is taken before it waits on the conversation's row
+ * lock, so the scan would miss a message the writer it waited for just committed. The row it locks is
+ * read at its newest version, so the count and sum live there: `response_time_count` (messages with a
+ * response time) and `response_time_sum` (their total), which every message write moves with the mean.
+ * The fixtures loader sets them from the messages it loads (fixtures/load.ts).
+ *
+ * `ai_messages_last_message_at` (Migration20261126000200) updated the conversation a second time after
+ * every message statement: an update that is not HOT (`last_message_at` is indexed: every index of the
+ * table, two of them trigram GIN, gets an entry) and a second run of the conversation's metrics trigger,
+ * about half of PostgreSQL's time in a message write. The message writes now move `last_message_at`
+ * in their own update of the conversation, and the trigger updates only when some conversation is
+ * behind (other writers: the WhatsApp webhook, fixtures), so it updates nothing after theirs.
+ */
+export class Migration20261126000700_conversation_response_times extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+alter table ai_conversations add column response_time_count bigint not null default 0,
+                             add column response_time_sum numeric not null default 0;
+update ai_conversations c set response_time_count = x.n, response_time_sum = x.total
+  from (select conversation_id, count(usage->>'response_time_ms') n, coalesce(sum((usage->>'response_time_ms')::numeric), 0) total
+          from ai_messages where usage->>'response_time_ms' is not null group by conversation_id) x
+ where c.id = x.conversation_id;
+
+create or replace function ai_messages_last_message_at() returns trigger language plpgsql as $$
+begin
+  if exists (select 1 from ai_messages_new n join ai_conversations c on c.id = n.conversation_id where c.last_message_at < n.created_at) then
+    update ai_conversations c set last_message_at = n.at
+      from (select conversation_id, max(created_at) at from ai_messages_new group by conversation_id) n
+     where c.id = n.conversation_id and c.last_message_at < n.at;
+  end if;
+  return null;
+end $$;
+`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(`
+create or replace function ai_messages_last_message_at() returns trigger language plpgsql as $$
+begin
+  update ai_conversations c set last_message_at = n.at
+    from (select conversation_id, max(created_at) at from ai_messages_new group by conversation_id) n
+   where c.id = n.conversation_id and c.last_message_at < n.at;
+  return null;
+end $$;
+alter table ai_conversations drop column if exists response_time_count, drop column if exists response_time_sum;
+`);
+  }
+}
