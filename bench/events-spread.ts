@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { initORM, migrate } from '../src/db/orm.js';
 import { loadFixtures } from '../src/fixtures/load.js';
@@ -31,6 +32,15 @@ const WRITE_S = Number(process.env.BENCH_WRITE_S ?? 5);
  * a CPU profile of A over that phase with the streams open (PROFILE_DIR, default bench/results/prof).
  */
 const PROFILE = process.env.BENCH_PROFILE ?? '';
+/**
+ * BENCH_SSE_CLIENT: how this client reads the streams it does not sample. `net` (default): a raw
+ * socket that sends the GET, reads the status line and discards the rest into one shared buffer (the
+ * least a reader can cost); `http`: Node's HTTP client (`http.get` + `res.resume()`, chunked decoding
+ * per frame), as before. The sampled stream of each project parses its frames through `http.get` either way.
+ */
+const SSE_CLIENT = process.env.BENCH_SSE_CLIENT ?? 'net';
+/** What every raw reader reads into and discards: one buffer for all of them. */
+const DISCARD = Buffer.alloc(64 * 1024);
 const CREDENTIALS_KEY = 'bench-credentials-key';
 const code = (p: number) => `evs${String(p).padStart(3, '0')}`;
 const serverKey = (p: number) => `${code(p)}-server-key-0123456789`;
@@ -82,21 +92,26 @@ interface Held {
 
 /** `n` SSE streams spread over the projects (50 at a time); the first of each project parses created_at. */
 async function openSse(origin: string, n: number): Promise<Held> {
-  const out: Held = { latencies: [], open: 0, refused: 0, failed: 0, reasons: {}, close: () => reqs.forEach((r) => r.destroy()) };
-  const reqs: http.ClientRequest[] = [];
+  const out: Held = { latencies: [], open: 0, refused: 0, failed: 0, reasons: {}, close: () => held.forEach((r) => r.destroy()) };
+  const held: { destroy(): void }[] = [];
+  const status = (code: number) => {
+    if (code === 200) return void out.open++;
+    out.reasons[code] = (out.reasons[code] ?? 0) + 1;
+    if (code === 503 || code === 429) out.refused++;
+    else out.failed++;
+  };
   const one = (i: number) =>
     new Promise<void>((resolve) => {
       const p = i % PROJECTS;
-      const req = http.get(`${origin}/v400/en/${code(p)}/ai/events`, { headers: { 'x-api-key': serverKey(p) }, agent: false }, (res) => {
+      const path = `/v400/en/${code(p)}/ai/events`;
+      if (i >= PROJECTS && SSE_CLIENT === 'net') return rawSse(origin, path, serverKey(p), held, status, resolve);
+      const req = http.get(`${origin}${path}`, { headers: { 'x-api-key': serverKey(p) }, agent: false }, (res) => {
+        status(res.statusCode ?? 0);
         if (res.statusCode !== 200) {
-          out.reasons[res.statusCode ?? 0] = (out.reasons[res.statusCode ?? 0] ?? 0) + 1;
-          if (res.statusCode === 503 || res.statusCode === 429) out.refused++;
-          else out.failed++;
           res.resume();
           return resolve();
         }
-        out.open++;
-        reqs.push(req);
+        held.push(req);
         if (i < PROJECTS) sample(res, out.latencies);
         else res.resume();
         res.on('error', () => undefined);
@@ -106,6 +121,43 @@ async function openSse(origin: string, n: number): Promise<Held> {
     });
   for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, k) => one(i + k)));
   return out;
+}
+
+/** A stream read on a raw socket: the GET, the status from the first bytes, then every byte discarded into DISCARD. */
+function rawSse(
+  origin: string,
+  path: string,
+  key: string,
+  held: { destroy(): void }[],
+  status: (code: number) => void,
+  done: () => void,
+): void {
+  const { hostname, port } = new URL(origin);
+  let answered = false;
+  const socket = net.connect({
+    host: hostname,
+    port: Number(port),
+    onread: {
+      buffer: DISCARD,
+      callback: (nread: number, buf: Uint8Array) => {
+        if (answered) return true;
+        answered = true;
+        const code = Number(
+          /^HTTP\/1\.[01] (\d{3})/.exec(Buffer.from(buf.buffer, buf.byteOffset, Math.min(nread, 64)).toString('latin1'))?.[1] ?? 0,
+        );
+        status(code);
+        if (code === 200) held.push(socket);
+        else socket.destroy();
+        done();
+        return true;
+      },
+    },
+  });
+  socket.on('connect', () =>
+    socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nx-api-key: ${key}\r\naccept: text/event-stream\r\n\r\n`),
+  );
+  socket.on('error', () => answered || ((answered = true), status(0), done()));
+  socket.on('close', () => answered || ((answered = true), status(0), done()));
 }
 
 function sample(res: http.IncomingMessage, latencies: number[]): void {
@@ -158,6 +210,8 @@ async function openSubscriptions(origin: string, n: number): Promise<Held> {
       ws.on('close', (closeCode) => settled || (out.reasons[`close ${closeCode}`] = (out.reasons[`close ${closeCode}`] ?? 0) + 1));
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': serverKey(p) } })));
       ws.on('message', (data) => {
+        // a subscription that is not sampled costs this client no parsing once admitted
+        if (settled && i >= PROJECTS) return;
         const m = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : '{}');
         if (m.type === 'connection_ack') {
           ws.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: 'subscription { aiEvents { id created_at } }' } }));
@@ -275,7 +329,12 @@ function pct(values: number[], p: number): number {
 }
 
 /** One run: open `what` on a fresh A, trickle writes, 10-connection writes; prints the figures. */
-async function run(a: BenchServer, kind: 'sse' | 'subs', n: number, before: { rps: number; p99: number }): Promise<void> {
+async function run(
+  a: BenchServer,
+  kind: 'sse' | 'subs',
+  n: number,
+  before: { rps: number; p99: number },
+): Promise<{ label: string; rps: number; p99: number }> {
   const idleHeap = await heapMb(a.origin);
   const t0 = Date.now();
   const held = kind === 'sse' ? await openSse(a.origin, n) : await openSubscriptions(a.origin, n);
@@ -307,11 +366,13 @@ async function run(a: BenchServer, kind: 'sse' | 'subs', n: number, before: { rp
   );
   held.close();
   await new Promise((r) => setTimeout(r, 2000));
+  return { label, rps: w.rps, p99: w.p99 };
 }
 
 export async function spread(kinds: ('sse' | 'subs')[]): Promise<void> {
   const db = await openBenchDatabase('ordergraph_bench_events_spread');
   let a: BenchServer | null = null;
+  let stopping = false;
   try {
     await prepare(db.url);
     const env = {
@@ -321,24 +382,39 @@ export async function spread(kinds: ('sse' | 'subs')[]): Promise<void> {
       LOG_LEVEL: 'warn',
       STREAMS_PER_CREDENTIAL: String(Math.max(SSE_STREAMS, SUBSCRIPTIONS)),
     };
-    a = await startServe(env);
+    // BENCH_BUILD: a snapshot (`npm run bench:snapshot NAME`) instead of this tree's build, for A/B in the same minutes
+    a = await startServe(env, undefined, process.env.BENCH_BUILD ?? 'current');
+    const server = a;
+    server.child.once('exit', (exitCode, signal) => {
+      if (!stopping) console.log(`A exited (${exitCode ?? signal}) before the end; its last output:\n${server.output().slice(-3000)}`);
+    });
     await new Promise((r) => setTimeout(r, 2000));
     await writes(a); // warm-up: plans, pools, each customer's conversation
     const before = await writes(a);
     console.log(
       `${CONNECTIONS}-connection message writes for ${WRITE_S} s, no stream open: ${before.rps.toFixed(0)} req/s, p99 ${before.p99} ms, ${before.failed} failed; ${before.cpu}`,
     );
-    if (kinds.includes('sse')) await run(a, 'sse', SSE_STREAMS, before);
-    if (kinds.includes('subs')) await run(a, 'subs', SUBSCRIPTIONS, before);
+    const open = [];
+    if (kinds.includes('sse')) open.push(await run(a, 'sse', SSE_STREAMS, before));
+    if (kinds.includes('subs')) open.push(await run(a, 'subs', SUBSCRIPTIONS, before));
     // the same writes once the streams are closed: what the database grew by since `before`, without any stream
     const after = await writes(a);
     console.log(
       `${CONNECTIONS}-connection message writes, the streams closed again: ${after.rps.toFixed(0)} req/s (${(after.rps / before.rps).toFixed(2)}×), p99 ${after.p99} ms (${(after.p99 / before.p99).toFixed(2)}×), ${after.failed} failed; ${after.cpu}`,
     );
+    // on a shared host the two runs without streams differ: the ratios against their mean as well
+    const rps = (before.rps + after.rps) / 2;
+    const p99 = (before.p99 + after.p99) / 2;
+    for (const o of open) {
+      console.log(
+        `  with the ${o.label} open, against the mean of the two runs with none: ${(o.rps / rps).toFixed(2)}× the req/s, ${(o.p99 / p99).toFixed(2)}× the p99`,
+      );
+    }
     console.log(
       `A ${a.child.exitCode === null ? 'still running' : `exited ${a.child.exitCode}`}; (a shared 2-core machine: other processes disturb the figures)`,
     );
   } finally {
+    stopping = true;
     await a?.stop();
     await db.stop();
   }

@@ -26,6 +26,8 @@ export interface BenchServer {
   rssMb(): number;
   /** CPU time used so far (user + system), in ms (Linux /proc), NaN elsewhere. */
   cpuMs(): number;
+  /** The last 20,000 characters it wrote (stdout and stderr): why it exited, when it did. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export async function startServer(
   return {
     origin,
     child,
+    output: () => out,
     rssMb: () => {
       try {
         const line = fs

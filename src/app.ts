@@ -182,7 +182,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     routes: ROUTES,
     clientIp,
     schema,
-    sse: new SseHub(config.eventsKeepAliveMs),
+    sse: new SseHub(config.eventsKeepAliveMs, config.eventsFlushMs),
   });
   services.events.start(app.log);
   // Open streams end before the server waits for its connections to close (they are never idle).

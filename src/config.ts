@@ -53,6 +53,8 @@ export interface AppConfig {
   eventsKeepAliveMs: number;
   /** The safety net under notifications: every open stream's project log is re-read this often (EVENTS_POLL_MS). */
   eventsPollMs: number;
+  /** An SSE stream that sent events less than this ago sends the next ones together at the window's end (EVENTS_FLUSH_MS; 0: at once). */
+  eventsFlushMs: number;
   /** What one stream may hold unsent (its queue, then the socket's buffer) before it is closed (EVENTS_STREAM_BUFFER_BYTES). */
   eventsStreamBufferBytes: number;
   /** How often a process tries to prune old events (EVENTS_PRUNE_INTERVAL_MS; 0: never). */
@@ -232,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
     eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),
     eventsPollMs: int(env.EVENTS_POLL_MS, 2_000),
+    eventsFlushMs: Math.max(0, int(env.EVENTS_FLUSH_MS, 0)),
     eventsStreamBufferBytes: int(env.EVENTS_STREAM_BUFFER_BYTES, 1024 * 1024),
     eventsPruneIntervalMs: int(env.EVENTS_PRUNE_INTERVAL_MS, 60_000),
     streams: {

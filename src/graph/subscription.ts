@@ -25,6 +25,8 @@ export interface CheckedSubscription {
   document: DocumentNode;
   operationName?: string;
   variables?: Record<string, unknown>;
+  /** The request as text (document, operation, variables): subscribers that sent the same one share each event's result. */
+  key: string;
 }
 
 /** graphql's rules plus the bounds of ./limits.ts: what POST /graphql applies, whichever engine runs it. */
@@ -52,7 +54,8 @@ export function checkSubscription(schema: GraphQLSchema, request: SubscriptionRe
   }
   const nul = nulField(request.variables, 'variables');
   if (nul !== null) return [new GraphQLError(translate('en', { key: ruleKey('no_nul'), params: { field: nul } }))];
-  return { document, operationName, variables: request.variables ?? undefined };
+  const key = JSON.stringify([request.query, operationName ?? null, request.variables ?? null]);
+  return { document, operationName, variables: request.variables ?? undefined, key };
 }
 
 /**
@@ -74,7 +77,32 @@ export async function openSubscription(
   };
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source.errors ?? [];
-  return mapEvents(source as AsyncIterableIterator<unknown>, (event) => execute({ ...args, rootValue: event }) as ExecutionResult);
+  return mapEvents(source as AsyncIterableIterator<unknown>, (event) =>
+    sharedResult(event, checked.key, () => execute({ ...args, rootValue: event })),
+  );
+}
+
+/**
+ * Each event's result per subscription request (document, operation, variables), per process. The
+ * subscribe resolver checks access once per subscription; what an event's execution reads is the
+ * event alone (the subscription fields hand it through, AiEvent's fields are its own properties, no
+ * middleware), so subscribers that sent the same request get the same result, and the event object is
+ * shared by every stream that shows it (services/events/feed.ts): one execution per event and request,
+ * not per subscriber. A field that read the caller's context would have to leave this cache.
+ */
+const RESULTS = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
+
+function sharedResult(
+  event: unknown,
+  key: string,
+  run: () => ExecutionResult | Promise<ExecutionResult>,
+): ExecutionResult | Promise<ExecutionResult> {
+  if (typeof event !== 'object' || event === null) return run();
+  let results = RESULTS.get(event);
+  if (!results) RESULTS.set(event, (results = new Map()));
+  let result = results.get(key);
+  if (result === undefined) results.set(key, (result = run()));
+  return result;
 }
 
 /**

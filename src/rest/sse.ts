@@ -67,13 +67,20 @@ export async function queryCredentials(req: FastifyRequest): Promise<void> {
 /**
  * The open SSE responses of one app and the one timer that sends their keep-alive comments (a
  * stream that sent something since the last tick is skipped): one timer per process, not one per
- * stream. Started with the first stream, stopped with the last.
+ * stream. Started with the first stream, stopped with the last. It also runs the streams' flush
+ * throttle (`flushMs`, EVENTS_FLUSH_MS; 0 off): one timer per moment some streams flush, shared by
+ * them (the streams of a project wrote together, so they come due together).
  */
 export class SseHub {
   private readonly open = new Set<SseWriter>();
   private timer: NodeJS.Timeout | null = null;
+  /** Writers waiting for their window's end, by that moment (ms). */
+  private readonly due = new Map<number, SseWriter[]>();
 
-  constructor(private readonly keepAliveMs: number) {}
+  constructor(
+    private readonly keepAliveMs: number,
+    readonly flushMs = 0,
+  ) {}
 
   get size(): number {
     return this.open.size;
@@ -95,6 +102,20 @@ export class SseHub {
     }
   }
 
+  /** Calls `writer.flush()` at `at` (Date.now() ms, in the future). */
+  flushAt(writer: SseWriter, at: number): void {
+    let writers = this.due.get(at);
+    if (!writers) {
+      const list: SseWriter[] = (writers = []);
+      this.due.set(at, list);
+      setTimeout(() => {
+        this.due.delete(at);
+        for (const w of list) w.flush();
+      }, at - Date.now()).unref();
+    }
+    writers.push(writer);
+  }
+
   private tick(): void {
     for (const w of this.open) w.keepAlive();
   }
@@ -103,8 +124,15 @@ export class SseHub {
 type EventIterator = AsyncIterableIterator<AiEventRecord> & {
   takeQueued?(): AiEventRecord[];
   park?(sink: BatchSink): boolean;
+  flushParked?(sink: BatchSink): void;
   onOverflow?: (() => void) | null;
 };
+
+/**
+ * A throttled stream sends at once what its queue holds past this (a socket's own high-water mark):
+ * a window merges small events, it does not hold a burst back.
+ */
+const FLUSH_NOW_BYTES = 16 * 1024;
 
 /** The open writers by their response and by their socket, for the listeners they all share. */
 const WRITERS = new WeakMap<object, SseWriter>();
@@ -122,11 +150,18 @@ function onSocketDrain(this: object): void {
  * still closes the body properly. An idle stream costs no closure, promise or suspended function
  * of its own: its listeners are shared (WRITERS), and while it is caught up it is parked on its
  * EventStream, which hands it live batches (`take`) and calls `resume` when `pump` must run again.
+ * Flush throttle (leading edge, `hub.flushMs`): a stream that sent events less than flushMs ago
+ * leaves a new live batch queued in its EventStream (`defer`) and sends everything queued by then
+ * in one write when the window ends; one idle longer sends at once. Order, ids and the slow-client
+ * bound are the EventStream's, unchanged: the deferred events are its queue.
  */
 class SseWriter implements BatchSink {
   open = true;
   /** Something was written since the last keep-alive tick. */
   private wrote = false;
+  /** When events were last sent (Date.now() ms), and whether a flush is scheduled. */
+  private sentAt = 0;
+  private flushing = false;
   private wake: (() => void) | null = null;
   private readonly chunked: boolean;
   private readonly socket: FastifyReply['raw']['socket'];
@@ -175,7 +210,25 @@ class SseWriter implements BatchSink {
 
   /** BatchSink: writes a live batch; false once the socket is full (or the stream closed). */
   take(events: AiEventRecord[]): boolean {
-    return this.write(framesOf(events)) && !this.needsDrain();
+    return this.send(events) && !this.needsDrain();
+  }
+
+  /** BatchSink: within the window after the last send, the batch waits in the stream until the window ends. */
+  defer(queuedBytes: number): boolean {
+    const windowMs = this.hub.flushMs;
+    if (windowMs <= 0 || queuedBytes >= FLUSH_NOW_BYTES) return false;
+    if (this.flushing) return true;
+    const at = this.sentAt + windowMs;
+    if (Date.now() >= at) return false;
+    this.flushing = true;
+    this.hub.flushAt(this, at);
+    return true;
+  }
+
+  /** The window ended (SseHub.flushAt): the parked stream hands over what it queued meanwhile. */
+  flush(): void {
+    this.flushing = false;
+    if (this.open) this.iterator.flushParked?.(this);
   }
 
   /** BatchSink: the stream needs its reader (after the feed's dispatch that said so). */
@@ -192,7 +245,7 @@ class SseWriter implements BatchSink {
         // what else is queued goes out in the same write
         const queued = this.iterator.takeQueued?.() ?? [];
         queued.unshift(next.value);
-        if (!this.write(framesOf(queued))) break;
+        if (!this.send(queued)) break;
         // Respect backpressure: take the next event only once the socket has room again.
         await this.drained();
         if (!this.open) break;
@@ -203,6 +256,12 @@ class SseWriter implements BatchSink {
       this.log.warn({ err: (err as Error).message }, 'event stream ended by a failure; the client resumes with Last-Event-ID');
     }
     this.stop();
+  }
+
+  /** Writes events in one write; false when the stream is closed. */
+  private send(events: AiEventRecord[]): boolean {
+    this.sentAt = Date.now();
+    return this.write(framesOf(events));
   }
 
   /** Writes a frame; false when the stream is closed. */

@@ -48,12 +48,12 @@ describe.each(ENGINES)('aiEvents subscription (%s)', (engine) => {
   }
 
   /** Subscribes and collects; resolves `ready` after the server answered the subscription (first event or error). */
-  function collect(c: Client, variables: Record<string, unknown> = {}) {
+  function collect(c: Client, variables: Record<string, unknown> = {}, query = QUERY) {
     const got: any[] = [];
     const errors: unknown[] = [];
     let done = false;
     const stop = c.subscribe(
-      { query: QUERY, variables },
+      { query, variables },
       {
         next: (v) => got.push(v),
         error: (e) => errors.push(e),
@@ -87,6 +87,29 @@ describe.each(ENGINES)('aiEvents subscription (%s)', (engine) => {
     expect(all.got.map((r) => r.data.aiEvents.id)).toEqual([id1, id2]);
     expect(all.got[0].data.aiEvents).toMatchObject({ type: 'conversation.created', data });
     expect(onlyClosed.got.map((r) => r.data.aiEvents.id)).toEqual([id2]);
+  });
+
+  it('each subscriber gets the event in the shape of its own document and variables, those with the same request the same result', async () => {
+    const key = { 'X-Api-Key': KEYS.server };
+    const [first, second] = [collect(client(key)), collect(client(key))];
+    const aliased = collect(client(key), {}, 'subscription { aiEvents { eventId: id kind: type } }');
+    const typed = collect(client(key), { types: ['message.created'] });
+    await new Promise((r) => setTimeout(r, 500)); // the subscriptions are open
+    const opened = await emit(db.orm, t.services, acmeId, [
+      { type: 'conversation.created', agent_id: 10, business_id: 1, conversation_id: 2, data: { id: 2, status: 'active' } },
+    ]);
+    const message = await emit(db.orm, t.services, acmeId, [
+      { type: 'message.created', agent_id: 10, business_id: 1, conversation_id: 2, data: { id: 20, content: 'hi' } },
+    ]);
+    await waitFor(() => [first, second, aliased].every((s) => s.got.length >= 2) && typed.got.length >= 1);
+    expect(first.got.map((r) => r.data.aiEvents.id)).toEqual([opened, message]);
+    expect(second.got).toEqual(first.got);
+    expect(first.got[1].data.aiEvents).toMatchObject({ type: 'message.created', data: { id: 20, content: 'hi' } });
+    expect(aliased.got.map((r) => r.data.aiEvents)).toEqual([
+      { eventId: opened, kind: 'conversation.created' },
+      { eventId: message, kind: 'message.created' },
+    ]);
+    expect(typed.got.map((r) => r.data.aiEvents.id)).toEqual([message]);
   });
 
   it('accepts the credential as a header of the upgrade request', async () => {

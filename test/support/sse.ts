@@ -12,6 +12,8 @@ export interface SseClient {
   headers: http.IncomingHttpHeaders;
   events: SseEvent[];
   comments: string[];
+  /** Body pieces received (`data` events of the response): a server write arrives as one or more of them. */
+  reads: number;
   /** The answer's body when it was not a stream (error envelopes). */
   body: () => string;
   ended: boolean;
@@ -37,6 +39,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         headers: res.headers,
         events: [],
         comments: [],
+        reads: 0,
         body: () => raw,
         ended: false,
         closed,
@@ -64,6 +67,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
       };
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
+        client.reads++;
         raw += chunk.length < 100_000 && raw.length < 100_000 ? chunk : '';
         buffer += chunk;
         let cut: number;

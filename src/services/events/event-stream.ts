@@ -7,6 +7,12 @@ export interface BatchSink {
   take(events: AiEventRecord[]): boolean;
   /** The stream needs its reader again (it fell behind or ended, or take said no). Called once per park. */
   resume(): void;
+  /**
+   * Whether the sink sends later what is queued now (a flush throttle's window, rest/sse.ts): then the
+   * events stay in the stream's queue, counted against its bound, the stream stays parked, and the
+   * sink calls `flushParked()` when its window ends. `queuedBytes`: what the queue holds.
+   */
+  defer?(queuedBytes: number): boolean;
 }
 
 /**
@@ -120,8 +126,16 @@ export class EventStream implements AsyncIterableIterator<AiEventRecord> {
   private feedSink(): void {
     if (!this.done && !this.behind) {
       if (this.head === this.queue.length) return; // nothing this stream shows: stay parked
+      if (this.sink!.defer?.(this.bytes)) return; // sent in one write when the sink's window ends
       if (this.sink!.take(this.takeQueued())) return;
     }
+    this.wakeUp();
+  }
+
+  /** The sink's window ended (`BatchSink.defer`): what is queued goes to it now, if the stream is still parked on it. */
+  flushParked(sink: BatchSink): void {
+    if (this.sink !== sink || this.done || this.behind || this.head === this.queue.length) return;
+    if (this.sink.take(this.takeQueued())) return;
     this.wakeUp();
   }
 
