@@ -56,7 +56,7 @@ const commonJsGlobals = readonly(['require', 'module', 'exports', '__dirname', '
 export default defineConfig(
   {
     name: 'ordergraph/ignores',
-    ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'schema/'],
+    ignores: ['dist/', 'node_modules/', '.data/', '.test-data/', 'coverage/', 'schema/', 'bench/results/', 'test/artifacts/'],
   },
   {
     name: 'ordergraph/typescript',
