@@ -134,6 +134,23 @@ export async function readRows<T extends TenantEntity>(
   return rows.map((r) => Object.setPrototypeOf(driver.mapResult(r as never, meta), meta.prototype) as T);
 }
 
+/**
+ * A row of `entity` read by a statement of the caller's own (its columns as `alias.column`, from
+ * `columnsOf`), as readRows gives them: property names and JS values, the entity's prototype, not managed.
+ */
+export function entityRow<T extends TenantEntity>(em: EntityManager, entity: EntityName<T>, row: Record<string, unknown>): T {
+  const meta = em.getMetadata().get(typeof entity === 'string' ? entity : (entity as { name: string }).name);
+  return Object.setPrototypeOf(em.getDriver().mapResult(row as never, meta), meta.prototype) as T;
+}
+
+/** The columns readRows selects of `entity` by default (its lazy properties left out), as `alias.column`. */
+export function columnsOf<T extends TenantEntity>(em: EntityManager, entity: EntityName<T>, alias: string): string[] {
+  const meta = em.getMetadata().get(typeof entity === 'string' ? entity : (entity as { name: string }).name);
+  return meta.props
+    .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length)
+    .flatMap((p) => p.fieldNames.map((f) => `${alias}.${f}`));
+}
+
 /** The first row of the request's project matching `where`, or null. */
 export async function readOne<T extends TenantEntity>(
   em: EntityManager,

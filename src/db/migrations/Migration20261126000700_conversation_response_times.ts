@@ -18,6 +18,10 @@ import { Migration } from '@mikro-orm/migrations';
  * about half of PostgreSQL's time in a message write. The message writes now move `last_message_at`
  * in their own update of the conversation, and the trigger updates only when some conversation is
  * behind (other writers: the WhatsApp webhook, fixtures), so it updates nothing after theirs.
+ *
+ * `metrics_conversations_trg` (Migration20261121000400) applied every update of conversations to the
+ * metrics deltas, also one that changes nothing they count (a current-conversation message moves only
+ * `updated_at` and `last_message_at`): it now returns at once for those.
  */
 export class Migration20261126000700_conversation_response_times extends Migration {
   override async up(): Promise<void> {
@@ -38,6 +42,31 @@ begin
   end if;
   return null;
 end $$;
+
+create or replace function metrics_conversations_trg() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    perform metrics_apply_conversations('{}'::ai_conversations[], array(select row(n.*)::ai_conversations from metrics_new n));
+  elsif tg_op = 'UPDATE' then
+    -- An update that moves nothing the rollups count (what metrics_apply_conversations reads, and the agent
+    -- for the orders) would apply nothing: skipped (a current message's updated_at and last_message_at, tokens).
+    if exists (select 1 from metrics_new n left join metrics_old o on o.id = n.id
+                where o.id is null
+                   or (o.project_id, o.business_id, o.agent_id, o.created_at, o.status, o.status_reason, o.usage -> 'cost',
+                       o.usage -> 'response_time_ms')
+                      is distinct from (n.project_id, n.business_id, n.agent_id, n.created_at, n.status, n.status_reason,
+                                        n.usage -> 'cost', n.usage -> 'response_time_ms')) then
+      perform metrics_apply_conversations(array(select row(o.*)::ai_conversations from metrics_old o), array(select row(n.*)::ai_conversations from metrics_new n));
+      -- A conversation that changed agent moves its orders to the new agent.
+      perform metrics_refresh_orders(array(
+        select o.id from orders o
+        where o.conversation_id in (select n.id from metrics_new n join metrics_old d on d.id = n.id where d.agent_id <> n.agent_id)));
+    end if;
+  else
+    perform metrics_apply_conversations(array(select row(o.*)::ai_conversations from metrics_old o), '{}'::ai_conversations[]);
+  end if;
+  return null;
+end $$;
 `);
   }
 
@@ -48,6 +77,21 @@ begin
   update ai_conversations c set last_message_at = n.at
     from (select conversation_id, max(created_at) at from ai_messages_new group by conversation_id) n
    where c.id = n.conversation_id and c.last_message_at < n.at;
+  return null;
+end $$;
+create or replace function metrics_conversations_trg() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    perform metrics_apply_conversations('{}'::ai_conversations[], array(select row(n.*)::ai_conversations from metrics_new n));
+  elsif tg_op = 'UPDATE' then
+    perform metrics_apply_conversations(array(select row(o.*)::ai_conversations from metrics_old o), array(select row(n.*)::ai_conversations from metrics_new n));
+    -- A conversation that changed agent moves its orders to the new agent.
+    perform metrics_refresh_orders(array(
+      select o.id from orders o
+      where o.conversation_id in (select n.id from metrics_new n join metrics_old d on d.id = n.id where d.agent_id <> n.agent_id)));
+  else
+    perform metrics_apply_conversations(array(select row(o.*)::ai_conversations from metrics_old o), '{}'::ai_conversations[]);
+  end if;
   return null;
 end $$;
 alter table ai_conversations drop column if exists response_time_count, drop column if exists response_time_sum;

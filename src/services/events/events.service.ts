@@ -136,8 +136,9 @@ export class EventsService {
       s.running = pass;
       return pass;
     };
-    if (!s.running) return start();
-    s.queued = s.running.then(start);
+    // none running: the pass starts once this turn of the event loop is over, so the writes whose
+    // commits were answered in the same turn share it
+    s.queued = s.running ? s.running.then(start) : new Promise<void>((resolve) => setImmediate(resolve)).then(start);
     return s.queued;
   }
 
