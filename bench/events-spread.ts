@@ -27,6 +27,8 @@ const RATE = Number(process.env.BENCH_WRITES_PER_S ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 10);
 const WRITE_S = Number(process.env.BENCH_WRITE_S ?? 5);
+/** BENCH_PACED_RATE (0: off): also writes at this fixed rate, with no stream open and with them (paced()). */
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 0);
 /**
  * BENCH_PROFILE=writes or trickle, with BENCH_NODE_ARGS='--require dist/bench/profile-signal.js':
  * a CPU profile of A over that phase with the streams open (PROFILE_DIR, default bench/results/prof).
@@ -260,11 +262,7 @@ async function post(origin: string, p: number, customer: number, content: string
 
 /** CONNECTIONS loops of message writes for WRITE_S seconds, each its own customer and project: req/s, p99, failures. */
 async function writes(a: BenchServer): Promise<{ rps: number; p99: number; failed: number; cpu: string }> {
-  const origin = a.origin;
-  const cpu0 = a.cpuMs();
-  const own0 = process.cpuUsage();
-  const host0 = hostTicks();
-  const sys0 = systemMs(a);
+  const usage = cpuSnapshot(a);
   const latencies: number[] = [];
   let failed = 0;
   const until = Date.now() + WRITE_S * 1000;
@@ -273,16 +271,59 @@ async function writes(a: BenchServer): Promise<{ rps: number; p99: number; faile
       const p = (c * 7) % PROJECTS;
       for (let i = 0; Date.now() < until; i++) {
         const t0 = performance.now();
-        const ok = await post(origin, p, 1, `write ${i}`).catch(() => false);
+        const ok = await post(a.origin, p, 1, `write ${i}`).catch(() => false);
         if (ok) latencies.push(performance.now() - t0);
         else failed++;
       }
     }),
   );
-  const own = process.cpuUsage(own0);
-  // where the two cores go: A's CPU per answered write, and this client's (it reads every stream)
-  const cpu = `A's CPU ${(((a.cpuMs() - cpu0) * 1000) / Math.max(1, latencies.length)).toFixed(0)} µs per write (${((a.cpuMs() - cpu0) / WRITE_S / 10).toFixed(0)} % of a core, ${(((systemMs(a) - sys0) * 100) / Math.max(1, a.cpuMs() - cpu0)).toFixed(0)} % of it in the kernel), this client's ${((own.user + own.system) / 1000 / WRITE_S / 10).toFixed(0)} %, the host's cores ${hostBusy(host0)} % busy`;
-  return { rps: latencies.length / WRITE_S, p99: pct(latencies, 99), failed, cpu };
+  return { rps: latencies.length / WRITE_S, p99: pct(latencies, 99), failed, cpu: usage.line(latencies.length) };
+}
+
+/**
+ * BENCH_PACED_RATE writes a second for WRITE_S seconds, sent on schedule (not each after the last
+ * answer) to the projects of the 10-connection writes in turn: the CPU each write costs at a given
+ * rate per project, whatever the host lets the closed loop reach (a diagnostic beside the scenario).
+ */
+async function paced(a: BenchServer, rate: number): Promise<string> {
+  const usage = cpuSnapshot(a);
+  const latencies: number[] = [];
+  let failed = 0;
+  const pending: Promise<void>[] = [];
+  const started = Date.now();
+  for (let i = 0; i < rate * WRITE_S; i++) {
+    const wait = started + (i * 1000) / rate - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const t0 = performance.now();
+    const p = ((i % CONNECTIONS) * 7) % PROJECTS;
+    pending.push(
+      post(a.origin, p, 1, `paced ${i}`).then(
+        (ok) => void (ok ? latencies.push(performance.now() - t0) : failed++),
+        () => void failed++,
+      ),
+    );
+  }
+  await Promise.all(pending);
+  const seconds = (Date.now() - started) / 1000;
+  return `${rate} writes/s offered over ${CONNECTIONS} projects: ${(latencies.length / seconds).toFixed(0)}/s answered, p99 ${pct(latencies, 99)} ms, ${failed} failed; ${usage.line(latencies.length)}`;
+}
+
+/** CPU counters now; `line(n)`: A's CPU per answered write since then, its kernel share, this client's and the host's. */
+function cpuSnapshot(a: BenchServer): { line(n: number): string } {
+  const cpu0 = a.cpuMs();
+  const own0 = process.cpuUsage();
+  const host0 = hostTicks();
+  const sys0 = systemMs(a);
+  const wall0 = Date.now();
+  return {
+    line(n: number): string {
+      const own = process.cpuUsage(own0);
+      const aMs = a.cpuMs() - cpu0;
+      const wall = (Date.now() - wall0) / 1000;
+      // where the two cores go: A's CPU per answered write, and this client's (it reads every stream)
+      return `A's CPU ${((aMs * 1000) / Math.max(1, n)).toFixed(0)} µs per write (${(aMs / wall / 10).toFixed(0)} % of a core, ${(((systemMs(a) - sys0) * 100) / Math.max(1, aMs)).toFixed(0)} % of it in the kernel), this client's ${((own.user + own.system) / 1000 / wall / 10).toFixed(0)} % (${((own.user + own.system) / Math.max(1, n)).toFixed(0)} µs per write), the host's cores ${hostBusy(host0)} % busy`;
+    },
+  };
 }
 
 /** A's system (kernel) CPU time in ms (Linux /proc; NaN elsewhere). */
@@ -364,6 +405,7 @@ async function run(
   console.log(
     `  ${CONNECTIONS}-connection writes with the ${label} open: ${w.rps.toFixed(0)} req/s (${(w.rps / before.rps).toFixed(2)}× of none open), p99 ${w.p99} ms (${(w.p99 / before.p99).toFixed(2)}×), ${w.failed} failed; ${w.cpu}`,
   );
+  if (PACED_RATE > 0) console.log(`  paced, with the ${label} open: ${await paced(a, PACED_RATE)}`);
   held.close();
   await new Promise((r) => setTimeout(r, 2000));
   return { label, rps: w.rps, p99: w.p99 };
@@ -394,6 +436,7 @@ export async function spread(kinds: ('sse' | 'subs')[]): Promise<void> {
     console.log(
       `${CONNECTIONS}-connection message writes for ${WRITE_S} s, no stream open: ${before.rps.toFixed(0)} req/s, p99 ${before.p99} ms, ${before.failed} failed; ${before.cpu}`,
     );
+    if (PACED_RATE > 0) console.log(`paced, no stream open: ${await paced(a, PACED_RATE)}`);
     const open = [];
     if (kinds.includes('sse')) open.push(await run(a, 'sse', SSE_STREAMS, before));
     if (kinds.includes('subs')) open.push(await run(a, 'subs', SUBSCRIPTIONS, before));

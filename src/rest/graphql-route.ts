@@ -103,6 +103,7 @@ export async function registerGraphqlRoute(
     maxSocketsPerCredential: services.deps.config.streams.perCredential,
     pending: services.deps.config.wsPending,
     clientAddress: (request) => clientIp(request.socket.remoteAddress ?? '', single(request.headers['x-forwarded-for'])),
+    flushMs: services.deps.config.eventsFlushMs,
   });
 }
 

@@ -14,6 +14,7 @@ import { databaseFailure, type GraphErrorLike } from '../graph/engines.js';
 import { checkSubscription, openSubscription, type CheckedSubscription } from '../graph/subscription.js';
 import { translate } from '../i18n/messages.js';
 import { credentialKey, decrement } from '../services/events/streams.js';
+import { FLUSH_NOW_BYTES, FlushWindows } from './flush-windows.js';
 
 /** Authenticates a subscription connection: its upgrade request and `connection_init` payload. */
 export type WsAuth = (
@@ -31,6 +32,8 @@ export interface SubscriptionOptions {
   pending: WsPendingConfig;
   /** The client address of an upgrade request (the socket's, or the first x-forwarded-for hop from a trusted proxy). */
   clientAddress: (request: IncomingMessage) => string;
+  /** EVENTS_FLUSH_MS: a socket that sent less than this ago holds its next messages until the window ends (0: off). */
+  flushMs: number;
 }
 
 export const NOOP_LOG = {
@@ -62,6 +65,13 @@ interface Extra {
   request: IncomingMessage;
 }
 
+/** A socket's flush throttle: its TCP socket, when it last sent, and whether it is corked until its window ends. */
+interface SendWindow {
+  tcp: Duplex;
+  sentAt: number;
+  corked: boolean;
+}
+
 /**
  * WebSocket upgrades on `/graphql` speak the graphql-ws protocol, the same for both engines: the
  * graphql-ws server over `ws`, the credential checked by `auth` (the gates of /graphql) before the
@@ -88,6 +98,8 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
   /** Acknowledged sockets per project and credential, and each socket's key (an idle socket costs memory too). */
   const perCredential = new Map<string, number>();
   const credentials = new WeakMap<WebSocket, string>();
+  const windows = new FlushWindows(opts.flushMs);
+  const sendWindows = new WeakMap<WebSocket, SendWindow>();
   let closing = false;
 
   const server = makeServer<Record<string, unknown> | undefined, Extra>({
@@ -134,12 +146,32 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
   });
 
   const shown = (e: GraphQLError, socket: WebSocket) => opts.formatError(asGraphError(app, e), log(socket));
+  // The flush throttle: within the window after a send, the TCP socket is corked (what ws writes waits
+  // in its buffer, counted in bufferedAmount) and uncorked at the window's end, one write for all of it.
+  const hold = (w: SendWindow) => {
+    if (w.corked) return;
+    const at = windows.end(w.sentAt);
+    if (at === null) {
+      w.sentAt = Date.now();
+      return;
+    }
+    w.corked = true;
+    w.tcp.cork();
+    windows.at(at, () => release(w));
+  };
+  const release = (w: SendWindow) => {
+    if (!w.corked) return;
+    w.corked = false;
+    w.sentAt = Date.now();
+    w.tcp.uncork();
+  };
   const disconnect = (socket: WebSocket, why: string) => {
     log(socket).info({ buffered: socket.bufferedAmount }, `subscription socket closed: ${why}`);
     socket.terminate();
   };
 
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage, address: string) => {
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage, address: string, tcp: Duplex) => {
+    if (windows.ms > 0) sendWindows.set(socket, { tcp, sentAt: 0, corked: false });
     pending.add(socket);
     addresses.set(socket, address);
     pendingPerAddress.set(address, (pendingPerAddress.get(address) ?? 0) + 1);
@@ -152,7 +184,10 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
           if (socket.readyState !== socket.OPEN) return;
           // Checked before each send: a client that stops reading never makes the server buffer more than this.
           if (socket.bufferedAmount > WS_MAX_BUFFERED) return disconnect(socket, 'the subscriber is not reading');
+          const window = sendWindows.get(socket);
+          if (window) hold(window);
           socket.send(data);
+          if (window?.corked && window.tcp.writableLength >= FLUSH_NOW_BYTES) release(window);
         },
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
@@ -207,7 +242,7 @@ export function registerSubscriptions(app: FastifyInstance, schema: GraphQLSchem
       return;
     }
     // counted at once in 'connection' (ws calls it synchronously here), so the next upgrade sees it
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, address));
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, address, socket));
   });
   app.addHook('preClose', async () => {
     closing = true;

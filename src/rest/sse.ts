@@ -5,6 +5,7 @@ import type { NamedOperation } from '../graph/operations.js';
 import type { BatchSink } from '../services/events/event-stream.js';
 import { eventJson, type AiEventRecord } from '../services/events/feed.js';
 import { fromGraphErrors } from './envelope.js';
+import { FLUSH_NOW_BYTES, FlushWindows } from './flush-windows.js';
 
 /**
  * The text of one write, with its HTTP/1.1 chunk framing made once too: the stream writes it on its
@@ -67,20 +68,20 @@ export async function queryCredentials(req: FastifyRequest): Promise<void> {
 /**
  * The open SSE responses of one app and the one timer that sends their keep-alive comments (a
  * stream that sent something since the last tick is skipped): one timer per process, not one per
- * stream. Started with the first stream, stopped with the last. It also runs the streams' flush
- * throttle (`flushMs`, EVENTS_FLUSH_MS; 0 off): one timer per moment some streams flush, shared by
- * them (the streams of a project wrote together, so they come due together).
+ * stream. Started with the first stream, stopped with the last. Its `windows` time the streams'
+ * flush throttle (EVENTS_FLUSH_MS; 0 off).
  */
 export class SseHub {
   private readonly open = new Set<SseWriter>();
   private timer: NodeJS.Timeout | null = null;
-  /** Writers waiting for their window's end, by that moment (ms). */
-  private readonly due = new Map<number, SseWriter[]>();
+  readonly windows: FlushWindows;
 
   constructor(
     private readonly keepAliveMs: number,
-    readonly flushMs = 0,
-  ) {}
+    flushMs = 0,
+  ) {
+    this.windows = new FlushWindows(flushMs);
+  }
 
   get size(): number {
     return this.open.size;
@@ -102,20 +103,6 @@ export class SseHub {
     }
   }
 
-  /** Calls `writer.flush()` at `at` (Date.now() ms, in the future). */
-  flushAt(writer: SseWriter, at: number): void {
-    let writers = this.due.get(at);
-    if (!writers) {
-      const list: SseWriter[] = (writers = []);
-      this.due.set(at, list);
-      setTimeout(() => {
-        this.due.delete(at);
-        for (const w of list) w.flush();
-      }, at - Date.now()).unref();
-    }
-    writers.push(writer);
-  }
-
   private tick(): void {
     for (const w of this.open) w.keepAlive();
   }
@@ -127,12 +114,6 @@ type EventIterator = AsyncIterableIterator<AiEventRecord> & {
   flushParked?(sink: BatchSink): void;
   onOverflow?: (() => void) | null;
 };
-
-/**
- * A throttled stream sends at once what its queue holds past this (a socket's own high-water mark):
- * a window merges small events, it does not hold a burst back.
- */
-const FLUSH_NOW_BYTES = 16 * 1024;
 
 /** The open writers by their response and by their socket, for the listeners they all share. */
 const WRITERS = new WeakMap<object, SseWriter>();
@@ -215,18 +196,17 @@ class SseWriter implements BatchSink {
 
   /** BatchSink: within the window after the last send, the batch waits in the stream until the window ends. */
   defer(queuedBytes: number): boolean {
-    const windowMs = this.hub.flushMs;
-    if (windowMs <= 0 || queuedBytes >= FLUSH_NOW_BYTES) return false;
+    if (queuedBytes >= FLUSH_NOW_BYTES) return false;
     if (this.flushing) return true;
-    const at = this.sentAt + windowMs;
-    if (Date.now() >= at) return false;
+    const at = this.hub.windows.end(this.sentAt);
+    if (at === null) return false;
     this.flushing = true;
-    this.hub.flushAt(this, at);
+    this.hub.windows.at(at, () => this.flush());
     return true;
   }
 
-  /** The window ended (SseHub.flushAt): the parked stream hands over what it queued meanwhile. */
-  flush(): void {
+  /** The window ended: the parked stream hands over what it queued meanwhile. */
+  private flush(): void {
     this.flushing = false;
     if (this.open) this.iterator.flushParked?.(this);
   }

@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -6,12 +8,13 @@ import { openSse, type SseClient } from '../support/sse.js';
 import { agent, emit, listen } from './support.js';
 
 /**
- * The SSE flush throttle (EVENTS_FLUSH_MS, rest/sse.ts) over real sockets, under both engines: the
- * first event on an idle stream goes out at once; events that follow it within the window wait in
- * the stream and go out together when the window ends: complete, in order, with their ids, in
- * fewer writes than events; a resume from the middle of such a batch gets the rest.
+ * The flush throttle (EVENTS_FLUSH_MS) over real sockets, under both engines, on an SSE stream
+ * (rest/sse.ts) and a subscription's WebSocket (rest/graphql-ws.ts): the first event on an idle
+ * stream goes out at once; events that follow it within the window wait and go out together when the
+ * window ends: complete, in order, with their ids, in fewer writes than events; an SSE client that
+ * resumes from the middle of such a batch gets the rest.
  */
-const WINDOW_MS = 4_000;
+const WINDOW_MS = 3_000;
 const AGENTS = ENGINES.map((e, i) => agent(40 + i, `flush-${e}`, 1));
 
 let db: TestDatabase;
@@ -27,6 +30,7 @@ describe.each(ENGINES)('SSE flush throttle (%s)', (engine) => {
   let t: TestApp;
   let base: string;
   const streams: SseClient[] = [];
+  const sockets: WebSocket[] = [];
   const agentId = AGENTS[ENGINES.indexOf(engine)].id;
   const message = (n: number) => ({
     type: 'message.created' as const,
@@ -48,6 +52,7 @@ describe.each(ENGINES)('SSE flush throttle (%s)', (engine) => {
   });
   afterAll(async () => {
     for (const s of streams) s.close();
+    for (const s of sockets) s.terminate();
     await t.close();
   });
 
@@ -73,4 +78,46 @@ describe.each(ENGINES)('SSE flush throttle (%s)', (engine) => {
     await resumed.until((s) => s.events.length === 3, WINDOW_MS + 10_000);
     expect(resumed.events.map((e) => Number(e.id))).toEqual(burst.slice(3));
   });
+
+  it('a subscription socket: a lone event at once after an idle window; a burst inside the window complete, in order, in fewer TCP reads', async () => {
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+    sockets.push(ws);
+    const got: { id: number; n: number }[] = [];
+    let reads = 0;
+    let acked = false;
+    ws.on('message', (raw) => {
+      const m = JSON.parse((raw as Buffer).toString());
+      if (m.type === 'connection_ack') acked = true;
+      else if (m.type === 'next') got.push({ id: m.payload.data.aiEvents.id, n: m.payload.data.aiEvents.data.id });
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    // what arrives on the TCP socket: a write of the server arrives as one read or more
+    (ws as unknown as { _socket: Socket })._socket.on('data', () => reads++);
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': KEYS.server } }));
+    await waitFor(() => acked);
+    ws.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: 'subscription { aiEvents { id data } }' } }));
+    await new Promise((r) => setTimeout(r, 500)); // the subscription is open
+    const first = await emit(db.orm, t.services, acmeId, [message(10)]);
+    await waitFor(() => got.length === 1, WINDOW_MS + 10_000);
+    // idle past the window: the next lone event does not wait for one
+    await new Promise((r) => setTimeout(r, WINDOW_MS + 200));
+    const lone = await emit(db.orm, t.services, acmeId, [message(11)]);
+    await waitFor(() => got.length === 2, WINDOW_MS - 1_000);
+
+    const readsBefore = reads;
+    const burst: number[] = [];
+    for (let n = 12; n <= 17; n++) burst.push(await emit(db.orm, t.services, acmeId, [message(n)]));
+    await waitFor(() => got.length === 8, WINDOW_MS + 10_000);
+    expect(got.map((e) => e.id)).toEqual([first, lone, ...burst]);
+    expect(got.map((e) => e.n)).toEqual([10, 11, 12, 13, 14, 15, 16, 17]);
+    expect(reads - readsBefore).toBeLessThan(burst.length);
+  });
 });
+
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
