@@ -213,6 +213,32 @@ describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
     expect(paged.json().pagination.total).toBeGreaterThanOrEqual(2);
   });
 
+  it("q: the total is the matches', with or without other filters; a message written now is found at once", async () => {
+    const page = async (query: Record<string, string>) => {
+      const res = await t.api({ path: '/ai/conversations', key: KEYS.server, query: { page_size: '100', ...query } });
+      expect(res.statusCode, res.body).toBe(200);
+      return { ids: (res.json().result as { id: number }[]).map((c) => c.id), total: res.json().pagination.total as number };
+    };
+    // both engines' conversations B+2 and B+3 hold "wrong door"; the other project's never counts
+    const plain = await page({ q: 'Wrong Door' });
+    expect(plain.ids.filter((id) => mine.includes(id)).sort()).toEqual([B + 2, B + 3]);
+    expect(plain.total).toBe(plain.ids.length);
+    const filtered = await page({ q: 'Wrong Door', where: JSON.stringify({ business_id: 2 }) });
+    expect(filtered.ids.filter((id) => mine.includes(id))).toEqual([B + 3]);
+    expect(filtered.total).toBe(filtered.ids.length);
+    expect(filtered.total).toBeLessThan(plain.total);
+    // a message written through the API is searchable in the same instant, by any case of its text
+    const word = `Zebra-${engine}-ÑANDÚ`;
+    const added = await t.api({
+      method: 'POST',
+      path: `/ai/conversations/${B + 1}/messages`,
+      key: KEYS.server,
+      body: { role: 'user', content: word },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await page({ q: word.toLowerCase() })).toEqual({ ids: [B + 1], total: 1 });
+  });
+
   it('q: 1 to 100 characters, else 400 naming q (es too)', async () => {
     for (const q of ['', 'x'.repeat(101), 'a\u0000b']) {
       const res = await t.api({ path: '/ai/conversations', key: KEYS.server, query: { q } });

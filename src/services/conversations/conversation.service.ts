@@ -134,7 +134,7 @@ export class ConversationService {
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     // q: the matching conversations are found once, then the page and its total read them by id
     const matches = pattern === null ? null : await searchMatches(ctx, pattern, SEARCH_IDS_MAX);
-    if (matches && matches.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
+    if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
       unread_count: (alias) => ({ sql: unreadSql(alias), params: [viewer] }),
@@ -153,6 +153,8 @@ export class ConversationService {
         return filters.length ? { $and: filters } : {};
       },
       computed,
+      // with no other filter, the search's own count is the total: no second pass over the matches
+      matches && scope === null && q.where.items.length === 0 ? matches.n : undefined,
     );
   }
 
@@ -347,8 +349,9 @@ export function activeConversation(ctx: RequestContext, agentId: number, userId:
 }
 
 /**
- * One page of a list and its total, on a healthy replica when there is one. `where` builds the filter
- * afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the query that uses them.
+ * One page of a list and its total (counted, unless the caller knows it), on a healthy replica when there is one.
+ * `where` builds the filter afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the
+ * query that uses them.
  */
 export async function readPage<T extends TenantEntity>(
   ctx: RequestContext,
@@ -356,6 +359,7 @@ export async function readPage<T extends TenantEntity>(
   q: ListQuery,
   where: () => FilterQuery<NoInfer<T>>,
   computed: Computed = {},
+  knownTotal?: number,
 ): Promise<Page<T>> {
   const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
     Promise.all([
@@ -365,7 +369,7 @@ export async function readPage<T extends TenantEntity>(
         offset: (q.page - 1) * q.page_size,
         connectionType,
       }),
-      countRows(ctx.em, entity, where(), connectionType),
+      knownTotal ?? countRows(ctx.em, entity, where(), connectionType),
     ]),
   );
   return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
@@ -380,19 +384,18 @@ function checkQ(search: string): string {
   return search;
 }
 
-/** Up to this many matching conversations, `q` sends their ids to the page's two reads; past it, both search again. */
-const SEARCH_IDS_MAX = 2000;
+/** Past this many matching conversations, the page and its total each run the search (their ids would be megabytes). */
+const SEARCH_IDS_MAX = 200_000;
 
 /**
- * `q`: the ids of the project's conversations whose searched columns contain the pattern, united with those of its
- * messages that do, each side answered by a trigram index. The list then reads those rows by primary key (for the
- * page and for its total) instead of testing every conversation of the project in `last_message_at` order
- * (105 ms → 17 ms for one message's code at 1M messages on a loaded host: bench inbox).
+ * `q`: the ids of the project's conversations whose searched columns contain the pattern, united with those having a
+ * message that does, each side answered by a trigram index. Messages are searched in `ai_message_search`, their text
+ * folded (Migration20261127000100's `og_fold`, Unicode-aware): `like og_fold(pattern)`, on narrow rows.
  */
-function matchesSql(union: 'union' | 'union all'): string {
+function matchesSql(): string {
   const columns = Q_CONVERSATION_COLUMNS.map((c) => `sc.${c} ilike ?`).join(' or ');
   return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns})
-    ${union} select sm.conversation_id from ai_messages sm where sm.project_id = ? and sm.content ilike ?`;
+    union select sm.conversation_id from ai_message_search sm where sm.project_id = ? and sm.body like og_fold(?)`;
 }
 const matchesParams = (ctx: RequestContext, pattern: string) => [
   ctx.project.id,
@@ -402,23 +405,27 @@ const matchesParams = (ctx: RequestContext, pattern: string) => [
 ];
 
 /**
- * The matching ids, found once per request; null past `max` rows (a broad word: see searchFilter). `union all` with a
- * limit streams, so a broad word costs only its first rows here.
+ * The matching ids, found once per request as one array literal (`{1,2,…}`), which the page and its total then read by
+ * primary key: a word found in every conversation is searched once, not once per read. null past `max` ids.
  */
-async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<number[] | null> {
-  const rows = await selectOnReplica<{ id: number }>(ctx.em, `${matchesSql('union all')} limit ${max + 1}`, matchesParams(ctx, pattern));
-  return rows.length > max ? null : [...new Set(rows.map((r) => Number(r.id)))];
+async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<{ n: number; ids: string } | null> {
+  const [row] = await selectOnReplica<{ n: number; ids: string | null }>(
+    ctx.em,
+    `select count(*)::int as n, array_agg(id)::text as ids from (${matchesSql()} limit ${max + 1}) m`,
+    matchesParams(ctx, pattern),
+  );
+  const n = Number(row?.n ?? 0);
+  return n > max ? null : { n, ids: row?.ids ?? '{}' };
 }
 
 /**
- * `q` as a filter: the ids found (integers from the database, one array parameter), or, for a broad word, the same
- * search as an init plan of each read (`id = any(array(…))`, evaluated once per read, then read by primary key).
- * Written as the `id` column's value: a raw key would be compared with a bound `true`, which a prepared statement's
- * generic plan cannot fold away.
+ * `q` as a filter: the ids found (one array parameter), or, past SEARCH_IDS_MAX, the same search as an init plan of
+ * each read (`id = any(array(…))`, evaluated once per read). Written as the `id` column's value: a raw key would be
+ * compared with a bound `true`, which a prepared statement's generic plan cannot fold away.
  */
-function searchFilter(ctx: RequestContext, pattern: string, ids: number[] | null): Record<string, unknown> {
-  if (ids) return { id: raw('any(?::int[])', [`{${ids.join(',')}}`]) };
-  return { id: raw(`any(array(${matchesSql('union')}))`, matchesParams(ctx, pattern)) };
+function searchFilter(ctx: RequestContext, pattern: string, matches: { ids: string } | null): Record<string, unknown> {
+  if (matches) return { id: raw('any(?::int[])', [matches.ids]) };
+  return { id: raw(`any(array(${matchesSql()}))`, matchesParams(ctx, pattern)) };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
