@@ -87,5 +87,11 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
     list('inbox GET /ai/conversations?q=<one message> (1M messages)', rareToken(probe.id * PER_CONVERSATION + 7)),
     list('inbox GET /ai/conversations?q=<contact digits> (1M messages)', `346${String(4321).padStart(8, '0')}`),
     list('inbox GET /ai/conversations?q=<a word in 1/10 of messages> (1M messages)', 'consegna'),
+    {
+      name: 'inbox GET /ai/conversations?orderBy=-unread_count (1M messages)',
+      method: 'GET',
+      path: `/v400/en/${PROJECT}/ai/conversations?orderBy=-unread_count,-last_message_at&page_size=30`,
+      headers,
+    },
   ];
 };
