@@ -239,6 +239,42 @@ describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
     expect(await page({ q: word.toLowerCase() })).toEqual({ ids: [B + 1], total: 1 });
   });
 
+  it('q: a word in thousands of conversations gives the page in last-activity order and the exact total', async () => {
+    // 2,100 conversations of this engine's agent (past the 2,000 read by id), each with one message holding the word
+    const word = `broadword${engine}`;
+    const [{ id: project }] = await db.sql<{ id: number }>('select project_id as id from ai_conversations where id = ?', [B]);
+    const made = await db.sql<{ id: number }>(
+      `insert into ai_conversations (project_id, agent_id, business_id, contact, status, usage, created_at)
+       select ?, ?, case when g % 3 = 0 then 2 else 1 end, '3461' || lpad(g::text, 6, '0') || ?, 'active', '{}', '2026-10-01T00:00:00Z'
+         from generate_series(1, 2100) g returning id`,
+      [project, B, String(B)],
+    );
+    const [first, last] = [Math.min(...made.map((r) => r.id)), Math.max(...made.map((r) => r.id))];
+    await db.sql(
+      `insert into ai_messages (project_id, conversation_id, role, content, public, created_at)
+       select ?, c.id, 'user', 'Quiero ' || upper(?) || ' n' || c.id, true, timestamptz '2026-10-02T00:00:00Z' + (c.id - ?) * interval '1 minute'
+         from ai_conversations c where c.id between ? and ? and c.created_at = '2026-10-01T00:00:00Z'`,
+      [project, word, made[0].id, first, last],
+    );
+    const newest = [...made.map((r) => r.id)].sort((a, b) => b - a).slice(0, 5);
+    const res = await t.api({
+      path: '/ai/conversations',
+      key: KEYS.server,
+      query: { q: word, orderBy: '-last_message_at', page_size: '5' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect([res.json().result.map((c: { id: number }) => c.id), res.json().pagination.total]).toEqual([newest, 2100]);
+    // with another filter the total is counted under it: business 2 holds every third
+    const two = await t.api({
+      path: '/ai/conversations',
+      key: KEYS.server,
+      query: { q: word, where: JSON.stringify({ business_id: 2 }), page: '2', page_size: '100' },
+    });
+    expect(two.statusCode, two.body).toBe(200);
+    expect([two.json().pagination.total, two.json().result.length]).toEqual([700, 100]);
+    await db.sql(`delete from ai_conversations where id between ? and ? and created_at = '2026-10-01T00:00:00Z'`, [first, last]);
+  });
+
   it('q: 1 to 100 characters, else 400 naming q (es too)', async () => {
     for (const q of ['', 'x'.repeat(101), 'a\u0000b']) {
       const res = await t.api({ path: '/ai/conversations', key: KEYS.server, query: { q } });

@@ -132,7 +132,7 @@ export class ConversationService {
     const pattern = search === undefined || search === null ? null : containsPattern(checkQ(search));
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    // q: the matching conversations are found once, then the page and its total read them by id
+    // q: the matches are counted once (the total when nothing else filters); a few are then read by id
     const matches = pattern === null ? null : await searchMatches(ctx, pattern, SEARCH_IDS_MAX);
     if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
@@ -148,7 +148,7 @@ export class ConversationService {
         const filters = [
           toFilter(q.where, conversationRelations(ctx), computed),
           ...(scope ? [{ business_id: { $in: scope } }] : []),
-          ...(pattern ? [searchFilter(ctx, pattern, matches)] : []),
+          ...(pattern ? [searchFilter(ctx, pattern, matches?.ids ?? null)] : []),
         ].filter((f) => Object.keys(f).length);
         return filters.length ? { $and: filters } : {};
       },
@@ -384,48 +384,47 @@ function checkQ(search: string): string {
   return search;
 }
 
-/** Past this many matching conversations, the page and its total each run the search (their ids would be megabytes). */
-const SEARCH_IDS_MAX = 200_000;
+/** Up to this many matching conversations, the page reads them by id; past it, the search is part of the page's read. */
+const SEARCH_IDS_MAX = 2000;
 
 /**
  * `q`: the ids of the project's conversations whose searched columns contain the pattern, united with those having a
  * message that does, each side answered by a trigram index. Messages are searched in `ai_message_search`, their text
  * folded (Migration20261127000100's `og_fold`, Unicode-aware): `like og_fold(pattern)`, on narrow rows.
  */
+const messagesSql = 'select sm.conversation_id from ai_message_search sm where sm.project_id = ? and sm.body like og_fold(?)';
 function matchesSql(): string {
   const columns = Q_CONVERSATION_COLUMNS.map((c) => `sc.${c} ilike ?`).join(' or ');
-  return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns})
-    union select sm.conversation_id from ai_message_search sm where sm.project_id = ? and sm.body like og_fold(?)`;
+  return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns}) union ${messagesSql}`;
 }
-const matchesParams = (ctx: RequestContext, pattern: string) => [
-  ctx.project.id,
-  ...Q_CONVERSATION_COLUMNS.map(() => pattern),
-  ctx.project.id,
-  pattern,
-];
 
 /**
- * The matching ids, found once per request as one array literal (`{1,2,…}`), which the page and its total then read by
- * primary key: a word found in every conversation is searched once, not once per read. null past `max` ids.
+ * How many conversations match (with no other filter, the list's total: no second count), and their ids as one array
+ * literal (`{1,2,…}`) when there are at most `max` of them.
  */
-async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<{ n: number; ids: string } | null> {
+async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<{ n: number; ids: string | null }> {
   const [row] = await selectOnReplica<{ n: number; ids: string | null }>(
     ctx.em,
-    `select count(*)::int as n, array_agg(id)::text as ids from (${matchesSql()} limit ${max + 1}) m`,
-    matchesParams(ctx, pattern),
+    `select count(*)::int as n, case when count(*) <= ${max} then array_agg(id)::text end as ids from (${matchesSql()}) m`,
+    [ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern],
   );
-  const n = Number(row?.n ?? 0);
-  return n > max ? null : { n, ids: row?.ids ?? '{}' };
+  return { n: Number(row?.n ?? 0), ids: row?.ids ?? null };
 }
 
 /**
- * `q` as a filter: the ids found (one array parameter), or, past SEARCH_IDS_MAX, the same search as an init plan of
- * each read (`id = any(array(…))`, evaluated once per read). Written as the `id` column's value: a raw key would be
- * compared with a bound `true`, which a prepared statement's generic plan cannot fold away.
+ * `q` as a filter. A few matches: their ids (one array parameter, read by primary key). A broad word: the columns'
+ * `ilike` or `id in (the messages' search)`; under `or`, PostgreSQL cannot turn the `in` into a join (its generic
+ * plan, expecting few rows, would then join and sort every match) and runs it once as a hashed subplan while
+ * walking the conversations in the page's order, which stops at the page's end.
  */
-function searchFilter(ctx: RequestContext, pattern: string, matches: { ids: string } | null): Record<string, unknown> {
-  if (matches) return { id: raw('any(?::int[])', [matches.ids]) };
-  return { id: raw(`any(array(${matchesSql()}))`, matchesParams(ctx, pattern)) };
+function searchFilter(ctx: RequestContext, pattern: string, ids: string | null): Record<string, unknown> {
+  if (ids) return { id: raw('any(?::int[])', [ids]) };
+  return {
+    $or: [
+      ...Q_CONVERSATION_COLUMNS.map((c) => ({ [c]: { $ilike: pattern } })),
+      { id: { $in: raw(messagesSql, [ctx.project.id, pattern]) } },
+    ],
+  };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
