@@ -117,8 +117,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerSecurityHeaders(app); // first: every answer, refusals of the hooks below included
   app.decorateRequest('ctx', null);
   app.decorateRequest('lang', null);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   useStrictBodies(app);
   const breaker = new DatabaseBreaker({
