@@ -1,7 +1,14 @@
-import { RawQueryFragment, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import {
+  RawQueryFragment,
+  ReferenceKind,
+  type EntityMetadata,
+  type EntityName,
+  type FilterQuery,
+  type QueryOrderMap,
+} from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER, type TenantEntity } from '../entities/tenant.js';
-import { selectRows, type ConnectionType } from './direct-read.js';
+import { rowBuilder, selectMapped, selectRows, type ConnectionType } from './direct-read.js';
 
 /**
  * Tenant-scoped reads without entities: plain objects (property names, JS values) straight from
@@ -127,11 +134,88 @@ export async function readRows<T extends TenantEntity>(
     if (opts.offset) qb.offset(opts.offset);
     return qb.getKnexQuery().toSQL();
   });
-  const rows = await selectRows(em, sql, bindings, opts.connectionType);
+  return selectMapped(em, sql, bindings, (fields) => entityRows<T>(em, meta, fields), opts.connectionType);
+}
+
+type EntityRowOf<T> = (values: unknown[]) => T;
+const entityMappers = new WeakMap<EntityMetadata, Map<string, EntityRowOf<any>>>();
+const MAX_MAPPERS = 100;
+
+/**
+ * What readRows makes of a row: what MikroORM's result mapper (`driver.mapResult`) gives for the
+ * same columns (each property from its column, in the entity's property order: booleans as
+ * booleans, dates parsed as the ORM parses them, a many-to-one as its bare id; then the columns no
+ * property maps), with the entity's prototype. The entity's prototype, not its constructor:
+ * TypeGraphQL passes instances of the class through as they are but would build a new entity
+ * (defaults, ORM setters) for every field resolver call. Made once per entity and column list,
+ * straight from pg's arrays: the ORM's mapper wants an object keyed by column and builds a second
+ * one property by property (with a map of the columns it used and a loop over the row), then the
+ * prototype was swapped in; for a page of rows that was most of the read's own CPU (issue 45).
+ * Entities the mapper treats specially (embeddables, composite references, inheritance) keep the ORM's.
+ */
+function entityRows<T>(em: EntityManager, meta: EntityMetadata, fields: readonly { name: string }[]): EntityRowOf<T> {
+  let byColumns = entityMappers.get(meta);
+  if (!byColumns) entityMappers.set(meta, (byColumns = new Map()));
+  const key = fields.map((f) => f.name).join('\u0000');
+  let mapper = byColumns.get(key);
+  if (!mapper) {
+    if (byColumns.size >= MAX_MAPPERS) byColumns.clear();
+    byColumns.set(key, (mapper = compileEntityRows(em, meta, fields)));
+  }
+  return mapper;
+}
+
+function compileEntityRows<T>(em: EntityManager, meta: EntityMetadata, fields: readonly { name: string }[]): EntityRowOf<T> {
   const driver = em.getDriver();
-  // The entity's prototype, not its constructor: TypeGraphQL passes instances of the class through
-  // as they are but would build a new entity (defaults, ORM setters) for every field resolver call.
-  return rows.map((r) => Object.setPrototypeOf(driver.mapResult(r as never, meta), meta.prototype) as T);
+  const special =
+    !!meta.discriminatorColumn ||
+    !!meta.polymorphs?.length ||
+    meta.props.some((p) => p.embedded || p.kind === ReferenceKind.EMBEDDED || (p.fieldNames?.length ?? 0) > 1);
+  if (special) {
+    const asObject = rowBuilder(fields);
+    return (v) => Object.setPrototypeOf(driver.mapResult(asObject(v) as never, meta), meta.prototype) as T;
+  }
+  const platform = driver.getPlatform();
+  const tz = platform.getTimezone();
+  // as the ORM's result mapper (EntityComparator.getResultMapper) turns a date column's value into a Date
+  const date = (value: unknown): unknown => {
+    if (value == null || value instanceof Date) return value;
+    if (typeof value === 'bigint') return platform.parseDate(Number(value) as never);
+    if (!tz || tz === 'local') return platform.parseDate(value as never);
+    const text = value as string;
+    if (typeof value === 'number' || text.includes('+') || text.lastIndexOf('-') > 10 || text.endsWith('Z'))
+      return platform.parseDate(value as never);
+    return platform.parseDate((text + tz) as never);
+  };
+  const column = new Map<string, number>();
+  fields.forEach((f, i) => column.set(f.name, i)); // a repeated column: its last value, as in pg's objects
+  const lines: string[] = [];
+  const set = new Set<string>();
+  const used = new Set<string>();
+  for (const prop of meta.props) {
+    if (!prop.fieldNames?.length) continue;
+    const i = column.get(prop.fieldNames[0]);
+    if (i === undefined) continue;
+    const target = `o[${JSON.stringify(prop.name)}]`;
+    if (prop.runtimeType === 'boolean') lines.push(`${target} = v[${i}] == null ? v[${i}] : !!v[${i}];`);
+    else if (prop.runtimeType === 'Date' && !platform.isNumericProperty(prop)) lines.push(`${target} = date(v[${i}]);`);
+    else lines.push(`${target} = v[${i}];`);
+    set.add(prop.name);
+    used.add(prop.fieldNames[0]);
+  }
+  // the columns no property maps, unless the mapper's object already had a value under that name
+  for (const [name, i] of column) {
+    if (used.has(name)) continue;
+    const target = `o[${JSON.stringify(name)}]`;
+    if (set.has(name)) lines.push(`if (${target} === undefined) ${target} = v[${i}];`);
+    else if (!(name in Object.prototype)) lines.push(`${target} = v[${i}];`);
+  }
+  const make = new Function(
+    'proto',
+    'date',
+    `return function (v) {\n  const o = Object.create(proto);\n  ${lines.join('\n  ')}\n  return o;\n};`,
+  );
+  return make(meta.prototype, date) as EntityRowOf<T>;
 }
 
 /**
