@@ -180,12 +180,12 @@ function compileEntityRows<T>(em: EntityManager, meta: EntityMetadata, fields: r
   // as the ORM's result mapper (EntityComparator.getResultMapper) turns a date column's value into a Date
   const date = (value: unknown): unknown => {
     if (value == null || value instanceof Date) return value;
-    if (typeof value === 'bigint') return platform.parseDate(Number(value) as never);
-    if (!tz || tz === 'local') return platform.parseDate(value as never);
+    if (typeof value === 'bigint') return platform.parseDate(Number(value));
+    if (!tz || tz === 'local') return platform.parseDate(value as string);
     const text = value as string;
     if (typeof value === 'number' || text.includes('+') || text.lastIndexOf('-') > 10 || text.endsWith('Z'))
-      return platform.parseDate(value as never);
-    return platform.parseDate((text + tz) as never);
+      return platform.parseDate(value as string);
+    return platform.parseDate(text + tz);
   };
   const column = new Map<string, number>();
   fields.forEach((f, i) => column.set(f.name, i)); // a repeated column: its last value, as in pg's objects

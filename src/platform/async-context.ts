@@ -22,6 +22,7 @@ const running = new WeakMap<AsyncLocalStorage<unknown>, number>();
 export function releaseAsyncContextsWhenIdle(): void {
   if (installed) return;
   installed = true;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its storage as `this` below
   const run = AsyncLocalStorage.prototype.run;
   AsyncLocalStorage.prototype.run = function <R>(
     this: AsyncLocalStorage<unknown>,
