@@ -150,7 +150,8 @@ const MAX_MAPPERS = 100;
  * (defaults, ORM setters) for every field resolver call. Made once per entity and column list,
  * straight from pg's arrays: the ORM's mapper wants an object keyed by column and builds a second
  * one property by property (with a map of the columns it used and a loop over the row), then the
- * prototype was swapped in; for a page of rows that was most of the read's own CPU (issue 45).
+ * prototype was swapped in (issue 45). The row is one object literal: never assigned through the
+ * prototype, whose accessors (one per property) cost ~20 µs a row.
  * Entities the mapper treats specially (embeddables, composite references, inheritance) keep the ORM's.
  */
 function entityRows<T>(em: EntityManager, meta: EntityMetadata, fields: readonly { name: string }[]): EntityRowOf<T> {
@@ -189,32 +190,35 @@ function compileEntityRows<T>(em: EntityManager, meta: EntityMetadata, fields: r
   };
   const column = new Map<string, number>();
   fields.forEach((f, i) => column.set(f.name, i)); // a repeated column: its last value, as in pg's objects
-  const lines: string[] = [];
+  const entries: string[] = [];
   const set = new Set<string>();
   const used = new Set<string>();
   for (const prop of meta.props) {
     if (!prop.fieldNames?.length) continue;
     const i = column.get(prop.fieldNames[0]);
     if (i === undefined) continue;
-    const target = `o[${JSON.stringify(prop.name)}]`;
-    if (prop.runtimeType === 'boolean') lines.push(`${target} = v[${i}] == null ? v[${i}] : !!v[${i}];`);
-    else if (prop.runtimeType === 'Date' && !platform.isNumericProperty(prop)) lines.push(`${target} = date(v[${i}]);`);
-    else lines.push(`${target} = v[${i}];`);
+    const value =
+      prop.runtimeType === 'boolean'
+        ? `v[${i}] == null ? v[${i}] : !!v[${i}]`
+        : prop.runtimeType === 'Date' && !platform.isNumericProperty(prop)
+          ? `date(v[${i}])`
+          : `v[${i}]`;
+    entries.push(`${JSON.stringify(prop.name)}: ${value}`);
     set.add(prop.name);
     used.add(prop.fieldNames[0]);
   }
-  // the columns no property maps, unless the mapper's object already had a value under that name
+  // the columns no property maps (a property's own value, never undefined from pg, stays)
   for (const [name, i] of column) {
-    if (used.has(name)) continue;
-    const target = `o[${JSON.stringify(name)}]`;
-    if (set.has(name)) lines.push(`if (${target} === undefined) ${target} = v[${i}];`);
-    else if (!(name in Object.prototype)) lines.push(`${target} = v[${i}];`);
+    if (!used.has(name) && !set.has(name) && !(name in Object.prototype)) entries.push(`${JSON.stringify(name)}: v[${i}]`);
   }
-  const make = new Function(
-    'proto',
-    'date',
-    `return function (v) {\n  const o = Object.create(proto);\n  ${lines.join('\n  ')}\n  return o;\n};`,
-  );
+  // One literal: its properties are defined, not assigned, so the prototype's accessors (MikroORM
+  // puts one on the prototype for every property) are never called, and every row has one shape.
+  // `__proto__` as a name would set the prototype: such a list keeps the ORM's mapper.
+  if ([...set, ...column.keys()].includes('__proto__')) {
+    const asObject = rowBuilder(fields);
+    return (v) => Object.setPrototypeOf(driver.mapResult(asObject(v) as never, meta), meta.prototype) as T;
+  }
+  const make = new Function('proto', 'date', `return function (v) {\n  return { __proto__: proto, ${entries.join(', ')} };\n};`);
   return make(meta.prototype, date) as EntityRowOf<T>;
 }
 

@@ -128,6 +128,8 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
       expect(rows, meta.className).toEqual(expected);
       rows.forEach((row, i) => {
         expect(Object.getPrototypeOf(row)).toBe(meta.prototype);
+        // own data properties, as the mapper's (the prototype's accessors never ran)
+        expect(Object.getOwnPropertyDescriptors(row), meta.className).toEqual(Object.getOwnPropertyDescriptors(expected[i]));
         expect(Object.keys(row as object), meta.className).toEqual(Object.keys(expected[i]));
       });
       compared += rows.length;
