@@ -18,6 +18,7 @@ import { createRoutePlans } from './graph/plans.js';
 import { SELECTION_CACHE_LIMIT } from './graph/selection.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
+import { releaseAsyncContextsWhenIdle } from './platform/async-context.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
@@ -39,6 +40,7 @@ import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
 import { registerLoadShedding } from './rest/load-shedding.js';
 import { PressureMonitor } from './platform/pressure.js';
+import { tracingEnabled } from './platform/tracing.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { registerSecurityHeaders } from './rest/security-headers.js';
@@ -72,6 +74,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   if (config.operatorToken !== undefined && config.operatorToken.length < 16)
     throw new Error('OPERATOR_TOKEN must have at least 16 characters');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
+  if (!tracingEnabled()) releaseAsyncContextsWhenIdle();
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
   if (config.databasePreparedStatements) usePreparedStatements(orm);
   const replicas = orm.config.get('replicas')?.length ? new ReplicaRouter(orm).start() : undefined;
@@ -117,8 +120,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   registerSecurityHeaders(app); // first: every answer, refusals of the hooks below included
   app.decorateRequest('ctx', null);
   app.decorateRequest('lang', null);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   useStrictBodies(app);
   const breaker = new DatabaseBreaker({

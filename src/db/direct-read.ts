@@ -78,12 +78,33 @@ type SqlConnection = ReturnType<EntityManager['getConnection']>;
  * its acquire timeout and the connection's statement and read timeouts are the ORM's own; the
  * statement reaches the ORM's query log as MikroORM's own statements do.
  */
-export async function runStatement<T = Record<string, unknown>>(
+export function runStatement<T = Record<string, unknown>>(
   conn: SqlConnection,
   sql: string,
   values: readonly unknown[],
   trx?: unknown,
 ): Promise<T[]> {
+  return runMapped(conn, sql, values, trx, rowBuilder as unknown as RowsAs<T>);
+}
+
+/** What makes a statement's rows (arrays, pg's `rowMode: 'array'`) into the caller's values, made from the result's columns. */
+export type RowsAs<T> = (fields: readonly { name: string }[]) => (values: unknown[]) => T;
+
+/**
+ * selectRows whose rows become values through `as` (e.g. entity-shaped objects, db/tenant-read.ts)
+ * straight from pg's arrays, without the column-named object in between.
+ */
+export function selectMapped<T>(
+  em: EntityManager,
+  sql: string,
+  values: readonly unknown[],
+  as: RowsAs<T>,
+  type?: ConnectionType,
+): Promise<T[]> {
+  return runMapped(em.getConnection(type), sql, values, em.getTransactionContext(), as);
+}
+
+async function runMapped<T>(conn: SqlConnection, sql: string, values: readonly unknown[], trx: unknown, as: RowsAs<T>): Promise<T[]> {
   // the ORM's Configuration (the connection's, protected there): its logger, and whether it prepares statements
   const { config } = conn as unknown as { config: EntityManager['config'] };
   const client = conn.getKnex().client as unknown as KnexClient;
@@ -114,8 +135,8 @@ export async function runStatement<T = Record<string, unknown>>(
       return pg!.query({ text, values: params, rowMode: 'array' });
     });
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, results: rows.length });
-    const build = rowBuilder(fields);
-    return rows.map(build) as T[];
+    const build = as(fields);
+    return rows.map(build);
   } catch (err) {
     if (logging) (conn as unknown as Logged).logQuery(text, { params: values, took: Date.now() - started, level: 'error' });
     throw err;
@@ -168,11 +189,11 @@ export function selectOnReplica<T = Record<string, unknown>>(em: EntityManager, 
  * than with arrays. Names are quoted with JSON.stringify, so the made code holds no database text;
  * a repeated name keeps its last value, as in pg's objects.
  */
-type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+export type RowBuilder = (values: unknown[]) => Record<string, unknown>;
 const builders = new Map<string, RowBuilder>();
 const MAX_BUILDERS = 1000;
 
-function rowBuilder(fields: readonly { name: string }[]): RowBuilder {
+export function rowBuilder(fields: readonly { name: string }[]): RowBuilder {
   const key = fields.map((f) => f.name).join('\u0000');
   let build = builders.get(key);
   if (!build) {

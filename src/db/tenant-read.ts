@@ -1,7 +1,14 @@
-import { RawQueryFragment, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import {
+  RawQueryFragment,
+  ReferenceKind,
+  type EntityMetadata,
+  type EntityName,
+  type FilterQuery,
+  type QueryOrderMap,
+} from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER, type TenantEntity } from '../entities/tenant.js';
-import { selectRows, type ConnectionType } from './direct-read.js';
+import { rowBuilder, selectMapped, selectRows, type ConnectionType } from './direct-read.js';
 
 /**
  * Tenant-scoped reads without entities: plain objects (property names, JS values) straight from
@@ -127,11 +134,92 @@ export async function readRows<T extends TenantEntity>(
     if (opts.offset) qb.offset(opts.offset);
     return qb.getKnexQuery().toSQL();
   });
-  const rows = await selectRows(em, sql, bindings, opts.connectionType);
+  return selectMapped(em, sql, bindings, (fields) => entityRows<T>(em, meta, fields), opts.connectionType);
+}
+
+type EntityRowOf<T> = (values: unknown[]) => T;
+const entityMappers = new WeakMap<EntityMetadata, Map<string, EntityRowOf<any>>>();
+const MAX_MAPPERS = 100;
+
+/**
+ * What readRows makes of a row: what MikroORM's result mapper (`driver.mapResult`) gives for the
+ * same columns (each property from its column, in the entity's property order: booleans as
+ * booleans, dates parsed as the ORM parses them, a many-to-one as its bare id; then the columns no
+ * property maps), with the entity's prototype. The entity's prototype, not its constructor:
+ * TypeGraphQL passes instances of the class through as they are but would build a new entity
+ * (defaults, ORM setters) for every field resolver call. Made once per entity and column list,
+ * straight from pg's arrays: the ORM's mapper wants an object keyed by column and builds a second
+ * one property by property (with a map of the columns it used and a loop over the row), then the
+ * prototype was swapped in (issue 45). The row is one object literal: never assigned through the
+ * prototype, whose accessors (one per property) cost ~20 µs a row.
+ * Entities the mapper treats specially (embeddables, composite references, inheritance) keep the ORM's.
+ */
+function entityRows<T>(em: EntityManager, meta: EntityMetadata, fields: readonly { name: string }[]): EntityRowOf<T> {
+  let byColumns = entityMappers.get(meta);
+  if (!byColumns) entityMappers.set(meta, (byColumns = new Map()));
+  const key = fields.map((f) => f.name).join('\u0000');
+  let mapper = byColumns.get(key);
+  if (!mapper) {
+    if (byColumns.size >= MAX_MAPPERS) byColumns.clear();
+    byColumns.set(key, (mapper = compileEntityRows(em, meta, fields)));
+  }
+  return mapper;
+}
+
+function compileEntityRows<T>(em: EntityManager, meta: EntityMetadata, fields: readonly { name: string }[]): EntityRowOf<T> {
   const driver = em.getDriver();
-  // The entity's prototype, not its constructor: TypeGraphQL passes instances of the class through
-  // as they are but would build a new entity (defaults, ORM setters) for every field resolver call.
-  return rows.map((r) => Object.setPrototypeOf(driver.mapResult(r as never, meta), meta.prototype) as T);
+  const special =
+    !!meta.discriminatorColumn ||
+    !!meta.polymorphs?.length ||
+    meta.props.some((p) => p.embedded || p.kind === ReferenceKind.EMBEDDED || (p.fieldNames?.length ?? 0) > 1);
+  if (special) {
+    const asObject = rowBuilder(fields);
+    return (v) => Object.setPrototypeOf(driver.mapResult(asObject(v) as never, meta), meta.prototype) as T;
+  }
+  const platform = driver.getPlatform();
+  const tz = platform.getTimezone();
+  // as the ORM's result mapper (EntityComparator.getResultMapper) turns a date column's value into a Date
+  const date = (value: unknown): unknown => {
+    if (value == null || value instanceof Date) return value;
+    if (typeof value === 'bigint') return platform.parseDate(Number(value));
+    if (!tz || tz === 'local') return platform.parseDate(value as string);
+    const text = value as string;
+    if (typeof value === 'number' || text.includes('+') || text.lastIndexOf('-') > 10 || text.endsWith('Z'))
+      return platform.parseDate(value as string);
+    return platform.parseDate(text + tz);
+  };
+  const column = new Map<string, number>();
+  fields.forEach((f, i) => column.set(f.name, i)); // a repeated column: its last value, as in pg's objects
+  const entries: string[] = [];
+  const set = new Set<string>();
+  const used = new Set<string>();
+  for (const prop of meta.props) {
+    if (!prop.fieldNames?.length) continue;
+    const i = column.get(prop.fieldNames[0]);
+    if (i === undefined) continue;
+    const value =
+      prop.runtimeType === 'boolean'
+        ? `v[${i}] == null ? v[${i}] : !!v[${i}]`
+        : prop.runtimeType === 'Date' && !platform.isNumericProperty(prop)
+          ? `date(v[${i}])`
+          : `v[${i}]`;
+    entries.push(`${JSON.stringify(prop.name)}: ${value}`);
+    set.add(prop.name);
+    used.add(prop.fieldNames[0]);
+  }
+  // the columns no property maps (a property's own value, never undefined from pg, stays)
+  for (const [name, i] of column) {
+    if (!used.has(name) && !set.has(name) && !(name in Object.prototype)) entries.push(`${JSON.stringify(name)}: v[${i}]`);
+  }
+  // One literal: its properties are defined, not assigned, so the prototype's accessors (MikroORM
+  // puts one on the prototype for every property) are never called, and every row has one shape.
+  // `__proto__` as a name would set the prototype: such a list keeps the ORM's mapper.
+  if ([...set, ...column.keys()].includes('__proto__')) {
+    const asObject = rowBuilder(fields);
+    return (v) => Object.setPrototypeOf(driver.mapResult(asObject(v) as never, meta), meta.prototype) as T;
+  }
+  const make = new Function('proto', 'date', `return function (v) {\n  return { __proto__: proto, ${entries.join(', ')} };\n};`);
+  return make(meta.prototype, date) as EntityRowOf<T>;
 }
 
 /**

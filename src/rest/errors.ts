@@ -64,10 +64,10 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (req, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    return sendError(reply, serviceUnavailable(), resolveLang(segments(req.url)[2]));
+    sendError(reply, serviceUnavailable(), resolveLang(segments(req.url)[2]));
   });
 }
 
@@ -76,12 +76,12 @@ export function refuseWhileClosing(app: FastifyInstance): void {
  * 503 ERROR_SERVICE_UNAVAILABLE with Retry-After at once, before anything waits on the database.
  */
 export function failFastWhileDown(app: FastifyInstance, breaker: DatabaseBreaker): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (!breaker.isDown || req.method === 'OPTIONS') return;
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!breaker.isDown || req.method === 'OPTIONS') return done();
     const seg = segments(req.url);
-    if (seg[1] !== 'v400' && seg[1] !== 'graphql') return;
+    if (seg[1] !== 'v400' && seg[1] !== 'graphql') return done();
     app.outage.refused();
-    return sendError(reply, serviceUnavailable(), resolveLang(seg[2]));
+    sendError(reply, serviceUnavailable(), resolveLang(seg[2]));
   });
 }
 
@@ -127,10 +127,11 @@ export const MAX_BODY_DEPTH = 64;
 
 /** 400 naming `body` for a JSON body nested deeper than MAX_BODY_DEPTH (checked without recursion). */
 export function limitBodyDepth(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     if (req.body !== null && typeof req.body === 'object' && depthExceeds(req.body, MAX_BODY_DEPTH)) {
-      throw validationError([{ field: 'body', rule: 'max_depth', params: { max: MAX_BODY_DEPTH } }]);
+      return done(validationError([{ field: 'body', rule: 'max_depth', params: { max: MAX_BODY_DEPTH } }]));
     }
+    done();
   });
 }
 
@@ -141,12 +142,15 @@ export function limitBodyDepth(app: FastifyInstance): void {
  * WhatsApp webhook) are the route's own: a notification keeps its text without the NUL.
  */
 export function refuseNul(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
+  // callback hooks (a throw is Fastify's error as a rejection would be): no promise per request
+  app.addHook('onRequest', (req, _reply, done) => {
     assertNoNul(req.params);
     assertNoNul(req.query);
+    done();
   });
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preHandler', (req, _reply, done) => {
     if (req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) assertNoNul(req.body);
+    done();
   });
 }
 

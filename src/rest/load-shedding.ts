@@ -31,10 +31,10 @@ export function registerLoadShedding(app: FastifyInstance, monitor: PressureMoni
     return reason !== null;
   };
   app.decorate('isUnderPressure', underPressure);
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.method === 'OPTIONS' || !underPressure()) return;
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method === 'OPTIONS' || !underPressure()) return done();
     const path = req.url.split('?', 1)[0];
-    if (EXEMPT.has(path)) return;
-    return sendError(reply, serviceUnavailable(), resolveLang(path.split('/')[2]));
+    if (EXEMPT.has(path)) return done();
+    sendError(reply, serviceUnavailable(), resolveLang(path.split('/')[2]));
   });
 }

@@ -33,8 +33,9 @@ export const PAGE_CSP = [
 const PAGES = /^\/(graphiql|docs)(\/|\?|$)/;
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(NOSNIFF);
     if (PAGES.test(req.url)) reply.headers({ 'content-security-policy': PAGE_CSP, 'x-frame-options': 'DENY' });
+    done();
   });
 }

@@ -4,6 +4,7 @@ import { initORM } from '../../src/db/orm.js';
 import { countRows, readOne, readRows } from '../../src/db/tenant-read.js';
 import { AppSetting } from '../../src/entities/app-setting.js';
 import { Config } from '../../src/entities/config.js';
+import { ENTITIES } from '../../src/entities/index.js';
 import { Project } from '../../src/entities/project.js';
 import { TENANT_FILTER } from '../../src/entities/tenant.js';
 import { User } from '../../src/entities/user.js';
@@ -107,6 +108,33 @@ describe('entity-free reads (db/tenant-read.ts)', () => {
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gte: at } })).toBe(1);
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $gt: at } })).toBe(0);
     expect(await countRows(scoped(acme), User, { id: user.id, created_at: { $lt: new Date(at.getTime() + 1) } })).toBe(1);
+  });
+
+  it("give, for every tenant entity, what MikroORM's result mapper gives for the same columns, with the entity's prototype", async () => {
+    const em = scoped(acme);
+    // a row with values in every kind of column the entities have: dates, booleans, JSON, a reference
+    const [user] = await readRows(em, User, {}, { orderBy: { id: 'asc' }, limit: 1 });
+    await db.sql(`update users set created_at = '2026-01-02 03:04:05+00' where id = ?`, [user.id]);
+    let compared = 0;
+    for (const entity of ENTITIES) {
+      const meta = em.getMetadata().get(entity.name);
+      if (!meta.properties.project) continue;
+      const orderBy = Object.fromEntries(meta.primaryKeys.map((k) => [k, 'asc'])) as never;
+      const rows = await readRows(em, entity as never, {}, { orderBy });
+      const { sql, bindings } = em.createQueryBuilder(entity, 'e').where({ project: acme.id }).orderBy(orderBy).getKnexQuery().toSQL();
+      const expected = (await selectRows(em, sql, bindings)).map((r) =>
+        Object.setPrototypeOf(em.getDriver().mapResult(r as never, meta), meta.prototype),
+      );
+      expect(rows, meta.className).toEqual(expected);
+      rows.forEach((row, i) => {
+        expect(Object.getPrototypeOf(row)).toBe(meta.prototype);
+        // own data properties, as the mapper's (the prototype's accessors never ran)
+        expect(Object.getOwnPropertyDescriptors(row), meta.className).toEqual(Object.getOwnPropertyDescriptors(expected[i]));
+        expect(Object.keys(row as object), meta.className).toEqual(Object.keys(expected[i]));
+      });
+      compared += rows.length;
+    }
+    expect(compared).toBeGreaterThan(5);
   });
 
   it('come back as plain objects by column name, whatever the names (selectRows)', async () => {
