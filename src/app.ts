@@ -18,7 +18,6 @@ import { createRoutePlans } from './graph/plans.js';
 import { SELECTION_CACHE_LIMIT } from './graph/selection.js';
 import { getSchema } from './graph/schema.js';
 import { createLimiterStore, type LimiterStore } from './limits/store.js';
-import { releaseAsyncContextsWhenIdle } from './platform/async-context.js';
 import { makeClientIp } from './platform/client-ip.js';
 import { credentialCipher } from './platform/dev-key.js';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './providers/recaptcha.js';
@@ -40,7 +39,6 @@ import { registerGraphqlRoute } from './rest/graphql-route.js';
 import { registerHealth } from './rest/health.js';
 import { registerLoadShedding } from './rest/load-shedding.js';
 import { PressureMonitor } from './platform/pressure.js';
-import { tracingEnabled } from './platform/tracing.js';
 import { requestSerializer, scrubLogMethod } from './rest/log-redaction.js';
 import { registerMetrics } from './rest/metrics.js';
 import { registerSecurityHeaders } from './rest/security-headers.js';
@@ -74,7 +72,6 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   if (config.operatorToken !== undefined && config.operatorToken.length < 16)
     throw new Error('OPERATOR_TOKEN must have at least 16 characters');
   if (!opts.orm && !config.databaseUrl) throw new Error('DATABASE_URL (or an ORM) is required');
-  if (!tracingEnabled()) releaseAsyncContextsWhenIdle();
   const orm = opts.orm ?? (await initORM({ clientUrl: config.databaseUrl!, bounds: boundsOf(config), replicaUrls: config.replicaUrls }));
   if (config.databasePreparedStatements) usePreparedStatements(orm);
   const replicas = orm.config.get('replicas')?.length ? new ReplicaRouter(orm).start() : undefined;

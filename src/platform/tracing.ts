@@ -13,11 +13,6 @@ export function enableTracing(otel: typeof import('@opentelemetry/api')): void {
   tracer = otel.trace.getTracer('ordergraph');
 }
 
-/** Whether platform/telemetry.ts started tracing in this process. */
-export function tracingEnabled(): boolean {
-  return tracer !== undefined;
-}
-
 export interface TracedOperation {
   name: string | undefined;
   type: string | undefined;
