@@ -165,6 +165,8 @@ interface ConversationRow {
   closed_at: Date | null;
   updated_at: Date;
   contact: string | null;
+  contact_user_id: string | null;
+  contact_name: string | null;
   last_inbound_at: Date | null;
   handler: string;
   assignee_id: number | null;
@@ -231,6 +233,8 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
       closed_at: c.closed_at,
       updated_at: c.updated_at,
       contact: c.contact,
+      contact_user_id: c.contact_user_id,
+      contact_name: c.contact_name,
       window_expires_at: windowExpiresAt(c.last_inbound_at),
       handler: c.handler,
       assignee_id: c.assignee_id,
@@ -302,6 +306,8 @@ app.get('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/curr
       updated_at: c.updated_at,
       contact: c.contact,
       window_expires_at: windowExpiresAt(c.last_inbound_at),
+      handler: c.handler,
+      assignee_id: c.assignee_id,
     },
   };
 });
@@ -591,6 +597,8 @@ const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   closed_at: iso(c.closed_at),
   updated_at: iso(c.updated_at),
   contact: c.contact,
+  contact_user_id: c.contact_user_id,
+  contact_name: c.contact_name,
   window_expires_at: windowExpiresAt(c.last_inbound_at),
   handler: c.handler,
   assignee_id: c.assignee_id,
