@@ -132,9 +132,9 @@ export class ConversationService {
     const pattern = search === undefined || search === null ? null : containsPattern(checkQ(search));
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    // q: a few matches are read by id; a broad word is searched by the page's read, and counted beside it
+    // q: the matches are counted once (the total when nothing else filters); a few are then read by id
     const matches = pattern === null ? null : await searchMatches(ctx, pattern, SEARCH_IDS_MAX);
-    if (matches && matches.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
+    if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
       unread_count: (alias) => ({ sql: unreadSql(alias), params: [viewer] }),
@@ -148,13 +148,13 @@ export class ConversationService {
         const filters = [
           toFilter(q.where, conversationRelations(ctx), computed),
           ...(scope ? [{ business_id: { $in: scope } }] : []),
-          ...(pattern ? [searchFilter(ctx, pattern, matches)] : []),
+          ...(pattern ? [searchFilter(ctx, pattern, matches?.ids ?? null)] : []),
         ].filter((f) => Object.keys(f).length);
         return filters.length ? { $and: filters } : {};
       },
       computed,
-      // with no other filter, the matches are the total
-      pattern && scope === null && q.where.items.length === 0 ? (matches?.length ?? (() => searchCount(ctx, pattern))) : undefined,
+      // with no other filter, the search's own count is the total: no second pass over the matches
+      matches && scope === null && q.where.items.length === 0 ? matches.n : undefined,
     );
   }
 
@@ -359,7 +359,7 @@ export async function readPage<T extends TenantEntity>(
   q: ListQuery,
   where: () => FilterQuery<NoInfer<T>>,
   computed: Computed = {},
-  knownTotal?: number | (() => Promise<number>),
+  knownTotal?: number,
 ): Promise<Page<T>> {
   const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
     Promise.all([
@@ -369,7 +369,7 @@ export async function readPage<T extends TenantEntity>(
         offset: (q.page - 1) * q.page_size,
         connectionType,
       }),
-      typeof knownTotal === 'function' ? knownTotal() : (knownTotal ?? countRows(ctx.em, entity, where(), connectionType)),
+      knownTotal ?? countRows(ctx.em, entity, where(), connectionType),
     ]),
   );
   return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
@@ -388,39 +388,27 @@ function checkQ(search: string): string {
 const SEARCH_IDS_MAX = 2000;
 
 /**
- * `q`: the ids of the project's conversations whose searched columns contain the pattern, with those having a message
- * that does, each side answered by a trigram index. Messages are searched in `ai_message_search`, their text folded
- * (Migration20261127000100's `og_fold`, Unicode-aware): `like og_fold(pattern)`, on narrow rows.
+ * `q`: the ids of the project's conversations whose searched columns contain the pattern, united with those having a
+ * message that does, each side answered by a trigram index. Messages are searched in `ai_message_search`, their text
+ * folded (Migration20261127000100's `og_fold`, Unicode-aware): `like og_fold(pattern)`, on narrow rows.
  */
 const messagesSql = 'select sm.conversation_id from ai_message_search sm where sm.project_id = ? and sm.body like og_fold(?)';
-function matchesSql(union: 'union' | 'union all'): string {
+function matchesSql(): string {
   const columns = Q_CONVERSATION_COLUMNS.map((c) => `sc.${c} ilike ?`).join(' or ');
-  return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns}) ${union} ${messagesSql}`;
+  return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns}) union ${messagesSql}`;
 }
-const matchesParams = (ctx: RequestContext, pattern: string) => [
-  ctx.project.id,
-  ...Q_CONVERSATION_COLUMNS.map(() => pattern),
-  ctx.project.id,
-  pattern,
-];
 
 /**
- * The matching ids, or null past `max` rows (a broad word). `union all` with a limit streams, so a broad word costs
- * only its first rows here.
+ * How many conversations match (with no other filter, the list's total: no second count), and their ids as one array
+ * literal (`{1,2,…}`) when there are at most `max` of them.
  */
-async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<number[] | null> {
-  const rows = await selectOnReplica<{ id: number }>(ctx.em, `${matchesSql('union all')} limit ${max + 1}`, matchesParams(ctx, pattern));
-  return rows.length > max ? null : [...new Set(rows.map((r) => Number(r.id)))];
-}
-
-/** How many conversations match: a broad word's total when nothing else filters, run beside the page's read. */
-async function searchCount(ctx: RequestContext, pattern: string): Promise<number> {
-  const [row] = await selectOnReplica<{ n: number }>(
+async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<{ n: number; ids: string | null }> {
+  const [row] = await selectOnReplica<{ n: number; ids: string | null }>(
     ctx.em,
-    `select count(*)::int as n from (${matchesSql('union')}) m`,
-    matchesParams(ctx, pattern),
+    `select count(*)::int as n, case when count(*) <= ${max} then array_agg(id)::text end as ids from (${matchesSql()}) m`,
+    [ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern],
   );
-  return Number(row?.n ?? 0);
+  return { n: Number(row?.n ?? 0), ids: row?.ids ?? null };
 }
 
 /**
@@ -429,8 +417,8 @@ async function searchCount(ctx: RequestContext, pattern: string): Promise<number
  * plan, expecting few rows, would then join and sort every match) and runs it once as a hashed subplan while
  * walking the conversations in the page's order, which stops at the page's end.
  */
-function searchFilter(ctx: RequestContext, pattern: string, ids: number[] | null): Record<string, unknown> {
-  if (ids) return { id: raw('any(?::int[])', [`{${ids.join(',')}}`]) };
+function searchFilter(ctx: RequestContext, pattern: string, ids: string | null): Record<string, unknown> {
+  if (ids) return { id: raw('any(?::int[])', [ids]) };
   return {
     $or: [
       ...Q_CONVERSATION_COLUMNS.map((c) => ({ [c]: { $ilike: pattern } })),
