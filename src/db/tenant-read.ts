@@ -172,10 +172,12 @@ function compileEntityRows<T>(em: EntityManager, meta: EntityMetadata, fields: r
     !!meta.discriminatorColumn ||
     !!meta.polymorphs?.length ||
     meta.props.some((p) => p.embedded || p.kind === ReferenceKind.EMBEDDED || (p.fieldNames?.length ?? 0) > 1);
-  if (special) {
+  // the ORM's own mapper, over a column-named object, then the entity's prototype
+  const viaOrm = (): EntityRowOf<T> => {
     const asObject = rowBuilder(fields);
     return (v) => Object.setPrototypeOf(driver.mapResult(asObject(v) as never, meta), meta.prototype) as T;
-  }
+  };
+  if (special) return viaOrm();
   const platform = driver.getPlatform();
   const tz = platform.getTimezone();
   // as the ORM's result mapper (EntityComparator.getResultMapper) turns a date column's value into a Date
@@ -214,10 +216,7 @@ function compileEntityRows<T>(em: EntityManager, meta: EntityMetadata, fields: r
   // One literal: its properties are defined, not assigned, so the prototype's accessors (MikroORM
   // puts one on the prototype for every property) are never called, and every row has one shape.
   // `__proto__` as a name would set the prototype: such a list keeps the ORM's mapper.
-  if ([...set, ...column.keys()].includes('__proto__')) {
-    const asObject = rowBuilder(fields);
-    return (v) => Object.setPrototypeOf(driver.mapResult(asObject(v) as never, meta), meta.prototype) as T;
-  }
+  if ([...set, ...column.keys()].includes('__proto__')) return viaOrm();
   const make = new Function('proto', 'date', `return function (v) {\n  return { __proto__: proto, ${entries.join(', ')} };\n};`);
   return make(meta.prototype, date) as EntityRowOf<T>;
 }

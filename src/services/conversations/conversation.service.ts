@@ -48,8 +48,7 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
 
 /**
  * `q` (CONTRACT §10.5): THE ONE PLACE listing the conversation columns searched beside the messages'
- * content. §12.1's `contact_name` joins here (with a trigram index like ai_conversations_contact_trgm_idx
- * in its migration) when it lands: `['contact', 'contact_name']`.
+ * content, each with a trigram index of its own (ai_conversations_contact_trgm_idx, _contact_name_trgm_idx).
  */
 export const Q_CONVERSATION_COLUMNS = ['contact', 'contact_name'] as const;
 export const Q_MAX = 100;
