@@ -286,7 +286,7 @@ function summary(label: string, run: Run): string {
     `  5xx by code: ${JSON.stringify(Object.fromEntries(codes))}`,
     `  started during the fault: ${during.n}, time to answer median ${during.median} ms, p99 ${during.p99} ms, longest ${during.max} ms`,
     `  started > ${bound / 1000} s after recovery: ${after.length}, failed: ${after.filter((s) => s.status !== 200).length}; first 200 ${firstOk ? firstOk.end - recovered : '—'} ms after recovery`,
-    `  longest request: ${Math.max(...samples.map((s) => s.end - s.start))} ms; writes in flight at the fault's start answered after ${inFlightWrites.map((s) => `${s.end - faultStart} ms (${s.status})`).join(', ') || '—'}`,
+    `  longest request: ${samples.reduce((m, s) => Math.max(m, s.end - s.start), 0)} ms; writes in flight at the fault's start answered after ${inFlightWrites.map((s) => `${s.end - faultStart} ms (${s.status})`).join(', ') || '—'}`,
     `  probe connections after recovery: ${run.probes}`,
     `  readiness during: ${run.readyDuring.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; after: ${run.readyAfter.status}/${run.readyAfter.ms}ms with ${run.parallelAfter}/10 parallel reads ok`,
   ].join('\n');
