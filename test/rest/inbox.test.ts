@@ -264,6 +264,17 @@ describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect([res.json().result.map((c: { id: number }) => c.id), res.json().pagination.total]).toEqual([newest, 2100]);
+    // a page near the start is walked in order, one past 600 conversations reads the hashed search: the same order
+    const byActivity = [...made.map((r) => r.id)].sort((a, b) => b - a);
+    for (const page of [6, 7]) {
+      const deep = await t.api({
+        path: '/ai/conversations',
+        key: KEYS.server,
+        query: { q: word, orderBy: '-last_message_at', page: String(page), page_size: '100', params: 'id' },
+      });
+      expect(deep.statusCode, deep.body).toBe(200);
+      expect(deep.json().result.map((c: { id: number }) => c.id)).toEqual(byActivity.slice((page - 1) * 100, page * 100));
+    }
     // with another filter the total is counted under it: business 2 holds every third
     const two = await t.api({
       path: '/ai/conversations',

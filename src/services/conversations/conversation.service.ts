@@ -132,7 +132,7 @@ export class ConversationService {
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     // q: the matches are counted once (the total when nothing else filters); a few are then read by id
-    const matches = pattern === null ? null : await searchMatches(ctx, pattern, SEARCH_IDS_MAX);
+    const matches = pattern === null ? null : await searchMatches(ctx, pattern);
     if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
@@ -147,7 +147,7 @@ export class ConversationService {
         const filters = [
           toFilter(q.where, conversationRelations(ctx), computed),
           ...(scope ? [{ business_id: { $in: scope } }] : []),
-          ...(pattern ? [searchFilter(ctx, pattern, matches?.ids ?? null)] : []),
+          ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
         ].filter((f) => Object.keys(f).length);
         return filters.length ? { $and: filters } : {};
       },
@@ -385,6 +385,12 @@ function checkQ(search: string): string {
 
 /** Up to this many matching conversations, the page reads them by id; past it, the search is part of the page's read. */
 const SEARCH_IDS_MAX = 2000;
+/**
+ * A broad word's page is found by walking the conversations in the page's order, each tested against its own messages,
+ * when about this many conversations or fewer are walked before the page is full (the page's end × conversations /
+ * matches). Past it (a sparse word, a deep page), PostgreSQL hashes the search's matches once instead.
+ */
+const SEARCH_WALK_MAX = 600;
 
 /**
  * `q`: the ids of the project's conversations whose searched columns contain the pattern, united with those having a
@@ -397,33 +403,52 @@ function matchesSql(): string {
   return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns}) union ${messagesSql}`;
 }
 
+interface SearchMatches {
+  /** How many conversations match. */
+  n: number;
+  /** Their ids as one array literal (`{1,2,…}`) when there are at most SEARCH_IDS_MAX of them. */
+  ids: string | null;
+  /** Past SEARCH_IDS_MAX: the project's conversations, to weigh how dense the matches are. */
+  conversations: number | null;
+}
+
 /**
- * How many conversations match (with no other filter, the list's total: no second count), and their ids as one array
- * literal (`{1,2,…}`) when there are at most `max` of them.
+ * How many conversations match (with no other filter, the list's total: no second count), with their ids when few,
+ * else the project's conversation count (an init plan PostgreSQL runs only when that branch is taken).
  */
-async function searchMatches(ctx: RequestContext, pattern: string, max: number): Promise<{ n: number; ids: string | null }> {
-  const [row] = await selectOnReplica<{ n: number; ids: string | null }>(
+async function searchMatches(ctx: RequestContext, pattern: string): Promise<SearchMatches> {
+  const [row] = await selectOnReplica<SearchMatches>(
     ctx.em,
-    `select count(*)::int as n, case when count(*) <= ${max} then array_agg(id)::text end as ids from (${matchesSql()}) m`,
-    [ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern],
+    `select count(*)::int as n, case when count(*) <= ${SEARCH_IDS_MAX} then array_agg(id)::text end as ids,
+            case when count(*) > ${SEARCH_IDS_MAX} then (select count(*)::int from ai_conversations pc where pc.project_id = ?) end
+              as conversations
+       from (${matchesSql()}) m`,
+    [ctx.project.id, ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern],
   );
-  return { n: Number(row?.n ?? 0), ids: row?.ids ?? null };
+  return { n: Number(row?.n ?? 0), ids: row?.ids ?? null, conversations: row?.conversations ?? null };
 }
 
 /**
  * `q` as a filter. A few matches: their ids (one array parameter, read by primary key). A broad word: the columns'
- * `ilike` or `id in (the messages' search)`; under `or`, PostgreSQL cannot turn the `in` into a join (its generic
- * plan, expecting few rows, would then join and sort every match) and runs it once as a hashed subplan while
- * walking the conversations in the page's order, which stops at the page's end.
+ * `ilike`, or the conversation's messages contain it. Dense matches (SEARCH_WALK_MAX): an `exists` per conversation
+ * walked in the page's order, on its messages by `conversation_id` (`offset 0` keeps PostgreSQL from hashing the
+ * whole search instead). Otherwise `id in (the messages' search)`; under `or`, PostgreSQL cannot turn the `in` into a
+ * join (its generic plan, expecting few rows, would then join and sort every match) and runs it once as a hashed
+ * subplan while walking the conversations in the page's order, which stops at the page's end.
  */
-function searchFilter(ctx: RequestContext, pattern: string, ids: string | null): Record<string, unknown> {
-  if (ids) return { id: raw('any(?::int[])', [ids]) };
-  return {
-    $or: [
-      ...Q_CONVERSATION_COLUMNS.map((c) => ({ [c]: { $ilike: pattern } })),
-      { id: { $in: raw(messagesSql, [ctx.project.id, pattern]) } },
-    ],
-  };
+function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatches, pageEnd: number): Record<string, unknown> {
+  if (matches.ids) return { id: raw('any(?::int[])', [matches.ids]) };
+  const walk = matches.conversations !== null && (pageEnd * matches.conversations) / matches.n <= SEARCH_WALK_MAX;
+  const messages = walk
+    ? {
+        [raw(
+          (alias: string) =>
+            `exists (select 1 from ai_messages dm where dm.conversation_id = ${alias}.id and og_fold(dm.content) like og_fold(?) offset 0)`,
+          [pattern],
+        )]: true,
+      }
+    : { id: { $in: raw(messagesSql, [ctx.project.id, pattern]) } };
+  return { $or: [...Q_CONVERSATION_COLUMNS.map((c) => ({ [c]: { $ilike: pattern } })), messages] };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
