@@ -95,7 +95,7 @@ describe('a busy hour across two serve processes', () => {
         });
         expect(c.status).toBe(200);
         sessions++;
-        await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 80)));
+        await new Promise((r) => setTimeout(r, 10 + Math.floor(Math.random() * 40)));
         c.close();
         for (const e of c.events) {
           expect(e.event).not.toBe('stream.reset');

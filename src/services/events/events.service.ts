@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config.js';
 import { validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { causeOf } from '../../db/unavailable.js';
+import { vacuumQueue } from '../../db/vacuum.js';
 import { namespaceOf } from '../../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
@@ -11,6 +12,9 @@ import { AI_EVENT_TYPES, projectsWithInbox, sequencePass, type OutboxKind } from
 import { StreamRegistry } from './streams.js';
 import { EventStream } from './event-stream.js';
 import { type AiEventRecord, type StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
+
+/** The inbox is vacuumed at most this often, by a process whose passes moved rows. */
+const INBOX_VACUUM_MS = 1000;
 
 export interface EventsQuery {
   types?: readonly string[] | null;
@@ -50,6 +54,8 @@ export class EventsService {
    */
   private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null; work: Set<OutboxKind> }>();
   private poll: NodeJS.Timeout | null = null;
+  /** Passes that moved rows since the inbox's last vacuum, when that vacuum started, and whether one runs (db/vacuum.ts). */
+  private inboxVacuum = { passes: 0, at: 0, running: false };
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
   /** Every open stream of this process: caps, re-validation, the per-process bound (events/streams.ts). */
@@ -147,13 +153,29 @@ export class EventsService {
     try {
       const done = await sequencePass(this.orm.em.getConnection(), projectId, queued, this.origin);
       work = done.work;
-      if (done.lastId !== null) this.committed(projectId, done.lastId);
+      if (done.lastId !== null) {
+        this.committed(projectId, done.lastId);
+        this.inboxVacuum.passes++;
+        this.vacuumInboxSoon();
+      }
     } catch (err) {
       warnOnce(this.log, causeOf(err), 'sequencing events failed; the poll retries');
     }
     // this process's workers at once; the others through the pass's NOTIFY (Redis: published here)
     for (const kind of work) this.wake(kind);
     if (work.length) this.bus?.publishWork(this.origin, work);
+  }
+
+  /** At most once a second, after passes that moved rows, one vacuum of the inbox at a time (db/vacuum.ts). */
+  private vacuumInboxSoon(): void {
+    const v = this.inboxVacuum;
+    if (v.running || v.passes === 0 || performance.now() - v.at < INBOX_VACUUM_MS) return;
+    v.running = true;
+    v.passes = 0;
+    v.at = performance.now();
+    vacuumQueue(this.orm.em.getConnection(), 'ai_event_inbox')
+      .catch((err) => warnOnce(this.log, causeOf(err), 'vacuuming the events inbox failed'))
+      .finally(() => (v.running = false));
   }
 
   /** The poll's share: inbox rows a pass never moved (their writer's process died right after its commit). */
