@@ -23,6 +23,7 @@ import { Migration20261126000400_outbound_media } from './Migration2026112600040
 import { Migration20261126000500_process_heartbeats } from './Migration20261126000500_process_heartbeats.js';
 import { Migration20261126000700_conversation_response_times } from './Migration20261126000700_conversation_response_times.js';
 import { Migration20261127000100_message_search } from './Migration20261127000100_message_search.js';
+import { Migration20261127000200_foreign_key_indexes } from './Migration20261127000200_foreign_key_indexes.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000500_process_heartbeats', class: Migration20261126000500_process_heartbeats },
   { name: 'Migration20261126000700_conversation_response_times', class: Migration20261126000700_conversation_response_times },
   { name: 'Migration20261127000100_message_search', class: Migration20261127000100_message_search },
+  { name: 'Migration20261127000200_foreign_key_indexes', class: Migration20261127000200_foreign_key_indexes },
 ];
