@@ -24,6 +24,7 @@ import { Migration20261126000500_process_heartbeats } from './Migration202611260
 import { Migration20261126000700_conversation_response_times } from './Migration20261126000700_conversation_response_times.js';
 import { Migration20261127000100_message_search } from './Migration20261127000100_message_search.js';
 import { Migration20261127000200_foreign_key_indexes } from './Migration20261127000200_foreign_key_indexes.js';
+import { Migration20261127000300_metrics_trigger_plans } from './Migration20261127000300_metrics_trigger_plans.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000700_conversation_response_times', class: Migration20261126000700_conversation_response_times },
   { name: 'Migration20261127000100_message_search', class: Migration20261127000100_message_search },
   { name: 'Migration20261127000200_foreign_key_indexes', class: Migration20261127000200_foreign_key_indexes },
+  { name: 'Migration20261127000300_metrics_trigger_plans', class: Migration20261127000300_metrics_trigger_plans },
 ];
