@@ -331,6 +331,9 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async
       delivery_status: string | null;
       delivery_error: string | null;
       author_id: number | null;
+      type: string;
+      payload: unknown;
+      reply_to_id: number | null;
     }>(
       `select "a0".* from "ai_messages" as "a0" where "a0"."project_id" = $1 and "a0"."conversation_id" = $2 order by "a0"."id" asc limit $3`,
       [project.id, c.id, pageSize],
@@ -340,19 +343,7 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id/messages', async
       [project.id, c.id],
     ),
   ]);
-  const result = page.rows.map((m) => ({
-    id: m.id,
-    conversation_id: m.conversation_id,
-    role: m.role,
-    content: m.content,
-    public: m.public,
-    created_at: m.created_at,
-    usage: m.usage,
-    external_id: m.external_id,
-    delivery_status: m.delivery_status,
-    delivery_error: m.delivery_error,
-    author_id: m.author_id,
-  }));
+  const result = page.rows.map(messageRecord);
   return { error: false, result, pagination: pagination(1, pageSize, Number(total!.count), result.length) };
 });
 
