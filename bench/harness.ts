@@ -96,10 +96,11 @@ export async function fire(server: BenchServer, s: BenchScenario, duration: numb
 /**
  * The commit floor of a write scenario (issue 45): the baseline process's `POST /floor/:id` (one
  * autocommit statement inserting a message-sized row and bumping its conversation's counter) with
- * the scenario's body, over 200 conversations; undefined for a read.
+ * the scenario's body, over 200 conversations; undefined for a read and for a POST that writes no message
+ * (`POST /auth`: the floor would answer its body with 500).
  */
 export function floorOf(s: BenchScenario): BenchScenario | undefined {
-  if (s.method !== 'POST' || !s.baseline || s.body === undefined) return undefined;
+  if (s.method !== 'POST' || !s.baseline || s.body === undefined || !writesMessage(s.body)) return undefined;
   return {
     name: `${s.name} [floor]`,
     method: 'POST',
@@ -107,6 +108,15 @@ export function floorOf(s: BenchScenario): BenchScenario | undefined {
     body: s.body,
     rotate: Array.from({ length: 200 }, (_, i) => ({ path: `/floor/${i + 1}` })),
   };
+}
+
+/** A message-shaped body: a JSON object with a string `content`. */
+function writesMessage(body: string): boolean {
+  try {
+    return typeof (JSON.parse(body) as { content?: unknown }).content === 'string';
+  } catch {
+    return false;
+  }
 }
 
 /** A scenario whose every request differs: its `next()` body and headers over the scenario's own. */
