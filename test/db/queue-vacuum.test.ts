@@ -3,6 +3,7 @@ import { MetricsCompactor } from '../../src/workers/metrics-compactor.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
+import { until } from '../support/webhook-receiver.js';
 
 /**
  * The queue tables the service empties are vacuumed by the service (src/db/vacuum.ts), whatever autovacuum does:
@@ -46,15 +47,6 @@ afterAll(() => db.orm.close());
 const vacuums = async (table: string) =>
   Number((await db.sql<{ n: string }>('select vacuum_count as n from pg_stat_user_tables where relname = ?', [table]))[0].n);
 
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
-}
-
 describe.each(ENGINES)('queue tables vacuumed by the service (%s)', (engine) => {
   const conversation = 1 + ENGINES.indexOf(engine);
   let t: TestApp;
@@ -74,7 +66,7 @@ describe.each(ENGINES)('queue tables vacuumed by the service (%s)', (engine) => 
   it('the events inbox, after passes that moved rows; the events are all in the log', async () => {
     const before = await vacuums('ai_event_inbox');
     for (let i = 0; i < 3; i++) expect((await write(`inbox ${i}`)).statusCode).toBe(200);
-    expect(await eventually(async () => (await vacuums('ai_event_inbox')) > before)).toBe(true);
+    await until(async () => (await vacuums('ai_event_inbox')) > before, 5000, 'a vacuum of ai_event_inbox');
     const [left] = await db.sql<{ n: number }>('select count(*)::int as n from ai_event_inbox');
     expect(left.n).toBe(0);
     const logged = await db.sql<{ n: number }>(
@@ -90,7 +82,7 @@ describe.each(ENGINES)('queue tables vacuumed by the service (%s)', (engine) => 
     expect(pending.n).toBeGreaterThan(0);
     const before = await vacuums('metrics_conversation_delta');
     await new MetricsCompactor(db.orm, 0, silent).pass();
-    expect(await eventually(async () => (await vacuums('metrics_conversation_delta')) > before)).toBe(true);
+    await until(async () => (await vacuums('metrics_conversation_delta')) > before, 5000, 'a vacuum of metrics_conversation_delta');
     const [after] = await db.sql<{ n: number }>('select count(*)::int as n from metrics_conversation_delta');
     expect(after.n).toBe(0);
     // a compaction with nothing to fold vacuums nothing

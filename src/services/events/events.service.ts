@@ -54,8 +54,8 @@ export class EventsService {
    */
   private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null; work: Set<OutboxKind> }>();
   private poll: NodeJS.Timeout | null = null;
-  /** Passes that moved rows since the inbox's last vacuum, when that vacuum started, and whether one runs (db/vacuum.ts). */
-  private inboxVacuum = { passes: 0, at: 0, running: false };
+  /** When the inbox's last vacuum started, and whether one runs (db/vacuum.ts). */
+  private readonly inboxVacuum = { at: 0, running: false };
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
   /** Every open stream of this process: caps, re-validation, the per-process bound (events/streams.ts). */
@@ -155,7 +155,6 @@ export class EventsService {
       work = done.work;
       if (done.lastId !== null) {
         this.committed(projectId, done.lastId);
-        this.inboxVacuum.passes++;
         this.vacuumInboxSoon();
       }
     } catch (err) {
@@ -166,12 +165,11 @@ export class EventsService {
     if (work.length) this.bus?.publishWork(this.origin, work);
   }
 
-  /** At most once a second, after passes that moved rows, one vacuum of the inbox at a time (db/vacuum.ts). */
+  /** After a pass that moved rows: at most once a second, one vacuum of the inbox at a time (db/vacuum.ts). */
   private vacuumInboxSoon(): void {
     const v = this.inboxVacuum;
-    if (v.running || v.passes === 0 || performance.now() - v.at < INBOX_VACUUM_MS) return;
+    if (v.running || performance.now() - v.at < INBOX_VACUUM_MS) return;
     v.running = true;
-    v.passes = 0;
     v.at = performance.now();
     vacuumQueue(this.orm.em.getConnection(), 'ai_event_inbox')
       .catch((err) => warnOnce(this.log, causeOf(err), 'vacuuming the events inbox failed'))
