@@ -126,7 +126,7 @@ async function openSse(origin: string, n: number): Promise<Held> {
 }
 
 /** A stream read on a raw socket: the GET, the status from the first bytes, then every byte discarded into DISCARD. */
-function rawSse(
+export function rawSse(
   origin: string,
   path: string,
   key: string,
