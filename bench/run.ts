@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig, type AppConfig, type GraphEngineName } from '../src/config.js';
 import { credentialCipher } from '../src/platform/dev-key.js';
 import { openBenchDatabase } from './database.js';
-import { CONNECTIONS, fire, floorOf, machine, median, prepareScenarios, type Run } from './harness.js';
+import { CONNECTIONS, fire, floorOf, machine, median, prepareScenarios, vacuumFor, type Run } from './harness.js';
 import { startServe, startServer, type BenchServer } from './processes.js';
 import type { BenchScenario } from './types.js';
 import { sampleWaits } from './waits.js';
@@ -159,12 +159,14 @@ async function main(): Promise<void> {
           const b: Run[] = [];
           const fl: Run[] = [];
           for (let i = 0; i < (s.baseline || versus ? pairs : 1); i++) {
+            await vacuumFor(db.url, s);
             const waits = s.sampleWaits ? sampleWaits(db.url) : undefined;
             const ra = await fire(serve, s, duration);
             if (waits) console.log(`  ${s.name} (${engine}) serve: ${await waits.stop()}`);
             a.push(ra);
             let line = `${engine.padEnd(9)} ${s.name}: ${ra.rps.toFixed(0)} req/s, p99 ${ra.p99} ms, cpu ${ra.cpuMsPerReq.toFixed(2)} ms/req [${ra.codes}]`;
             if (s.baseline) {
+              await vacuumFor(db.url, s);
               const baselineWaits = s.sampleWaits ? sampleWaits(db.url) : undefined;
               const rb = await fire(baseline!, s, duration);
               if (baselineWaits) console.log(`  ${s.name} baseline: ${await baselineWaits.stop()}`);
@@ -172,6 +174,7 @@ async function main(): Promise<void> {
               line += ` | baseline ${rb.rps.toFixed(0)} req/s, p99 ${rb.p99} ms, cpu ${rb.cpuMsPerReq.toFixed(2)} ms/req [${rb.codes}] | ratio ${(ra.rps / rb.rps).toFixed(2)}`;
             }
             if (floor) {
+              await vacuumFor(db.url, floor);
               const rf = await fire(baseline!, floor, duration);
               fl.push(rf);
               line += ` | floor ${rf.rps.toFixed(0)} req/s, p99 ${rf.p99} ms [${rf.codes}] | ratio to floor ${(ra.rps / rf.rps).toFixed(2)}`;

@@ -24,6 +24,8 @@ export interface BenchScenario {
   rival?: { name: string; body: string };
   /** Sample pg_stat_activity's wait events during the measured runs and print them (bench/waits.ts). */
   sampleWaits?: boolean;
+  /** Tables vacuumed before each measured run (harness vacuumFor): a write scenario's runs start from the same state. */
+  vacuum?: string[];
 }
 
 export interface BenchPrepareContext {

@@ -6,6 +6,8 @@ const SERVER_KEY = 'bench-ai-writes-server-key-0123456789';
 const BASE = 51_000_000;
 const CONVERSATIONS = 200;
 const USERS = 50;
+/** What a message write leaves dead: its conversation's old row (never HOT: last_message_at is indexed). */
+const VACUUM = ['ai_conversations', 'ai_messages', 'ai_message_search'];
 const userKey = (i: number) => `bench-ai-writes-user-${i}-0123456789`;
 
 /**
@@ -88,6 +90,7 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
       rotate: Array.from({ length: CONVERSATIONS }, (_, i) => ({ path: `${prefix}/ai/conversations/${BASE + i}/messages` })),
       baseline: true,
       sampleWaits: true,
+      vacuum: VACUUM,
     },
     {
       name: 'POST /ai/agents/{provider_external_id}/conversations/current/messages',
@@ -98,6 +101,7 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
       rotate: Array.from({ length: USERS }, (_, i) => ({ headers: { 'x-api-key': userKey(i) } })),
       baseline: true,
       sampleWaits: true,
+      vacuum: VACUUM,
     },
   ];
   return scenarios;

@@ -31,3 +31,20 @@ it('every foreign key to a conversation or a message has an index on its referen
   );
   expect(plan['QUERY PLAN']).not.toMatch(/Seq Scan/);
 });
+
+it('no plain b-tree index is the prefix of another on the same table (each one is paid on every non-HOT update)', async () => {
+  // Migration20261127000400_redundant_index: a message write updates its conversation, never HOT, so every index of
+  // ai_conversations takes an entry per message; an index whose columns lead another one answers nothing the other does not.
+  const redundant = await db.sql<{ index: string }>(
+    `with i as (
+       select x.indrelid, x.indexrelid::regclass::text as name, x.indkey::text as keys
+         from pg_index x join pg_class c on c.oid = x.indexrelid join pg_am am on am.oid = c.relam
+        where am.amname = 'btree' and x.indpred is null and x.indexprs is null and not x.indisunique
+          and c.relnamespace = 'public'::regnamespace)
+     select a.name || ' (prefix of ' || b.name || ')' as index
+       from i a join i b on a.indrelid = b.indrelid and a.name <> b.name
+      where b.keys like a.keys || ' %' or (b.keys = a.keys and a.name > b.name)
+      order by 1`,
+  );
+  expect(redundant.map((r) => r.index)).toEqual([]);
+});

@@ -25,6 +25,7 @@ import { Migration20261126000700_conversation_response_times } from './Migration
 import { Migration20261127000100_message_search } from './Migration20261127000100_message_search.js';
 import { Migration20261127000200_foreign_key_indexes } from './Migration20261127000200_foreign_key_indexes.js';
 import { Migration20261127000300_metrics_trigger_plans } from './Migration20261127000300_metrics_trigger_plans.js';
+import { Migration20261127000400_redundant_index } from './Migration20261127000400_redundant_index.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000100_message_search', class: Migration20261127000100_message_search },
   { name: 'Migration20261127000200_foreign_key_indexes', class: Migration20261127000200_foreign_key_indexes },
   { name: 'Migration20261127000300_metrics_trigger_plans', class: Migration20261127000300_metrics_trigger_plans },
+  { name: 'Migration20261127000400_redundant_index', class: Migration20261127000400_redundant_index },
 ];
