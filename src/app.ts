@@ -130,7 +130,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
       down
         ? app.log.warn({ cause }, 'database down: answering 503 at once while one probe checks for recovery')
         : app.log.info('database answers again'),
-  }).start();
+  })
+    .gatePool(orm.em.getConnection().getKnex().client as never)
+    .start();
   registerErrorHandling(app, breaker);
   await registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);

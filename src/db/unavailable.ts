@@ -28,6 +28,7 @@ const MESSAGES = [
   /client has encountered a connection error/i,
   /client was closed and is not queryable/i, // pg: a statement sent on a connection closed after a fault
   /transaction query already complete/i, // knex: a statement of a transaction that a fault already ended
+  /the database is down: one probe/i, // db/breaker.ts: no new pool connection while the database is known to be down
 ];
 
 /**
