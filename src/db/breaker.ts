@@ -18,11 +18,11 @@ export interface BreakerOptions {
 }
 
 /**
- * How long the probe's connection attempt may wait while the database is down. A frozen server accepts nothing, and
- * each attempt given up stays in its listen queue: at the thaw PostgreSQL forks and authenticates a backend for each,
- * in order, before the attempts that still want an answer.
+ * How long a connection attempt of its own (the probe's while down, the heartbeat's) may wait for a server that does
+ * not answer. A frozen server accepts nothing, and each attempt given up stays in its listen queue: at the thaw
+ * PostgreSQL forks and authenticates a backend for each, in order, before the attempts that still want an answer.
  */
-const PATIENT_CONNECT_MS = 10_000;
+export const PATIENT_CONNECT_MS = 10_000;
 
 /** What a new pool connection meets while the database is known to be down (gatePool). */
 const DOWN_MESSAGE = 'the database is down: one probe checks for recovery';

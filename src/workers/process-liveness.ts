@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
+import { PATIENT_CONNECT_MS } from '../db/breaker.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { OutboxLog } from './outbox-worker.js';
 
@@ -46,6 +47,8 @@ export class ProcessLiveness {
   /** performance.now() when the last beat that found our row was sent. */
   private lastBeat = -Infinity;
   private client: pg.Client | undefined;
+  /** A connection attempt under way, shared by the beats that wait for it (see connection()). */
+  private attempt: { client: pg.Client; ready: Promise<pg.Client> } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private running: Promise<void> = Promise.resolve();
@@ -89,6 +92,7 @@ export class ProcessLiveness {
     this.registered = false;
     const c = this.client;
     this.client = undefined;
+    if (this.attempt) this.drop(this.attempt.client);
     await c?.end().catch(() => undefined);
   }
 
@@ -196,7 +200,7 @@ export class ProcessLiveness {
   }
 
   private async query<T>(text: string, params: unknown[]): Promise<T[]> {
-    const client = this.client ?? (await this.connect());
+    const client = this.client ?? (await this.connection());
     try {
       return (await client.query(text, params)).rows as T[];
     } catch (err) {
@@ -205,24 +209,47 @@ export class ProcessLiveness {
     }
   }
 
-  /** A connection of its own, so the beat never waits behind the pool; a statement waits at most deadAfterMs. */
-  private async connect(): Promise<pg.Client> {
+  /**
+   * A connection of its own, so the beat never waits behind the pool; a beat waits at most deadAfterMs for it. The
+   * attempt itself may go on for PATIENT_CONNECT_MS, and the next beats wait for the same one: a frozen server keeps
+   * every attempt given up in its listen queue, to fork a backend for each at the thaw before the ones that count.
+   */
+  private connection(): Promise<pg.Client> {
+    this.attempt ??= this.connect();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), this.deadAfterMs);
+    });
+    return Promise.race([this.attempt.ready, late]).finally(() => clearTimeout(timer));
+  }
+
+  private connect(): { client: pg.Client; ready: Promise<pg.Client> } {
     const client = new pg.Client({
       connectionString: this.opts.url,
-      connectionTimeoutMillis: this.deadAfterMs,
+      connectionTimeoutMillis: Math.max(PATIENT_CONNECT_MS, this.deadAfterMs),
       query_timeout: this.deadAfterMs,
       application_name: 'ordergraph-heartbeat',
       keepAlive: true,
     });
     client.on('error', () => this.drop(client));
-    try {
-      await client.connect();
-    } catch (err) {
-      this.drop(client);
-      throw err;
-    }
-    this.client = client;
-    return client;
+    const ready = client.connect().then(
+      () => {
+        if (this.attempt?.client === client) this.attempt = undefined;
+        if (this.stopped) {
+          this.drop(client);
+          throw new Error('stopped');
+        }
+        this.client = client;
+        return client;
+      },
+      (err: unknown) => {
+        if (this.attempt?.client === client) this.attempt = undefined;
+        this.drop(client);
+        throw err;
+      },
+    );
+    ready.catch(() => undefined); // a beat that stopped waiting has reported the failure already
+    return { client, ready };
   }
 
   private drop(client: pg.Client): void {
