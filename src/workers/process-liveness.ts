@@ -232,22 +232,18 @@ export class ProcessLiveness {
       keepAlive: true,
     });
     client.on('error', () => this.drop(client));
-    const ready = client.connect().then(
-      () => {
-        if (this.attempt?.client === client) this.attempt = undefined;
-        if (this.stopped) {
-          this.drop(client);
-          throw new Error('stopped');
-        }
+    const ready = client
+      .connect()
+      .then(() => {
+        if (this.stopped) throw new Error('stopped');
         this.client = client;
         return client;
-      },
-      (err: unknown) => {
-        if (this.attempt?.client === client) this.attempt = undefined;
+      })
+      .catch((err: unknown) => {
         this.drop(client);
         throw err;
-      },
-    );
+      })
+      .finally(() => (this.attempt = undefined));
     ready.catch(() => undefined); // a beat that stopped waiting has reported the failure already
     return { client, ready };
   }
