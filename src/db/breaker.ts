@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { StatementClock } from './connection-guard.js';
+import { closeAtOnce, type StatementClock } from './connection-guard.js';
 import { CLIENT_READ_MARGIN_MS, type DatabaseBounds } from './orm.js';
 import { causeOf } from './unavailable.js';
 
@@ -141,8 +141,7 @@ export class DatabaseBreaker {
   /** Closes a probe connection at once (a frozen server would not answer a polite end). */
   private drop(client: pg.Client): void {
     if (this.client === client) this.client = undefined;
-    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    client.end().catch(() => undefined);
+    closeAtOnce(client);
   }
 
   private mark(down: boolean, cause?: string): void {

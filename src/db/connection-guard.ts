@@ -44,6 +44,15 @@ export function reusable(conn: PgConnection): boolean {
   return status === undefined || status === null || status === 'I';
 }
 
+/**
+ * Closes a connection of its own at once (the breaker's probe, the heartbeat's): its socket first, since a frozen
+ * server would never answer a polite `end`.
+ */
+export function closeAtOnce(client: { end(): Promise<void> }): void {
+  (client as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  client.end().catch(() => undefined);
+}
+
 /** Takes a connection out of service after a failure that leaves it in an unknown state. */
 export function breakOnFailure(conn: PgConnection, err: unknown): void {
   const { message, code } = (err ?? {}) as { message?: unknown; code?: unknown };

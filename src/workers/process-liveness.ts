@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { PATIENT_CONNECT_MS } from '../db/breaker.js';
+import { closeAtOnce } from '../db/connection-guard.js';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
 import type { OutboxLog } from './outbox-worker.js';
 
@@ -250,8 +251,7 @@ export class ProcessLiveness {
 
   private drop(client: pg.Client): void {
     if (this.client === client) this.client = undefined;
-    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    client.end().catch(() => undefined);
+    closeAtOnce(client);
   }
 
   private failure(err: unknown): void {
