@@ -115,19 +115,45 @@ function redisStore(url: string, namespace: string): LimiterStore {
     lazyConnect: false,
   });
   client.on('error', () => undefined); // ioredis reconnects by itself; a failed command rejects
+  // the outcome of the first connection attempt, whichever it is
+  const firstAttempt = new Promise<void>((resolve) => {
+    for (const outcome of ['ready', 'error', 'close']) client.once(outcome, () => resolve());
+  });
   const failures = { count: 0 };
   return {
     kind: 'redis',
     failures,
     create: (o) =>
       bounded(
-        new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` }),
+        afterFirstAttempt(
+          firstAttempt,
+          new RateLimiterRedis({ storeClient: client, rejectIfRedisNotReady: true, ...o, keyPrefix: `${namespace}:${o.keyPrefix}` }),
+        ),
         failures,
       ),
     close: async () => {
       client.disconnect();
     },
   };
+}
+
+/** The limiter's calls that reach the store (the ones RLWrapperTimeouts bounds). */
+const STORE_CALLS = new Set<string | symbol>(['consume', 'penalty', 'reward', 'get', 'set', 'block', 'delete']);
+
+/**
+ * A process that has just started does not refuse its first requests while its Redis connection is
+ * being made: until the first attempt has an outcome, a call waits for it (within STORE_TIMEOUT_MS,
+ * as every call: `bounded` wraps this). After that, a client that is not ready fails at once.
+ */
+function afterFirstAttempt(firstAttempt: Promise<void>, limiter: RateLimiterAbstract): RateLimiterAbstract {
+  let pending: Promise<void> | null = firstAttempt.then(() => void (pending = null));
+  return new Proxy(limiter, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || !STORE_CALLS.has(prop)) return value;
+      return (...args: unknown[]) => (pending ? pending.then(() => value.apply(target, args)) : value.apply(target, args));
+    },
+  });
 }
 
 /** The 429 headers of CONTRACT §7. */

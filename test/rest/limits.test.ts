@@ -351,23 +351,50 @@ describe.skipIf(!REDIS_URL).each(ENGINES)('usage limits on Redis (%s)', (engine)
     expect((await configs(t)).statusCode).toBe(200);
   });
 
-  it('fails closed or open when Redis is unreachable, and recovers when it comes back (no restart)', async () => {
-    // a TCP relay in front of Redis that the test can cut and restore
+  /** A TCP relay in front of Redis that the test can cut and restore; each connection reaches Redis after `delayMs`. */
+  async function redisRelay(delayMs = 0) {
     const sockets = new Set<net.Socket>();
     const target = new URL(REDIS_URL!);
     const relay = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 6379), target.hostname);
-      sockets.add(client).add(upstream);
-      client.pipe(upstream).pipe(client);
-      const drop = () => {
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on('error', drop).on('close', drop);
-      upstream.on('error', drop).on('close', drop);
+      sockets.add(client);
+      client.pause();
+      setTimeout(() => {
+        if (client.destroyed) return;
+        const upstream = net.connect(Number(target.port || 6379), target.hostname);
+        sockets.add(upstream);
+        client.pipe(upstream).pipe(client);
+        client.resume();
+        upstream.on('error', drop).on('close', drop);
+        function drop() {
+          client.destroy();
+          upstream.destroy();
+        }
+        client.on('error', drop).on('close', drop);
+      }, delayMs);
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
-    const port = (relay.address() as net.AddressInfo).port;
+    return { relay, sockets, port: (relay.address() as net.AddressInfo).port };
+  }
+
+  it('a process whose Redis connection is still being made waits for it: its first requests are counted, not refused', async () => {
+    const { relay, sockets, port } = await redisRelay(600);
+    const started = Date.now();
+    const slow = await startApp(engine, db, { config: { redisUrl: `redis://127.0.0.1:${port}` } });
+    try {
+      await setRedisRules([slow], [{ scope: 'project', points: 2, duration_s: 60, on_error: 'closed' }]);
+      expect((await configs(slow)).statusCode).toBe(200);
+      expect(Date.now() - started).toBeLessThan(600 + 1000); // within the relay's delay and the store's bound
+      expect((await configs(slow)).statusCode).toBe(200);
+      expectLimited(await configs(slow), 'project', 'acme', 2);
+    } finally {
+      await slow.close();
+      relay.close();
+      for (const s of sockets) s.destroy();
+    }
+  });
+
+  it('fails closed or open when Redis is unreachable, and recovers when it comes back (no restart)', async () => {
+    const { relay, sockets, port } = await redisRelay();
     const viaRelay = await startApp(engine, db, { config: { redisUrl: `redis://127.0.0.1:${port}` } });
     try {
       await setRedisRules([viaRelay], [{ scope: 'project', points: 100, duration_s: 60, on_error: 'closed' }]);
