@@ -20,8 +20,13 @@ import { sampleWaits } from './waits.js';
  * under .data/bench-pg. BENCH_DURATION (seconds, default 5) sets the length of each measured run,
  * BENCH_ENGINES (default `mercurius,apollo`) the engines.
  */
-const WARMUP_SECONDS = 1;
-const RIVAL_WARMUP_SECONDS = 5;
+/**
+ * Every server of a pair warms up as long before its first measured run: `serve` has far more code for V8 to
+ * compile than the baseline, and after 1 s it still spent 1.25–1.30 ms of CPU per /graphql request in the first
+ * pair against 0.48–0.78 in the next two (measured 2026-11-27); PostGraphile, which plans each document on first
+ * sight, was 40–60 % dearer per request after 1 s.
+ */
+const WARMUP_SECONDS = 5;
 const BASELINE = path.join(__dirname, 'baseline.js');
 
 interface Row {
@@ -151,9 +156,7 @@ async function main(): Promise<void> {
           const floor = floorOf(s);
           if (floor) await fire(baseline!, floor, WARMUP_SECONDS);
           const versus = s.rival && rival ? { server: rival, scenario: { ...s, body: s.rival.body, headers: {} } } : undefined;
-          // PostGraphile plans each document on first sight and V8 compiles it over thousands of requests:
-          // a 1 s warm-up left it 40–60 % dearer per request in the first pair (measured), so it gets 5 s
-          if (versus) await fire(versus.server, versus.scenario, RIVAL_WARMUP_SECONDS);
+          if (versus) await fire(versus.server, versus.scenario, WARMUP_SECONDS);
           const a: Run[] = [];
           const rv: Run[] = [];
           const b: Run[] = [];
