@@ -21,11 +21,13 @@ import { sampleWaits } from './waits.js';
  * BENCH_ENGINES (default `mercurius,apollo`) the engines.
  */
 /**
- * Every server of a pair warms up as long before its first measured run: `serve` has far more code for V8 to
- * compile than the baseline, and after 1 s it still spent 1.25–1.30 ms of CPU per /graphql request in the first
- * pair against 0.48–0.78 in the next two (measured 2026-11-27); PostGraphile, which plans each document on first
- * sight, was 40–60 % dearer per request after 1 s.
+ * Warm-ups before the first measured run. `serve` has far more code for V8 to compile than the baseline and takes
+ * about 20 s of load to settle: its CPU per message write over successive 5 s runs of a fresh process read 2.50,
+ * 1.53, 1.15, 1.09, 0.81, 0.86 ms (2026-11-27), and after 1 s of warm-up its first /graphql pair spent 1.25–1.30 ms
+ * per request against 0.48–0.78 in the next two. The baseline, the commit floor and PostGraphile (which plans each
+ * document on first sight: 40–60 % dearer per request after 1 s) settle within 5 s.
  */
+const SERVE_WARMUP_SECONDS = 20;
 const WARMUP_SECONDS = 5;
 const BASELINE = path.join(__dirname, 'baseline.js');
 
@@ -151,7 +153,7 @@ async function main(): Promise<void> {
       try {
         for (const s of group) {
           if (s.baseline) await sameAnswer(serve.origin, baseline!.origin, s);
-          await fire(serve, s, WARMUP_SECONDS);
+          await fire(serve, s, SERVE_WARMUP_SECONDS);
           if (s.baseline) await fire(baseline!, s, WARMUP_SECONDS);
           const floor = floorOf(s);
           if (floor) await fire(baseline!, floor, WARMUP_SECONDS);
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
             }
             console.log(line);
           }
-          loadSeconds += WARMUP_SECONDS + a.length * duration;
+          loadSeconds += SERVE_WARMUP_SECONDS + a.length * duration;
           const ratios = b.length ? a.map((r, i) => r.rps / b[i].rps) : undefined;
           rows.push({
             scenario: s.name,
@@ -237,7 +239,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(
         ' ',
-      )}; ${duration} s per run after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; ratio to floor = median of OrderGraph/commit floor per pair (writes: one durable statement, bench/baseline.ts POST /floor); RSS after (s) of load.\n`,
+      )}; ${duration} s per run after ${SERVE_WARMUP_SECONDS} s (serve) or ${WARMUP_SECONDS} s (the others) of warm-up, ${CONNECTIONS} connections, ${pairs} A/B pairs; values are medians of the runs, ratio = median of OrderGraph/baseline per pair; ratio to floor = median of OrderGraph/commit floor per pair (writes: one durable statement, bench/baseline.ts POST /floor); RSS after (s) of load.\n`,
   );
   console.log(table(rows));
   for (const r of rows.filter((row) => row.rival)) {
