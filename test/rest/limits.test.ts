@@ -373,11 +373,15 @@ describe.skipIf(!REDIS_URL).each(ENGINES)('usage limits on Redis (%s)', (engine)
       }, delayMs);
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
-    return { relay, sockets, port: (relay.address() as net.AddressInfo).port };
+    const close = () => {
+      relay.close();
+      for (const s of sockets) s.destroy();
+    };
+    return { relay, sockets, port: (relay.address() as net.AddressInfo).port, close };
   }
 
   it('a process whose Redis connection is still being made waits for it: its first requests are counted, not refused', async () => {
-    const { relay, sockets, port } = await redisRelay(600);
+    const { port, close } = await redisRelay(600);
     const started = Date.now();
     const slow = await startApp(engine, db, { config: { redisUrl: `redis://127.0.0.1:${port}` } });
     try {
@@ -388,13 +392,12 @@ describe.skipIf(!REDIS_URL).each(ENGINES)('usage limits on Redis (%s)', (engine)
       expectLimited(await configs(slow), 'project', 'acme', 2);
     } finally {
       await slow.close();
-      relay.close();
-      for (const s of sockets) s.destroy();
+      close();
     }
   });
 
   it('fails closed or open when Redis is unreachable, and recovers when it comes back (no restart)', async () => {
-    const { relay, sockets, port } = await redisRelay();
+    const { relay, sockets, port, close } = await redisRelay();
     const viaRelay = await startApp(engine, db, { config: { redisUrl: `redis://127.0.0.1:${port}` } });
     try {
       await setRedisRules([viaRelay], [{ scope: 'project', points: 100, duration_s: 60, on_error: 'closed' }]);
@@ -435,8 +438,7 @@ describe.skipIf(!REDIS_URL).each(ENGINES)('usage limits on Redis (%s)', (engine)
       expectLimited(await configs(viaRelay), 'project', 'acme', 2);
     } finally {
       await viaRelay.close();
-      relay.close();
-      for (const s of sockets) s.destroy();
+      close();
     }
   });
 
