@@ -1,8 +1,7 @@
-import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ENTITIES } from '../entities/index.js';
 import { guardConnection, reusable, StatementClock, type PgConnection } from './connection-guard.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { LATEST_MIGRATION } from './migrations/latest.js';
 import { TenantGuard } from './tenant-guard.js';
 import { noteOrmWarning, probeStatementTimeout, RESTORING_SETTING } from './startup-params.js';
 
@@ -78,7 +77,6 @@ export function ormConfig(opts: OrmOptions): Options {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     discovery: { disableDynamicFileAccess: true },
-    extensions: [Migrator],
     subscribers: [new TenantGuard()],
     pool: {
       min: 0,
@@ -86,7 +84,7 @@ export function ormConfig(opts: OrmOptions): Options {
       ...(opts.bounds ? { acquireTimeoutMillis: opts.bounds.acquireTimeoutMs, createTimeoutMillis: opts.bounds.acquireTimeoutMs } : {}),
     },
     ...replicaOptions(opts.replicaUrls ?? [], opts.poolMax ?? 10),
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: MIGRATION_OPTIONS,
     debug: opts.onQuery ? ['query'] : false,
     logger: opts.onQuery ?? (() => undefined),
     colors: false,
@@ -143,9 +141,22 @@ async function createORM(opts: OrmOptions): Promise<MikroORM> {
   return orm;
 }
 
+const MIGRATION_OPTIONS = { transactional: true, allOrNothing: true, snapshot: false };
+
+/** Applies pending migrations; the migrator and the migrations are loaded only when the newest is not applied yet. */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const done = await orm.getMigrator().up();
+  if (await applied(orm, LATEST_MIGRATION)) return [];
+  const [{ Migrator }, { MIGRATIONS }] = await Promise.all([import('@mikro-orm/migrations'), import('./migrations/index.js')]);
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: MIGRATIONS });
+  Migrator.register(orm);
+  const done = await orm.migrator.up();
   return done.map((m) => m.name);
+}
+
+async function applied(orm: MikroORM, name: string): Promise<boolean> {
+  const conn = orm.em.getConnection();
+  const [table] = await conn.execute<{ present: boolean }[]>(`select to_regclass('mikro_orm_migrations') is not null as present`);
+  return table.present && (await conn.execute<unknown[]>('select 1 from mikro_orm_migrations where name = ?', [name])).length > 0;
 }
 
 /** Keeps sequences ahead of ids inserted explicitly (fixtures), so later inserts never collide. */
