@@ -1,6 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ByteMeter, type MediaStore, type MediaWriteOptions } from './store.js';
 
 export interface S3StoreOptions {
@@ -19,17 +18,19 @@ export interface S3StoreOptions {
  */
 export class S3MediaStore implements MediaStore {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  private readonly sdk: Promise<Sdk>;
 
   constructor(private readonly opts: S3StoreOptions) {
-    this.client = new S3Client({ region: opts.region, endpoint: opts.endpoint, forcePathStyle: true });
+    this.sdk = loadSdk(opts);
+    this.sdk.catch(() => undefined); // a failed load fails each call that needs it
   }
 
   async write(mediaId: string, body: Readable, opts: MediaWriteOptions): Promise<{ size: number; sha256: string }> {
+    const { Upload, client } = await this.sdk;
     const meter = new ByteMeter(opts);
     const counted = new PassThrough();
     const upload = new Upload({
-      client: this.client,
+      client,
       params: { Bucket: this.opts.bucket, Key: key(mediaId), Body: counted, ContentType: opts.mimeType ?? 'application/octet-stream' },
       queueSize: 2,
     });
@@ -59,8 +60,13 @@ export class S3MediaStore implements MediaStore {
   }
 
   async read(mediaId: string, range?: { start: number; end: number }): Promise<Readable> {
-    const out = await this.client.send(
-      new GetObjectCommand({ Bucket: this.opts.bucket, Key: key(mediaId), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+    const { s3, client } = await this.sdk;
+    const out = await client.send(
+      new s3.GetObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key(mediaId),
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
     );
     const body = out.Body as Readable;
     // at most the range's length, whatever the server answers (s3rver reads `bytes=0-0` as the whole object)
@@ -68,16 +74,32 @@ export class S3MediaStore implements MediaStore {
   }
 
   async remove(mediaId: string): Promise<void> {
+    const { s3, client } = await this.sdk;
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key(mediaId) }));
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key(mediaId) }));
     } catch (err) {
-      if (!(err instanceof NoSuchKey)) throw err;
+      if (!(err instanceof s3.NoSuchKey)) throw err;
     }
   }
 
   close(): void {
-    this.client.destroy();
+    void this.sdk.then(
+      ({ client }) => client.destroy(),
+      () => undefined,
+    );
   }
+}
+
+interface Sdk {
+  s3: typeof import('@aws-sdk/client-s3');
+  Upload: typeof import('@aws-sdk/lib-storage').Upload;
+  client: S3Client;
+}
+
+/** The AWS SDK, loaded when a store is made: a process without MEDIA_S3_BUCKET never loads it (about 3 MB of heap kept for its life). */
+async function loadSdk(opts: S3StoreOptions): Promise<Sdk> {
+  const [s3, { Upload }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  return { s3, Upload, client: new s3.S3Client({ region: opts.region, endpoint: opts.endpoint, forcePathStyle: true }) };
 }
 
 const key = (mediaId: string) => `media/${mediaId}`;
