@@ -4,6 +4,7 @@ import { guardConnection, reusable, StatementClock, type PgConnection } from './
 import { LATEST_MIGRATION } from './migrations/latest.js';
 import { TenantGuard } from './tenant-guard.js';
 import { noteOrmWarning, probeStatementTimeout, RESTORING_SETTING } from './startup-params.js';
+import { releaseOrmContextsWhenSettled } from './async-contexts.js';
 
 export interface OrmOptions {
   clientUrl: string;
@@ -118,6 +119,7 @@ export function statementClockOf(orm: MikroORM): StatementClock | undefined {
 
 /** The one place the ORM is created; tests pass their own database URL. */
 export async function initORM(opts: OrmOptions): Promise<MikroORM> {
+  releaseOrmContextsWhenSettled();
   if (!opts.bounds || opts.clock) return createORM(opts);
   const clock = new StatementClock();
   const orm = await createORM({ ...opts, clock });
