@@ -439,7 +439,7 @@ async function storeReadCpu(sql: Sql, messageId: number): Promise<void> {
   let bytes = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < 10; i++) for await (const chunk of await store.read(id)) bytes += (chunk as Buffer).length;
+  for (let i = 0; i < 10; i++) for await (const chunk of await store.read({ id })) bytes += (chunk as Buffer).length;
   const cpu = process.cpuUsage(cpu0);
   console.log(
     `    the store's read alone (PgMediaStore.read in the bench process, 10 × the image, one at a time): ${((cpu.user + cpu.system) / 1000 / (bytes / MB)).toFixed(1)} ms CPU per MB, ${(bytes / MB / ((performance.now() - t0) / 1000)).toFixed(0)} MB/s`,
