@@ -109,6 +109,36 @@ describe.each(stores)('the %s media store', (_name, make) => {
   });
 });
 
+describe.each(stores)('the %s media store and attempts (CONTRACT §12.7)', (_name, make) => {
+  it('keeps each attempt’s bytes apart: removing or failing one attempt never touches another’s; removeOthers keeps only the one named', async (t) => {
+    const store = make();
+    if (!store) return t.skip();
+    const id = await mediaRow();
+    const first = randomBytes(CHUNK_BYTES + 5);
+    const second = randomBytes(CHUNK_BYTES + 9);
+    const [a, b, c] = [1, 2, 3].map((generation) => ({ id, generation }));
+    await store.write(b, trickle(second), { maxBytes: second.length, expectedSha256: sha(second) });
+    await store.write(a, trickle(first), { maxBytes: first.length, expectedSha256: sha(first) });
+    // a stale attempt whose bytes fail (too large, wrong hash) or that is removed leaves the other attempt's bytes alone
+    await expect(store.write(c, trickle(first), { maxBytes: 10 })).rejects.toThrow(MediaTooLarge);
+    await expect(store.write(a, trickle(first), { maxBytes: first.length, expectedSha256: sha(second) })).rejects.toThrow(
+      MediaHashMismatch,
+    );
+    await store.remove(a);
+    expect((await collect(await store.read(b))).equals(second)).toBe(true);
+    await store.write(a, trickle(first), { maxBytes: first.length });
+    await store.removeOthers(b);
+    expect((await collect(await store.read(b))).equals(second)).toBe(true);
+    if (store.kind === 'pg') {
+      const rows = await db.sql<{ attempt: number }>('select distinct attempt from ai_media_chunks where media_id = ?', [id]);
+      expect(rows.map((r) => r.attempt)).toEqual([2]);
+    } else {
+      await expect(store.read(a).then(collect)).rejects.toThrow();
+    }
+    await store.remove(b);
+  });
+});
+
 describe('the PostgreSQL store and a file whose hash differs', () => {
   it('never writes a row of a one-row file whose bytes are not Meta’s (the hash is checked before the last row)', async () => {
     // every row ever inserted is logged, even those a failed write deletes again
