@@ -73,7 +73,7 @@ export class MediaWriteSuperseded extends Error {
 /** A download that made no progress for MEDIA_STALL_MS: abandoned, retried like a timeout. */
 export class MediaWriteStalled extends Error {
   constructor(readonly ms: number) {
-    super(`no progress for ${Math.round(ms / 1000)} s`);
+    super(`no progress for ${ms / 1000} s`);
   }
 }
 
