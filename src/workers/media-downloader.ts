@@ -115,6 +115,7 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   private readonly leaseMs: number;
   private readonly sequencing = new Set<Promise<void>>();
   private renew: NodeJS.Timeout | undefined;
+  private watching = false;
 
   constructor(private readonly opts: MediaDownloaderOptions) {
     this.leaseMs = opts.timeoutMs + LEASE_MARGIN_MS;
@@ -131,7 +132,11 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   start(): this {
     this.worker.start();
     const every = Math.max(100, Math.floor(Math.min(this.leaseMs / 3, this.opts.config.stallMs / 4)));
-    this.renew = setInterval(() => void this.watch(), every);
+    this.renew = setInterval(() => {
+      if (this.watching) return;
+      this.watching = true;
+      void this.watch().finally(() => (this.watching = false));
+    }, every);
     this.renew.unref();
     return this;
   }
