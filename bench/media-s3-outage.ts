@@ -39,6 +39,13 @@ export async function s3Outage(input: OutageInput): Promise<void> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'og-bench-s3-'));
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: BUCKET }] });
+  // s3rver keeps multipart uploads but refuses AbortMultipartUpload: answered here as S3 does (test/support/s3-server.ts does the same)
+  s3.middleware.unshift(async (ctx: any, next: () => Promise<void>) => {
+    const uploadId = ctx.query?.uploadId;
+    if (ctx.method !== 'DELETE' || typeof uploadId !== 'string' || !/^[\w-]+$/.test(uploadId)) return next();
+    fs.rmSync(path.join(dir, BUCKET, '._S3rver_uploads', uploadId), { recursive: true, force: true });
+    ctx.status = 204;
+  });
   const { port: s3Port } = (await s3.run()) as net.AddressInfo;
   const relay = new Relay(s3Port);
   await relay.up();
