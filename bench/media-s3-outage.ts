@@ -39,12 +39,27 @@ export async function s3Outage(input: OutageInput): Promise<void> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'og-bench-s3-'));
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: BUCKET }] });
-  // s3rver keeps multipart uploads but refuses AbortMultipartUpload: answered here as S3 does (test/support/s3-server.ts does the same)
+  // s3rver keeps multipart uploads but refuses AbortMultipartUpload and ListMultipartUploads: answered here as
+  // S3 does (test/support/s3-server.ts does the same)
+  const uploads = path.join(dir, BUCKET, '._S3rver_uploads');
   s3.middleware.unshift(async (ctx: any, next: () => Promise<void>) => {
     const uploadId = ctx.query?.uploadId;
-    if (ctx.method !== 'DELETE' || typeof uploadId !== 'string' || !/^[\w-]+$/.test(uploadId)) return next();
-    fs.rmSync(path.join(dir, BUCKET, '._S3rver_uploads', uploadId), { recursive: true, force: true });
-    ctx.status = 204;
+    if (ctx.method === 'DELETE' && typeof uploadId === 'string' && /^[\w-]+$/.test(uploadId)) {
+      fs.rmSync(path.join(uploads, uploadId), { recursive: true, force: true });
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method !== 'GET' || ctx.path.replace(/\/$/, '') !== `/${BUCKET}` || ctx.query?.uploads === undefined) return next();
+    const prefix = String(ctx.query.prefix ?? '');
+    const listed = (fs.existsSync(uploads) ? fs.readdirSync(uploads) : [])
+      .map((id) => ({ id, key: fs.readFileSync(path.join(uploads, id, 'key'), 'utf8') }))
+      .filter((u) => u.key.startsWith(prefix));
+    ctx.type = 'application/xml';
+    ctx.body =
+      `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
+      `<Bucket>${BUCKET}</Bucket><IsTruncated>false</IsTruncated>` +
+      listed.map((u) => `<Upload><Key>${u.key}</Key><UploadId>${u.id}</UploadId></Upload>`).join('') +
+      `</ListMultipartUploadsResult>`;
   });
   const { port: s3Port } = (await s3.run()) as net.AddressInfo;
   const relay = new Relay(s3Port);

@@ -166,6 +166,34 @@ describe('the S3 media store under faults', () => {
     }
   }, 60_000);
 
+  it('the answer to CreateMultipartUpload lost: the upload S3 made is found by its key and aborted', async (t) => {
+    if ('skip' in s3) return t.skip();
+    const local = s3;
+    const s = store();
+    const f = file();
+    const bytes = randomBytes(8 * MB);
+    const abandon = new AbortController();
+    try {
+      const write = s.write(
+        f,
+        pieces(bytes, async (offset) => {
+          if (offset !== 0) return;
+          proxy.hold('answers');
+          setTimeout(() => abandon.abort(new MediaWriteStalled(1000)), 1500);
+        }),
+        { maxBytes: bytes.length, expectedSha256: sha(bytes), signal: abandon.signal },
+      );
+      expect(await within(5000, write)).toBeInstanceOf(MediaWriteStalled);
+      // S3 made the upload; the store never learnt its id
+      expect(await local.incompleteUploads()).toEqual([`media/${f.id}.1`]);
+      proxy.release();
+      await until(async () => (await local.incompleteUploads()).length === 0, 15_000);
+    } finally {
+      proxy.release();
+      s.close();
+    }
+  }, 60_000);
+
   it('a connection cut mid-upload: its part is sent again and the file is stored whole', async (t) => {
     if ('skip' in s3) return t.skip();
     const local = s3;

@@ -5,7 +5,8 @@ import { Transform, pipeline, type TransformCallback } from 'node:stream';
  * A TCP proxy on 127.0.0.1 between the service and a test's S3 server (s3rver), that faults the way
  * an S3 endpoint does for real (as pg-faults.ts freezes PostgreSQL):
  * - `down()`: stops listening and drops every connection (the service gets ECONNREFUSED), `up()` listens again on the same port;
- * - `hold()`: connections are accepted and kept but nothing passes either way (a frozen or black-holed endpoint), `release()`;
+ * - `hold()`: connections are accepted and kept but nothing passes either way (a frozen or black-holed endpoint);
+ *   `hold('answers')`: requests reach S3, its answers do not (an answer lost); `release()`;
  * - `slow(bytesPerSecond)`: both ways trickle (`slow(0)`: full speed again);
  * - `cut()`: drops the connections open now; `cutAfter(bytes)`: drops the first connection that carries that many bytes up (mid-upload), once.
  * `upBytes` counts what went to S3.
@@ -16,7 +17,7 @@ export class S3FaultProxy {
   cuts = 0;
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private held: { promise: Promise<void>; resolve: () => void } | null = null;
+  private held: { promise: Promise<void>; resolve: () => void; answersOnly: boolean } | null = null;
   private rate = 0;
   private cutAt: number | null = null;
 
@@ -54,11 +55,11 @@ export class S3FaultProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  hold(): void {
+  hold(what: 'both' | 'answers' = 'both'): void {
     if (this.held) return;
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
-    this.held = { promise, resolve };
+    this.held = { promise, resolve, answersOnly: what === 'answers' };
   }
 
   release(): void {
@@ -99,7 +100,7 @@ export class S3FaultProxy {
     upstream.on('close', drop);
     const gate = (up: boolean) =>
       new Gate(async (n) => {
-        if (this.held) await this.held.promise;
+        if (this.held && !(up && this.held.answersOnly)) await this.held.promise;
         if (this.rate > 0) await new Promise((r) => setTimeout(r, (n / this.rate) * 1000));
         if (!up) return true;
         sent += n;

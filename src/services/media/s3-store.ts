@@ -63,6 +63,7 @@ export class S3MediaStore implements MediaStore {
     const signal = opts.signal ? AbortSignal.any([opts.signal, local.signal]) : local.signal;
     const send = <T>(command: unknown) => Promise.race([this.send<T>(sdk, command, signal), stop.promise]);
     let uploadId: string | undefined;
+    let creating = false;
     let finishing = false;
     let failure: Error | undefined;
     const parts: { PartNumber: number; ETag?: string }[] = [];
@@ -77,6 +78,7 @@ export class S3MediaStore implements MediaStore {
       return all.subarray(0, n);
     };
     const putPart = async (data: Buffer) => {
+      creating = true;
       uploadId ??= (await send<{ UploadId?: string }>(new s3.CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType(opts) })))
         .UploadId;
       const part: { PartNumber: number; ETag?: string } = { PartNumber: parts.length + 1 };
@@ -118,7 +120,7 @@ export class S3MediaStore implements MediaStore {
     } catch (err) {
       local.abort(err);
       body.destroy();
-      if (uploadId) this.abortUpload(sdk, Key, uploadId, Date.now());
+      if (creating) this.abortUploads(sdk, Key, uploadId, Date.now());
       // the last request may have stored the object though its answer was lost: this attempt's own key, never another's
       if (finishing) void this.send(sdk, new s3.DeleteObjectCommand({ Bucket, Key })).catch(() => undefined);
       throw err;
@@ -192,20 +194,42 @@ export class S3MediaStore implements MediaStore {
     }
   }
 
-  /** Aborts a multipart upload that will not be completed; while S3 cannot be reached, again every ABORT_RETRY_MS. */
-  private abortUpload(sdk: Sdk, Key: string, UploadId: string, since: number): void {
+  /**
+   * Aborts the multipart upload of `Key` that will not be completed (`known`, or the ones S3 lists
+   * under the key when the answer to CreateMultipartUpload was lost: the key is this attempt's
+   * own); while S3 cannot be reached, again every ABORT_RETRY_MS.
+   */
+  private abortUploads(sdk: Sdk, Key: string, known: string | undefined, since: number): void {
     if (this.closed) return;
-    this.send(sdk, new sdk.s3.AbortMultipartUploadCommand({ Bucket: this.opts.bucket, Key, UploadId })).catch(
-      (err: MediaStoreUnavailable) => {
-        if (this.closed || (err.cause as { name?: string })?.name === 'NoSuchUpload' || Date.now() - since > ABORT_RETRY_FOR_MS) return;
-        const retry = setTimeout(() => {
-          this.retries.delete(retry);
-          this.abortUpload(sdk, Key, UploadId, since);
-        }, ABORT_RETRY_MS);
-        retry.unref();
-        this.retries.add(retry);
-      },
-    );
+    this.abortOnce(sdk, Key, known).catch(() => {
+      if (this.closed || Date.now() - since > ABORT_RETRY_FOR_MS) return;
+      const retry = setTimeout(() => {
+        this.retries.delete(retry);
+        this.abortUploads(sdk, Key, known, since);
+      }, ABORT_RETRY_MS);
+      retry.unref();
+      this.retries.add(retry);
+    });
+  }
+
+  private async abortOnce(sdk: Sdk, Key: string, known: string | undefined): Promise<void> {
+    const Bucket = this.opts.bucket;
+    const ids = known
+      ? [known]
+      : (
+          (
+            await this.send<{ Uploads?: { Key?: string; UploadId?: string }[] }>(
+              sdk,
+              new sdk.s3.ListMultipartUploadsCommand({ Bucket, Prefix: Key }),
+            )
+          ).Uploads ?? []
+        )
+          .filter((u) => u.Key === Key && u.UploadId)
+          .map((u) => u.UploadId!);
+    for (const UploadId of ids)
+      await this.send(sdk, new sdk.s3.AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch((err: MediaStoreUnavailable) => {
+        if ((err.cause as { name?: string })?.name !== 'NoSuchUpload') throw err;
+      });
   }
 }
 
