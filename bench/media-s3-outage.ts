@@ -79,10 +79,10 @@ export async function s3Outage(input: OutageInput): Promise<void> {
     const total = FILES * S3_FILE_MB * MB;
     // S3 stops once about a third of the bytes went up, or after 5 s
     while (relay.upBytes < total / 3 && performance.now() - started < 5000) await sleep(20);
+    await relay.down();
     const stoppedAt = performance.now();
     const upAtStop = relay.upBytes;
     const before = await counts(input.sql, prefix);
-    await relay.down();
     await sleep(OUTAGE_S * 1000);
     const during = await counts(input.sql, prefix);
     await relay.up();
