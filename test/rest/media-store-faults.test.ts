@@ -18,7 +18,8 @@ import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/w
  *   never as the database (under both engines);
  * - a large file delivered while S3 is down is stored once S3 is back (its attempts used to hang);
  * - an attempt whose store accepts nothing for MEDIA_STALL_MS is abandoned and retried, and the
- *   file is stored once S3 moves again.
+ *   file is stored once S3 moves again; its lease is not renewed while nothing moves (it used to be
+ *   renewed for as long as the attempt hung).
  */
 const MB = 1024 * 1024;
 const base = (e: number) => 600 + e;
@@ -88,7 +89,7 @@ interface Harness {
 }
 
 /** An app on a socket with the downloader running against the bucket through the proxy. */
-async function harness(engine: (typeof ENGINES)[number], agent: number): Promise<Harness> {
+async function harness(engine: (typeof ENGINES)[number], agent: number, stallMs = 1500): Promise<Harness> {
   const logs: string[] = [];
   const local = s3 as LocalS3;
   const t = await startApp(engine, db, {
@@ -100,7 +101,7 @@ async function harness(engine: (typeof ENGINES)[number], agent: number): Promise
         ...loadConfig({}).media,
         retryBaseMs: 50,
         pollMs: 100,
-        stallMs: 1500,
+        stallMs,
         s3: { bucket: local.bucket, endpoint: proxy.url, region: 'us-east-1' },
       },
     },
@@ -256,6 +257,39 @@ describe('downloads into an S3 store that fails', () => {
         20_000,
       );
       expect((await local.objects()).filter((k) => k.includes(row.id))).toEqual([`media/${row.id}.${row.attempts}`]);
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
+
+  it('S3 frozen: the lease of an attempt whose bytes do not move is not renewed; another claim takes the file before MEDIA_STALL_MS', async (t) => {
+    if ('skip' in s3) return t.skip();
+    // a lease of 4 s (the provider deadline of 2 s + 2 s), renewed every 1.3 s while bytes move; a stall bound of 20 s
+    const h = await harness('mercurius', base(2), 20_000);
+    try {
+      proxy.hold();
+      const bytes = randomBytes(12 * MB);
+      let m: Record<string, any>;
+      try {
+        m = await h.deliver('document', bytes, 'application/pdf');
+        const started = Date.now();
+        const taken = await until(
+          () => rowOf(m),
+          (r) => r.attempts >= 2,
+          15_000,
+        );
+        console.log(`[media store faults] a second claim took the frozen attempt's file ${Date.now() - started} ms after the delivery`);
+        expect(taken.status).toBe('pending');
+      } finally {
+        proxy.release();
+      }
+      const row = await until(
+        () => rowOf(m),
+        (r) => r.status !== 'pending',
+        30_000,
+      );
+      expect(row).toMatchObject({ status: 'stored', sha256: sha(bytes), generation: row.attempts });
+      expect((await h.media(m)).rawPayload.equals(bytes)).toBe(true);
     } finally {
       await h.stop();
     }
