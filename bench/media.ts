@@ -16,6 +16,7 @@ import { credentialCipher } from '../src/platform/dev-key.js';
 import { sha256 } from '../src/platform/secrets.js';
 import { openBenchDatabase } from './database.js';
 import { databaseCpu } from './outbound.js';
+import { S3_FILE_MB, s3Outage } from './media-s3-outage.js';
 import { SERVE_NODE_ARGS, startServe, startServer, type BenchServer } from './processes.js';
 
 /**
@@ -35,6 +36,9 @@ import { SERVE_NODE_ARGS, startServe, startServer, type BenchServer } from './pr
  *     local file (bench/media-file-server.ts, its own process with the same flags): MB/s (target ≥
  *     0.5×), p99; then BENCH_RANGE_REQUESTS (default 200) sequential `Range: bytes=-65536` requests
  *     for a file of BENCH_RANGE_MB (default 100): p99 (target ≤ 50 ms).
+ * (d) S3 stopped mid-download (issue 60): bench/media-s3-outage.ts.
+ *
+ * BENCH_MEDIA_PARTS (default `abcd`) runs some of them.
  *
  * MB here is 2^20 bytes. Figures measured while other work loads the machine are floors.
  */
@@ -48,6 +52,7 @@ const FILES = env('BENCH_MEDIA_FILES', 20);
 const FILE_MB = env('BENCH_MEDIA_MB', 25);
 const RANGE_MB = env('BENCH_RANGE_MB', 100);
 const RANGE_REQUESTS = env('BENCH_RANGE_REQUESTS', 200);
+const PARTS = process.env.BENCH_MEDIA_PARTS ?? 'abcd';
 const HEAP_CAP_MB = 448;
 
 const SERVER_KEY = 'bench-media-server-key-0123456789';
@@ -204,12 +209,35 @@ async function main(): Promise<void> {
       await res.arrayBuffer();
     };
 
-    await inbound(sql, serve, webhook, cloud.files, file(SMALL_KB * 1024, 'image/jpeg'));
-    const docs = await downloads(sql, serve, deliver, cloud, file(FILE_MB * MB, 'application/pdf'));
-    await serving(sql, serve, deliver, cloud.files, file(5 * MB, 'image/jpeg'), tmp);
-    const rangeFile =
-      FILE_MB === RANGE_MB && docs ? docs : await storeOne(sql, deliver, cloud.files, 'R', file(RANGE_MB * MB, 'application/pdf'));
-    await ranges(serve, rangeFile);
+    if (PARTS.includes('a')) await inbound(sql, serve, webhook, cloud.files, file(SMALL_KB * 1024, 'image/jpeg'));
+    const docs = PARTS.includes('b') ? await downloads(sql, serve, deliver, cloud, file(FILE_MB * MB, 'application/pdf')) : null;
+    if (PARTS.includes('c')) {
+      await serving(sql, serve, deliver, cloud.files, file(5 * MB, 'image/jpeg'), tmp);
+      const rangeFile =
+        FILE_MB === RANGE_MB && docs ? docs : await storeOne(sql, deliver, cloud.files, 'R', file(RANGE_MB * MB, 'application/pdf'));
+      await ranges(serve, rangeFile);
+    }
+    if (PARTS.includes('d')) {
+      // the PostgreSQL serve would take some of the downloads: only the S3 one runs
+      await serve.stop();
+      servers.splice(servers.indexOf(serve), 1);
+      const doc = file(S3_FILE_MB * MB, 'application/pdf');
+      await s3Outage({
+        sql,
+        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', WHATSAPP_API_URL: cloud.url },
+        log: (line) => console.log(line),
+        deliver: async (s3serve, count) => {
+          for (let i = 0; i < count; i++) cloud.files.set(`s3doc-${i}`, doc);
+          const { body, headers } = delivery(
+            Array.from({ length: count }, (_, i) => mediaItem(`wamid.S${i}`, contactOf(i), 'document', `s3doc-${i}`, doc)),
+          );
+          const res = await fetch(`${s3serve.origin}/v400/en/${PROJECT}/ai/webhooks/whatsapp`, { method: 'POST', headers, body });
+          if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+          await res.arrayBuffer();
+          return 'wamid.S';
+        },
+      });
+    }
     console.log(
       `load average at the end ${load()}; (measured on a shared machine while other work runs: floors, not the product's capacity)`,
     );
@@ -439,7 +467,7 @@ async function storeReadCpu(sql: Sql, messageId: number): Promise<void> {
   let bytes = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < 10; i++) for await (const chunk of await store.read(id)) bytes += (chunk as Buffer).length;
+  for (let i = 0; i < 10; i++) for await (const chunk of await store.read({ id })) bytes += (chunk as Buffer).length;
   const cpu = process.cpuUsage(cpu0);
   console.log(
     `    the store's read alone (PgMediaStore.read in the bench process, 10 × the image, one at a time): ${((cpu.user + cpu.system) / 1000 / (bytes / MB)).toFixed(1)} ms CPU per MB, ${(bytes / MB / ((performance.now() - t0) / 1000)).toFixed(0)} MB/s`,

@@ -204,7 +204,7 @@ export async function uploadFigures(serve: BenchServer, key: string, orm: MikroO
     for (let sent = 0; sent < size; sent += block.length) yield block.subarray(0, Math.min(block.length, size - sent));
   }
   const t2 = performance.now();
-  await Promise.all(ids.map((id) => store.write(id, Readable.from(bytes()), { maxBytes: size })));
+  await Promise.all(ids.map((id) => store.write({ id }, Readable.from(bytes()), { maxBytes: size })));
   const direct = (performance.now() - t2) / 1000;
   await sql(`delete from ai_media where id = any(?::text[])`, [`{${ids.join(',')}}`]);
   const total = (UPLOADS * size) / MB;

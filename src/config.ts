@@ -82,6 +82,11 @@ export interface MediaConfig {
   pollMs: number;
   /** Downloads in flight per process (MEDIA_DOWNLOAD_CONCURRENCY, default 20). */
   concurrency: number;
+  /**
+   * A download attempt that makes no progress this long (no byte received from Meta or accepted by the
+   * store) is abandoned and retried like a timeout; also an S3 request's idle bound (MEDIA_STALL_MS, default 60,000).
+   */
+  stallMs: number;
   /** An S3-compatible bucket (MEDIA_S3_BUCKET, MEDIA_S3_ENDPOINT, MEDIA_S3_REGION); absent: files in PostgreSQL. */
   s3?: { bucket: string; endpoint?: string; region: string };
 }
@@ -227,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: Math.max(1, int(env.MEDIA_RETRY_BASE_MS, 1000)),
       pollMs: Math.max(10, int(env.MEDIA_DOWNLOAD_POLL_MS, 500)),
       concurrency: Math.max(1, int(env.MEDIA_DOWNLOAD_CONCURRENCY, 20)),
+      stallMs: Math.max(100, int(env.MEDIA_STALL_MS, 60_000)),
       s3: env.MEDIA_S3_BUCKET
         ? { bucket: env.MEDIA_S3_BUCKET, endpoint: env.MEDIA_S3_ENDPOINT || undefined, region: env.MEDIA_S3_REGION || 'us-east-1' }
         : undefined,

@@ -34,7 +34,8 @@ const MESSAGES = [
 /**
  * Whether an error (or one it wraps) says the database is down, frozen, saturated or too slow.
  * A network code counts only on the database's side: the request socket's own ECONNRESET (a
- * client that went away, `isClientAbort`) is not an outage.
+ * client that went away, `isClientAbort`) is not an outage, nor an error that names another
+ * `dependency` (an S3 media store that cannot be reached), whatever it wraps.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (isClientAbort(err) || isRejectedInput(err)) return false;
@@ -43,7 +44,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     e && typeof e === 'object' && depth < 5;
     e = (e as { cause?: unknown; originalError?: unknown }).cause ?? (e as { originalError?: unknown }).originalError, depth++
   ) {
-    const { name, code, message } = e as { name?: string; code?: unknown; message?: unknown };
+    const { name, code, message, dependency } = e as { name?: string; code?: unknown; message?: unknown; dependency?: unknown };
+    // another dependency's failure (a media store: services/media/store.ts) names it: its ECONNREFUSED is not the database's
+    if (typeof dependency === 'string') return false;
     if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
     if (
       typeof code === 'string' &&

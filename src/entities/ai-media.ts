@@ -60,6 +60,10 @@ export class AiMedia extends TenantEntity {
   @Property({ type: 'text' })
   storage: Opt<MediaStorage> = 'pg';
 
+  /** The download attempt whose bytes the file holds (CONTRACT §12.7); 0 for uploads and files stored before attempts named them. */
+  @Property()
+  generation: Opt<number> = 0;
+
   @Property({ type: 'datetime' })
   created_at: Opt<Date> = new Date();
 

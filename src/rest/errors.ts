@@ -14,6 +14,7 @@ import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import { assertNoNul } from '../errors/nul.js';
 import { resolveLang, translate } from '../i18n/messages.js';
+import { MediaObjectMissing, MediaStoreUnavailable } from '../services/media/index.js';
 import { problemsOfAjv } from './ajv-rules.js';
 import { sendError } from './envelope.js';
 import { NOSNIFF } from './security-headers.js';
@@ -36,6 +37,11 @@ export function registerErrorHandling(app: FastifyInstance, breaker?: DatabaseBr
       req.log.warn({ sqlstate: rejectedSqlState(err) }, 'the database refused a value of the request');
       return sendError(reply, rejectedInput(), lang);
     }
+    const media = mediaStoreFailure(err);
+    if (media) {
+      app.outage.unexpected(req.log, err, media.log);
+      return sendError(reply, media.error, lang);
+    }
     if (isDatabaseUnavailable(err)) {
       app.outage.failed(err);
       return sendError(reply, serviceUnavailable(), lang);
@@ -53,6 +59,21 @@ export function registerErrorHandling(app: FastifyInstance, breaker?: DatabaseBr
     if (seg[1] !== 'v400') return reply.code(404).send();
     return sendError(reply, appError('ERROR_NOT_FOUND'), resolveLang(seg[2]));
   });
+}
+
+/**
+ * A media store that cannot give a file (CONTRACT §12.7): unreachable or failing, 503
+ * ERROR_SERVICE_UNAVAILABLE with Retry-After; the object missing, 502 ERROR_AI_MEDIA_UNAVAILABLE
+ * naming the reason. The log line names the store, never the database.
+ */
+function mediaStoreFailure(err: unknown): { error: AppError; log: string } | null {
+  if (err instanceof MediaStoreUnavailable) return { error: serviceUnavailable(), log: `${err.dependency} unavailable: answering 503` };
+  if (err instanceof MediaObjectMissing)
+    return {
+      error: appError('ERROR_AI_MEDIA_UNAVAILABLE', [{ key: 'ERROR_AI_MEDIA_UNAVAILABLE', params: { reason: err.message } }]),
+      log: `${err.dependency}: a stored file is missing, answering 502`,
+    };
+  return null;
 }
 
 /**

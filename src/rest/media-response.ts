@@ -61,7 +61,7 @@ export async function sendMedia(
     return reply.code(416).type(type).send();
   }
   const part = range ?? (size > 0 ? { start: 0, end: size - 1 } : null);
-  const body = part ? await store.read(media.id, range ? part : undefined) : null;
+  const body = part ? await store.read(media, range ? part : undefined) : null;
   reply.type(type);
   reply.header('content-length', String(part ? part.end - part.start + 1 : 0));
   if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);

@@ -9,7 +9,9 @@ import { messageRecord } from '../services/conversations/records.js';
 import { appendEvents } from '../services/events/event-log.js';
 import {
   MediaHashMismatch,
+  MediaStoreUnavailable,
   MediaTooLarge,
+  MediaWriteStalled,
   MediaWriteSuperseded,
   mediaLimit,
   mediaRecordSql,
@@ -31,9 +33,10 @@ const MAX_RETRY_DELAY_MS = 10 * 60_000;
 const MAX_JOB_AGE_MS = 24 * 3600_000;
 /**
  * A claimed download's lease beyond the provider deadline. A process that dies loses its claims by
- * its heartbeat within seconds (process-liveness.ts); the lease, renewed while the download runs (a
- * download has no deadline of its own, only one for silence), is the bound for a process that beats
- * but can no longer write: its renewals stop and another process takes the file after the lease.
+ * its heartbeat within seconds (process-liveness.ts); the lease, renewed only while the download's
+ * bytes move (a download has no deadline of its own, only MEDIA_STALL_MS for no progress), is the
+ * bound for a process that beats but can no longer write: its renewals stop and another process
+ * takes the file after the lease.
  */
 const LEASE_MARGIN_MS = 2000;
 
@@ -72,6 +75,14 @@ type Outcome =
   | { ok: false; retry: boolean; error: string }
   | { ok: false; superseded: true };
 
+/** A download in flight here: its claim, what abandons it, when its bytes last moved and its lease was last renewed. */
+interface Running {
+  job: ClaimedDownload;
+  abort: AbortController;
+  movedAt: number;
+  renewedAt: number;
+}
+
 /**
  * Downloads inbound files (CONTRACT §12.3): `ai_media` rows of origin `inbound` and status
  * `pending` are the outbox, written in the webhook's own statement. Every `serve` process runs one,
@@ -81,11 +92,15 @@ type Outcome =
  *   SKIP LOCKED, one statement), so exactly one process downloads a file. A process that dies
  *   (SIGKILL) stops beating, and within seconds another releases its claims and resumes them
  *   (process-liveness.ts). The lease (`PROVIDER_TIMEOUT_MS` + 2 s) is renewed every third of
- *   itself while the download runs, only while the row is still this claim's: it bounds a process
- *   that beats but cannot write (another takes the file once the renewals stop).
+ *   itself while the download's bytes move, only while the row is still this claim's: it bounds a
+ *   process that beats but cannot write (another takes the file once the renewals stop). An
+ *   attempt without progress for MEDIA_STALL_MS (no byte from Meta or into the store) is abandoned
+ *   and retried like a timeout; one whose file another process took over is abandoned too.
  * - Each attempt asks Meta for the file's URL anew (it expires after 5 minutes), then streams the
- *   bytes into the store, hashed and counted (store.write); the PostgreSQL store's writes are fenced
- *   by the attempt, so a superseded attempt stops writing.
+ *   bytes into the store, hashed and counted (store.write), as the bytes of this attempt
+ *   (`{id, generation: attempts}`, CONTRACT §12.7): every outcome is recorded by an update
+ *   conditional on the attempt, and an attempt deletes only its own bytes, so a stale one (its file
+ *   taken over) changes nothing, in either store. A stored outcome deletes what other attempts left.
  * - Results: stored, or failed (too large for its kind or MEDIA_MAX_BYTES, a final provider error,
  *   24 hours of retries) with the message's payload and `message.updated` in one transaction; or
  *   retried with backoff (MEDIA_RETRY_BASE_MS doubling, at most 10 minutes apart): timeouts,
@@ -96,10 +111,11 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   readonly table = 'ai_media';
   private readonly worker: OutboxWorker<ClaimedDownload, Outcome>;
   private readonly client: WhatsAppMediaClient;
-  private readonly running = new Map<string, { attempts: number; owner: string | null }>();
+  private readonly running = new Set<Running>();
   private readonly leaseMs: number;
   private readonly sequencing = new Set<Promise<void>>();
   private renew: NodeJS.Timeout | undefined;
+  private watching = false;
 
   constructor(private readonly opts: MediaDownloaderOptions) {
     this.leaseMs = opts.timeoutMs + LEASE_MARGIN_MS;
@@ -115,7 +131,12 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
 
   start(): this {
     this.worker.start();
-    this.renew = setInterval(() => void this.renewLeases(), Math.max(500, Math.floor(this.leaseMs / 3)));
+    const every = Math.max(100, Math.floor(Math.min(this.leaseMs / 3, this.opts.config.stallMs / 4)));
+    this.renew = setInterval(() => {
+      if (this.watching) return;
+      this.watching = true;
+      void this.watch().finally(() => (this.watching = false));
+    }, every);
     this.renew.unref();
     return this;
   }
@@ -173,15 +194,17 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   }
 
   async attempt(job: ClaimedDownload): Promise<Outcome> {
-    this.running.set(job.media_id, { attempts: job.attempts, owner: job.owner });
+    const now = Date.now();
+    const run: Running = { job, abort: new AbortController(), movedAt: now, renewedAt: now };
+    this.running.add(run);
     try {
-      return await this.download(job);
+      return await this.download(job, run);
     } finally {
-      this.running.delete(job.media_id);
+      this.running.delete(run);
     }
   }
 
-  private async download(job: ClaimedDownload): Promise<Outcome> {
+  private async download(job: ClaimedDownload, run: Running): Promise<Outcome> {
     const token = this.token(job.credentials);
     if (!token) return { ok: false, retry: false, error: 'agent credentials missing (access_token)' };
     const limit = mediaLimit(job.kind, this.opts.config.maxBytes);
@@ -192,16 +215,20 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
       const body = await this.client.download(info.url, token);
       const store = this.opts.stores.forWrite;
       const mime = info.mime_type ?? body.headers['content-type'] ?? null;
-      const stored = await store.write(job.media_id, body, {
+      const stored = await store.write({ id: job.media_id, generation: job.attempts }, body, {
         maxBytes: limit.bytes,
         limitName: limit.name,
         expectedSha256: normalizeSha256(info.sha256),
         mimeType: mime,
-        attempt: job.attempts,
+        signal: run.abort.signal,
+        onBytes: () => (run.movedAt = Date.now()),
       });
       return { ok: true, ...stored, mime_type: mime, storage: store.kind };
     } catch (err) {
-      if (err instanceof MediaWriteSuperseded) return { ok: false, superseded: true };
+      const reason: unknown = run.abort.signal.aborted ? run.abort.signal.reason : err;
+      if (reason instanceof MediaWriteSuperseded) return { ok: false, superseded: true };
+      if (reason instanceof MediaWriteStalled) return { ok: false, retry: true, error: reason.message };
+      if (err instanceof MediaStoreUnavailable) return { ok: false, retry: true, error: err.message };
       if (err instanceof MediaTooLarge) return { ok: false, retry: false, error: err.message };
       if (err instanceof MediaHashMismatch) return { ok: false, retry: true, error: err.message };
       if (err instanceof MediaFetchError) return { ok: false, retry: err.retry, error: err.message };
@@ -219,6 +246,7 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   }
 
   private async recordOne(job: ClaimedDownload, result: Outcome): Promise<void> {
+    // a superseded write kept nothing of its own, and the file is another attempt's
     if ('superseded' in result) return;
     const conn = this.opts.orm.em.getConnection();
     if (!result.ok && result.retry) {
@@ -233,7 +261,8 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
         return;
       }
     }
-    const appended = await this.opts.orm.em.fork().transactional(async (tx) => {
+    const file = { id: job.media_id, generation: job.attempts };
+    const outcome = await this.opts.orm.em.fork().transactional(async (tx) => {
       const run = (sql: string, params: unknown[]) =>
         tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
       const final = result.ok
@@ -241,7 +270,7 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
         : { status: 'failed', size: null, sha256: null, mime: null, storage: null, error: this.failureText(result.error, job) };
       const [media] = await run(
         `update ai_media set status = ?, size = ?, sha256 = ?, mime_type = coalesce(?, mime_type), storage = coalesce(?, storage),
-                error = ?, next_attempt_at = null, claimed_by = null, updated_at = now()
+                generation = ?, error = ?, next_attempt_at = null, claimed_by = null, updated_at = now()
           where id = ? and attempts = ? and status = 'pending'
           returning *`,
         [
@@ -250,12 +279,13 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
           final.sha256,
           final.mime,
           final.storage,
+          result.ok ? job.attempts : 0,
           final.error?.slice(0, 1000) ?? null,
           job.media_id,
           job.attempts,
         ],
       );
-      if (!media) return false; // a later attempt owns the row
+      if (!media) return { owned: false, appended: false }; // a later attempt owns the row
       const [message] = await run(
         `update ai_messages m set payload = jsonb_set(coalesce(m.payload, '{}'::jsonb), '{media}', ${mediaRecordSql('a')})
            from ai_media a
@@ -263,8 +293,8 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
           returning m.*`,
         [job.media_id, job.project_id],
       );
-      if (!message) return false;
-      return appendEvents(tx, job.project_id, [
+      if (!message) return { owned: true, appended: false };
+      const appended = await appendEvents(tx, job.project_id, [
         {
           type: 'message.updated',
           data: messageRecord(message),
@@ -274,9 +304,29 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
           public: message.public,
         },
       ]);
+      return { owned: true, appended };
     });
-    if (!result.ok) await this.opts.stores.forWrite.remove(job.media_id).catch(() => undefined);
-    if (appended) this.sequence(job.project_id);
+    await this.tidy(file, result, outcome.owned);
+    if (outcome.appended) this.sequence(job.project_id);
+  }
+
+  /**
+   * The bytes an outcome leaves behind (CONTRACT §12.7: an object is deleted only with the row that
+   * owns it). Stored and recorded: what other attempts of the file left (a process that died
+   * mid-write). Stored but the row is another attempt's: this attempt's own bytes, nobody's now.
+   * Failed and recorded: every attempt's. A failure the row did not take (another attempt owns
+   * it) deletes nothing: this attempt's write kept nothing, and the rest is the owner's.
+   */
+  private async tidy(file: { id: string; generation: number }, result: Outcome, owned: boolean): Promise<void> {
+    const store = result.ok ? this.opts.stores.of(result.storage) : this.opts.stores.forWrite;
+    if (!store || (!owned && !result.ok)) return;
+    try {
+      if (!owned) await store.remove(file);
+      else if (result.ok) await store.removeOthers(file);
+      else await Promise.all([store.remove(file), store.removeOthers(file)]);
+    } catch (err) {
+      this.opts.log.warn({ media: file.id, cause: (err as Error).message }, 'media downloader: leftover bytes not deleted');
+    }
   }
 
   private failureText(error: string, job: ClaimedDownload): string {
@@ -284,23 +334,47 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
   }
 
   /**
-   * The leases of the downloads still running here, pushed forward only while the row is still this
-   * attempt's claim: not once the liveness released it (this process was declared dead while it
-   * could not beat), which would delay the process that resumes it by a lease.
+   * Every few seconds: abandons the downloads without progress for MEDIA_STALL_MS (retried like a
+   * timeout), pushes forward the leases of those whose bytes moved since their last renewal, and
+   * abandons those whose file another attempt took over. A lease is renewed only while the row is
+   * still this attempt's claim: not once the liveness released it (this process was declared dead
+   * while it could not beat), which would delay the process that resumes it by a lease.
    */
-  private async renewLeases(): Promise<void> {
-    if (!this.running.size) return;
-    const rows = [...this.running.entries()].map(([id, r]) => ({ id, ...r }));
-    await this.opts.orm.em
-      .getConnection()
-      .execute(
-        `update ai_media a set next_attempt_at = clock_timestamp() + make_interval(secs => ?)
-           from jsonb_to_recordset(?::jsonb) as r(id text, attempts int, owner uuid)
-          where a.id = r.id and a.attempts = r.attempts and a.status = 'pending' and a.claimed_by is not distinct from r.owner`,
-        [this.leaseMs / 1000, JSON.stringify(rows)],
-        'run',
-      )
-      .catch((err) => this.opts.log.warn({ code: (err as { code?: string }).code }, 'media downloader: lease renewal failed'));
+  private async watch(): Promise<void> {
+    const now = Date.now();
+    const stallMs = this.opts.config.stallMs;
+    for (const r of this.running) if (now - r.movedAt >= stallMs) r.abort.abort(new MediaWriteStalled(stallMs));
+    const live = [...this.running].filter((r) => !r.abort.signal.aborted);
+    if (!live.length) return;
+    const rows = live.map((r) => ({
+      id: r.job.media_id,
+      attempts: r.job.attempts,
+      owner: r.job.owner,
+      renew: r.movedAt > r.renewedAt && now - r.renewedAt >= this.leaseMs / 3,
+    }));
+    let owned: { id: string; attempts: number }[];
+    try {
+      owned = await this.opts.orm.em.getConnection().execute(
+        `with r as (select * from jsonb_to_recordset(?::jsonb) as r(id text, attempts int, owner uuid, renew boolean)),
+              renewed as (
+                update ai_media a set next_attempt_at = clock_timestamp() + make_interval(secs => ?)
+                  from r
+                 where r.renew and a.id = r.id and a.attempts = r.attempts and a.status = 'pending'
+                   and a.claimed_by is not distinct from r.owner
+                returning a.id)
+         select r.id, r.attempts from r join ai_media a on a.id = r.id and a.attempts = r.attempts and a.status = 'pending'`,
+        [JSON.stringify(rows), this.leaseMs / 1000],
+        'all',
+      );
+    } catch (err) {
+      this.opts.log.warn({ code: (err as { code?: string }).code }, 'media downloader: lease renewal failed');
+      return;
+    }
+    const mine = new Set(owned.map((o) => `${o.id}\n${o.attempts}`));
+    for (const [i, r] of live.entries()) {
+      if (!mine.has(`${r.job.media_id}\n${r.job.attempts}`)) r.abort.abort(new MediaWriteSuperseded());
+      else if (rows[i].renew) r.renewedAt = now;
+    }
   }
 
   private sequence(projectId: number): void {

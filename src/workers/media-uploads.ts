@@ -16,6 +16,8 @@ export interface FileToSend {
   size: number;
   filename: string | null;
   storage: MediaStorage;
+  /** The attempt whose bytes the file holds (ai_media.generation). */
+  generation?: number;
 }
 
 /**
@@ -56,7 +58,7 @@ export class MediaUploads {
         mimeType: file.mime_type,
         filename: file.filename ?? file.id,
         size: file.size,
-        open: () => store.read(file.id),
+        open: () => store.read(file),
       });
     } catch {
       outcome = { ok: false, retry: true, error: 'the stored file cannot be read' };

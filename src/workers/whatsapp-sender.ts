@@ -196,7 +196,7 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
                  a.business_id, a.enabled, a.credentials, m.type, m.payload,
                  (select r.external_id from ai_messages r where r.id = m.reply_to_id and r.conversation_id = m.conversation_id) as context_id,
                  (select jsonb_build_object('id', f.id, 'project_id', f.project_id, 'status', f.status, 'mime_type', f.mime_type,
-                         'size', f.size, 'filename', f.filename, 'storage', f.storage)
+                         'size', f.size, 'filename', f.filename, 'storage', f.storage, 'generation', f.generation)
                     from ai_media f where f.id = m.payload->>'media_id' and f.project_id = m.project_id) as file`,
       [limit, leaseSeconds, uploadLeaseSeconds, owner],
       em.getTransactionContext(),

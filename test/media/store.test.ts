@@ -68,19 +68,23 @@ describe.each(stores)('the %s media store', (_name, make) => {
     if (!store) return t.skip();
     const bytes = randomBytes(3 * CHUNK_BYTES + 12345);
     const id = await mediaRow();
-    const out = await store.write(id, trickle(bytes), { maxBytes: bytes.length, expectedSha256: sha(bytes), mimeType: 'image/jpeg' });
+    const out = await store.write({ id: id }, trickle(bytes), {
+      maxBytes: bytes.length,
+      expectedSha256: sha(bytes),
+      mimeType: 'image/jpeg',
+    });
     expect(out).toEqual({ size: bytes.length, sha256: sha(bytes) });
-    expect((await collect(await store.read(id))).equals(bytes)).toBe(true);
+    expect((await collect(await store.read({ id: id }))).equals(bytes)).toBe(true);
     for (const [start, end] of [
       [0, 0],
       [CHUNK_BYTES - 10, CHUNK_BYTES + 10],
       [bytes.length - 65536, bytes.length - 1],
       [5, 2 * CHUNK_BYTES + 7],
     ]) {
-      const got = await collect(await store.read(id, { start, end }));
+      const got = await collect(await store.read({ id: id }, { start, end }));
       expect([start, end, got.length, got.equals(bytes.subarray(start, end + 1))]).toEqual([start, end, end - start + 1, true]);
     }
-    await store.remove(id);
+    await store.remove({ id: id });
   });
 
   it('keeps nothing of a file over its limit, or whose hash differs', async (t) => {
@@ -88,20 +92,50 @@ describe.each(stores)('the %s media store', (_name, make) => {
     if (!store) return t.skip();
     const bytes = randomBytes(CHUNK_BYTES * 2 + 1);
     const big = await mediaRow();
-    await expect(store.write(big, trickle(bytes), { maxBytes: bytes.length - 1, limitName: 'image limit of 5 MB' })).rejects.toThrow(
-      MediaTooLarge,
-    );
+    await expect(
+      store.write({ id: big }, trickle(bytes), { maxBytes: bytes.length - 1, limitName: 'image limit of 5 MB' }),
+    ).rejects.toThrow(MediaTooLarge);
     const bad = await mediaRow();
-    await expect(store.write(bad, trickle(bytes), { maxBytes: bytes.length, expectedSha256: sha(Buffer.from('other')) })).rejects.toThrow(
-      MediaHashMismatch,
-    );
+    await expect(
+      store.write({ id: bad }, trickle(bytes), { maxBytes: bytes.length, expectedSha256: sha(Buffer.from('other')) }),
+    ).rejects.toThrow(MediaHashMismatch);
     if (store.kind === 'pg') {
       const [{ n }] = await db.sql<{ n: string }>('select count(*) as n from ai_media_chunks where media_id in (?, ?)', [big, bad]);
       expect(Number(n)).toBe(0);
     } else {
-      await expect(store.read(bad).then(collect)).rejects.toThrow();
-      await expect(store.read(big).then(collect)).rejects.toThrow();
+      await expect(store.read({ id: bad }).then(collect)).rejects.toThrow();
+      await expect(store.read({ id: big }).then(collect)).rejects.toThrow();
     }
+  });
+});
+
+describe.each(stores)('the %s media store and attempts (CONTRACT §12.7)', (_name, make) => {
+  it('keeps each attempt’s bytes apart: removing or failing one attempt never touches another’s; removeOthers keeps only the one named', async (t) => {
+    const store = make();
+    if (!store) return t.skip();
+    const id = await mediaRow();
+    const first = randomBytes(CHUNK_BYTES + 5);
+    const second = randomBytes(CHUNK_BYTES + 9);
+    const [a, b, c] = [1, 2, 3].map((generation) => ({ id, generation }));
+    await store.write(b, trickle(second), { maxBytes: second.length, expectedSha256: sha(second) });
+    await store.write(a, trickle(first), { maxBytes: first.length, expectedSha256: sha(first) });
+    // a stale attempt whose bytes fail (too large, wrong hash) or that is removed leaves the other attempt's bytes alone
+    await expect(store.write(c, trickle(first), { maxBytes: 10 })).rejects.toThrow(MediaTooLarge);
+    await expect(store.write(a, trickle(first), { maxBytes: first.length, expectedSha256: sha(second) })).rejects.toThrow(
+      MediaHashMismatch,
+    );
+    await store.remove(a);
+    expect((await collect(await store.read(b))).equals(second)).toBe(true);
+    await store.write(a, trickle(first), { maxBytes: first.length });
+    await store.removeOthers(b);
+    expect((await collect(await store.read(b))).equals(second)).toBe(true);
+    if (store.kind === 'pg') {
+      const rows = await db.sql<{ attempt: number }>('select distinct attempt from ai_media_chunks where media_id = ?', [id]);
+      expect(rows.map((r) => r.attempt)).toEqual([2]);
+    } else {
+      await expect(store.read(a).then(collect)).rejects.toThrow();
+    }
+    await store.remove(b);
   });
 });
 
@@ -116,13 +150,13 @@ describe('the PostgreSQL store and a file whose hash differs', () => {
       const store = new PgMediaStore(db.orm);
       const small = await mediaRow();
       await expect(
-        store.write(small, trickle(randomBytes(100)), { maxBytes: 1000, expectedSha256: sha(Buffer.from('other')) }),
+        store.write({ id: small }, trickle(randomBytes(100)), { maxBytes: 1000, expectedSha256: sha(Buffer.from('other')) }),
       ).rejects.toThrow(MediaHashMismatch);
       const bytes = randomBytes(CHUNK_BYTES + 10);
       const two = await mediaRow();
-      await expect(store.write(two, trickle(bytes), { maxBytes: bytes.length, expectedSha256: sha(Buffer.from('other')) })).rejects.toThrow(
-        MediaHashMismatch,
-      );
+      await expect(
+        store.write({ id: two }, trickle(bytes), { maxBytes: bytes.length, expectedSha256: sha(Buffer.from('other')) }),
+      ).rejects.toThrow(MediaHashMismatch);
       const logged = await db.sql<{ media_id: string }>('select media_id from chunk_inserts');
       // the two-row file's first row went in as it streamed (then removed); its last, and the one-row file's, never
       expect(logged.map((r) => r.media_id)).toEqual([two]);

@@ -10,7 +10,19 @@
  * Serving a MEDIA over HTTP (ETag, Range, 304, 409 while pending) is rest/media-response.ts.
  */
 export { DEFAULT_MEDIA_MAX_BYTES, MEDIA_ID_PATTERN, MEDIA_KIND_LIMITS, mediaLimit, newMediaId, normalizeSha256 } from './limits.js';
-export { ByteMeter, MediaHashMismatch, MediaTooLarge, MediaWriteSuperseded, type MediaStore, type MediaWriteOptions } from './store.js';
+export {
+  ByteMeter,
+  MediaHashMismatch,
+  MediaObjectMissing,
+  MediaStoreUnavailable,
+  MediaTooLarge,
+  MediaWriteStalled,
+  MediaWriteSuperseded,
+  storeName,
+  type MediaObject,
+  type MediaStore,
+  type MediaWriteOptions,
+} from './store.js';
 export { CHUNK_BYTES, PgMediaStore } from './pg-store.js';
 export { S3MediaStore } from './s3-store.js';
 export { MediaStores } from './stores.js';

@@ -12,6 +12,8 @@ export interface MediaRow {
   error: string | null;
   filename: string | null;
   storage: MediaStorage;
+  /** The attempt whose bytes the file holds (store.ts's MediaObject). */
+  generation: number;
   origin: 'inbound' | 'upload';
   created_at: Date;
   /** The type of the message it came with (inbound files): a `document` is served as an attachment. */
@@ -40,7 +42,7 @@ export class MediaService {
   /** A file of the caller's project by id (access to it is the caller's operation's to check); ERROR_AI_MEDIA_NOT_FOUND else. */
   async row(ctx: RequestContext, mediaId: string): Promise<MediaRow> {
     const [row] = await ctx.em.getConnection().execute<MediaRow[]>(
-      `select a.id, a.status, a.mime_type, a.size, a.sha256, a.error, a.filename, a.storage, a.origin, a.created_at,
+      `select a.id, a.status, a.mime_type, a.size, a.sha256, a.error, a.filename, a.storage, a.generation, a.origin, a.created_at,
                 (select m.type from ai_messages m where m.id = a.message_id) as message_type
            from ai_media a where a.project_id = ? and a.id = ?`,
       [ctx.project.id, mediaId],

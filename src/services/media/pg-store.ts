@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runStatement } from '../../db/direct-read.js';
-import { ByteMeter, MediaWriteSuperseded, type MediaStore, type MediaWriteOptions } from './store.js';
+import { aborted, ByteMeter, type MediaObject, type MediaStore, type MediaWriteOptions } from './store.js';
 
 /** The size of one row of ai_media_chunks (every row but the last is exactly this long, so a range finds its rows by arithmetic). */
 export const CHUNK_BYTES = 256 * 1024;
@@ -10,17 +10,19 @@ const ROWS_PER_READ = 4;
 
 /**
  * Files in PostgreSQL, as fixed-size rows of `ai_media_chunks` (every node and the embedded database
- * see them). A write holds at most one row's bytes beyond what the socket has given it; each row is
- * its own statement (no transaction open for a file's whole download). A read fetches a few rows at
- * a time as the client takes them; a range reads only its rows.
+ * see them), keyed by the file and the attempt that wrote them (store.ts's MediaObject). A write holds
+ * at most one row's bytes beyond what the socket has given it; each row is its own statement (no
+ * transaction open for a file's whole download). A read fetches a few rows at a time as the client
+ * takes them; a range reads only its rows.
  */
 export class PgMediaStore implements MediaStore {
   readonly kind = 'pg' as const;
 
   constructor(private readonly orm: MikroORM) {}
 
-  async write(mediaId: string, body: Readable, opts: MediaWriteOptions): Promise<{ size: number; sha256: string }> {
+  async write(file: MediaObject, body: Readable, opts: MediaWriteOptions): Promise<{ size: number; sha256: string }> {
     const meter = new ByteMeter(opts);
+    const stop = aborted(opts.signal, body);
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let seq = 0;
@@ -31,12 +33,12 @@ export class PgMediaStore implements MediaStore {
         const rest = all.subarray(row.length);
         pending = rest.length ? [rest] : [];
         pendingBytes = rest.length;
-        await this.putRow(mediaId, seq++, row, opts.attempt);
+        await Promise.race([this.putRow(file, seq++, row), stop.promise]);
       }
     };
     try {
-      // a retried attempt starts from nothing (a former attempt may have left rows)
-      await this.clear(mediaId, opts.attempt);
+      // a retried write of the same attempt (an upload's) starts from nothing
+      await this.remove(file);
       for await (const chunk of body) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
         meter.add(buf);
@@ -44,6 +46,7 @@ export class PgMediaStore implements MediaStore {
         pendingBytes += buf.length;
         if (pendingBytes >= CHUNK_BYTES) await flush(false);
       }
+      if (opts.signal?.aborted) throw opts.signal.reason;
       // the hash is checked before the last row goes in: a file of one row whose bytes are not
       // Meta's never reaches the table, and no attempt's rows are ever a whole wrong file
       const result = meter.finish();
@@ -51,12 +54,14 @@ export class PgMediaStore implements MediaStore {
       return result;
     } catch (err) {
       body.destroy();
-      if (!(err instanceof MediaWriteSuperseded)) await this.clear(mediaId, opts.attempt).catch(() => undefined);
+      await this.remove(file).catch(() => undefined);
       throw err;
+    } finally {
+      stop.off();
     }
   }
 
-  async read(mediaId: string, range?: { start: number; end: number }): Promise<Readable> {
+  async read(file: MediaObject, range?: { start: number; end: number }): Promise<Readable> {
     const start = range?.start ?? 0;
     const end = range?.end ?? Infinity;
     const first = Math.floor(start / CHUNK_BYTES);
@@ -66,8 +71,8 @@ export class PgMediaStore implements MediaStore {
       for (let from = first; from <= last; from += ROWS_PER_READ) {
         const to = Math.min(last, from + ROWS_PER_READ - 1);
         const batch = await conn.execute<{ seq: number; data: Buffer }[]>(
-          'select seq, data from ai_media_chunks where media_id = ? and seq between ? and ? order by seq',
-          [mediaId, from, to],
+          'select seq, data from ai_media_chunks where media_id = ? and attempt = ? and seq between ? and ? order by seq',
+          [file.id, file.generation ?? 0, from, to],
           'all',
         );
         for (const { seq, data } of batch) {
@@ -82,47 +87,27 @@ export class PgMediaStore implements MediaStore {
     return Readable.from(rows(), { objectMode: false });
   }
 
-  async remove(mediaId: string): Promise<void> {
-    await this.clear(mediaId);
+  async remove(file: MediaObject): Promise<void> {
+    await this.orm.em
+      .getConnection()
+      .execute('delete from ai_media_chunks where media_id = ? and attempt = ?', [file.id, file.generation ?? 0], 'run');
   }
 
-  private async clear(mediaId: string, attempt?: number): Promise<void> {
-    const conn = this.orm.em.getConnection();
-    if (attempt === undefined) {
-      await conn.execute('delete from ai_media_chunks where media_id = ?', [mediaId], 'run');
-      return;
-    }
-    const [row] = await conn.execute<{ owned: boolean }[]>(
-      `with owner as (select id from ai_media where id = ? and attempts = ? for share),
-       gone as (delete from ai_media_chunks where media_id in (select id from owner))
-       select exists (select 1 from owner) as owned`,
-      [mediaId, attempt],
-      'all',
-    );
-    if (!row?.owned) throw new MediaWriteSuperseded();
+  async removeOthers(file: MediaObject): Promise<void> {
+    await this.orm.em
+      .getConnection()
+      .execute('delete from ai_media_chunks where media_id = ? and attempt <> ?', [file.id, file.generation ?? 0], 'run');
   }
 
-  /** One row; fenced by the job's attempt when given (the row of ai_media shared-locked, so a new claim waits for it). */
-  private async putRow(mediaId: string, seq: number, data: Buffer, attempt?: number): Promise<void> {
+  /** One row. */
+  private async putRow(file: MediaObject, seq: number, data: Buffer): Promise<void> {
     // the bytes as a bind parameter (db/direct-read.ts): the ORM's execute would format them into the
     // SQL text as a hex literal, twice their size, for PostgreSQL to parse back
-    const conn = this.orm.em.getConnection();
-    if (attempt === undefined) {
-      await runStatement(
-        conn,
-        'insert into ai_media_chunks (media_id, seq, data) values (?, ?::int, ?::bytea) on conflict (media_id, seq) do update set data = excluded.data',
-        [mediaId, seq, data],
-      );
-      return;
-    }
-    const rows = await runStatement(
-      conn,
-      `insert into ai_media_chunks (media_id, seq, data)
-       select id, ?::int, ?::bytea from ai_media where id = ? and attempts = ?::int for share
-       on conflict (media_id, seq) do update set data = excluded.data
-       returning 1`,
-      [seq, data, mediaId, attempt],
+    await runStatement(
+      this.orm.em.getConnection(),
+      `insert into ai_media_chunks (media_id, attempt, seq, data) values (?, ?::int, ?::int, ?::bytea)
+       on conflict (media_id, attempt, seq) do update set data = excluded.data`,
+      [file.id, file.generation ?? 0, seq, data],
     );
-    if (!rows.length) throw new MediaWriteSuperseded();
   }
 }

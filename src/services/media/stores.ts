@@ -18,7 +18,7 @@ export class MediaStores {
     readonly config: MediaConfig,
   ) {
     this.pg = new PgMediaStore(orm);
-    this.s3 = config.s3 ? new S3MediaStore(config.s3) : null;
+    this.s3 = config.s3 ? new S3MediaStore({ ...config.s3, idleTimeoutMs: config.stallMs }) : null;
   }
 
   /** Where new files go. */

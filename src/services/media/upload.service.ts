@@ -61,7 +61,7 @@ export class MediaUploadService {
       [id, ctx.project.id, mimeType, filename, store.kind],
     );
     try {
-      const { size, sha256 } = await store.write(id, part.file, { maxBytes, limitName: `limit of ${maxBytes} bytes`, mimeType });
+      const { size, sha256 } = await store.write({ id }, part.file, { maxBytes, limitName: `limit of ${maxBytes} bytes`, mimeType });
       await sql(ctx, `update ai_media set status = 'stored', size = ?, sha256 = ?, updated_at = now() where id = ? and project_id = ?`, [
         size,
         sha256,
