@@ -1,0 +1,77 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
+
+/**
+ * What every receiver of a WhatsApp notification's change shares (CONTRACT §9.3, §13): the agent the
+ * change names, the answer's counts, and the reading of Meta's loosely typed items.
+ */
+
+export type WebhookAgent = VerifiedWebhook['agents'][number];
+
+export interface WhatsAppDeliveryResult {
+  messages: number;
+  statuses: number;
+}
+
+/** One change of a notification (`entry[].changes[]`), as a receiver of its `field` gets it. */
+export interface WebhookChange {
+  /** The enabled agent its `metadata.phone_number_id` names, else undefined. */
+  agent: WebhookAgent | undefined;
+  /** The agents the change names by phone number id or, for account updates, by the entry's WABA id. */
+  agents: readonly WebhookAgent[];
+  value: Record<string, any>;
+  entry: Record<string, any>;
+  /** Where it is in the body (`entry[0].changes[1]`), for the log. */
+  where: string;
+  problems: string[];
+  result: WhatsAppDeliveryResult;
+}
+
+/** Reads and stores one change; a new webhook `field` is a new entry of fields/index.ts. */
+export type FieldReceiver = (ctx: RequestContext, change: WebhookChange) => Promise<void>;
+
+/** `ai_conversations.contact` and `ai_inbound_message_ids.external_id` widths. */
+export const MAX_CONTACT = 64;
+export const MAX_EXTERNAL_ID = 128;
+
+/** A BSUID: two letters, a period, letters and digits (parent ids add segments: `US.ENT.…`). */
+const BSUID = /^[A-Za-z]{2}(\.[A-Za-z0-9]{1,128}){1,3}$/;
+export const bsuidOf = (v: unknown): string | null => (typeof v === 'string' && v.length <= 200 && BSUID.test(v) ? v : null);
+export const phoneOf = (v: unknown): string | null => (typeof v === 'string' && /^[0-9]{1,64}$/.test(v) ? v : null);
+
+/** A provider message id we can store, else null. */
+export const externalIdOf = (v: unknown): string | null => (typeof v === 'string' && v && v.length <= MAX_EXTERNAL_ID ? v : null);
+
+/** Unix seconds (a number or its decimal text, Meta sends text) as a Date; null when it is not one. */
+export function unixSeconds(v: unknown): Date | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]{1,12}$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 253_402_300_799) return null;
+  return new Date(n * 1000);
+}
+
+export function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
+  return tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
+}
+
+/** An array where one is required; anything else is logged and read as empty. */
+export function list(v: unknown, where: string, problems: string[]): unknown[] {
+  if (Array.isArray(v)) return v;
+  problems.push(`${where}: not an array`);
+  return [];
+}
+
+/** An array that may be absent. */
+export function optionalList(v: unknown, where: string, problems: string[]): unknown[] {
+  return v === undefined ? [] : list(v, where, problems);
+}
+
+export function skip(problems: string[], problem: string): 0 {
+  problems.push(problem);
+  return 0;
+}
+
+export const clip = (v: unknown) => JSON.stringify(v ?? null).slice(0, 40);
+
+export function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
