@@ -23,6 +23,16 @@ let seq = 0;
 const wamid = (tag: string) => `wamid.${tag}.${process.pid}.${++seq}`;
 const phoneNo = () => `52155${String(Date.now() % 1e6).padStart(6, '0')}${String(++seq).padStart(3, '0')}`;
 const now = () => String(Math.floor(Date.now() / 1000));
+/** A wamid as Meta builds one: the peer (a phone number or a BSUID), then the message's token; `direction` the perspective byte. */
+const wamidOf = (peer: string, token: string, direction = 0x11) =>
+  'wamid.' +
+  Buffer.concat([
+    Buffer.from([0x1c, 0x18, peer.length]),
+    Buffer.from(peer),
+    Buffer.from([0x15, 0x02, 0x00, direction, 0x18, token.length]),
+    Buffer.from(token),
+    Buffer.from([0]),
+  ]).toString('base64');
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -274,6 +284,41 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the business ph
       expect(await byExternal(id)).toBeUndefined();
       await inbound([text(id, phone, 'typo', { timestamp: String(t0) })]);
       expect(await byExternal(id)).toMatchObject({ content: 'corrected', edits: [{ content: 'typo', edited_at: null }] });
+    });
+  });
+
+  describe('§13.2 either id form', () => {
+    it('a reply, an edit and a revoke find a message by the other form Meta gives its id', async () => {
+      const phone = phoneNo();
+      const token = `3EB0${e}${++seq}A1B2C3D4E5F6`;
+      const byPhone = wamidOf(phone, token);
+      const byUser = wamidOf('US.13491208655302741918', token, 0x12);
+      expect(byPhone).not.toBe(byUser);
+      const t0 = Math.floor(Date.now() / 1000) - 60;
+      await inbound([text(byPhone, phone, 'una pizza', { timestamp: String(t0) })]);
+      const original = await byExternal(byPhone);
+      const answer = wamidOf(phone, `ANS${e}${++seq}`);
+      await inbound([text(answer, phone, 'esa', { context: { id: byUser } })]);
+      expect((await byExternal(answer)).reply_to_id).toBe(original.id);
+      await inbound([
+        {
+          id: wamid('e'),
+          from: phone,
+          timestamp: String(t0 + 5),
+          type: 'edit',
+          edit: { original_message_id: byUser, message: { type: 'text', text: { body: 'dos pizzas' } } },
+        },
+      ]);
+      expect((await byExternal(byPhone)).content).toBe('dos pizzas');
+      // an echo's id, answered by the customer in the other form
+      const echoToken = `ECHO${e}${++seq}`;
+      const echoId = wamidOf(phone, echoToken, 0x12);
+      await echo([{ from: '1555', to: phone, id: echoId, timestamp: String(t0 + 6), type: 'text', text: { body: '¿Algo más?' } }]);
+      const quoting = wamid('q');
+      await inbound([text(quoting, phone, 'no, gracias', { context: { id: wamidOf('US.13491208655302741918', echoToken) } })]);
+      expect((await byExternal(quoting)).reply_to_id).toBe((await byExternal(echoId)).id);
+      await inbound([{ id: wamid('r'), from: phone, timestamp: String(t0 + 7), type: 'revoke', revoke: { original_message_id: byUser } }]);
+      expect((await byExternal(byPhone)).content).toBe('');
     });
   });
 

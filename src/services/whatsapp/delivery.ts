@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '../../entities/ai-message.js';
 import { messageRecord } from '../conversations/records.js';
 import type { NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM } from './template-send.service.js';
+import { messageKey } from './webhook-items.js';
 
 /**
  * The delivery state of replies sent on WhatsApp (CONTRACT §10.1), shared by the sender (the
@@ -156,13 +157,20 @@ export async function settleMessages(tx: EntityManager, projectId: number, settl
   const rows = await run(
     tx,
     `update ai_messages m
-        set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id)
-       from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text)
+        set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id),
+            external_key = coalesce(r.external_key, m.external_key)
+       from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text, external_key text)
       where m.project_id = ? and m.id = any(?::int[]) and m.id = r.id and m.delivery_status = 'pending'
       returning m.*`,
     [
       JSON.stringify(
-        settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null })),
+        settlements.map((s) => ({
+          id: s.messageId,
+          status: s.status,
+          error: s.error ?? null,
+          external_id: s.externalId ?? null,
+          external_key: messageKey(s.externalId),
+        })),
       ),
       projectId,
       `{${settlements.map((s) => s.messageId).join(',')}}`,

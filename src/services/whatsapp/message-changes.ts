@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/index.js';
 import { messageRecord } from '../conversations/records.js';
 import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { readInbound } from './inbound-types.js';
-import { externalIdOf, isObject, run, type WebhookAgent } from './webhook-items.js';
+import { externalIdOf, isObject, messageKey, run, type WebhookAgent } from './webhook-items.js';
 
 /**
  * CONTRACT §13.2: a customer's or the business's `edit` and `revoke` items change the message they
@@ -46,11 +46,12 @@ export async function receiveChange(
 ): Promise<0> {
   const p = ctx.project.id;
   const kept = await writeWithEvents(ctx, async (tx) => {
-    const [original] = await run(tx, ORIGINAL, [p, change.original, agent.id]);
+    const [original] = await run(tx, ORIGINAL, originalParams(p, change.original, agent.id));
     if (!original) {
-      await run(tx, `insert into ai_early_changes (agent_id, external_id, kind, item) values (?, ?, ?, ?::jsonb)`, [
+      await run(tx, `insert into ai_early_changes (agent_id, external_id, external_key, kind, item) values (?, ?, ?, ?, ?::jsonb)`, [
         agent.id,
         change.original,
+        messageKey(change.original),
         change.kind,
         JSON.stringify({ message: change.message, at: at.toISOString() }),
       ]);
@@ -64,7 +65,7 @@ export async function receiveChange(
     problems.push(`${where}: ${change.kind} of ${change.original} kept until its message arrives`);
     // the original may have been stored meanwhile by a statement that did not see this change yet
     await writeWithEvents(ctx, async (tx) => {
-      const [original] = await run(tx, ORIGINAL, [p, change.original, agent.id]);
+      const [original] = await run(tx, ORIGINAL, originalParams(p, change.original, agent.id));
       const events: NewAiEvent[] = [];
       if (original) await applyEarlyChanges(tx, p, agent, original, events);
       return { value: null, events };
@@ -75,7 +76,10 @@ export async function receiveChange(
 
 /** The agent's message with that external id, locked. */
 const ORIGINAL = `select m.* from ai_messages m join ai_conversations c on c.id = m.conversation_id and c.project_id = m.project_id
-   where m.project_id = ? and m.external_id = ? and c.agent_id = ? order by m.id limit 1 for no key update of m`;
+   where m.project_id = ? and (m.external_id = ? or m.external_key = ?) and c.agent_id = ?
+   order by (m.external_id is not distinct from ?) desc, m.id limit 1 for no key update of m`;
+/** ORIGINAL's parameters: the message is found by either id form Meta gives it (CONTRACT §13.2). */
+const originalParams = (p: number, externalId: string, agentId: number) => [p, externalId, messageKey(externalId), agentId, externalId];
 
 /** After `message` was stored: the edits and revokes that came before it, in the order they came (CONTRACT §13.2). */
 export async function applyEarlyChanges(
@@ -88,9 +92,9 @@ export async function applyEarlyChanges(
   if (!message.external_id) return;
   const early = await run(
     tx,
-    `delete from ai_early_changes where agent_id = ? and external_id = ?
+    `delete from ai_early_changes where agent_id = ? and (external_id = ? or external_key = ?)
      returning kind, item, received_at, received_at > now() - make_interval(mins => ?) as fresh`,
-    [agent.id, message.external_id, EARLY_CHANGE_MINUTES],
+    [agent.id, message.external_id, message.external_key ?? null, EARLY_CHANGE_MINUTES],
   );
   early.sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime());
   let current = message;

@@ -4,7 +4,7 @@ import type { ConversationHandler } from '../../entities/ai-conversation.js';
 import { conversationEvent } from '../conversations/records.js';
 import type { NewAiEvent } from '../events/event-log.js';
 import type { InboundContent } from './inbound-types.js';
-import { run, type WebhookAgent } from './webhook-items.js';
+import { messageKey, run, type WebhookAgent } from './webhook-items.js';
 
 /**
  * The (agent, person) conversation a webhook item belongs to (CONTRACT §12.1), and the statements
@@ -55,6 +55,11 @@ export const matchParams = (p: number, agent: WebhookAgent, s: Sender) => [
   s.bsuid,
 ];
 
+/** The message of conversation `c` an external id names, in either of the forms Meta gives it (CONTRACT §13.2): the exact id first. */
+const IN_CONVERSATION = `from ai_messages r where r.conversation_id = c.id and (r.external_id = ?::text or r.external_key = ?::text)
+   order by (r.external_id is not distinct from ?::text) desc, r.id limit 1`;
+const inConversation = (externalId: string | null) => [externalId, messageKey(externalId), externalId];
+
 /**
  * The message inserted into the conversation `c` (a CTE of one `id`), as `m`; its file's download
  * job as `med`; the conversation touched as `touched`: for a customer's message the window, the
@@ -65,13 +70,12 @@ export const matchParams = (p: number, agent: WebhookAgent, s: Sender) => [
 export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemToStore) {
   const { item } = it;
   const sql = `m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, reply_to_id,
-                                  source, delivery_status, referral)
+                                  source, delivery_status, referral, external_key)
        select ?, c.id, ?, ?, true, ?::timestamptz, ?, ?,
               case when ?::text is null then ?::jsonb
-                   else jsonb_set(?::jsonb, '{message_id}', coalesce((select to_jsonb(r.id) from ai_messages r
-                          where r.external_id = ?::text and r.conversation_id = c.id order by r.id limit 1), 'null'::jsonb)) end,
-              (select r.id from ai_messages r where r.external_id = ?::text and r.conversation_id = c.id order by r.id limit 1),
-              ?, ?, ?::jsonb
+                   else jsonb_set(?::jsonb, '{message_id}', coalesce((select to_jsonb(r.id) ${IN_CONVERSATION}), 'null'::jsonb)) end,
+              (select r.id ${IN_CONVERSATION}),
+              ?, ?, ?::jsonb, ?
          from c where exists (select 1 from k)
        returning *),
      med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
@@ -99,11 +103,12 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
     item.reactedExternalId,
     payload,
     payload,
-    item.reactedExternalId,
-    item.contextId,
+    ...inConversation(item.reactedExternalId),
+    ...inConversation(item.contextId),
     it.echo ? 'business_app' : 'whatsapp',
     it.echo ? 'sent' : null,
     referral,
+    messageKey(it.externalId),
     media?.id ?? null,
     p,
     agent.id,

@@ -75,3 +75,22 @@ export const clip = (v: unknown) => JSON.stringify(v ?? null).slice(0, 40);
 export function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** The marker before a wamid's message token (Meta's `…\x15\x02\x00`, then one byte of direction, then `\x18 LEN TOKEN`). */
+const TOKEN_MARK = Buffer.from([0x15, 0x02, 0x00]);
+
+/**
+ * CONTRACT §13.2: the token of a wamid that is the same in every form Meta gives one message (the id of
+ * the send's answer names the peer by phone number, a later webhook's by phone number or BSUID, from
+ * either side); null when the id is not a wamid of that shape. A message is found by its external id,
+ * else by this key.
+ */
+export function messageKey(id: string | null | undefined): string | null {
+  if (!id || !id.startsWith('wamid.')) return null;
+  const bytes = Buffer.from(id.slice(6), 'base64');
+  const at = bytes.lastIndexOf(TOKEN_MARK);
+  if (at < 0 || bytes[at + 4] !== 0x18) return null;
+  const length = bytes[at + 5];
+  const token = bytes.subarray(at + 6, at + 6 + length).toString('latin1');
+  return token.length === length && length >= 4 && length <= 128 && /^[\x21-\x7e]+$/.test(token) ? token : null;
+}

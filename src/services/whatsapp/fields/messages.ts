@@ -12,6 +12,7 @@ import {
   clip,
   externalIdOf,
   isObject,
+  messageKey,
   optionalList,
   phoneOf,
   run,
@@ -155,7 +156,7 @@ async function storeInActive(ctx: RequestContext, agent: WebhookAgent, sender: S
   const p = ctx.project.id;
   const ctes = insertCtes(p, agent, sender, it);
   const [row] = await ctx.em.getConnection().execute<{ active: boolean; fresh: boolean }[]>(
-    `with early as (select exists (select 1 from ai_early_changes where agent_id = ? and external_id = ?) as e),
+    `with early as (select exists (select 1 from ai_early_changes where agent_id = ? and (external_id = ? or external_key = ?)) as e),
      c as (${MATCH}),
      k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id)
            select ?, ?, ? where exists (select 1 from c) and not (select e from early)
@@ -164,7 +165,19 @@ async function storeInActive(ctx: RequestContext, agent: WebhookAgent, sender: S
      ev as (insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
             select ?, 'message.created', ?, ?, m.conversation_id, true, ${messageRecordSql('m')}, clock_timestamp() from m)
      select exists (select 1 from c) and not (select e from early) as active, exists (select 1 from k) as fresh`,
-    [agent.id, it.externalId, ...matchParams(p, agent, sender), agent.id, it.externalId, p, ...ctes.params, p, agent.id, agent.business_id],
+    [
+      agent.id,
+      it.externalId,
+      messageKey(it.externalId),
+      ...matchParams(p, agent, sender),
+      agent.id,
+      it.externalId,
+      p,
+      ...ctes.params,
+      p,
+      agent.id,
+      agent.business_id,
+    ],
     'all',
   );
   if (!row.active) return null;
