@@ -71,15 +71,15 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
   const { item } = it;
   const sql = `m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, reply_to_id,
                                   source, delivery_status, referral, external_key)
-       select ?, c.id, ?, ?, true, ?::timestamptz, ?, ?,
+       select ?::int, c.id, ?::text, ?::text, true, ?::timestamptz, ?::text, ?::text,
               case when ?::text is null then ?::jsonb
                    else jsonb_set(?::jsonb, '{message_id}', coalesce((select to_jsonb(r.id) ${IN_CONVERSATION}), 'null'::jsonb)) end,
               (select r.id ${IN_CONVERSATION}),
-              ?, ?, ?::jsonb, ?
+              ?::text, ?::text, ?::jsonb, ?::text
          from c where exists (select 1 from k)
        returning *),
      med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
-       select ?::text, ?, 'inbound', m.conversation_id, m.id, ?, ?, ?, ? from m where ?::text is not null),
+       select ?::text, ?::int, 'inbound', m.conversation_id, m.id, ?::int, ?::text, ?::text, ?::text from m where ?::text is not null),
      touched as (update ai_conversations set updated_at = now(),
          last_inbound_at = case when ?::boolean then greatest(last_inbound_at, (select created_at from m)) else last_inbound_at end,
          contact_user_id = coalesce(contact_user_id, ?::text),
@@ -88,7 +88,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
                      select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
                    then ?::text else contact end,
          referral = coalesce(referral, ?::jsonb)
-       where project_id = ? and id in (select conversation_id from m))`;
+       where project_id = ?::int and id in (select conversation_id from m))`;
   const payload = item.payload === null ? null : JSON.stringify(item.payload);
   const referral = it.referral === null ? null : JSON.stringify(it.referral);
   const media = item.media;
@@ -146,6 +146,8 @@ export async function openConversation(
   handler: ConversationHandler = 'ai',
 ): Promise<Record<string, any>> {
   const contact = sender.phone ?? sender.bsuid;
+  const [active] = await run(tx, MATCH, matchParams(projectId, agent, sender));
+  if (active) return active;
   if (sender.phone) await run(tx, `select pg_advisory_xact_lock(?, hashtext(?))`, [PHONE_LOCK_CLASS, `${agent.id}:${sender.phone}`]);
   for (let attempt = 0; attempt < 3; attempt++) {
     // Locked like the write routes lock it, so the idle sweeper cannot close it under this message.

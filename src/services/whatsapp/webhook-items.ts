@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext, VerifiedWebhook } from '../../context/index.js';
+import { runStatement } from '../../db/direct-read.js';
 
 /**
  * What every receiver of a WhatsApp notification's change shares (CONTRACT §9.3, §13): the agent the
@@ -49,8 +50,9 @@ export function unixSeconds(v: unknown): Date | null {
   return new Date(n * 1000);
 }
 
+/** A statement in `tx`'s transaction with bind parameters (db/direct-read.ts; timestamps come as text). */
 export function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-  return tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
+  return runStatement<Record<string, any>>(tx.getConnection(), sql, params, tx.getTransactionContext());
 }
 
 /** An array where one is required; anything else is logged and read as empty. */

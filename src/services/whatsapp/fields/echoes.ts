@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../context/index.js';
 import { conversationEvent, messageRecord } from '../../conversations/records.js';
-import { writeWithEvents, type NewAiEvent } from '../../events/event-log.js';
-import { applyEarlyStatuses, knownExternalId, lockExternalId, messageStatusEvent } from '../delivery.js';
+import { writeWithEvents, type NewAiEvent, type OutboxKind } from '../../events/event-log.js';
+import { applyEarlyStatuses, lockExternalId, messageStatusEvent } from '../delivery.js';
 import { readInbound } from '../inbound-types.js';
 import { applyEarlyChanges, changeOf, receiveChange } from '../message-changes.js';
 import { insertCtes, openConversation, type ItemToStore, type Sender } from '../stored-items.js';
@@ -71,6 +71,14 @@ async function storeEcho(ctx: RequestContext, agent: WebhookAgent, e: unknown, w
   }
 }
 
+/** The echo's key in ai_inbound_message_ids, taken unless the id is already a message or a template send of the agent. */
+const FRESH_KEY = `insert into ai_inbound_message_ids (agent_id, external_id, project_id)
+  select ?::int, ?::text, ?::int
+   where not exists (select 1 from ai_messages m join ai_conversations c on c.id = m.conversation_id
+                      where m.project_id = ? and m.external_id = ? and c.agent_id = ?)
+     and not exists (select 1 from ai_template_sends where project_id = ? and agent_id = ? and message_id = ?)
+  on conflict do nothing returning 1 as fresh`;
+
 /**
  * One echo in one transaction: deduplicated with every message of the agent (the send-answer lock
  * first, so a reply of ours whose answer is being stored is seen), the conversation locked (or
@@ -78,37 +86,49 @@ async function storeEcho(ctx: RequestContext, agent: WebhookAgent, e: unknown, w
  */
 async function storeInTransaction(ctx: RequestContext, agent: WebhookAgent, to: Sender, it: ItemToStore): Promise<number> {
   const p = ctx.project.id;
-  return writeWithEvents(ctx, async (tx) => {
-    await lockExternalId(tx, agent.id, it.externalId);
-    if (await knownExternalId(tx, p, agent.id, it.externalId)) return { value: 0, events: [] }; // ours, or stored already
-    const [key] = await run(
-      tx,
-      `insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1 as fresh`,
-      [agent.id, it.externalId, p],
-    );
-    if (!key) return { value: 0, events: [] };
-    const events: NewAiEvent[] = [];
-    const conversation = await openConversation(tx, p, agent, to, events, 'human');
-    await takeOver(tx, p, agent, conversation, events);
-    const ctes = insertCtes(p, agent, to, it);
-    const [message] = await run(tx, `with c as (select ?::int as id), k as (select 1), ${ctes.sql} select * from m`, [
-      conversation.id,
-      ...ctes.params,
-    ]);
-    events.push({
-      type: 'message.created',
-      data: messageRecord(message),
-      agent_id: agent.id,
-      business_id: agent.business_id,
-      conversation_id: message.conversation_id,
-      public: true,
-    });
-    const early = await applyEarlyStatuses(tx, p, [{ agentId: agent.id, externalId: it.externalId }]);
-    for (const moved of early.get(`${agent.id}:${it.externalId}`) ?? []) events.push(messageStatusEvent(moved, agent));
-    await applyEarlyChanges(tx, p, agent, message, events);
-    return { value: 1, events, queued: it.item.media ? ['downloads', 'sends'] : ['sends'] };
-  });
+  return writeWithEvents(
+    ctx,
+    async (tx) => {
+      await lockExternalId(tx, agent.id, it.externalId);
+      // ours (a message or a template send of the agent), or stored already: nothing changes
+      const [key] = await run(tx, FRESH_KEY, [agent.id, it.externalId, p, p, it.externalId, agent.id, p, agent.id, it.externalId]);
+      if (!key) return { value: 0, events: [] };
+      const events: NewAiEvent[] = [];
+      const conversation = await openConversation(tx, p, agent, to, events, 'human');
+      const superseded = await takeOver(tx, p, agent, conversation, events);
+      const ctes = insertCtes(p, agent, to, it);
+      const [message] = await run(
+        tx,
+        `with c as (select ?::int as id), k as (select 1), ${ctes.sql}
+       select m.*, exists (select 1 from ai_early_statuses where agent_id = ? and external_id = m.external_id) as early_statuses,
+              exists (select 1 from ai_early_changes where agent_id = ? and (external_id = m.external_id or external_key = m.external_key))
+                as early_changes
+         from m`,
+        [conversation.id, ...ctes.params, agent.id, agent.id],
+      );
+      const { early_statuses: earlyStatuses, early_changes: earlyChanges, ...row } = message;
+      events.push({
+        type: 'message.created',
+        data: messageRecord(row),
+        agent_id: agent.id,
+        business_id: agent.business_id,
+        conversation_id: row.conversation_id,
+        public: true,
+      });
+      if (earlyStatuses) {
+        const early = await applyEarlyStatuses(tx, p, [{ agentId: agent.id, externalId: it.externalId }]);
+        for (const moved of early.get(`${agent.id}:${it.externalId}`) ?? []) events.push(messageStatusEvent(moved, agent));
+      }
+      if (earlyChanges) await applyEarlyChanges(tx, p, agent, row, events);
+      const queued: OutboxKind[] = [...(it.item.media ? (['downloads'] as const) : []), ...(superseded ? (['sends'] as const) : [])];
+      return { value: 1, events, queued };
+    },
+    STATEMENTS_ONLY,
+  );
 }
+
+/** Every statement of these transactions is a db/direct-read.ts statement: a plain transaction, no ORM unit of work. */
+const STATEMENTS_ONLY = { statementsOnly: true };
 
 /**
  * CONTRACT §13.1's handoff, on the conversation locked by openConversation: an AI-handled one becomes
@@ -125,7 +145,7 @@ async function takeOver(
   agent: WebhookAgent,
   conversation: Record<string, any>,
   events: NewAiEvent[],
-): Promise<void> {
+): Promise<number> {
   if (conversation.handler === 'ai') {
     const [row] = await run(
       tx,
@@ -152,4 +172,5 @@ async function takeOver(
   );
   failed.sort((a, b) => Number(a.id) - Number(b.id));
   for (const row of failed) events.push(messageStatusEvent(row, agent));
+  return failed.length;
 }
