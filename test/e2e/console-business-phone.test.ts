@@ -188,4 +188,20 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows the business phone, edits, delet
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('the agents page says why an offboarded agent is disabled', async () => {
+    const offboard = {
+      object: 'whatsapp_business_account',
+      entry: [
+        { id: CREDS.waba_id, changes: [{ field: 'account_update', value: { phone_number: '15550001111', event: 'ACCOUNT_OFFBOARDED' } }] },
+      ],
+    };
+    expect((await meta.post(offboard, CREDS.app_secret)).status).toBe(200);
+    const { context, page, pageErrors } = await open('&lang=en', 1280);
+    const row = page.locator('#agents-rows tr[data-id="1"]');
+    await expect.poll(() => row.locator('.offboarded').count(), { timeout: 15_000 }).toBe(1);
+    expect(await row.locator('.offboarded').textContent()).toBe(' The number left the WhatsApp Cloud API (offboarded)');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
