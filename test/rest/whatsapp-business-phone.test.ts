@@ -268,6 +268,25 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the business ph
       expect((await byExternal(id)).content).toBe('');
     });
 
+    it("a revoke deletes the message's stored file", async () => {
+      const phone = phoneNo();
+      const id = wamid('img');
+      await inbound([
+        { id, from: phone, timestamp: now(), type: 'image', image: { id: `media-${seq}`, mime_type: 'image/jpeg', caption: 'mi DNI' } },
+      ]);
+      const m = await byExternal(id);
+      const [file] = await db.sql<{ id: string }>('select id from ai_media where message_id = ?', [m.id]);
+      expect(file.id).toBe(m.payload.media.id);
+      await db.sql(`insert into ai_media_chunks (media_id, seq, data) values (?, 0, '\\x01')`, [file.id]);
+      await inbound([{ id: wamid('rv'), from: phone, timestamp: now(), type: 'revoke', revoke: { original_message_id: id } }]);
+      expect(await byExternal(id)).toMatchObject({ content: '', payload: null, type: 'image' });
+      expect(await db.sql('select 1 from ai_media where id = ?', [file.id])).toEqual([]);
+      expect(await db.sql('select 1 from ai_media_chunks where media_id = ?', [file.id])).toEqual([]);
+      const media = await t.api({ path: `/ai/conversations/${m.conversation_id}/messages/${m.id}/media`, key: KEYS.server });
+      expect(media.statusCode).toBe(400);
+      expect(media.json().code).toBe('ERROR_AI_MESSAGE_NOT_FOUND');
+    });
+
     it('an edit that arrives before its original is applied when the original comes', async () => {
       const phone = phoneNo();
       const id = wamid('late');

@@ -45,6 +45,7 @@ export async function receiveChange(
   problems: string[],
 ): Promise<0> {
   const p = ctx.project.id;
+  const removed: RemovedFile[] = [];
   const kept = await writeWithEvents(ctx, async (tx) => {
     const [original] = await run(tx, ORIGINAL, originalParams(p, change.original, agent.id));
     if (!original) {
@@ -58,9 +59,10 @@ export async function receiveChange(
       return { value: true, events: [] };
     }
     const events: NewAiEvent[] = [];
-    const queued = await applyChange(tx, p, agent, original, change, at, events);
+    const queued = await applyChange(tx, p, agent, original, change, at, events, removed);
     return { value: false, events, queued: queued ? ['downloads'] : [] };
   });
+  await removeObjects(ctx, removed);
   if (kept) {
     problems.push(`${where}: ${change.kind} of ${change.original} kept until its message arrives`);
     // the original may have been stored meanwhile by a statement that did not see this change yet
@@ -116,12 +118,18 @@ async function applyChange(
   change: MessageChange,
   at: Date,
   events: NewAiEvent[],
+  removed: RemovedFile[] = [],
 ): Promise<boolean> {
   if (original.revoked_at) return false; // an edit or revoke of a revoked message changes nothing
   let updated: Record<string, any> | undefined;
   let download = false;
   if (change.kind === 'revoke') {
-    await run(tx, `delete from ai_media where project_id = ? and message_id = ?`, [projectId, original.id]);
+    removed.push(
+      ...((await run(tx, `delete from ai_media where project_id = ? and message_id = ? returning id, storage`, [
+        projectId,
+        original.id,
+      ])) as RemovedFile[]),
+    );
     [updated] = await run(
       tx,
       `update ai_messages set revoked_at = ?, content = '', payload = null, edits = '[]' where id = ? and project_id = ? returning *`,
@@ -182,6 +190,22 @@ async function applyChange(
     });
   }
   return download;
+}
+
+/** A revoked message's file: its row (and PostgreSQL chunks) went with the transaction; an S3 object is removed after it. */
+interface RemovedFile {
+  id: string;
+  storage: string;
+}
+
+async function removeObjects(ctx: RequestContext, files: RemovedFile[]): Promise<void> {
+  for (const f of files) {
+    if (f.storage !== 's3') continue;
+    await ctx.services.media
+      .of('s3')
+      ?.remove(f.id)
+      .catch((err: unknown) => ctx.log.warn({ media_id: f.id, err }, 'revoked message: removing its S3 object failed'));
+  }
 }
 
 const isoOrNull = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
