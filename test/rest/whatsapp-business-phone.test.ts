@@ -214,6 +214,36 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the business ph
       expect(c).toMatchObject({ contact: phone, handler: 'human', status: 'active', last_inbound_at: null });
     });
 
+    it("the business's own edit and revoke, as echoes, change its earlier echo and count in neither messages nor statuses", async () => {
+      const phone = phoneNo();
+      const id = wamid('mine');
+      const t0 = Math.floor(Date.now() / 1000) - 60;
+      await echo([{ from: '1555', to: phone, id, timestamp: String(t0), type: 'text', text: { body: 'Llega en 20 min' } }]);
+      const edited = await echo([
+        {
+          from: '1555',
+          to: phone,
+          id: wamid('ed'),
+          timestamp: String(t0 + 5),
+          type: 'edit',
+          edit: { original_message_id: id, message: { type: 'text', text: { body: 'Llega en 30 min' } } },
+        },
+      ]);
+      expect(edited.body.result).toEqual({ messages: 0, statuses: 0 });
+      expect(await byExternal(id)).toMatchObject({
+        content: 'Llega en 30 min',
+        source: 'business_app',
+        edits: [{ content: 'Llega en 20 min' }],
+      });
+      await echo([
+        { from: '1555', to: phone, id: wamid('rv'), timestamp: String(t0 + 9), type: 'revoke', revoke: { original_message_id: id } },
+      ]);
+      expect(await byExternal(id)).toMatchObject({ content: '', edits: [] });
+      expect((await db.sql('select 1 from ai_messages where conversation_id = ?', [(await byExternal(id)).conversation_id])).length).toBe(
+        1,
+      );
+    });
+
     it('an echo of a message the service sent changes nothing', async () => {
       const phone = phoneNo();
       const first = wamid('in');
