@@ -65,15 +65,42 @@ export async function receiveChange(
   await removeObjects(ctx, removed);
   if (kept) {
     problems.push(`${where}: ${change.kind} of ${change.original} kept until its message arrives`);
-    // the original may have been stored meanwhile by a statement that did not see this change yet
-    await writeWithEvents(ctx, async (tx) => {
-      const [original] = await run(tx, ORIGINAL, originalParams(p, change.original, agent.id));
-      const events: NewAiEvent[] = [];
-      if (original) await applyEarlyChanges(tx, p, agent, original, events);
-      return { value: null, events };
-    });
+    await recheck(ctx, agent, change.original);
   }
   return 0;
+}
+
+/** Thrown to roll back recheck's transaction: the original is not being stored. */
+const NOT_YET = new Error('the original is not stored');
+
+/**
+ * After an early change's commit: the original may have been stored meanwhile by a statement that did not see
+ * the change. Taking the original's inbound key waits for a delivery of it that is being stored right now (its
+ * key is taken first); a key this takes means no such delivery: rolled back, the change waits for it.
+ */
+async function recheck(ctx: RequestContext, agent: WebhookAgent, externalId: string): Promise<void> {
+  const p = ctx.project.id;
+  try {
+    await writeWithEvents(
+      ctx,
+      async (tx) => {
+        const [mine] = await run(
+          tx,
+          `insert into ai_inbound_message_ids (agent_id, external_id, project_id) values (?, ?, ?) on conflict do nothing returning 1 as mine`,
+          [agent.id, externalId, p],
+        );
+        const [original] = await run(tx, ORIGINAL, originalParams(p, externalId, agent.id));
+        if (mine && !original) throw NOT_YET;
+        const events: NewAiEvent[] = [];
+        if (original) await applyEarlyChanges(tx, p, agent, original, events);
+        if (mine) await run(tx, `delete from ai_inbound_message_ids where agent_id = ? and external_id = ?`, [agent.id, externalId]);
+        return { value: null, events };
+      },
+      { statementsOnly: true },
+    );
+  } catch (err) {
+    if (err !== NOT_YET) throw err;
+  }
 }
 
 /** The agent's message with that external id, locked. */
