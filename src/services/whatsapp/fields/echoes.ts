@@ -137,7 +137,9 @@ const STATEMENTS_ONLY = { statementsOnly: true };
  * send row (FOR UPDATE SKIP LOCKED) and names its process in the same statement: a send claimed before
  * this update is in flight (claimed_by set, its lease running) and goes on; one this update reaches
  * first is `done` before any claim can see it (the claim skips the locked row and re-checks `pending`).
- * A reply posted meanwhile waits for the conversation's lock, then meets handler `human` (409).
+ * A reply posted meanwhile waits for the conversation's lock, then meets handler `human` (409). (`serve`'s
+ * sender always names its process; one run without liveness, in some tests, leaves claimed_by null and its
+ * sends in flight look superseded.)
  */
 async function takeOver(
   tx: EntityManager,
