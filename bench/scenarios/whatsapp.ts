@@ -11,7 +11,8 @@ const CONTACTS = 1_000;
  * Meta's notifications (CONTRACT §9.3): `POST /ai/webhooks/whatsapp`, each a signed delivery of
  * one text message with a fresh message id, from 1,000 distinct contacts in turn (so the first
  * thousand open a conversation each, the rest join theirs). Target: ≥ 300 deliveries/s at 10
- * connections, p99 ≤ 50 ms.
+ * connections, p99 ≤ 50 ms. And the business's echoes (CONTRACT §13.1) to the same contacts: p99 ≤ 50 ms
+ * at 10 connections (issue 55).
  */
 export const prepare: PrepareScenarios = async ({ load }) => {
   await load({
@@ -45,7 +46,7 @@ export const prepare: PrepareScenarios = async ({ load }) => {
   const next = () => {
     n++;
     const from = String(34_600_000_000 + (n % CONTACTS));
-    const body = JSON.stringify({
+    return signed({
       object: 'whatsapp_business_account',
       entry: [
         {
@@ -72,6 +73,9 @@ export const prepare: PrepareScenarios = async ({ load }) => {
         },
       ],
     });
+  };
+  function signed(payload: unknown) {
+    const body = JSON.stringify(payload);
     return {
       body,
       headers: {
@@ -79,8 +83,48 @@ export const prepare: PrepareScenarios = async ({ load }) => {
         'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`,
       },
     };
+  }
+  let e = 0;
+  /** CONTRACT §13.1: an echo from the business's phone to one of the same contacts (the first to each takes its conversation over). */
+  const nextEcho = () => {
+    e++;
+    const to = String(34_600_000_000 + (e % CONTACTS));
+    return signed({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'bench-waba',
+          changes: [
+            {
+              field: 'smb_message_echoes',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550001111', phone_number_id: PHONE_NUMBER_ID },
+                message_echoes: [
+                  {
+                    from: '15550001111',
+                    to,
+                    id: `wamid.bench-echo.${run}.${e}`,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: `from the phone ${e}` },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
   };
   return [
     { name: 'whatsapp: signed notification, 1 message', method: 'POST', path: `/v400/en/${PROJECT}/ai/webhooks/whatsapp`, ...next(), next },
+    {
+      name: 'whatsapp: signed echo from the business app (§13.1)',
+      method: 'POST',
+      path: `/v400/en/${PROJECT}/ai/webhooks/whatsapp`,
+      ...nextEcho(),
+      next: nextEcho,
+    },
   ];
 };

@@ -124,6 +124,10 @@
       },
     );
   }
+  /** CONTRACT §13.7: why Meta's side disabled the agent (its number left the Cloud API). */
+  function offboarded(a) {
+    return !a.enabled && a.disabled_reason === 'offboarded' ? h('span', { class: 'muted offboarded' }, ' ' + t('offboarded')) : null;
+  }
   function credentialsCell(a) {
     var keys = Object.keys(a.credentials || {});
     if (!keys.length) return h('span', { class: 'muted' }, t('none'));
@@ -152,7 +156,7 @@
         ),
         h('td', null, a.provider + ' · ' + a.provider_type),
         h('td', null, credentialsCell(a)),
-        h('td', null, h('span', { class: 'pill' + (a.enabled ? '' : ' closed') }, a.enabled ? t('enabled') : t('disabled'))),
+        h('td', null, h('span', { class: 'pill' + (a.enabled ? '' : ' closed') }, a.enabled ? t('enabled') : t('disabled')), offboarded(a)),
         h(
           'td',
           { class: 'actions' },

@@ -378,11 +378,14 @@
       default:
         out = [text(m.content)];
     }
+    if (m.revoked_at) out = [h('span', { class: 'deleted muted' }, '⊘ ' + t('deleted_message'))];
     var question = m.reply_to_id != null ? ctx.get(m.reply_to_id) : null;
     var reactions = ctx.reactions(m.id);
     return [
+      adCard(m.referral),
       question ? quote(question) : null,
       out,
+      changeMarks(m),
       reactions.length
         ? h(
             'span',
@@ -394,6 +397,56 @@
         : null,
     ];
   }
+  // ---- the business's phone, edits, deletions, ads (CONTRACT §13.7) -------------------------------
+  /** Under a message: sent from the WhatsApp Business app, and "edited" with its earlier versions on demand. */
+  function changeMarks(m) {
+    // the handoff it caused is the conversation's `handler` (shown above the thread); the mark says why
+    var fromPhone =
+      m.source === 'business_app' ? h('span', { class: 'from-phone', title: t('took_over_phone') }, t('from_business_app')) : null;
+    var edits = Array.isArray(m.edits) ? m.edits.map(obj) : [];
+    if (!m.edited_at || m.revoked_at) return fromPhone;
+    var versions = h(
+      'ol',
+      { class: 'edits' },
+      edits.map(function (v) {
+        return h(
+          'li',
+          null,
+          h('span', { class: 'muted' }, (v.edited_at ? when(v.edited_at) : t('original_version')) + ':'),
+          ' ',
+          h('bdi', { dir: 'auto' }, str(v.content) || '—'),
+        );
+      }),
+    );
+    var marks = h(
+      'details',
+      { class: 'edited' },
+      h('summary', null, t('edited') + (edits.length ? ' · ' + t('earlier_versions', { n: n(edits.length) }) : '')),
+      versions,
+    );
+    return [fromPhone, marks];
+  }
+  function when(iso) {
+    try {
+      return new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+    } catch {
+      return str(iso);
+    }
+  }
+  /** The Click-to-WhatsApp ad a message came from: its headline, body and an https link to it. */
+  function adCard(referral) {
+    var r = obj(referral);
+    if (!referral) return null;
+    return h(
+      'span',
+      { class: 'ad-card' },
+      h('span', { class: 'ad-label' }, t('ad_referral')),
+      r.headline ? h('strong', { class: 'ad-headline', dir: 'auto' }, str(r.headline)) : null,
+      r.body ? h('span', { class: 'ad-body', dir: 'auto' }, str(r.body)) : null,
+      r.source_url && /^https:\/\//i.test(str(r.source_url)) ? outLink(str(r.source_url), t('open_ad') + ' ↗', 'ad-link') : null,
+    );
+  }
+
   /** The message another one answers or reacts to, in a line. */
   function quote(q) {
     var words = String(q.content || '')

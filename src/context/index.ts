@@ -77,7 +77,7 @@ export function isOperator(ctx: GraphContext): ctx is OperatorContext {
 
 /** The agents a verified webhook delivery may write for, by their provider phone number id. */
 export interface VerifiedWebhook {
-  agents: readonly { id: number; business_id: number | null; phone_number_id: string }[];
+  agents: readonly { id: number; business_id: number | null; phone_number_id: string | null; waba_id: string | null }[];
 }
 
 export function callerLevel(caller: Caller): number | undefined {

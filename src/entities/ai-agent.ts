@@ -40,6 +40,13 @@ export class AiAgent extends TenantEntity {
   @Property()
   enabled: Opt<boolean> = true;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'CONTRACT §13.5: why the agent was disabled by the provider (offboarded: the number left the Cloud API); null otherwise.',
+  })
+  @Property({ length: 32, nullable: true })
+  disabled_reason?: 'offboarded' | null;
+
   @Property({ type: 'text', nullable: true, hidden: true, lazy: true })
   credentials?: string | null;
 

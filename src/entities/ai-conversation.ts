@@ -92,6 +92,13 @@ export class AiConversation extends TenantEntity {
    */
   @Property({ type: 'datetime', nullable: true })
   last_message_at?: Date | null;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: 'CONTRACT §13.6: the first referral of the conversation (the Click-to-WhatsApp ad that brought the customer), or null.',
+  })
+  @Property({ type: 'json', nullable: true })
+  referral?: Record<string, unknown> | null;
 }
 
 /** CONTRACT §10.2: who answers a conversation. */

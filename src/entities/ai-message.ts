@@ -81,6 +81,50 @@ export class AiMessage extends TenantEntity {
   @Field(() => Int, { nullable: true, description: 'The message of the same conversation this one answers or reacts to, or null.' })
   @Property({ nullable: true })
   reply_to_id?: number | null;
+
+  @Field(() => String, {
+    description:
+      'CONTRACT §13.1: api (posted through the API), whatsapp (from the customer), business_app (sent from the WhatsApp Business app) or history (imported).',
+  })
+  @Property({ length: 16 })
+  source: Opt<MessageSource> = 'api';
+
+  @Field(() => Date, { nullable: true, description: 'CONTRACT §13.2: when the newest edit was written; null when never edited.' })
+  @Property({ type: 'datetime', nullable: true })
+  edited_at?: Date | null;
+
+  @Field(() => GraphQLJSON, {
+    description:
+      'CONTRACT §13.2: the versions edits replaced, oldest first, at most 20: [{content, payload, edited_at}] (edited_at null for the original); [] otherwise.',
+  })
+  @Property({ type: 'json' })
+  edits: Opt<MessageEdit[]> = [];
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'CONTRACT §13.2: when the sender deleted it for everyone (content "", payload null); else null.',
+  })
+  @Property({ type: 'datetime', nullable: true })
+  revoked_at?: Date | null;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      'CONTRACT §13.6: the Click-to-WhatsApp ad or post the item came from ({source_url, source_id, source_type, body, headline, media_type, image_url, video_url, thumbnail_url, ctwa_clid, welcome_message}, missing members null); null when none.',
+  })
+  @Property({ type: 'json', nullable: true })
+  referral?: Record<string, unknown> | null;
+}
+
+/** CONTRACT §13.1: where a message came from. */
+export const MESSAGE_SOURCES = ['api', 'whatsapp', 'business_app', 'history'] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
+
+/** CONTRACT §13.2: a version an edit replaced. */
+export interface MessageEdit {
+  content: string;
+  payload: Record<string, unknown> | null;
+  edited_at: string | null;
 }
 
 /** CONTRACT §12.2: the kinds of message. */

@@ -12,7 +12,7 @@ export class AiEvent {
   @Field(() => GraphQLSafeInt, { description: 'Increasing in commit order within the project.' }) id!: number;
   @Field(() => String, {
     description:
-      'conversation.created, conversation.closed, conversation.handoff, message.created, message.status, message.updated, template.sent, template.status, or stream.reset',
+      'conversation.created, conversation.closed, conversation.handoff, message.created, message.status, message.updated, template.sent, template.status, agent.updated, or stream.reset',
   })
   type!: string;
   @Field(() => String, { description: 'ISO 8601' }) created_at!: string;

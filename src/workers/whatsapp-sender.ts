@@ -8,6 +8,7 @@ import { cloudMessage, createMediaUploader, type MediaUploader } from '../provid
 import { MediaStores } from '../services/media/index.js';
 import { loadConfig } from '../config.js';
 import { MediaUploads, type FileToSend } from './media-uploads.js';
+import { pruneEarlyChanges } from '../services/whatsapp/message-changes.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
 import {
   applyEarlyStatuses,
@@ -124,9 +125,9 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
   start(): this {
     this.worker.start();
     this.prune = setInterval(() => {
-      pruneEarlyStatuses(this.opts.orm.em.fork()).catch((err) => {
+      Promise.all([pruneEarlyStatuses(this.opts.orm.em.fork()), pruneEarlyChanges(this.opts.orm.em.fork())]).catch((err) => {
         if (this.lines.admit(causeOf(err)) !== false)
-          this.opts.log.warn({ cause: causeOf(err) }, 'whatsapp sender: pruning early statuses failed');
+          this.opts.log.warn({ cause: causeOf(err) }, 'whatsapp sender: pruning early statuses and changes failed');
       });
     }, PRUNE_EVERY_MS);
     this.prune.unref();

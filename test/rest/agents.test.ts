@@ -148,6 +148,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         'business_id',
         'created_at',
         'credentials',
+        'disabled_reason',
         'enabled',
         'id',
         'name',

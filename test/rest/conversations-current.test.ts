@@ -257,6 +257,11 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
         type: 'text',
         payload: null,
         reply_to_id: null,
+        source: 'api',
+        edited_at: null,
+        edits: [],
+        revoked_at: null,
+        referral: null,
       });
     });
 

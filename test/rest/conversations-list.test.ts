@@ -77,6 +77,7 @@ const DEFAULT_FIELDS = [
   'id',
   'last_message_at',
   'messages_count',
+  'referral',
   'status',
   'status_reason',
   'unread_count',
@@ -89,6 +90,7 @@ const AGENT_FIELDS = [
   'business_id',
   'created_at',
   'credentials',
+  'disabled_reason',
   'enabled',
   'id',
   'name',
@@ -520,6 +522,11 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         type: 'text',
         payload: null,
         reply_to_id: null,
+        source: 'api',
+        edited_at: null,
+        edits: [],
+        revoked_at: null,
+        referral: null,
       });
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 1, total: 4, from: 1, to: 4 });
       const big = (await msgs('25', { page: '3', page_size: '100' })).json();

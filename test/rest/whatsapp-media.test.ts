@@ -246,7 +246,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp: every
       payload: { external_id: 'wamid.UNKNOWN', message_id: null, emoji: null },
     });
     expect(pick('card')).toMatchObject({ type: 'contacts', content: 'Ana López' });
-    expect(pick('badloc')).toMatchObject({ type: 'unsupported', content: '[UNSUPPORTED]', payload: { type: 'location', errors: [] } });
+    expect(pick('badloc')).toMatchObject({ type: 'unsupported', content: '[UNSUPPORTED]', payload: { type: 'location', errors: null } });
     expect(pick('nomedia')).toMatchObject({ type: 'unsupported', payload: { type: 'image' } });
     expect(pick('unsup')).toMatchObject({
       type: 'unsupported',

@@ -289,7 +289,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp webhoo
       expect((await messagesWith(ids.weird))[0]).toMatchObject({
         content: '[UNSUPPORTED]',
         type: 'unsupported',
-        payload: { type: 'weird_new_type', errors: [] },
+        payload: { type: 'weird_new_type', errors: null }, // CONTRACT §12.2: null when Meta sent none
       });
       expect(await messagesWith(ids.badTs)).toEqual([]);
       expect(await messagesWith(ids.noFrom)).toEqual([]);

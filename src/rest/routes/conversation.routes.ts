@@ -106,7 +106,7 @@ export const conversationRoutes: RouteSpec[] = [
     path: '/ai/conversations',
     operation: 'AiConversations',
     summary:
-      'Conversations with messages_count, last_message_at and the caller\'s unread_count: params, where (also unread, assignee_id "me"), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size',
+      'Conversations with messages_count, last_message_at and the caller\'s unread_count: params, where (also unread, assignee_id "me", referral_source_id: the ad that brought the customer), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
@@ -170,7 +170,8 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/conversations/:conversation_id/messages',
     operation: 'AiConversationMessages',
-    summary: 'Every message of a conversation, public or not: fields, where, orderBy, page, page_size',
+    summary:
+      'Every message of a conversation, public or not: fields, where (also source: api, whatsapp, business_app, history), orderBy, page, page_size',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,

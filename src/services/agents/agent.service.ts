@@ -43,7 +43,7 @@ const INT_MAX = 2_147_483_647;
 /** The unique index on a project's WhatsApp phone numbers (the migration's name). */
 const PHONE_INDEX = 'ai_agents_whatsapp_phone_uq';
 const RECORD_COLUMNS =
-  'id, business_id, name, provider, provider_type, provider_external_id, enabled, credential_keys, created_at, updated_at';
+  'id, business_id, name, provider, provider_type, provider_external_id, enabled, disabled_reason, credential_keys, created_at, updated_at';
 
 /** A create or a patch as received: every member unchecked; `credentials` values may be null in a patch. */
 export interface AgentInput {
@@ -160,6 +160,7 @@ export class AgentService {
           `update ai_agents set
              name = coalesce(?, name), provider = ?, provider_type = coalesce(?, provider_type),
              provider_external_id = coalesce(?, provider_external_id), enabled = coalesce(?, enabled),
+             disabled_reason = case when ?::boolean then null else disabled_reason end,
              business_id = case when ? then ? else business_id end,
              credentials = ?, credential_keys = ${KEYS_PARAM}, phone_number_id = ?, updated_at = now()
            where id = ? and project_id = ?
@@ -170,6 +171,7 @@ export class AgentService {
             fields.provider_type ?? null,
             fields.provider_external_id ?? null,
             fields.enabled ?? null,
+            fields.enabled === true, // CONTRACT §13.5: enabling again clears the reason
             'business_id' in fields,
             fields.business_id ?? null,
             columns.credential_keys.length ? this.cipher.encrypt(merged) : null,

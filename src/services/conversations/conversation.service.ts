@@ -44,6 +44,7 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   last_message_at: 'timestamp',
   unread: 'boolean',
   unread_count: 'int',
+  referral_source_id: 'string',
 };
 
 /**
@@ -72,6 +73,9 @@ export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** CONTRACT §13.6: the conversations list's `where` on the source id of the ad that brought the customer. */
+const REFERRAL_SOURCE_ID = (alias: string) => ({ sql: `${alias}.referral->>'source_id'`, params: [] });
+
 /** Relation groups of the conversation list: `{"attribute": "agent", "conditions": [...]}`. */
 export const CONVERSATION_RELATIONS: Relations = {
   agent: {
@@ -93,6 +97,7 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
   delivery_status: 'string',
   type: 'string',
   reply_to_id: 'int',
+  source: 'string',
 };
 
 export interface Page<T> {
@@ -109,6 +114,7 @@ const AGENT_FIELDS = [
   'provider_type',
   'provider_external_id',
   'enabled',
+  'disabled_reason',
   'created_at',
   'updated_at',
   'credential_keys',
@@ -138,6 +144,7 @@ export class ConversationService {
     const computed: Computed = {
       unread_count: (alias) => ({ sql: unreadSql(alias), params: [viewer] }),
       unread: (alias) => ({ sql: `(${unreadSql(alias)}) > 0`, params: [viewer] }),
+      referral_source_id: REFERRAL_SOURCE_ID,
     };
     return readPage(
       ctx,

@@ -19,7 +19,15 @@ export async function run(tx: EntityManager, sql: string, params: unknown[]): Pr
 }
 
 /** The driver hands timestamps over as text; the graph's DateTime wants dates. */
-export const TIMESTAMPS = ['created_at', 'closed_at', 'updated_at', 'last_inbound_at', 'last_message_at'] as const;
+export const TIMESTAMPS = [
+  'created_at',
+  'closed_at',
+  'updated_at',
+  'last_inbound_at',
+  'last_message_at',
+  'edited_at',
+  'revoked_at',
+] as const;
 
 export const agentOf = (conversation: Record<string, any>) => ({
   id: conversation.agent_id as number,
@@ -48,6 +56,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     handler: c.handler ?? 'ai',
     assignee_id: c.assignee_id ?? null,
     last_message_at: iso(c.last_message_at ?? c.created_at),
+    referral: c.referral ?? null,
     messages_count: messagesCount,
   };
 }
@@ -62,7 +71,9 @@ export function messageRecordSql(m: string): string {
     'public', ${m}.public, 'created_at', to_char(${m}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'usage', ${m}.usage, 'external_id', ${m}.external_id, 'delivery_status', ${m}.delivery_status,
     'delivery_error', ${m}.delivery_error, 'author_id', ${m}.author_id, 'type', ${m}.type, 'payload', ${m}.payload,
-    'reply_to_id', ${m}.reply_to_id)`;
+    'reply_to_id', ${m}.reply_to_id, 'source', ${m}.source,
+    'edited_at', to_char(${m}.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', ${m}.edits,
+    'revoked_at', to_char(${m}.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', ${m}.referral)`;
 }
 
 /** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
@@ -82,6 +93,11 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     type: m.type ?? 'text',
     payload: m.payload ?? null,
     reply_to_id: m.reply_to_id ?? null,
+    source: m.source ?? 'api',
+    edited_at: iso(m.edited_at),
+    edits: m.edits ?? [],
+    revoked_at: iso(m.revoked_at),
+    referral: m.referral ?? null,
   };
 }
 

@@ -14,6 +14,7 @@ export const AI_EVENT_TYPES = [
   'message.updated',
   'template.sent',
   'template.status',
+  'agent.updated',
 ] as const;
 export type AiEventType = (typeof AI_EVENT_TYPES)[number];
 

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runStatement } from '../../db/direct-read.js';
 import type { DeliveryStatus } from '../../entities/ai-message.js';
 import { messageRecord } from '../conversations/records.js';
 import type { NewAiEvent } from '../events/event-log.js';
 import { MOVES_FROM } from './template-send.service.js';
+import { messageKey } from './webhook-items.js';
 
 /**
  * The delivery state of replies sent on WhatsApp (CONTRACT §10.1), shared by the sender (the
@@ -42,7 +44,7 @@ export async function lockExternalIds(tx: EntityManager, ids: { agentId: number;
   if (!ids.length) return;
   await run(
     tx,
-    `select count(pg_advisory_xact_lock(?, k)) from (
+    `select count(pg_advisory_xact_lock(?::int, k)) from (
        select distinct hashtext(agent_id::text || ':' || external_id) as k
          from jsonb_to_recordset(?::jsonb) as r(agent_id int, external_id text)
         order by k offset 0) keys`,
@@ -116,7 +118,7 @@ export async function applyEarlyStatuses(
     `delete from ai_early_statuses e
       using jsonb_to_recordset(?::jsonb) as r(agent_id int, external_id text)
       where e.agent_id = r.agent_id and e.external_id = r.external_id
-     returning e.agent_id, e.external_id, e.status, e.error, e.received_at > now() - make_interval(mins => ?) as fresh, e.received_at`,
+     returning e.agent_id, e.external_id, e.status, e.error, e.received_at > now() - make_interval(mins => ?::int) as fresh, e.received_at`,
     [JSON.stringify(ids.map((i) => ({ agent_id: i.agentId, external_id: i.externalId }))), EARLY_STATUS_MINUTES],
   );
   early.sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime());
@@ -156,13 +158,20 @@ export async function settleMessages(tx: EntityManager, projectId: number, settl
   const rows = await run(
     tx,
     `update ai_messages m
-        set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id)
-       from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text)
+        set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id),
+            external_key = coalesce(r.external_key, m.external_key)
+       from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text, external_key text)
       where m.project_id = ? and m.id = any(?::int[]) and m.id = r.id and m.delivery_status = 'pending'
       returning m.*`,
     [
       JSON.stringify(
-        settlements.map((s) => ({ id: s.messageId, status: s.status, error: s.error ?? null, external_id: s.externalId ?? null })),
+        settlements.map((s) => ({
+          id: s.messageId,
+          status: s.status,
+          error: s.error ?? null,
+          external_id: s.externalId ?? null,
+          external_key: messageKey(s.externalId),
+        })),
       ),
       projectId,
       `{${settlements.map((s) => s.messageId).join(',')}}`,
@@ -171,6 +180,7 @@ export async function settleMessages(tx: EntityManager, projectId: number, settl
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-async function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-  return tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
+/** Bind parameters in the caller's transaction (db/direct-read.ts), so these also run in a directTransaction; timestamps come as text. */
+function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
+  return runStatement<Record<string, any>>(tx.getConnection(), sql, params, tx.getTransactionContext());
 }

@@ -159,10 +159,13 @@ function mediaItem(m: Obj, kind: MediaMessageType): Omit<InboundContent, 'contex
 /** `unsupported`, and anything unreadable: Meta's type and its errors (code, title). */
 function unsupported(m: Obj, kind: string): Omit<InboundContent, 'contextId'> {
   const own = isObj(m.unsupported) ? str(m.unsupported.type) : null;
-  const errors = (Array.isArray(m.errors) ? m.errors : [])
-    .slice(0, 10)
-    .filter(isObj)
-    .map((e) => ({ code: num(e.code) ?? str(e.code), title: str(e.title)?.slice(0, 1000) ?? null }));
+  // CONTRACT §12.2: `errors` null when the item has none
+  const errors = Array.isArray(m.errors)
+    ? m.errors
+        .slice(0, 10)
+        .filter(isObj)
+        .map((e) => ({ code: num(e.code) ?? str(e.code), title: str(e.title)?.slice(0, 1000) ?? null }))
+    : null;
   return plain('unsupported', { type: (own ?? kind).slice(0, 64) || null, errors }, '[UNSUPPORTED]');
 }
 

@@ -13,6 +13,7 @@ interface WhatsAppAgent {
   business_id: number | null;
   enabled: boolean;
   phone_number_id: string | null;
+  waba_id: string | null;
   app_secret: string | null;
   verify_token: string | null;
 }
@@ -74,13 +75,19 @@ export class WhatsAppInboundService {
     }
     const named = namedPhoneIds(body);
     const agents = await this.agents(ctx);
-    const targets = agents.filter((a) => a.enabled && a.phone_number_id != null && named.has(a.phone_number_id));
+    const targets = agents.filter(
+      (a) =>
+        a.enabled &&
+        ((a.phone_number_id != null && named.phones.has(a.phone_number_id)) || (a.waba_id != null && named.wabas.has(a.waba_id))),
+    );
     const signs = (a: WhatsAppAgent) => a.app_secret != null && sameDigest(createHmac('sha256', a.app_secret).update(raw).digest(), given);
     const verified = targets.length > 0 ? targets.map(signs).every(Boolean) : agents.map(signs).some(Boolean);
     if (!verified) throw appError('ERROR_WEBHOOK_SIGNATURE');
 
     if (!isObject(body)) throw validationError([{ field: 'body', rule: 'object' }]);
-    ctx.webhook = { agents: targets.map((a) => ({ id: a.id, business_id: a.business_id, phone_number_id: a.phone_number_id! })) };
+    ctx.webhook = {
+      agents: targets.map((a) => ({ id: a.id, business_id: a.business_id, phone_number_id: a.phone_number_id, waba_id: a.waba_id })),
+    };
     return body;
   }
 
@@ -113,6 +120,7 @@ export class WhatsAppInboundService {
         business_id: r.business_id,
         enabled: r.enabled,
         phone_number_id: str(c.phone_number_id),
+        waba_id: str(c.waba_id),
         app_secret: str(c.app_secret),
         verify_token: str(c.verify_token),
       };
@@ -130,19 +138,24 @@ export class WhatsAppInboundService {
   }
 }
 
-/** The phone_number_ids a notification names (empty for anything that is not Meta's shape). */
-function namedPhoneIds(body: unknown): Set<string> {
-  const ids = new Set<string>();
-  if (!isObject(body) || !Array.isArray(body.entry)) return ids;
+/**
+ * The phone_number_ids a notification names, and the WABA ids (`entry[].id`) of its changes that name
+ * no phone number (an account update, CONTRACT §13.5); empty for anything that is not Meta's shape.
+ */
+function namedPhoneIds(body: unknown): { phones: Set<string>; wabas: Set<string> } {
+  const phones = new Set<string>();
+  const wabas = new Set<string>();
+  if (!isObject(body) || !Array.isArray(body.entry)) return { phones, wabas };
   for (const entry of body.entry) {
     if (!isObject(entry) || !Array.isArray(entry.changes)) continue;
     for (const change of entry.changes) {
       const id =
         isObject(change) && isObject(change.value) && isObject(change.value.metadata) ? change.value.metadata.phone_number_id : undefined;
-      if (typeof id === 'string' && id) ids.add(id);
+      if (typeof id === 'string' && id) phones.add(id);
+      else if (isObject(change) && change.field === 'account_update' && typeof entry.id === 'string' && entry.id) wabas.add(entry.id);
     }
   }
-  return ids;
+  return { phones, wabas };
 }
 
 /** Constant time on equal-length digests; a wrong length is simply no match. */
