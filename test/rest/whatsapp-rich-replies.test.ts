@@ -571,6 +571,35 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       expect(fake.requestsTo('upload').length).toBe(uploadRequests);
     });
 
+    it("a business owner's media_id: an upload or a file received in their business, never another business's (§11 third review)", async () => {
+      const file = (await upload(Buffer.concat([png, Buffer.from('owner')]), 'image/png', 'o.png')).json().result;
+      const mine = await conversation();
+      const [theirs] = await db.sql<{ id: number }>(
+        `insert into ai_conversations (project_id, agent_id, business_id, contact, status, usage, last_inbound_at)
+         values (?, ?, 2, ?, 'active', '{}', now()) returning id`,
+        [projectId, MAIN, contact()],
+      );
+      const ownerReply = (body: Record<string, unknown>) =>
+        t.api({ method: 'POST', path: `/ai/conversations/${mine.id}/messages`, key: KEYS.owner, body: { role: 'assistant', ...body } });
+      // an upload of the project: the owner may send it
+      expect((await ownerReply({ type: 'image', payload: { media_id: file.id } })).statusCode).toBe(200);
+      // the same bytes as a file a customer of business 2 sent: refused to the owner of business 1, as an unknown id is
+      await db.sql("update ai_media set origin = 'inbound', conversation_id = ? where id = ?", [theirs.id, file.id]);
+      const before = await countOf(mine.id);
+      for (const mediaId of [file.id, 'med_unknown']) {
+        const res = await ownerReply({ type: 'image', payload: { media_id: mediaId } });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().code).toBe('ERROR_VALIDATION');
+        expect(res.json().result[0]).toContain('payload.media_id');
+      }
+      expect(await countOf(mine.id)).toBe(before);
+      // a server key still may (the whole project is its own)
+      expect((await reply(mine.id, { type: 'image', payload: { media_id: file.id } })).statusCode).toBe(200);
+      // received in the owner's own business: allowed
+      await db.sql('update ai_media set conversation_id = ? where id = ?', [mine.id, file.id]);
+      expect((await ownerReply({ type: 'image', payload: { media_id: file.id } })).statusCode).toBe(200);
+    });
+
     it('retries a failed upload as part of the send attempt', async () => {
       const file = (await upload(Buffer.concat([png, Buffer.from('retry')]), 'image/png', 'r.png')).json().result;
       const c = await conversation();
@@ -644,6 +673,28 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       fake.fail('send', CLOUD_ANSWERS.serverError, { times: 1 });
       expect((await typing(down.id)).statusCode).toBe(502);
       expect(fake.requestsTo('typing').length - before).toBe(2);
+    });
+
+    it("refuses the runtime's typing with 409 while a person handles the conversation, calling nobody; users still may", async () => {
+      const c = await conversation();
+      await db.sql("update ai_conversations set handler = 'human' where id = ?", [c.id]);
+      for (const lang of ['en', 'es']) {
+        const res = await typing(c.id, { lang });
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toMatchObject({ error: true, code: 'ERROR_AI_CONVERSATION_HANDED_OFF' });
+      }
+      expect(typingCalls(c.inbound.at(-1)!)).toHaveLength(0);
+      const gql = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'x-api-key': KEYS.server },
+        payload: { query: `mutation ($id: Int!) { showAiConversationTyping(conversation_id: $id) }`, variables: { id: c.id } },
+      });
+      expect(gql.json().errors[0].extensions.code).toBe('ERROR_AI_CONVERSATION_HANDED_OFF');
+      expect((await typing(c.id, { key: KEYS.admin })).json()).toEqual({ error: false, result: true });
+      await db.sql("update ai_conversations set handler = 'ai' where id = ?", [c.id]);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await typing(c.id)).json()).toEqual({ error: false, result: true });
     });
 
     it('unknown, malformed, closed and other levels', async () => {
