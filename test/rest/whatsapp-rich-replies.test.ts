@@ -521,7 +521,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
 
     it('refuses a file over its kind limit with 413 and keeps nothing', async () => {
       const before = (await db.sql<{ n: number }>("select count(*)::int as n from ai_media where origin = 'upload'"))[0].n;
-      const res = await upload(Buffer.alloc(500 * 1024 + 1, 1), 'image/webp', 'big.webp');
+      const webp = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'), Buffer.alloc(500 * 1024, 1)]);
+      const res = await upload(webp, 'image/webp', 'big.webp');
       expect(res.statusCode).toBe(413);
       expect((await db.sql<{ n: number }>("select count(*)::int as n from ai_media where origin = 'upload'"))[0].n).toBe(before);
     });
