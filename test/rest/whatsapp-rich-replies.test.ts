@@ -500,6 +500,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       const got = await t.api({ path: `/ai/media/${file.id}`, key: KEYS.server });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe('image/png');
+      expect(got.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(got.headers['content-disposition']).toBe('inline');
       expect(got.headers.etag).toBe(`"${file.sha256}"`);
       expect(got.rawPayload.equals(png)).toBe(true);
       const range = await t.api({ path: `/ai/media/${file.id}`, key: KEYS.server, headers: { range: 'bytes=0-7' } });
