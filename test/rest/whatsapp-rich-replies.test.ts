@@ -455,6 +455,34 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       expect(sendsTo(c.contact)).toHaveLength(0);
     });
 
+    it("a reaction's emoji is one of Unicode's list, fully-qualified or a form the list gives, without extra variation selectors", async () => {
+      const c = await conversation();
+      const [{ id: inboundId }] = await db.sql<{ id: number }>('select id from ai_messages where external_id = ?', [c.inbound[1]]);
+      const react = (emoji: string) => reply(c.id, { type: 'reaction', payload: { message_id: inboundId, emoji } });
+      const good = ['👍', '❤', '❤️', '👍🏽', '☝🏻', '🇪🇸', '1️⃣', '#️⃣', '🏃‍♀️', '🏃‍♀', '👨‍👩‍👧', '🏴󠁧󠁢󠁥󠁮󠁧󠁿', '☺'];
+      for (const emoji of good) expect((await react(emoji)).statusCode, JSON.stringify(emoji)).toBe(200);
+      const bad = [
+        '👍\uFE0F\uFE0F\uFE0F\uFE0F',
+        '👍\uFE0F',
+        '❤\uFE0F\uFE0F',
+        '❤\uFE0E',
+        '1',
+        '1\uFE0F',
+        '👍👍',
+        '👍\u200D',
+        '🇪',
+        'ok',
+        '\uFE0F',
+      ];
+      for (const emoji of bad) {
+        const res = await react(emoji);
+        expect([res.statusCode, res.json().result], JSON.stringify(emoji)).toEqual([
+          400,
+          ['The field payload.emoji must be one emoji, or empty to remove the reaction.'],
+        ]);
+      }
+    });
+
     it('stores typed messages of other conversations without sending them; the graph takes type, payload and reply_to_id', async () => {
       const web = await conversation({ agent: base(e) + AGENT.web });
       const res = await reply(web.id, { type: 'interactive', payload: BUTTONS });
