@@ -82,8 +82,8 @@ export class MultipartGuard {
   }
 }
 
-/** The `boundary` parameter of a multipart Content-Type (quoted or not), or null. */
+/** The `boundary` parameter of a multipart Content-Type (quoted or not, 1–70 characters as RFC 2046 allows), or null. */
 export function boundaryOf(contentType: string | undefined): string | null {
-  const m = /;\s*boundary\s*=\s*(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i.exec(contentType ?? '');
+  const m = /;\s*boundary\s*=\s*(?:"([^"]{1,70})"|([^\s;"]{1,70}))\s*(?:;|$)/i.exec(contentType ?? '');
   return m ? (m[1] ?? m[2]) : null;
 }

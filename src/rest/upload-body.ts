@@ -28,7 +28,9 @@ export async function guardedUpload<T>(
   const maxBytes = maxFileBytes + UPLOAD_BODY_SLACK;
   if (Number(req.headers['content-length']) > maxBytes) throw limitError('body');
   const boundary = boundaryOf(req.headers['content-type']);
-  const guard = boundary && new MultipartGuard(boundary, { maxBytes, maxParts: UPLOAD_MAX_PARTS, maxHeaderBytes: PART_HEADERS_MAX_BYTES });
+  // a multipart type without a boundary (of RFC 2046's 1–70 characters) is no form
+  if (!boundary) throw appError('ERROR_UNSUPPORTED_MEDIA_TYPE');
+  const guard = new MultipartGuard(boundary, { maxBytes, maxParts: UPLOAD_MAX_PARTS, maxHeaderBytes: PART_HEADERS_MAX_BYTES });
   let problem: AppError | null = null;
   let current: Readable | null = null;
   let stop!: (err: AppError) => void;
@@ -38,7 +40,7 @@ export async function guardedUpload<T>(
   const first = req.file(); // pipes the request into the parser now
   first.catch(() => undefined);
   const onData = (chunk: Buffer) => {
-    const broken = guard && !problem ? guard.push(chunk) : null;
+    const broken = problem ? null : guard.push(chunk);
     if (!broken) return;
     problem = limitError(broken);
     raw.unpipe();
@@ -50,7 +52,7 @@ export async function guardedUpload<T>(
   const ended = new Promise<void>((resolve, reject) => {
     if (raw.readableEnded) return resolve();
     raw.once('end', resolve);
-    raw.once('close', () => (raw.readableEnded ? resolve() : reject(problem ?? new Error('the client closed the request'))));
+    raw.once('close', () => (raw.readableEnded ? resolve() : reject(problem ?? clientAbort())));
   });
   const rest = Promise.race([ended, stopped]);
   rest.catch(() => undefined);
@@ -63,6 +65,11 @@ export async function guardedUpload<T>(
   } finally {
     current = null;
   }
+}
+
+/** What Node raises for a request its client abandoned (rest/errors.ts answers it as such, without an alarm). */
+function clientAbort(): Error {
+  return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 }
 
 function limitError(limit: BodyLimit): AppError {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { MultipartGuard } from '../../src/rest/multipart-guard.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -158,6 +159,11 @@ describe.each(ENGINES)('POST /ai/media bounded as a whole, its bytes checked (%s
     );
     expect(fine.statusCode, fine.body).toBe(200);
     expect(await uploads()).toBe(before + 1);
+    // a multipart type without a boundary the guard can count by (none, empty, longer than RFC 2046's 70): 415, never a 500
+    for (const type of ['multipart/form-data', 'multipart/form-data; boundary=""', `multipart/form-data; boundary=${'x'.repeat(71)}`]) {
+      const res = await t.api({ method: 'POST', path: '/ai/media', key: KEYS.server, headers: { 'content-type': type }, body: 'abc' });
+      expect([res.statusCode, res.json().code], type).toEqual([415, 'ERROR_UNSUPPORTED_MEDIA_TYPE']);
+    }
   });
 
   it('a file must be what it says: every type of the list by its first bytes, none empty, text without NUL', async () => {
@@ -193,5 +199,41 @@ describe.each(ENGINES)('POST /ai/media bounded as a whole, its bytes checked (%s
       'select count(*)::int as n from ai_media_chunks c where not exists (select 1 from ai_media a where a.id = c.media_id)',
     );
     expect(chunks).toBe(0);
+  });
+});
+
+describe('the multipart guard counts the same whatever the chunks', () => {
+  const limits = { maxBytes: 10 * MB, maxParts: 10, maxHeaderBytes: 8 * 1024 };
+  const feed = (body: Buffer, sizes: () => number) => {
+    const guard = new MultipartGuard(BOUNDARY, limits);
+    for (let at = 0; at < body.length;) {
+      const n = Math.max(1, sizes());
+      const broken = guard.push(body.subarray(at, at + n));
+      if (broken) return { broken, parts: guard.parts };
+      at += n;
+    }
+    return { broken: null, parts: guard.parts };
+  };
+  const bodies: [string, Buffer, { broken: string | null; parts: number }][] = [
+    ['three parts', form(field('a', 'x'), field('b', ''), filePart('image/png', GOOD[1][1])), { broken: null, parts: 3 }],
+    [
+      'a preamble and an epilogue',
+      Buffer.concat([Buffer.from('pre\r\n'), form(field('a', `--${BOUNDARY}x`)), Buffer.from('epilogue')]),
+      { broken: null, parts: 1 },
+    ],
+    ['eleven parts', form(...Array.from({ length: 11 }, (_, i) => field(`f${i}`, 'v'))), { broken: 'parts', parts: 11 }],
+    ['a long header', form(part(`X-Pad: ${'p'.repeat(8200)}`, 'v')), { broken: 'headers', parts: 1 }],
+    // a header block is its lines with their CRLFs and the blank line: 8 KiB exactly is still a form, one byte more is not
+    ['a header block of 8 KiB exactly', form(part(`X-Pad: ${'p'.repeat(8192 - 'X-Pad: '.length - 4)}`, 'v')), { broken: null, parts: 1 }],
+    [
+      'a header block of 8 KiB and a byte',
+      form(part(`X-Pad: ${'p'.repeat(8193 - 'X-Pad: '.length - 4)}`, 'v')),
+      { broken: 'headers', parts: 1 },
+    ],
+  ];
+  it.each(bodies)('%s', (_name, body, expected) => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), (seed % 97) + 1);
+    for (const sizes of [() => 1, () => 2, () => 3, () => 5, () => body.length, random]) expect(feed(body, sizes)).toEqual(expected);
   });
 });
