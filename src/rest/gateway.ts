@@ -167,11 +167,6 @@ async function multipartOnly(up: FastifyInstance, deps: GatewayDeps): Promise<vo
       fileSize: deps.services.media.config.maxBytes + 1,
     },
   });
-  // a body refused before its end is not read on: the connection closes after the answer
-  up.addHook('onSend', (req, reply, payload, done) => {
-    if (!req.raw.complete) reply.header('connection', 'close');
-    done(null, payload);
-  });
 }
 
 function keepRawBody(raw: FastifyInstance): FastifyInstance {

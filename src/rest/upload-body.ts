@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/app-error.js';
 import { appError, validationError } from '../errors/codes.js';
 import type { IncomingFile } from '../services/media/upload.service.js';
 import { boundaryOf, MultipartGuard, type BodyLimit } from './multipart-guard.js';
@@ -17,7 +17,7 @@ const PARSER_LIMITS = new Set(['FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT', 'FST_FILES
  * Runs `consume` on the body's first file part (undefined when there is none), the whole body counted
  * by a MultipartGuard as it arrives: a declared length over the limit is refused before a byte is read;
  * a body that breaks a limit while arriving stops being read there (the file being stored fails with
- * the limit's error, a wait for a first part ends). The part's `rest` settles once the body has ended
+ * the limit's error, a wait for a first part ends), as does one whose file was refused. The part's `rest` settles once the body has ended
  * within the limits, so the consumer keeps nothing from a body refused after its file.
  */
 export async function guardedUpload<T>(
@@ -39,12 +39,19 @@ export async function guardedUpload<T>(
   const raw = req.raw;
   const first = req.file(); // pipes the request into the parser now
   first.catch(() => undefined);
-  const onData = (chunk: Buffer) => {
-    const broken = problem ? null : guard.push(chunk);
-    if (!broken) return;
-    problem = limitError(broken);
+  let reading = true;
+  // a refused body is read no further: paused, the socket fills and the client waits for the answer
+  // (no close under it: an unread byte at close is a TCP reset, which can take the answer with it)
+  const stopReading = () => {
+    reading = false;
     raw.unpipe();
     raw.pause();
+  };
+  const onData = (chunk: Buffer) => {
+    const broken = reading ? guard.push(chunk) : null;
+    if (!broken) return;
+    problem = limitError(broken);
+    stopReading();
     current?.destroy(problem);
     stop(problem);
   };
@@ -61,7 +68,9 @@ export async function guardedUpload<T>(
     current = part?.file ?? null;
     return await consume(part && { fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, file: part.file, rest });
   } catch (err) {
-    throw problem ?? parserError(err);
+    stopReading();
+    // the consumer's own refusal (the file's type, its size) stands, even when the guard tripped during its clean-up
+    throw err instanceof AppError ? err : (problem ?? parserError(err));
   } finally {
     current = null;
   }

@@ -120,6 +120,13 @@ describe.each(ENGINES)('POST /ai/media bounded as a whole, its bytes checked (%s
       // the bound is 2 MiB: the answer came well before the 16 MiB the client would have sent
       expect(res.sent).toBeLessThan(8 * MB);
     }
+    // a file whose first bytes are not its type's is refused at them, not after its 16 MiB
+    const html = await stream(filePart('image/jpeg', HTML), 1);
+    expect([html.status, JSON.parse(html.body).result]).toEqual([
+      400,
+      ['The field file must hold a file of the type it declares (image/jpeg).'],
+    ]);
+    expect(html.sent).toBeLessThan(8 * MB);
     // a declared length over the bound: refused before the body
     const declared = await new Promise<number | undefined>((resolve) => {
       const req = http.request(`${origin}/v400/en/acme/ai/media`, {
