@@ -66,6 +66,10 @@ export async function guardedUpload<T>(
   try {
     const part = await Promise.race([first, stopped]);
     current = part?.file ?? null;
+    // a file its consumer gave up on (refused type, over its limit) ends the reading at once
+    part?.file.once('close', () => {
+      if (!part.file.readableEnded) stopReading();
+    });
     return await consume(part && { fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, file: part.file, rest });
   } catch (err) {
     stopReading();
