@@ -26,6 +26,8 @@ const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 
 type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
+const BENCH_SIGNATURES: Record<string, string> = { 'application/pdf': '255044462d', 'image/jpeg': 'ffd8ffe0' };
+
 /** POST /ai/media of `size` bytes (a 1 MB block repeated, streamed: never the whole body in memory here), as `mime`. */
 export function upload(
   origin: string,
@@ -35,6 +37,8 @@ export function upload(
   progress?: (sent: number) => void,
 ): Promise<{ status: number; body: any }> {
   const block = randomBytes(Math.min(size, MB));
+  // the upload's first bytes must be of its type (CONTRACT §11, third review)
+  Buffer.from(BENCH_SIGNATURES[mime] ?? '', 'hex').copy(block);
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.${mime.split('/')[1]}"\r\nContent-Type: ${mime}\r\n\r\n`,

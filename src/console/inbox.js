@@ -19,6 +19,7 @@
     lang = og.lang,
     showError = og.showError;
   var n = window.OrderGraphI18n.n;
+  var dom = window.OrderGraphDom;
 
   var PAGE = 30;
   /**
@@ -89,6 +90,8 @@
       messages: new Map(),
       /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
       media: new Map(),
+      /** The safe filename each of those answers gave, by blob URL. */
+      mediaNames: new Map(),
       counted: new Set(),
       templates: new Map(),
     };
@@ -103,16 +106,16 @@
     return (d.toDateString() === new Date().toDateString() ? timeOnly : dateTime).format(d);
   }
   function contactOf(c) {
-    return c.contact_name || (c.contact ? (/^[0-9]+$/.test(c.contact) ? '+' + c.contact : c.contact) : t('conversation') + ' #' + n(c.id));
+    var shown =
+      c.contact_name || (c.contact ? (/^[0-9]+$/.test(c.contact) ? '+' + c.contact : c.contact) : t('conversation') + ' #' + n(c.id));
+    return dom.plain(shown);
   }
   /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
   function contactNode(c, cls) {
     return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
   }
   function firstWords(s) {
-    s = String(s || '')
-      .replace(/\s+/g, ' ')
-      .trim();
+    s = dom.plain(s).replace(/\s+/g, ' ').trim();
     return s.length > 80 ? s.slice(0, 79) + '…' : s;
   }
   function who(id) {
@@ -417,6 +420,10 @@
   }
   var viewContext = {
     load: loadMedia,
+    /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
+    fileName: function (url) {
+      return state.mediaNames.get(url) || null;
+    },
     get: function (id) {
       return state.messages.get(id);
     },
@@ -468,7 +475,9 @@
     var got = fetch(base() + path, { headers: og.headers() }).then(function (res) {
       if (!res.ok) throw new Error(String(res.status));
       return res.blob().then(function (b) {
-        return URL.createObjectURL(b);
+        var url = URL.createObjectURL(b);
+        state.mediaNames.set(url, dom.dispositionName(res.headers.get('content-disposition')));
+        return url;
       });
     });
     state.media.set(key, got);
@@ -482,14 +491,16 @@
       p.then(URL.revokeObjectURL, function () {});
     });
     state.media = new Map();
+    state.mediaNames = new Map();
   }
   function tick(m) {
     if (!m.delivery_status) return null;
-    var reason = m.delivery_status === 'failed' && m.delivery_error ? ': ' + m.delivery_error : '';
+    var reason = m.delivery_status === 'failed' && m.delivery_error ? [': ', dom.name(m.delivery_error, { class: 'reason' })] : null;
     return h(
       'span',
       { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
-      (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status) + reason,
+      (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status),
+      reason,
     );
   }
 

@@ -6,7 +6,8 @@
  * its header, shown from blob URLs: no token in a URL). Built with dom.js only; loaded before inbox.js. */
 (function () {
   'use strict';
-  var h = window.OrderGraphDom.h;
+  var dom = window.OrderGraphDom;
+  var h = dom.h;
   var i18n = window.OrderGraphI18n;
   var t = i18n.t,
     n = i18n.n,
@@ -15,8 +16,9 @@
   function obj(x) {
     return x && typeof x === 'object' && !Array.isArray(x) ? x : {};
   }
+  /** A payload's value as text, without bidirectional controls (dom.js `plain`). */
   function str(x) {
-    return typeof x === 'string' ? x : x === null || x === undefined ? '' : String(x);
+    return dom.plain(x);
   }
   function bytes(size) {
     if (typeof size !== 'number') return '';
@@ -46,7 +48,7 @@
     return new Intl.NumberFormat(lang, { maximumFractionDigits: 6, minimumFractionDigits: 4 }).format(x);
   }
   function text(s, cls) {
-    return s ? h('span', { class: cls || 'content', dir: 'auto' }, s) : null;
+    return s ? h('span', { class: cls || 'content', dir: 'auto' }, dom.plain(s)) : null;
   }
   /** A link that leaves the console in a new tab, telling the other site nothing. */
   function outLink(href, label, cls) {
@@ -86,7 +88,10 @@
     }
     if (state === 'pending') return [h('span', { class: 'media-pending', role: 'status' }, t('media_pending')), text(caption)];
     if (state === 'failed')
-      return [h('span', { class: 'media-failed' }, '⚠ ' + t('media_failed', { reason: str(obj(p.media).error) || '?' })), text(caption)];
+      return [
+        h('span', { class: 'media-failed' }, '⚠ ', dom.slot(t('media_failed'), 'reason', dom.name(obj(p.media).error || '?'))),
+        text(caption),
+      ];
     var key = path + '#' + str(obj(p.media).sha256);
     if (kind === 'document') return [documentCard(m, p, key, path, ctx), text(caption)];
     var el;
@@ -111,7 +116,7 @@
     var button = h(
       'button',
       { type: 'button', class: 'document', 'data-media': path },
-      h('bdi', { class: 'doc-name', dir: 'auto' }, name),
+      dom.name(name, { class: 'doc-name' }),
       size != null ? h('span', { class: 'doc-size' }, bytes(size)) : null,
       h('span', { class: 'doc-get' }, t('download')),
     );
@@ -120,7 +125,8 @@
       ctx.load(key, path).then(
         function (url) {
           button.disabled = false;
-          var a = h('a', { href: url, download: name, hidden: true });
+          // the safe name the service's Content-Disposition gives, never the customer's raw one
+          var a = h('a', { href: url, download: ctx.fileName(url) || t('type_document'), hidden: true });
           document.body.appendChild(a);
           a.click();
           a.remove();

@@ -68,6 +68,10 @@ const en_rules = {
   media_file:
     'The field {field} must be the id of a stored file of this project that WhatsApp accepts as {kind}: {values}, at most {max} bytes.',
   file_type: 'The field {field} must be a file of one of the types: {values}.',
+  file_empty: 'The field {field} must not be an empty file.',
+  file_content: 'The field {field} must hold a file of the type it declares ({type}).',
+  form_parts: 'The field {field} must come in a form of at most {max} parts.',
+  part_headers: 'The field {field} must come in parts whose headers are at most {max} bytes.',
   no_nul: 'The field {field} must not contain the NUL character (U+0000).',
   filter:
     'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
@@ -127,6 +131,10 @@ const es_rules: Rules = {
   media_file:
     'El campo {field} debe ser el id de un archivo guardado de este proyecto que WhatsApp acepte como {kind}: {values}, de como máximo {max} bytes.',
   file_type: 'El campo {field} debe ser un archivo de uno de los tipos: {values}.',
+  file_empty: 'El campo {field} no debe ser un archivo vacío.',
+  file_content: 'El campo {field} debe contener un archivo del tipo que declara ({type}).',
+  form_parts: 'El campo {field} debe llegar en un formulario de como máximo {max} partes.',
+  part_headers: 'El campo {field} debe llegar en partes cuyas cabeceras tengan como máximo {max} bytes.',
   no_nul: 'El campo {field} no debe contener el carácter NUL (U+0000).',
   filter:
     'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
@@ -181,6 +189,10 @@ const fr_rules: Rules = {
   media_file:
     "Le champ {field} doit être l'id d'un fichier enregistré de ce projet que WhatsApp accepte comme {kind} : {values}, d'au plus {max} octets.",
   file_type: "Le champ {field} doit être un fichier de l'un des types : {values}.",
+  file_empty: 'Le champ {field} ne doit pas être un fichier vide.',
+  file_content: 'Le champ {field} doit contenir un fichier du type qu’il déclare ({type}).',
+  form_parts: "Le champ {field} doit arriver dans un formulaire d'au plus {max} parties.",
+  part_headers: 'Le champ {field} doit arriver dans des parties dont les en-têtes font au plus {max} octets.',
   no_nul: 'Le champ {field} ne doit pas contenir le caractère NUL (U+0000).',
   filter:
     'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
@@ -234,6 +246,10 @@ const ar_rules: Rules = {
   sent_message: 'الحقل {field} يجب أن يكون معرّف رسالة من هذه المحادثة أُرسلت أو استُلمت عبر واتساب.',
   media_file: 'الحقل {field} يجب أن يكون معرّف ملف محفوظ لهذا المشروع يقبله واتساب بصفته {kind}: {values}، بحد أقصى {max} بايت.',
   file_type: 'الحقل {field} يجب أن يكون ملفًا من أحد الأنواع: {values}.',
+  file_empty: 'الحقل {field} يجب ألا يكون ملفًا فارغًا.',
+  file_content: 'الحقل {field} يجب أن يحتوي على ملف من النوع الذي يعلنه ({type}).',
+  form_parts: 'الحقل {field} يجب أن يصل في نموذج من {max} أجزاء على الأكثر.',
+  part_headers: 'الحقل {field} يجب أن يصل في أجزاء لا تتجاوز ترويساتها {max} بايت.',
   no_nul: 'الحقل {field} يجب ألا يحتوي على المحرف NUL (U+0000).',
   filter:
     'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',

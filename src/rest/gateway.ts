@@ -13,6 +13,7 @@ import { queryCredentials, runSse, type SseHub } from './sse.js';
 import { traceOperation } from '../platform/tracing.js';
 import { sendMedia } from './media-response.js';
 import multipart from '@fastify/multipart';
+import { UPLOAD_MAX_PARTS } from './upload-body.js';
 
 const SECURED: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
@@ -157,7 +158,14 @@ async function multipartOnly(up: FastifyInstance, deps: GatewayDeps): Promise<vo
   up.removeAllContentTypeParsers();
   // (a Fastify instance is thenable: it is not returned from this async function, which would await it)
   await up.register(multipart, {
-    limits: { files: 1, fields: 10, parts: 11, fieldSize: 1024, headerPairs: 50, fileSize: deps.services.media.config.maxBytes + 1 },
+    limits: {
+      files: 1,
+      fields: UPLOAD_MAX_PARTS,
+      parts: UPLOAD_MAX_PARTS,
+      fieldSize: 1024,
+      headerPairs: 50,
+      fileSize: deps.services.media.config.maxBytes + 1,
+    },
   });
 }
 

@@ -16,14 +16,34 @@ export interface ServedMedia {
 
 /** Seconds a client is told to wait for a pending file. */
 const PENDING_RETRY_AFTER_S = 2;
-/** Types a browser may show inline; anything else (a document, SVG, HTML) is an attachment. */
-const INLINE_TYPES = /^(image\/(jpeg|png|webp|gif)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/i;
+/**
+ * Types a browser may show inline (CONTRACT §11, third review), compared by type/subtype without
+ * parameters; anything else (a document, SVG, HTML, `video/html`) is an attachment.
+ */
+const INLINE_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'audio/aac',
+  'audio/amr',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/ogg',
+  'video/mp4',
+  'video/3gpp',
+]);
+/** A file answer is never a page: no script, no style, no frame of its own, whatever a browser makes of it. */
+export const FILE_CSP = "default-src 'none'; sandbox";
+/** `type/subtype` and parameters (`; name=token` or `; name="quoted"`), as RFC 9110 spells a media type. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^(${TOKEN})/(${TOKEN})((?:\\s*;\\s*${TOKEN}=(?:${TOKEN}|"[^"\\\\\\p{Cc}]*"))*)$`, 'u');
 
 /**
  * Answers a stored file as CONTRACT §12.3 says (the message media route, and `GET /ai/media/{id}`):
  * 200 with the bytes streamed from its store, `Content-Type`, `Content-Length`, `ETag` (its sha256),
- * `Cache-Control: private, max-age=86400`, `Content-Disposition` (inline for pictures, sound and
- * video; attachment with a safe filename for a document or anything else), `nosniff`; one `Range`
+ * `Cache-Control: private, max-age=86400`, `Content-Disposition` (inline for the pictures, sound and
+ * video of INLINE_TYPES; attachment with a safe filename for a document or anything else), `nosniff`,
+ * `Content-Security-Policy: default-src 'none'; sandbox` (fileHeaders); one `Range`
  * → 206 (several ranges: the whole file), an unsatisfiable one → 416; `If-None-Match` → 304.
  * Pending: 409 ERROR_AI_MEDIA_PENDING with Retry-After; failed: 409 ERROR_AI_MEDIA_FAILED naming why.
  * `document`: the message's type says the file is a document (attachment whatever its type).
@@ -44,13 +64,8 @@ export async function sendMedia(
 
   const size = Number(media.size);
   const etag = `"${media.sha256}"`;
-  const type = media.mime_type && /^[\w.+-]+\/[\w.+-]+$/.test(media.mime_type) ? media.mime_type : 'application/octet-stream';
-  const inline = !opts.document && INLINE_TYPES.test(type);
-  reply.header('etag', etag);
-  reply.header('cache-control', 'private, max-age=86400');
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('accept-ranges', 'bytes');
-  reply.header('content-disposition', inline ? 'inline' : attachment(media.filename));
+  const type = servedType(media.mime_type);
+  reply.headers(fileHeaders(media, type, opts));
 
   if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
 
@@ -67,6 +82,34 @@ export async function sendMedia(
   if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
   return reply.send(body ?? '');
 }
+
+/**
+ * The headers of every file answer, both routes (CONTRACT §12.3, §11 third review): ETag, caching,
+ * nosniff, the sandboxing CSP, and `inline` only for the types of INLINE_TYPES (not for a document).
+ */
+export function fileHeaders(
+  media: Pick<ServedMedia, 'sha256' | 'filename'>,
+  type: string,
+  opts: { document?: boolean } = {},
+): Record<string, string> {
+  const inline = !opts.document && INLINE_TYPES.has(baseOf(type));
+  return {
+    etag: `"${media.sha256}"`,
+    'cache-control': 'private, max-age=86400',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': FILE_CSP,
+    'accept-ranges': 'bytes',
+    'content-disposition': inline ? 'inline' : attachment(media.filename),
+  };
+}
+
+/** The stored type as stored, parameters included (`audio/ogg; codecs=opus`), when it is a well-formed media type; else `application/octet-stream`. */
+export function servedType(mimeType: string | null | undefined): string {
+  const m = mimeType ? MEDIA_TYPE.exec(mimeType.trim()) : null;
+  return m ? mimeType!.trim() : 'application/octet-stream';
+}
+
+const baseOf = (type: string) => type.split(';')[0].trim().toLowerCase();
 
 /** `If-None-Match`: a list of entity tags (weak ones compared weakly), or `*`. */
 function matchesEtag(header: string | string[] | undefined, etag: string): boolean {

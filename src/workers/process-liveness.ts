@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
 import { PATIENT_CONNECT_MS } from '../db/breaker.js';
@@ -35,8 +36,12 @@ export interface LivenessOptions {
  * `deadAfterMs` + `beatMs` of its last beat, whatever the provider deadline; the lease stays as the
  * bound for a process that beats but hangs.
  *
- * At start a process frees at once the rows of its own node whose process no longer runs on this
- * host (its predecessor, after SIGKILL or a crash), and a clean stop frees its own. A process is
+ * At start a process frees at once the rows of its own node that it can prove dead: written from its
+ * own pid namespace (same host, same kernel boot, same namespace: `pid_namespace`) by a pid that no
+ * longer runs, or that is its own (its predecessor, after SIGKILL or a crash); and a clean stop frees
+ * its own. A row it cannot prove dead (another container of the same hostname, both at pid 1; another
+ * machine; a row without `pid_namespace`) is freed only once its heartbeat is old, whatever its node
+ * name (CONTRACT §11, third review): a live process's claims are never taken. A process is
  * `fresh` only while its last successful beat is recent enough that nobody can have declared it
  * dead; the outboxes neither claim nor start an attempt otherwise. A process that finds its row
  * gone (it was declared dead while it could not beat) takes a new identity and frees the claims it
@@ -134,15 +139,19 @@ export class ProcessLiveness {
 
   /**
    * A new identity and its row; first frees `previous` (our own former identity) and the rows of
-   * this node whose process no longer runs on this host (a predecessor killed or crashed).
+   * this node whose process is provably gone: same pid namespace, and the pid no longer runs or is
+   * ours (a predecessor killed or crashed).
    */
   private async enrol(previous?: string): Promise<void> {
     const host = os.hostname();
-    const rows = await this.query<{ id: string; host: string; pid: number }>(
-      'select id::text, host, pid from process_heartbeats where node = $1',
+    const rows = await this.query<{ id: string; host: string; pid: number; pid_namespace: string | null }>(
+      'select id::text, host, pid, pid_namespace from process_heartbeats where node = $1',
       [this.opts.node],
     );
-    const predecessors = rows.filter((r) => r.host === host && (r.pid === process.pid || !running(r.pid))).map((r) => r.id);
+    const predecessors = rows
+      .filter((r) => PID_NAMESPACE !== null && r.pid_namespace === PID_NAMESPACE && r.host === host)
+      .filter((r) => r.pid === process.pid || !running(r.pid))
+      .map((r) => r.id);
     const others = rows.filter((r) => !predecessors.includes(r.id));
     if (others.length)
       this.opts.log.warn({ node: this.opts.node, others: others.length }, 'process heartbeat: another running process has this node name');
@@ -150,11 +159,12 @@ export class ProcessLiveness {
     const freed = predecessors.length ? await this.free(predecessors) : 0;
     this.current = randomUUID();
     const sentAt = performance.now();
-    await this.query('insert into process_heartbeats (id, node, host, pid) values ($1, $2, $3, $4)', [
+    await this.query('insert into process_heartbeats (id, node, host, pid, pid_namespace) values ($1, $2, $3, $4, $5)', [
       this.current,
       this.opts.node,
       host,
       process.pid,
+      PID_NAMESPACE,
     ]);
     this.registered = true;
     this.lastBeat = sentAt;
@@ -259,7 +269,20 @@ export class ProcessLiveness {
   }
 }
 
-/** Whether a process with this pid runs on this host. */
+/**
+ * Where this process's pid means something: the kernel's boot id and the pid namespace's inode
+ * (Linux; a container has a namespace of its own, and may share its hostname and pid 1 with another).
+ * Null elsewhere: no row is then provably a dead predecessor, and only old heartbeats are freed.
+ */
+export const PID_NAMESPACE = ((): string | null => {
+  try {
+    return `${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()} ${fs.readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return null;
+  }
+})();
+
+/** Whether a process with this pid runs in this pid namespace. */
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);

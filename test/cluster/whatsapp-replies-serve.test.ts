@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, type TestDatabase } from '../support/db.js';
 import { ensureEmitted } from '../support/dist.js';
@@ -315,3 +316,60 @@ for (const via of ['directly', 'through PgBouncer'] as const) {
     }, 180_000);
   });
 }
+
+/** `unshare` that gives a process a pid namespace of its own (pid 1 in it, as in a container); null when this host refuses it. */
+const OWN_PID_NAMESPACE = ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'];
+const ownNamespaces = (): boolean => spawnSync(OWN_PID_NAMESPACE[0], [...OWN_PID_NAMESPACE.slice(1), 'true']).status === 0;
+
+describe('two processes of one node name, each pid 1 of its own pid namespace (two containers of one hostname)', () => {
+  it('the second, started while the first is alive, takes nothing from it; once the first dies its claims go on (§11 third review)', async (ctx) => {
+    if (!ownNamespaces()) return ctx.skip();
+    const node = 'node-twins';
+    const tag = 'twins';
+    const held = [10, 11, 12];
+    fake.reset({ requests: true });
+    const dying = await hangingFake();
+    const env = (more: Record<string, string>) => ({
+      DATABASE_DIRECT_URL: db.directUrl,
+      ...ENV,
+      PROVIDER_TIMEOUT_MS: '60000',
+      NODE_NAME: node,
+      ...more,
+    });
+    const twin = async (more: Record<string, string>) => {
+      const s = await startServe(db.url, env({ WHATSAPP_API_URL: fake.url, ...more }), { wrap: OWN_PID_NAMESPACE });
+      servers.push(s);
+      return s;
+    };
+    try {
+      const a = await twin({ WHATSAPP_API_URL: dying.url });
+      for (const c of held) await reply(a, c, `${tag} c${c} m0`);
+      await until(async () => dying.requestsTo('send').length === held.length, 15_000);
+      const [first] = await db.sql<{ id: string; pid: number }>('select id::text, pid from process_heartbeats where node = ?', [node]);
+      expect(first.pid).toBe(1);
+      const claims = () =>
+        db.sql<{ n: number }>('select count(*)::int as n from ai_message_sends where claimed_by = ?::uuid', [first.id]).then((r) => r[0].n);
+      expect(await claims()).toBe(held.length);
+
+      const b = await twin({});
+      await sleep(3000);
+      const rows = await db.sql<{ id: string; pid: number }>(
+        'select id::text, pid from process_heartbeats where node = ? order by started_at',
+        [node],
+      );
+      expect(rows.map((r) => r.pid)).toEqual([1, 1]);
+      expect(rows[0].id).toBe(first.id);
+      expect(await claims()).toBe(held.length);
+      expect(sendsOf(fake, tag)).toEqual([]);
+      expect(a.output()).not.toMatch(/declared dead/);
+
+      // A dies: its heartbeat ages, and B sends what A held, once each
+      await kill(a);
+      await until(async () => (await acceptedOf(tag)) === held.length, 15_000);
+      for (const c of held) expect(sendsOf(fake, tag).filter((r) => r.body.text.body === `${tag} c${c} m0`)).toHaveLength(1);
+      await stopServe([b]);
+    } finally {
+      await dying.close();
+    }
+  }, 120_000);
+});

@@ -453,4 +453,46 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     expect(cspErrors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('shows customer names without bidirectional controls, isolated, and downloads under the safe name of Content-Disposition (§11)', async () => {
+    const { context, page, blocked, pageErrors, cspErrors } = await offlinePage();
+    // the download attribute the console sets, before the browser's own clean-up of the name
+    await page.evaluate(`window.__downloads = [];
+      const click = HTMLAnchorElement.prototype.click;
+      HTMLAnchorElement.prototype.click = function () { window.__downloads.push(this.getAttribute('download')); return click.call(this); };`);
+    const spoof = fake.addMedia({
+      id: '700099',
+      phone_number_id: CREDS.phone_number_id,
+      bytes: Buffer.concat([Buffer.from('MZ'), randomBytes(3000)]),
+      mime_type: 'application/pdf',
+    });
+    const filename = '../../etc/"Invoice"\r\nMarch \u202Efdp.exe';
+    await deliver([
+      {
+        from: CONTACT,
+        id: 'wamid.types.spoof',
+        type: 'document',
+        extra: { document: { id: spoof.id, mime_type: 'application/pdf', filename, caption: 'See \u202Etxt.exe\u2066 attached' } },
+      },
+    ]);
+    ids.spoof = await messageIdOf('wamid.types.spoof');
+    const label = li(page, ids.spoof).locator('button.document .doc-name');
+    await expect.poll(() => label.count(), { timeout: 20_000 }).toBe(1);
+    expect(await label.evaluate((el) => [el.tagName, el.getAttribute('dir')])).toEqual(['BDI', 'auto']);
+    expect(await label.textContent()).toBe('../../etc/"Invoice"\r\nMarch fdp.exe');
+    expect(await li(page, ids.spoof).locator('.content').textContent()).toBe('See txt.exe attached');
+    // nothing on the page carries a bidirectional control
+    expect(await page.evaluate("/[\\u202A-\\u202E\\u2066-\\u2069]/.test(document.getElementById('thread').textContent)")).toBe(false);
+    const download = page.waitForEvent('download');
+    await li(page, ids.spoof).locator('button.document').click();
+    const got = await download;
+    expect(await page.evaluate('window.__downloads')).toEqual(['InvoiceMarch fdp.exe']);
+    expect(got.suggestedFilename()).toBe('InvoiceMarch fdp.exe');
+    await page.evaluate(`document.querySelector('#messages li[data-id="${ids.spoof}"]').scrollIntoView()`);
+    await shoot(page, path.join(OUT, 'console-names-bidi.png'));
+    expect(blocked).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

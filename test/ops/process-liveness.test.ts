@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProcessLiveness } from '../../src/workers/process-liveness.js';
+import os from 'node:os';
+import { PID_NAMESPACE, ProcessLiveness } from '../../src/workers/process-liveness.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /**
@@ -90,8 +91,8 @@ describe('process liveness', () => {
     const dead = '00000000-0000-4000-8000-0000000b0b0b';
     // the predecessor beat a moment ago, so only the takeover at start can free it: pid 2^22 + 1 is above Linux's pid_max
     await db.sql(
-      "insert into process_heartbeats (id, node, host, pid, beat_at) values (?, 'restarted', ?, 4194305, now() + interval '1 hour')",
-      [dead, (await import('node:os')).hostname()],
+      "insert into process_heartbeats (id, node, host, pid, pid_namespace, beat_at) values (?, 'restarted', ?, 4194305, ?, now() + interval '1 hour')",
+      [dead, os.hostname(), PID_NAMESPACE],
     );
     await claim(5, dead);
     const { liveness } = await start('restarted');
@@ -101,5 +102,35 @@ describe('process liveness', () => {
     expect(liveness.fresh()).toBe(false);
     expect(await probe(6)).toEqual({ claimed_by: null, due: true });
     expect(await db.sql("select 1 from process_heartbeats where node = 'restarted'")).toEqual([]);
+  });
+
+  it('never takes over a fresh heartbeat it cannot prove dead: another pid namespace (same host, same pid), or none recorded (§11)', async () => {
+    expect(PID_NAMESPACE).toMatch(/pid:\[\d+\]$/);
+    // another container of the same hostname and node name, at the same pid as ours; and a row of an older version
+    const twin = '00000000-0000-4000-8000-0000000c0c0c';
+    const older = '00000000-0000-4000-8000-0000000c0c0d';
+    await db.sql(
+      `insert into process_heartbeats (id, node, host, pid, pid_namespace, beat_at) values
+         (?, 'twins', ?, ?, ?, now() - interval '300 milliseconds'),
+         (?, 'twins', ?, 4194305, null, now() - interval '300 milliseconds')`,
+      [twin, os.hostname(), process.pid, `${PID_NAMESPACE} other-container`, older, os.hostname()],
+    );
+    await claim(7, twin);
+    await claim(8, older);
+    const { liveness } = await start('twins');
+    expect(await probe(7)).toEqual({ claimed_by: twin, due: false });
+    expect(await probe(8)).toEqual({ claimed_by: older, due: false });
+    // while they beat, they keep them
+    for (let i = 0; i < 5; i++) {
+      await db.sql('update process_heartbeats set beat_at = now() where id in (?, ?)', [twin, older]);
+      await sleep(100);
+    }
+    expect((await probe(7)).claimed_by).toBe(twin);
+    expect((await probe(8)).claimed_by).toBe(older);
+    // once they stop beating, the old-heartbeat rule frees them
+    await sleep(800);
+    expect(await probe(7)).toEqual({ claimed_by: null, due: true });
+    expect(await probe(8)).toEqual({ claimed_by: null, due: true });
+    await liveness.stop();
   });
 });

@@ -380,6 +380,36 @@ const CASES: Case[] = [
     en: 'The field file must be a file of one of the types: image/jpeg, image/png, video/mp4, video/3gpp, audio/aac, audio/amr, audio/mpeg, audio/mp4, audio/ogg, image/webp, application/pdf, text/plain, application/msword, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-powerpoint, application/vnd.openxmlformats-officedocument.presentationml.presentation.',
     params: ['image/jpeg', 'application/pdf'],
   },
+  {
+    rule: 'file_content',
+    field: 'file',
+    request: multipart('image/jpeg'),
+    en: 'The field file must hold a file of the type it declares (image/jpeg).',
+    params: ['image/jpeg'],
+  },
+  {
+    rule: 'file_empty',
+    field: 'file',
+    request: {
+      ...multipart('image/png'),
+      body: '--b\r\nContent-Disposition: form-data; name="file"; filename="x"\r\nContent-Type: image/png\r\n\r\n\r\n--b--\r\n',
+    },
+    en: 'The field file must not be an empty file.',
+  },
+  {
+    rule: 'form_parts',
+    field: 'file',
+    request: { ...multipart('image/png'), body: `${'--b\r\nContent-Disposition: form-data; name="f"\r\n\r\nx\r\n'.repeat(11)}--b--\r\n` },
+    en: 'The field file must come in a form of at most 10 parts.',
+    params: [10],
+  },
+  {
+    rule: 'part_headers',
+    field: 'file',
+    request: multipart(`image/png\r\nX-Pad: ${'p'.repeat(9000)}`),
+    en: 'The field file must come in parts whose headers are at most 8192 bytes.',
+    params: [8192],
+  },
 ];
 
 /** Rules no route reaches today, checked on the table itself: the generic pattern message (every pattern of a route has a name). */

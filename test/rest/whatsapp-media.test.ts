@@ -409,6 +409,46 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('WhatsApp: every
     expect((await h.t.api({ path: `/ai/conversations/${pm.conversation_id}/messages/${pm.id}/media` })).statusCode).toBe(401);
   });
 
+  it('a voice note is served as stored and inline; only the listed types are inline; every file answer is sandboxed (§11, §12.7)', async () => {
+    const from = contact();
+    const files = [
+      { type: 'audio', mime: 'audio/ogg; codecs=opus', served: 'audio/ogg; codecs=opus', disposition: 'inline' },
+      { type: 'video', mime: 'video/html', served: 'video/html', disposition: 'attachment' },
+      { type: 'image', mime: 'image/gif', served: 'image/gif', disposition: 'attachment' },
+      { type: 'sticker', mime: 'image/webp', served: 'image/webp', disposition: 'inline' },
+    ].map((f) => ({
+      ...f,
+      wamid: wamid(f.type),
+      file: fake.addMedia({ id: `mv${AGENT}.${++seq}`, phone_number_id: phone(AGENT), bytes: randomBytes(2000), mime_type: f.mime }),
+    }));
+    await deliver(
+      files.map((f) => ({
+        id: f.wamid,
+        from,
+        type: f.type,
+        extra: { [f.type]: { id: f.file.id, mime_type: f.mime, sha256: sha(f.file.bytes), ...(f.type === 'audio' && { voice: true }) } },
+      })),
+    );
+    for (const f of files) {
+      const m = await byExternal(f.wamid);
+      const res = await stored(m.conversation_id, m.id);
+      expect(res.statusCode, `${f.mime}: ${res.body}`).toBe(200);
+      expect(res.headers['content-type'], f.mime).toBe(f.served);
+      expect(String(res.headers['content-disposition']).split(';')[0], f.mime).toBe(f.disposition);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(res.rawPayload.equals(f.file.bytes)).toBe(true);
+      const others: [Record<string, string>, number][] = [
+        [{ range: 'bytes=0-9' }, 206],
+        [{ range: 'bytes=5000-' }, 416],
+        [{ 'if-none-match': `"${sha(f.file.bytes)}"` }, 304],
+      ];
+      for (const [headers, status] of others) {
+        const other = await media(m.conversation_id, m.id, headers);
+        expect([other.statusCode, other.headers['content-security-policy']]).toEqual([status, "default-src 'none'; sandbox"]);
+      }
+    }
+  });
+
   it('a media id that cannot be a URL segment fails at once, asking Meta nothing (no 24 hours of retries)', async () => {
     const before = fake.requests.length;
     const m = wamid('dots');

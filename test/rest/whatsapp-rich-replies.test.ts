@@ -455,6 +455,34 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       expect(sendsTo(c.contact)).toHaveLength(0);
     });
 
+    it("a reaction's emoji is one of Unicode's list, fully-qualified or a form the list gives, without extra variation selectors", async () => {
+      const c = await conversation();
+      const [{ id: inboundId }] = await db.sql<{ id: number }>('select id from ai_messages where external_id = ?', [c.inbound[1]]);
+      const react = (emoji: string) => reply(c.id, { type: 'reaction', payload: { message_id: inboundId, emoji } });
+      const good = ['👍', '❤', '❤️', '👍🏽', '☝🏻', '🇪🇸', '1️⃣', '#️⃣', '🏃‍♀️', '🏃‍♀', '👨‍👩‍👧', '🏴󠁧󠁢󠁥󠁮󠁧󠁿', '☺'];
+      for (const emoji of good) expect((await react(emoji)).statusCode, JSON.stringify(emoji)).toBe(200);
+      const bad = [
+        '👍\uFE0F\uFE0F\uFE0F\uFE0F',
+        '👍\uFE0F',
+        '❤\uFE0F\uFE0F',
+        '❤\uFE0E',
+        '1',
+        '1\uFE0F',
+        '👍👍',
+        '👍\u200D',
+        '🇪',
+        'ok',
+        '\uFE0F',
+      ];
+      for (const emoji of bad) {
+        const res = await react(emoji);
+        expect([res.statusCode, res.json().result], JSON.stringify(emoji)).toEqual([
+          400,
+          ['The field payload.emoji must be one emoji, or empty to remove the reaction.'],
+        ]);
+      }
+    });
+
     it('stores typed messages of other conversations without sending them; the graph takes type, payload and reply_to_id', async () => {
       const web = await conversation({ agent: base(e) + AGENT.web });
       const res = await reply(web.id, { type: 'interactive', payload: BUTTONS });
@@ -500,6 +528,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       const got = await t.api({ path: `/ai/media/${file.id}`, key: KEYS.server });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe('image/png');
+      expect(got.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(got.headers['content-disposition']).toBe('inline');
       expect(got.headers.etag).toBe(`"${file.sha256}"`);
       expect(got.rawPayload.equals(png)).toBe(true);
       const range = await t.api({ path: `/ai/media/${file.id}`, key: KEYS.server, headers: { range: 'bytes=0-7' } });
@@ -521,7 +551,8 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
 
     it('refuses a file over its kind limit with 413 and keeps nothing', async () => {
       const before = (await db.sql<{ n: number }>("select count(*)::int as n from ai_media where origin = 'upload'"))[0].n;
-      const res = await upload(Buffer.alloc(500 * 1024 + 1, 1), 'image/webp', 'big.webp');
+      const webp = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'), Buffer.alloc(500 * 1024, 1)]);
+      const res = await upload(webp, 'image/webp', 'big.webp');
       expect(res.statusCode).toBe(413);
       expect((await db.sql<{ n: number }>("select count(*)::int as n from ai_media where origin = 'upload'"))[0].n).toBe(before);
     });
@@ -569,6 +600,35 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       const again = await reply(convs[0].id, { type: 'image', payload: { media_id: file.id } });
       await settled(again.json().result.id);
       expect(fake.requestsTo('upload').length).toBe(uploadRequests);
+    });
+
+    it("a business owner's media_id: an upload or a file received in their business, never another business's (§11 third review)", async () => {
+      const file = (await upload(Buffer.concat([png, Buffer.from('owner')]), 'image/png', 'o.png')).json().result;
+      const mine = await conversation();
+      const [theirs] = await db.sql<{ id: number }>(
+        `insert into ai_conversations (project_id, agent_id, business_id, contact, status, usage, last_inbound_at)
+         values (?, ?, 2, ?, 'active', '{}', now()) returning id`,
+        [projectId, MAIN, contact()],
+      );
+      const ownerReply = (body: Record<string, unknown>) =>
+        t.api({ method: 'POST', path: `/ai/conversations/${mine.id}/messages`, key: KEYS.owner, body: { role: 'assistant', ...body } });
+      // an upload of the project: the owner may send it
+      expect((await ownerReply({ type: 'image', payload: { media_id: file.id } })).statusCode).toBe(200);
+      // the same bytes as a file a customer of business 2 sent: refused to the owner of business 1, as an unknown id is
+      await db.sql("update ai_media set origin = 'inbound', conversation_id = ? where id = ?", [theirs.id, file.id]);
+      const before = await countOf(mine.id);
+      for (const mediaId of [file.id, 'med_unknown']) {
+        const res = await ownerReply({ type: 'image', payload: { media_id: mediaId } });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().code).toBe('ERROR_VALIDATION');
+        expect(res.json().result[0]).toContain('payload.media_id');
+      }
+      expect(await countOf(mine.id)).toBe(before);
+      // a server key still may (the whole project is its own)
+      expect((await reply(mine.id, { type: 'image', payload: { media_id: file.id } })).statusCode).toBe(200);
+      // received in the owner's own business: allowed
+      await db.sql('update ai_media set conversation_id = ? where id = ?', [mine.id, file.id]);
+      expect((await ownerReply({ type: 'image', payload: { media_id: file.id } })).statusCode).toBe(200);
     });
 
     it('retries a failed upload as part of the send attempt', async () => {
@@ -644,6 +704,28 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
       fake.fail('send', CLOUD_ANSWERS.serverError, { times: 1 });
       expect((await typing(down.id)).statusCode).toBe(502);
       expect(fake.requestsTo('typing').length - before).toBe(2);
+    });
+
+    it("refuses the runtime's typing with 409 while a person handles the conversation, calling nobody; users still may", async () => {
+      const c = await conversation();
+      await db.sql("update ai_conversations set handler = 'human' where id = ?", [c.id]);
+      for (const lang of ['en', 'es']) {
+        const res = await typing(c.id, { lang });
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toMatchObject({ error: true, code: 'ERROR_AI_CONVERSATION_HANDED_OFF' });
+      }
+      expect(typingCalls(c.inbound.at(-1)!)).toHaveLength(0);
+      const gql = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'x-api-key': KEYS.server },
+        payload: { query: `mutation ($id: Int!) { showAiConversationTyping(conversation_id: $id) }`, variables: { id: c.id } },
+      });
+      expect(gql.json().errors[0].extensions.code).toBe('ERROR_AI_CONVERSATION_HANDED_OFF');
+      expect((await typing(c.id, { key: KEYS.admin })).json()).toEqual({ error: false, result: true });
+      await db.sql("update ai_conversations set handler = 'ai' where id = ?", [c.id]);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await typing(c.id)).json()).toEqual({ error: false, result: true });
     });
 
     it('unknown, malformed, closed and other levels', async () => {

@@ -9,16 +9,21 @@ export interface ServeProcess {
   output: () => string;
 }
 
-/** Starts `serve` (another build's CLI with `opts.cli`, more arguments with `opts.args`) on `databaseUrl` with `env` on top of a clean environment; waits for /health/live. */
+/**
+ * Starts `serve` (another build's CLI with `opts.cli`, more arguments with `opts.args`, under a command
+ * such as `unshare` with `opts.wrap`) on `databaseUrl` with `env` on top of a clean environment; waits
+ * for /health/live.
+ */
 export async function startServe(
   databaseUrl: string,
   env: NodeJS.ProcessEnv = {},
-  opts: { cli?: string; args?: string[] } = {},
+  opts: { cli?: string; args?: string[]; wrap?: string[] } = {},
 ): Promise<ServeProcess> {
   const port = await freePort();
   const full: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const k of ['REDIS_URL', 'MAINTENANCE_MODE', 'TRUST_PROXY', 'GRAPHQL_ENGINE']) delete full[k];
-  const child = spawn(process.execPath, [opts.cli ?? CLI, 'serve', ...(opts.args ?? [])], {
+  const command = [...(opts.wrap ?? []), process.execPath, opts.cli ?? CLI, 'serve', ...(opts.args ?? [])];
+  const child = spawn(command[0], command.slice(1), {
     env: { ...full, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -26,6 +26,7 @@ import { Migration20261127000100_message_search } from './Migration2026112700010
 import { Migration20261127000200_foreign_key_indexes } from './Migration20261127000200_foreign_key_indexes.js';
 import { Migration20261127000300_metrics_trigger_plans } from './Migration20261127000300_metrics_trigger_plans.js';
 import { Migration20261127000400_redundant_index } from './Migration20261127000400_redundant_index.js';
+import { Migration20261128054000_heartbeat_pid_namespace } from './Migration20261128054000_heartbeat_pid_namespace.js';
 import { Migration20261128055000_business_phone } from './Migration20261128055000_business_phone.js';
 import { Migration20261128060000_media_generations } from './Migration20261128060000_media_generations.js';
 
@@ -58,6 +59,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000200_foreign_key_indexes', class: Migration20261127000200_foreign_key_indexes },
   { name: 'Migration20261127000300_metrics_trigger_plans', class: Migration20261127000300_metrics_trigger_plans },
   { name: 'Migration20261127000400_redundant_index', class: Migration20261127000400_redundant_index },
+  { name: 'Migration20261128054000_heartbeat_pid_namespace', class: Migration20261128054000_heartbeat_pid_namespace },
   { name: 'Migration20261128055000_business_phone', class: Migration20261128055000_business_phone },
   { name: 'Migration20261128060000_media_generations', class: Migration20261128060000_media_generations },
 ];

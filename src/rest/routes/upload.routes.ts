@@ -1,9 +1,11 @@
 import { ACCESS } from '../../services/identity/access.js';
 import type { RouteSpec } from '../route-spec.js';
+import { guardedUpload } from '../upload-body.js';
 
 /**
  * Files a project sends (CONTRACT §12.5). `POST /ai/media` is multipart/form-data with one part `file`,
- * streamed into the media store while it arrives (413 once past its limit); then the operation reads
+ * streamed into the media store while it arrives (413 once past its limit; the whole body bounded and
+ * counted by rest/upload-body.ts, the bytes checked against the declared type); then the operation reads
  * the stored file's record. `GET /ai/media/{media_id}` serves an uploaded file's bytes (ETag, Range, 304).
  */
 export const uploadRoutes: RouteSpec[] = [
@@ -16,10 +18,9 @@ export const uploadRoutes: RouteSpec[] = [
     tags: ['ai-media'],
     access: ACCESS.AI_ADMIN,
     ai: true,
-    upload: async (ctx, req) => {
-      const part = await req.file();
-      return { media_id: await ctx.services.mediaUploads.upload(ctx, part) };
-    },
+    upload: async (ctx, req) => ({
+      media_id: await guardedUpload(req, ctx.services.media.config.maxBytes, (part) => ctx.services.mediaUploads.upload(ctx, part)),
+    }),
     variables: ({ body }) => ({ media_id: body.media_id }),
   },
   {

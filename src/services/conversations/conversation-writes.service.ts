@@ -142,7 +142,7 @@ export class ConversationWriteService {
         const conversation = await lockVisible(tx, ctx, conversationId, scope);
         assertNotHandedOff(ctx, conversation, message.role);
         const outbound = sentOnWhatsApp(conversation, message);
-        await checkReferences(tx, ctx.project.id, conversation.id, message);
+        await checkReferences(tx, ctx.project.id, conversation.id, message, scope);
         const row = await insertMessage(
           tx,
           ctx.project.id,
@@ -454,9 +454,16 @@ function sentOnWhatsApp(conversation: Record<string, any>, m: CheckedMessage): b
  * What a typed message names must exist (CONTRACT §12.4), checked under the conversation's lock before
  * anything is stored: `reply_to_id` a message of the conversation; a reaction's `message_id` a message
  * of the conversation with an `external_id` (kept in the payload as `external_id`, as an inbound
- * reaction has it); a `media_id` a stored file of the project that WhatsApp accepts for the kind.
+ * reaction has it); a `media_id` a stored file of the project that WhatsApp accepts for the kind (and,
+ * for a level-2 caller, `scope`, an upload or a file received in one of its businesses: §11 third review).
  */
-async function checkReferences(tx: EntityManager, projectId: number, conversationId: number, m: CheckedMessage): Promise<void> {
+async function checkReferences(
+  tx: EntityManager,
+  projectId: number,
+  conversationId: number,
+  m: CheckedMessage,
+  scope: number[] | null,
+): Promise<void> {
   const problems: Problem[] = [];
   const messageOf = async (id: number) =>
     (
@@ -473,15 +480,32 @@ async function checkReferences(tx: EntityManager, projectId: number, conversatio
     else m.payload = { ...m.payload, external_id: reacted.external_id };
   }
   if (isMediaKind(m.type) && typeof m.payload?.media_id === 'string') {
-    const problem = await checkMediaFile(tx, projectId, m.type, m.payload.media_id);
+    const problem = await checkMediaFile(tx, projectId, m.type, m.payload.media_id, scope);
     if (problem) problems.push(problem);
   }
   if (problems.length) throw validationError(problems);
 }
 
-/** A file a reply sends by `media_id`: stored, of the project, of a type and size WhatsApp takes for `kind`. */
-async function checkMediaFile(tx: EntityManager, projectId: number, kind: MediaKind, mediaId: string): Promise<Problem | null> {
-  const [file] = await run(tx, 'select status, mime_type, size from ai_media where id = ? and project_id = ?', [mediaId, projectId]);
+/**
+ * A file a reply sends by `media_id`: stored, of the project, of a type and size WhatsApp takes for `kind`;
+ * for a level-2 caller (`scope` not null) an upload or a file received in a conversation of its businesses.
+ */
+async function checkMediaFile(
+  tx: EntityManager,
+  projectId: number,
+  kind: MediaKind,
+  mediaId: string,
+  scope: number[] | null,
+): Promise<Problem | null> {
+  const [file] = await run(
+    tx,
+    `select a.status, a.mime_type, a.size from ai_media a
+      where a.id = ? and a.project_id = ?
+        and (?::int[] is null or a.origin = 'upload'
+             or exists (select 1 from ai_conversations c
+                         where c.id = a.conversation_id and c.project_id = a.project_id and c.business_id = any(?::int[])))`,
+    [mediaId, projectId, scope, scope],
+  );
   const max = MEDIA_KIND_LIMITS[kind];
   const fits = file?.status === 'stored' && kindsOf(file.mime_type).includes(kind) && Number(file.size) <= max;
   return fits ? null : { field: 'payload.media_id', rule: 'media_file', params: { kind, values: [...SEND_MIME_TYPES[kind]], max } };

@@ -145,14 +145,36 @@ export function isHttpsUrl(value: string): boolean {
   }
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
-/** One emoji: one grapheme cluster that is a pictograph, a flag (two regional indicators) or a keycap. */
+/** Unicode's recommended emoji (RGI: every fully-qualified emoji of its list), as a property of strings (`v` flag). */
+const RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+const VS16 = '\uFE0F';
+/** A character whose fully-qualified form takes VS16 after it (text by default: ❤, ☺, ♀, a keycap's digit). */
+const TAKES_VS16 = /^(?=\p{Emoji})(?!\p{Emoji_Presentation})(?!\p{Emoji_Modifier})(?!\p{Regional_Indicator})/u;
+const MODIFIER = /^\p{Emoji_Modifier}$/u;
+
+/**
+ * One emoji (CONTRACT §12.4, §11 third review): one of Unicode's emoji list, fully-qualified or in a form
+ * the list gives it, i.e. its fully-qualified form with some of its variation selectors (U+FE0F) left
+ * out (a bare ❤ is one). A selector the fully-qualified form lacks (`👍` + U+FE0F ×4) is not.
+ */
 export function isOneEmoji(value: string): boolean {
   if (value.length > 64) return false;
-  const graphemes = [...segmenter.segment(value)];
-  if (graphemes.length !== 1) return false;
-  const g = graphemes[0].segment;
-  return /\p{Extended_Pictographic}/u.test(g) || /^\p{Regional_Indicator}{2}$/u.test(g) || /\u20e3/u.test(g);
+  if (RGI_EMOJI.test(value)) return true;
+  const bare = [...value].filter((ch) => ch !== VS16);
+  const qualified = bare.flatMap((ch, i) => (TAKES_VS16.test(ch) && !MODIFIER.test(bare[i + 1] ?? '') ? [ch, VS16] : [ch])).join('');
+  return RGI_EMOJI.test(qualified) && dropsOnlySelectors(qualified, value);
+}
+
+/** Whether `form` is `qualified` with some of its VS16 left out (and nothing else changed). */
+function dropsOnlySelectors(qualified: string, form: string): boolean {
+  const q = [...qualified];
+  const f = [...form];
+  let j = 0;
+  for (const ch of q) {
+    if (f[j] === ch) j++;
+    else if (ch !== VS16) return false;
+  }
+  return j === f.length;
 }
 
 /**

@@ -1,8 +1,9 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { RequestContext } from '../../context/index.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { assertAiAdmin } from '../identity/access.js';
 import { MEDIA_KIND_LIMITS, newMediaId } from './limits.js';
+import { checkedContent, FileContentMismatch } from './file-signature.js';
 import { baseMimeType, kindsOf, UPLOAD_MIME_TYPES } from './send-types.js';
 import { MediaTooLarge } from './store.js';
 import type { MediaStores } from './stores.js';
@@ -23,6 +24,8 @@ export interface IncomingFile {
   filename: string;
   mimetype: string;
   file: Readable;
+  /** Settles once the rest of the body has arrived within its limits (rejects with the broken limit's error). */
+  rest: Promise<void>;
 }
 
 const FILENAME_MAX = 255;
@@ -36,7 +39,11 @@ const FILENAME_MAX = 255;
 export class MediaUploadService {
   constructor(private readonly stores: MediaStores) {}
 
-  /** Stores the part; the new file's id. Anything but a file of a type WhatsApp sends: 400 naming `file`. */
+  /**
+   * Stores the part; the new file's id. Anything but a file of a type WhatsApp sends, whose first bytes
+   * are of that type (file-signature.ts; not empty): 400 naming `file`. The file is kept only once the
+   * rest of the body arrived within its limits.
+   */
   async upload(ctx: RequestContext, part: IncomingFile | undefined): Promise<string> {
     assertAiAdmin(ctx);
     if (!part || part.fieldname !== 'file') {
@@ -60,8 +67,12 @@ export class MediaUploadService {
        values (?, ?, 'upload', 'pending', ?, ?, ?, null)`,
       [id, ctx.project.id, mimeType, filename, store.kind],
     );
+    let written = false;
     try {
-      const { size, sha256 } = await store.write({ id }, part.file, { maxBytes, limitName: `limit of ${maxBytes} bytes`, mimeType });
+      const checked = pipeline(part.file, checkedContent(mimeType), () => undefined);
+      const { size, sha256 } = await store.write({ id }, checked, { maxBytes, limitName: `limit of ${maxBytes} bytes`, mimeType });
+      written = true;
+      await part.rest;
       await sql(ctx, `update ai_media set status = 'stored', size = ?, sha256 = ?, updated_at = now() where id = ? and project_id = ?`, [
         size,
         sha256,
@@ -70,7 +81,12 @@ export class MediaUploadService {
       ]);
       return id;
     } catch (err) {
+      if (written) await store.remove({ id }).catch(() => undefined);
       await sql(ctx, 'delete from ai_media where id = ? and project_id = ?', [id, ctx.project.id]).catch(() => undefined);
+      if (err instanceof FileContentMismatch)
+        throw validationError([
+          { field: 'file', rule: err.reason === 'empty' ? 'file_empty' : 'file_content', params: { type: mimeType } },
+        ]);
       if (err instanceof MediaTooLarge || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
         throw appError('ERROR_PAYLOAD_TOO_LARGE');
       throw err;

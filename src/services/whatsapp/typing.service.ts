@@ -14,6 +14,7 @@ import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
  * call per conversation and second reaches the provider, whatever the number of processes: the call is
  * claimed by one statement on `ai_typing_calls` (a row per conversation with the time of its last call),
  * which a second request within the second does not win; that one answers 200 without calling.
+ * While a person handles the conversation the runtime's (a server key's) call is 409, as its replies are.
  */
 export class TypingService {
   constructor(
@@ -27,7 +28,7 @@ export class TypingService {
     const scope = await visibleBusinessIds(ctx);
     const [c] = await run(
       ctx.em,
-      `select c.id, c.status, c.contact, c.business_id, c.agent_id, a.provider, a.enabled,
+      `select c.id, c.status, c.handler, c.contact, c.business_id, c.agent_id, a.provider, a.enabled,
               coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open,
               (select m.external_id from ai_messages m
                 where m.conversation_id = c.id and m.project_id = c.project_id and m.role = 'user' and m.external_id is not null
@@ -38,6 +39,8 @@ export class TypingService {
     );
     if (!c || (scope !== null && !scope.includes(c.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
     if (c.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
+    // the runtime's typing is refused once a person took over, as its replies are (§10.2, §13.1)
+    if (c.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
     if (c.provider !== 'whatsapp' || !c.contact) return false;
     if (c.window_open !== true || !c.newest_inbound) throw appError('ERROR_WHATSAPP_WINDOW_CLOSED');
     if (c.enabled !== true) return false;
