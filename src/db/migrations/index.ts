@@ -26,6 +26,8 @@ import { Migration20261127000100_message_search } from './Migration2026112700010
 import { Migration20261127000200_foreign_key_indexes } from './Migration20261127000200_foreign_key_indexes.js';
 import { Migration20261127000300_metrics_trigger_plans } from './Migration20261127000300_metrics_trigger_plans.js';
 import { Migration20261127000400_redundant_index } from './Migration20261127000400_redundant_index.js';
+import { Migration20261128057001_late_last_message_at } from './Migration20261128057001_late_last_message_at.js';
+import { Migration20261128057002_search_fold } from './Migration20261128057002_search_fold.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -56,4 +58,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000200_foreign_key_indexes', class: Migration20261127000200_foreign_key_indexes },
   { name: 'Migration20261127000300_metrics_trigger_plans', class: Migration20261127000300_metrics_trigger_plans },
   { name: 'Migration20261127000400_redundant_index', class: Migration20261127000400_redundant_index },
+  { name: 'Migration20261128057001_late_last_message_at', class: Migration20261128057001_late_last_message_at },
+  { name: 'Migration20261128057002_search_fold', class: Migration20261128057002_search_fold },
 ];

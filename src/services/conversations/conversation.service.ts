@@ -44,13 +44,22 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   last_message_at: 'timestamp',
   unread: 'boolean',
   unread_count: 'int',
+  contact: 'string',
+  contact_user_id: 'string',
+  contact_username: 'string',
 };
 
 /**
  * `q` (CONTRACT §10.5): THE ONE PLACE listing the conversation columns searched beside the messages'
- * content, each with a trigram index of its own (ai_conversations_contact_trgm_idx, _contact_name_trgm_idx).
+ * content, each with a trigram index of its own: `contact` (digits or a BSUID) as it is
+ * (ai_conversations_contact_trgm_idx), the names folded like the messages, case and accents off
+ * (ai_conversations_contact_name_fold_idx, _contact_username_fold_idx on `og_fold(column)`).
  */
-export const Q_CONVERSATION_COLUMNS = ['contact', 'contact_name'] as const;
+const Q_CONVERSATION_COLUMNS = ['contact', 'contact_name', 'contact_username'] as const;
+const Q_FOLDED = new Set<string>(['contact_name', 'contact_username']);
+/** One searched column of the conversation `alias` against a bound contains-pattern. */
+const columnMatch = (alias: string, column: string) =>
+  Q_FOLDED.has(column) ? `og_fold(${alias}.${column}) like og_fold(?)` : `${alias}.${column} ilike ?`;
 export const Q_MAX = 100;
 
 /** Who a seen mark belongs to: the user (a key acting as its user included), or the server key; null for anyone else. */
@@ -399,7 +408,7 @@ const SEARCH_WALK_MAX = 600;
  */
 const messagesSql = 'select sm.conversation_id from ai_message_search sm where sm.project_id = ? and sm.body like og_fold(?)';
 function matchesSql(): string {
-  const columns = Q_CONVERSATION_COLUMNS.map((c) => `sc.${c} ilike ?`).join(' or ');
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => columnMatch('sc', c)).join(' or ');
   return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns}) union ${messagesSql}`;
 }
 
@@ -430,7 +439,7 @@ async function searchMatches(ctx: RequestContext, pattern: string): Promise<Sear
 
 /**
  * `q` as a filter. A few matches: their ids (one array parameter, read by primary key). A broad word: the columns'
- * `ilike`, or the conversation's messages contain it. Dense matches (SEARCH_WALK_MAX): an `exists` per conversation
+ * match, or the conversation's messages contain it. Dense matches (SEARCH_WALK_MAX): an `exists` per conversation
  * walked in the page's order, on its messages by `conversation_id` (`offset 0` keeps PostgreSQL from hashing the
  * whole search instead). Otherwise `id in (the messages' search)`; under `or`, PostgreSQL cannot turn the `in` into a
  * join (its generic plan, expecting few rows, would then join and sort every match) and runs it once as a hashed
@@ -448,7 +457,8 @@ function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatch
         )]: true,
       }
     : { id: { $in: raw(messagesSql, [ctx.project.id, pattern]) } };
-  return { $or: [...Q_CONVERSATION_COLUMNS.map((c) => ({ [c]: { $ilike: pattern } })), messages] };
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => ({ [raw((alias: string) => columnMatch(alias, c), [pattern])]: true }));
+  return { $or: [...columns, messages] };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */

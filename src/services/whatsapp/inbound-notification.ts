@@ -88,6 +88,8 @@ interface Sender {
   phone: string | null;
   bsuid: string | null;
   name: string | null;
+  /** The contact's WhatsApp username (`profile.username`), when the delivery carried one (CONTRACT §10.5). */
+  username: string | null;
 }
 
 /** A BSUID: two letters, a period, letters and digits (parent ids add segments: `US.ENT.…`). */
@@ -113,7 +115,12 @@ async function storeMessage(
   const createdAt = unixSeconds(m.timestamp);
   // Without its time a message cannot be dated (nor open the customer service window): skipped (CONTRACT §9.3).
   if (!createdAt) return skip(problems, `${where}: timestamp ${clip(m.timestamp)} is not Unix seconds`);
-  const sender: Sender = { phone, bsuid, name: profileName(contacts, phone, bsuid) };
+  const sender: Sender = {
+    phone,
+    bsuid,
+    name: profileName(contacts, phone, bsuid),
+    username: profileName(contacts, phone, bsuid, 'username'),
+  };
   const item = readInbound(m);
   if (item.type === 'unsupported' && m.type !== 'unsupported') problems.push(`${where}: ${clip(m.type)} stored as unsupported`);
 
@@ -158,6 +165,7 @@ function insertCtes(p: number, agent: WebhookAgent, s: Sender, externalId: strin
      touched as (update ai_conversations set updated_at = now(), last_inbound_at = greatest(last_inbound_at, (select created_at from m)),
          contact_user_id = coalesce(contact_user_id, ?::text),
          contact_name = coalesce(?::text, contact_name),
+         contact_username = coalesce(?::text, contact_username),
          contact = case when ?::text is not null and contact is distinct from ?::text and not exists (
                      select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
                    then ?::text else contact end
@@ -184,6 +192,7 @@ function insertCtes(p: number, agent: WebhookAgent, s: Sender, externalId: strin
     media?.id ?? null,
     s.bsuid,
     s.name,
+    s.username,
     s.phone,
     s.phone,
     s.phone,
@@ -313,11 +322,12 @@ async function openConversation(
     if (existing) return existing;
     const [opened] = await run(
       tx,
-      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, status, usage)
-       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, ?, 'active', '{}')
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, contact_username,
+         status, usage)
+       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, ?, ?, 'active', '{}')
        on conflict do nothing
        returning *`,
-      [projectId, agent.id, projectId, sender.phone, agent.business_id, contact, sender.bsuid, sender.name],
+      [projectId, agent.id, projectId, sender.phone, agent.business_id, contact, sender.bsuid, sender.name, sender.username],
     );
     if (opened) {
       events.push(conversationEvent('conversation.created', opened, agent, 0));
@@ -340,11 +350,11 @@ function run(tx: EntityManager, sql: string, params: unknown[]): Promise<Record<
   return tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
 }
 
-/** The `profile.name` of the item's `contacts[]` entry (by wa_id or user_id), when given. */
-function profileName(contacts: unknown, phone: string | null, bsuid: string | null): string | null {
+/** The `profile.name` (or another member of the profile) of the item's `contacts[]` entry (by wa_id or user_id), when given. */
+function profileName(contacts: unknown, phone: string | null, bsuid: string | null, member: 'name' | 'username' = 'name'): string | null {
   if (!Array.isArray(contacts)) return null;
   const entry = contacts.find((c) => isObject(c) && ((phone && c.wa_id === phone) || (bsuid && c.user_id === bsuid)));
-  const name = isObject(entry) && isObject(entry.profile) ? entry.profile.name : undefined;
+  const name = isObject(entry) && isObject(entry.profile) ? entry.profile[member] : undefined;
   return typeof name === 'string' && name.trim() ? name.replaceAll('\u0000', '').slice(0, MAX_NAME) : null;
 }
 
