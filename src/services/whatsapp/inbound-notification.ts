@@ -30,7 +30,7 @@ const MAX_EXTERNAL_ID = 128;
 const MAX_LOGGED_PROBLEMS = 20;
 
 /** The user whose country code and cellphone digits, joined, are the contact (same expression as users_phone_digits_idx). */
-const USER_BY_PHONE = `(select id from users
+export const USER_BY_PHONE = `(select id from users
    where project_id = ?
      and regexp_replace(coalesce(country_phone_code, ''), '[^0-9]', '', 'g') || regexp_replace(coalesce(cellphone, ''), '[^0-9]', '', 'g') = ?
    order by id limit 1)`;
@@ -255,11 +255,15 @@ async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, 
   if (typeof status !== 'string' || !Object.hasOwn(MOVES_FROM, status)) return skip(problems, `${where}: status ${clip(status)} unknown`);
   const next = status as StatusMove;
   return writeWithEvents(ctx, async (tx) => {
-    const send = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorTitle(s.errors) : null);
-    if (send) return { value: 1, events: [templateSendEvent('template.status', send, agent)] };
+    // a template send is also a message of its conversation (CONTRACT §10.6): the status moves both
     await lockExternalId(tx, agent.id, id);
+    const send = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorTitle(s.errors) : null);
     const message = await moveMessageStatus(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
-    if (message) return { value: 1, events: [messageStatusEvent(message, agent)] };
+    const events = [
+      ...(send ? [templateSendEvent('template.status', send, agent)] : []),
+      ...(message ? [messageStatusEvent(message, agent)] : []),
+    ];
+    if (events.length) return { value: 1, events };
     if (!(await knownExternalId(tx, ctx.project.id, agent.id, id)))
       await keepEarlyStatus(tx, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
     return { value: 0, events: [] };
