@@ -29,6 +29,7 @@ import { Migration20261127000400_redundant_index } from './Migration202611270004
 import { Migration20261128057001_late_last_message_at } from './Migration20261128057001_late_last_message_at.js';
 import { Migration20261128057002_search_fold } from './Migration20261128057002_search_fold.js';
 import { Migration20261128057003_template_messages } from './Migration20261128057003_template_messages.js';
+import { Migration20261128057004_saved_replies } from './Migration20261128057004_saved_replies.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128057001_late_last_message_at', class: Migration20261128057001_late_last_message_at },
   { name: 'Migration20261128057002_search_fold', class: Migration20261128057002_search_fold },
   { name: 'Migration20261128057003_template_messages', class: Migration20261128057003_template_messages },
+  { name: 'Migration20261128057004_saved_replies', class: Migration20261128057004_saved_replies },
 ];

@@ -104,6 +104,15 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
   reply_to_id: 'int',
 };
 
+/** An order placed in a conversation, as `GET /ai/conversations/{id}/orders` shows it. */
+export interface ConversationOrder {
+  id: number;
+  status: number;
+  total: number;
+  business_id: number | null;
+  created_at: Date;
+}
+
 export interface Page<T> {
   items: T[];
   pagination: Pagination;
@@ -271,6 +280,36 @@ export class ConversationService {
     return media;
   }
 
+  /**
+   * `GET /ai/conversations/{id}/orders` (CONTRACT §10.6): the platform's orders placed in a visible conversation,
+   * newest first, paginated.
+   */
+  async orders(ctx: RequestContext, conversationId: number, input: ListInput): Promise<Page<ConversationOrder>> {
+    assertAiAdmin(ctx);
+    const q = parseListQuery({ page: input.page, page_size: input.page_size }, {});
+    const conversation = await this.visible(ctx, conversationId);
+    const rows = await selectOnReplica<ConversationOrder & { n: number }>(
+      ctx.em,
+      `select o.id, o.status, coalesce(o.summary->'total', '0') as total, o.business_id, o.created_at, count(*) over ()::int as n
+         from orders o where o.project_id = ? and o.conversation_id = ?
+        order by o.created_at desc, o.id desc limit ? offset ?`,
+      [ctx.project.id, conversation.id, q.page_size, (q.page - 1) * q.page_size],
+    );
+    const total = rows.length
+      ? Number(rows[0].n)
+      : Number(
+          (
+            await selectOnReplica<{ n: number }>(
+              ctx.em,
+              'select count(*)::int as n from orders where project_id = ? and conversation_id = ?',
+              [ctx.project.id, conversation.id],
+            )
+          )[0].n,
+        );
+    const items = rows.map(({ n: _n, ...o }) => ({ ...o, total: Number(o.total), created_at: new Date(o.created_at) }));
+    return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+  }
+
   /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */
   async currentMessages(ctx: RequestContext, providerExternalId: string): Promise<AiMessage[]> {
     const conversation = await this.currentActive(ctx, providerExternalId);
@@ -384,7 +423,7 @@ export async function readPage<T extends TenantEntity>(
 }
 
 /** `q`: 1–100 characters (code points), no NUL; else 400 naming q. */
-function checkQ(search: string): string {
+export function checkQ(search: string): string {
   const length = [...search].length;
   if (typeof search !== 'string' || length < 1 || length > Q_MAX)
     throw validationError([{ field: 'q', rule: 'length', params: { min: 1, max: Q_MAX } }]);
