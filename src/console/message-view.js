@@ -375,6 +375,13 @@
       case 'unsupported':
         out = [h('span', { class: 'muted' }, '⚠ ' + t('unsupported', { type: str(p.type) || '?' }))];
         break;
+      case 'template':
+        // §10.6: a template sent to the customer, its body as they read it
+        out = [
+          h('span', { class: 'template-tag' }, '📋 ', h('bdi', { dir: 'auto' }, t('template_msg', { name: str(p.name) }))),
+          text(m.content),
+        ];
+        break;
       default:
         out = [text(m.content)];
     }
@@ -408,5 +415,5 @@
     );
   }
 
-  window.OrderGraphMessageView = { render: render, mediaPath: mediaPath };
+  window.OrderGraphMessageView = { render: render, mediaPath: mediaPath, bytes: bytes };
 })();
