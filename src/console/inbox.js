@@ -833,10 +833,7 @@
     var kind = kindOf(file.type, false);
     if (pickedUrl) URL.revokeObjectURL(pickedUrl);
     pickedUrl = kind === 'image' ? URL.createObjectURL(file) : null;
-    var thumb = $('file-thumb');
-    thumb.hidden = !pickedUrl;
-    if (pickedUrl) thumb.src = pickedUrl;
-    else thumb.removeAttribute('src');
+    fill($('file-thumb-box'), pickedUrl ? h('img', { id: 'file-thumb', alt: '', src: pickedUrl }) : null);
     $('file-name').textContent = t('file_kind_' + kind) + ' · ' + file.name + ' · ' + view.bytes(file.size);
     $('file-sticker').checked = false;
     $('file-sticker-label').hidden = file.type !== 'image/webp';
@@ -876,7 +873,7 @@
     $('file-preview').hidden = true;
     if (pickedUrl) URL.revokeObjectURL(pickedUrl);
     pickedUrl = null;
-    $('file-thumb').removeAttribute('src');
+    $('file-thumb-box').replaceChildren();
   }
   $('file-cancel').addEventListener('click', cancelFile);
   /** Sent: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id` with the caption typed. */
