@@ -108,11 +108,20 @@
   function documentCard(m, p, key, path, ctx) {
     var name = str(p.filename) || t('type_document');
     var size = obj(p.media).size;
+    var sizeEl = h('span', { class: 'doc-size' }, size != null ? bytes(size) : null);
+    // a document we sent (§12.5, by media_id) carries no size in its payload: its store says it
+    if (size == null && ctx.size)
+      ctx.size(path).then(
+        function (known) {
+          if (known != null) sizeEl.textContent = bytes(known);
+        },
+        function () {},
+      );
     var button = h(
       'button',
       { type: 'button', class: 'document', 'data-media': path },
       h('bdi', { class: 'doc-name', dir: 'auto' }, name),
-      size != null ? h('span', { class: 'doc-size' }, bytes(size)) : null,
+      sizeEl,
       h('span', { class: 'doc-get' }, t('download')),
     );
     button.addEventListener('click', function () {

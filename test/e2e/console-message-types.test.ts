@@ -454,6 +454,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     expect(sent!.document).toMatchObject({ id: fake.uploads[0].id, caption: 'Our menu', filename: 'menu.pdf' });
     // the sent document in the thread, by name
     await expect.poll(() => page.locator('#messages li.assistant .doc-name').last().textContent()).toBe('menu.pdf');
+    // with its size, as a received one (§10.6), read from the store's Content-Range
+    await expect.poll(() => page.locator('#messages li.assistant .doc-size').last().textContent()).toBe('2 kB');
     expect(await page.locator('#reply-text').inputValue()).toBe('');
     await shoot(page, path.join(OUT, 'console-message-types-sent.png'));
     expect(blocked).toEqual([]);

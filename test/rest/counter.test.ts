@@ -192,6 +192,12 @@ describe.each(ENGINES)('what a counter needs next, §10.6 (%s)', (engine) => {
     }
   });
 
+  it('GET /favicon.ico answers with an icon (no 404 on every console load)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect([res.statusCode, res.headers['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(res.body).toContain('<svg');
+  });
+
   it('a note (a non-public system message by a user) is never sent and never unread', async () => {
     const before = (await t.api({ path: '/ai/conversations/1', key: KEYS.server, query: { params: 'unread_count' } })).json().result
       .unread_count;
