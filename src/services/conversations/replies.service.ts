@@ -12,6 +12,8 @@ export const REPLY_ATTRIBUTES: Attributes = { id: 'int', shortcut: 'string', cre
 export const SHORTCUT_PATTERN = '^[a-z0-9_-]{1,32}$';
 export const SHORTCUT_MAX = 32;
 export const REPLY_CONTENT_MAX = 4096;
+/** The record's columns (not `search`, q's folded text). */
+const COLUMNS = 'id, shortcut, content, created_at, updated_at';
 
 export interface ReplyInput {
   shortcut?: unknown;
@@ -36,10 +38,8 @@ export class ReplyService {
           ? []
           : [
               {
-                [raw(
-                  (a: string) => `(og_fold(${a}.shortcut) like og_fold(?) or og_fold(${a}.content) like og_fold(?))`,
-                  [pattern, pattern],
-                )]: true,
+                // `search`: both columns folded when written (Migration20261128057004)
+                [raw((a: string) => `${a}.search like og_fold(?)`, [pattern])]: true,
               },
             ]),
       ].filter((f) => Object.keys(f).length);
@@ -52,7 +52,7 @@ export class ReplyService {
     assertWriter(ctx);
     const fields = checkReply(input, true);
     const [row] = await uniquely(() =>
-      run(ctx.em, 'insert into ai_replies (project_id, shortcut, content) values (?, ?, ?) returning *', [
+      run(ctx.em, `insert into ai_replies (project_id, shortcut, content) values (?, ?, ?) returning ${COLUMNS}`, [
         ctx.project.id,
         fields.shortcut,
         fields.content,
@@ -69,7 +69,7 @@ export class ReplyService {
       run(
         ctx.em,
         `update ai_replies set shortcut = coalesce(?, shortcut), content = coalesce(?, content), updated_at = now()
-          where project_id = ? and id = ? returning *`,
+          where project_id = ? and id = ? returning ${COLUMNS}`,
         [fields.shortcut ?? null, fields.content ?? null, ctx.project.id, replyId(id)],
       ),
     );
@@ -80,7 +80,10 @@ export class ReplyService {
   /** `DELETE /ai/replies/{id}`: the reply as it was. */
   async remove(ctx: RequestContext, id: number): Promise<AiReply> {
     assertWriter(ctx);
-    const [row] = await run(ctx.em, 'delete from ai_replies where project_id = ? and id = ? returning *', [ctx.project.id, replyId(id)]);
+    const [row] = await run(ctx.em, `delete from ai_replies where project_id = ? and id = ? returning ${COLUMNS}`, [
+      ctx.project.id,
+      replyId(id),
+    ]);
     if (!row) throw appError('ERROR_AI_REPLY_NOT_FOUND');
     return ctx.em.map(AiReply, row);
   }
