@@ -53,8 +53,8 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
     const conversations = Math.ceil(MESSAGES / PER_CONVERSATION);
     await conn.execute(`delete from ai_conversations where project_id = (select id from projects where code = ?)`, [PROJECT]);
     await conn.execute(
-      `insert into ai_conversations (project_id, agent_id, business_id, contact, status, usage, created_at)
-       select p.id, ?, ?, '346' || lpad(g::text, 8, '0'), case when g % 5 = 0 then 'closed' else 'active' end, '{}',
+      `insert into ai_conversations (project_id, agent_id, business_id, contact, contact_name, status, usage, created_at)
+       select p.id, ?, ?, '346' || lpad(g::text, 8, '0'), 'Lucía Peña ' || to_hex(g), case when g % 5 = 0 then 'closed' else 'active' end, '{}',
               now() - (g || ' minutes')::interval
          from projects p cross join generate_series(1, ?) g where p.code = ?`,
       [BASE, BASE, conversations, PROJECT],
@@ -63,7 +63,7 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
       `insert into ai_messages (project_id, conversation_id, role, content, public, created_at)
        select c.project_id, c.id, case when g % 2 = 0 then 'user' else 'assistant' end,
               (array[${WORDS.map(() => '?').join(', ')}])[1 + (c.id * ${PER_CONVERSATION} + g) % ${WORDS.length}]
-                || ' ' || 'tok' || to_hex(c.id * ${PER_CONVERSATION} + g) || 'x ' || left(md5((c.id * ${PER_CONVERSATION} + g)::text), 12),
+                || ' ' || 'tok' || to_hex(c.id * ${PER_CONVERSATION} + g) || 'x ñ' || left(md5((c.id * ${PER_CONVERSATION} + g)::text), 12),
               true, c.created_at + (g || ' seconds')::interval
          from ai_conversations c cross join generate_series(1, ?) g
         where c.project_id = (select id from projects where code = ?)`,
@@ -72,6 +72,15 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
     await conn.execute('analyze ai_messages');
     await conn.execute('analyze ai_conversations');
   }
+  // §10.6: 1,000 saved replies (their shortcut and a few words, one of them unique)
+  await conn.execute(
+    `insert into ai_replies (project_id, shortcut, content)
+     select p.id, 'r' || g, (array['Abrimos a las nueve', 'Está en camino', 'Gracias por tu pedido', 'Tu mesa está lista'])[1 + g % 4]
+              || ' · código ' || left(md5(g::text), 8)
+       from projects p cross join generate_series(1, 1000) g where p.code = ?
+     on conflict do nothing`,
+    [PROJECT],
+  );
   const [probe] = await conn.execute<{ id: number }[]>(
     `select c.id from ai_conversations c join projects p on p.id = c.project_id where p.code = ? order by c.id limit 1 offset 1234`,
     [PROJECT],
@@ -87,6 +96,21 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
     list('inbox GET /ai/conversations?q=<one message> (1M messages)', rareToken(probe.id * PER_CONVERSATION + 7)),
     list('inbox GET /ai/conversations?q=<contact digits> (1M messages)', `346${String(4321).padStart(8, '0')}`),
     list('inbox GET /ai/conversations?q=<a word in 1/10 of messages> (1M messages)', 'consegna'),
+    // §10.5: without the accents the text has (a message's "ñ" + code, a contact's name "Lucía Peña …")
+    list('inbox GET /ai/conversations?q=<one message, no accent> (1M messages)', `n${rareToken(probe.id * PER_CONVERSATION + 7)}`),
+    list('inbox GET /ai/conversations?q=<a name, no accent> (1M messages)', `lucia pena ${(4321).toString(16)}`),
+    {
+      name: 'inbox GET /ai/replies?q=<one reply> (1,000 replies)',
+      method: 'GET',
+      path: `/v400/en/${PROJECT}/ai/replies?q=${createHash('md5').update('777').digest('hex').slice(0, 8)}`,
+      headers,
+    },
+    {
+      name: 'inbox GET /ai/replies?q=<a word of 1/4, no accent> (1,000 replies)',
+      method: 'GET',
+      path: `/v400/en/${PROJECT}/ai/replies?q=esta`,
+      headers,
+    },
     {
       name: 'inbox GET /ai/conversations?orderBy=-unread_count (1M messages)',
       method: 'GET',

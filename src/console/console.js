@@ -188,7 +188,7 @@
     var change =
       diff === null
         ? cur > 0
-          ? 'new'
+          ? t('new_badge')
           : '0%'
         : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' ' + t('pts') : '%');
     return h(

@@ -808,6 +808,27 @@
       : s;
   }
   var numbers = new Intl.NumberFormat(lang);
+  var plurals = new Intl.PluralRules(lang);
+  /**
+   * A counted phrase by the language's plural rules: `key_one`, `key_two`, `key_few`, `key_many`, `key_zero` or
+   * `key_other` (Intl.PluralRules' categories), falling back to `key_other`, then `key`; `{n}` is the count formatted.
+   */
+  function plural(key, count, params) {
+    var rule = plurals.select(count);
+    var pick = [key + '_' + rule, key + '_other', key].filter(function (k) {
+      return table[k] !== undefined || en[k] !== undefined;
+    })[0];
+    return t(pick || key, Object.assign({ n: numbers.format(count) }, params || {}));
+  }
+  /** More words, per language (a panel's own table), added to the page's (a key given again replaces its word). */
+  function add(tables) {
+    Object.keys(TABLES).forEach(function (code) {
+      var more = tables[code] || {};
+      Object.keys(more).forEach(function (k) {
+        TABLES[code][k] = more[k];
+      });
+    });
+  }
   function apply(root) {
     (root || document).querySelectorAll('[data-i18n]').forEach(function (el) {
       el.textContent = t(el.getAttribute('data-i18n'));
@@ -827,6 +848,8 @@
     lang: lang,
     names: NAMES,
     t: t,
+    plural: plural,
+    add: add,
     apply: apply,
     /** A number in the page's language. */
     n: function (x) {

@@ -20,6 +20,7 @@
     showError = og.showError;
   var n = window.OrderGraphI18n.n;
   var dom = window.OrderGraphDom;
+  var plural = window.OrderGraphI18n.plural;
 
   var PAGE = 30;
   /**
@@ -34,6 +35,8 @@
     'status_reason',
     'contact',
     'contact_name',
+    'contact_user_id',
+    'contact_username',
     'window_expires_at',
     'handler',
     'assignee_id',
@@ -118,8 +121,11 @@
     s = dom.plain(s).replace(/\s+/g, ' ').trim();
     return s.length > 80 ? s.slice(0, 79) + '…' : s;
   }
+  /** A user by name (GET /ai/operators, read by counter.js into `og.names`), else by number. */
   function who(id) {
-    return id === session().userId ? t('you') : t('user_n', { id: n(id) });
+    if (id === session().userId) return t('you');
+    var name = og.names && og.names.get(id);
+    return name || t('user_n', { id: n(id) });
   }
   function windowWords(c) {
     var left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
@@ -234,9 +240,7 @@
               agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
               c.status !== 'active' ? h('span', { class: 'badge' }, t('closed')) : null,
             ),
-            c.unread_count > 0
-              ? h('span', { class: 'count', 'aria-label': t('unread', { n: n(c.unread_count) }) }, n(c.unread_count))
-              : null,
+            c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
           ),
         ),
       );
@@ -252,7 +256,7 @@
             ? t('no_matches', { q: state.q })
             : t('no_conversations')
           : done
-            ? t('all_shown', { n: n(Math.max(list.length, state.total || 0)) })
+            ? plural('all_shown', Math.max(list.length, state.total || 0))
             : [
                 h('span', null, t('shown_of', { shown: n(list.length), total: n(state.total || 0) }) + ' '),
                 h('button', { type: 'button', id: 'load-more' }, t('load_more')),
@@ -325,9 +329,13 @@
     $('thread-error').textContent = '';
     $('template-hint').textContent = '';
     $('template-error').textContent = '';
+    cancelFile();
+    askLocation(false);
+    $('new-below').hidden = true;
     renderList();
     renderThreadHead();
     loadMessages(id);
+    document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
   }
   function renderThreadHead() {
     var c = state.selected && state.conversations.get(state.selected);
@@ -346,6 +354,7 @@
     b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
     b.setAttribute('data-handler', c.handler === 'human' ? 'ai' : 'human');
     renderComposer(c);
+    document.dispatchEvent(new CustomEvent('console:thread-head', { detail: c }));
   }
   /**
    * What the operator can send: nothing to a closed conversation; an approved template once a WhatsApp window
@@ -376,6 +385,7 @@
       });
   });
   function loadMessages(id) {
+    state.threadReady = false;
     api('/ai/conversations/' + id + '/messages', { page_size: '100', orderBy: '-id' })
       .then(function (rows) {
         if (id !== state.selected) return;
@@ -383,6 +393,7 @@
           state.counted.add(m.id);
         });
         rows.reverse().forEach(upsertMessage);
+        state.threadReady = true;
         if (state.opened) markSeen(id);
       })
       .catch(showError);
@@ -418,11 +429,24 @@
   function reactedTo(m) {
     return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
   }
+  var sizes = new Map();
   var viewContext = {
     load: loadMedia,
     /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
     fileName: function (url) {
       return state.mediaNames.get(url) || null;
+    },
+    /** A stored file's size without reading it: one byte asked for, the total read from Content-Range. */
+    size: function (path) {
+      if (!sizes.has(path))
+        sizes.set(
+          path,
+          fetch(base() + path, { headers: Object.assign({ Range: 'bytes=0-0' }, og.headers()) }).then(function (res) {
+            var total = /\/(\d+)$/.exec(res.headers.get('content-range') || '');
+            return total ? Number(total[1]) : null;
+          }),
+        );
+      return sizes.get(path);
     },
     get: function (id) {
       return state.messages.get(id);
@@ -450,6 +474,7 @@
   };
   function renderMessage(m, known) {
     var list = $('messages');
+    var atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     var li = list.querySelector('li[data-id="' + m.id + '"]');
     if (!li) {
       li = document.createElement('li');
@@ -459,15 +484,29 @@
       })[0];
       list.insertBefore(li, after || null);
     }
-    li.className = m.role;
+    // a note (§10.6): a non-public system message by a user, for colleagues only
+    var note = m.role === 'system' && !m.public && m.author_id != null;
+    li.className = m.role + (note ? ' note' : '');
     li.setAttribute('data-type', m.type || 'text');
-    var meta = [t('role_' + m.role)];
-    if (!m.public) meta.push(t('internal'));
-    if (m.author_id != null) meta.push(t('by', { who: who(m.author_id) }));
+    var meta = [note ? t('note') : t('role_' + m.role)];
+    if (!m.public && !note) meta.push(t('internal'));
+    if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
     meta.push(when(m.created_at));
     fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
-    if (!known) list.scrollTop = list.scrollHeight;
+    if (known) return;
+    // the operator reading older messages is not pulled down: a mark says new ones are below
+    if (atEnd || !state.threadReady) list.scrollTop = list.scrollHeight;
+    else $('new-below').hidden = false;
   }
+  $('new-below').addEventListener('click', function () {
+    var list = $('messages');
+    list.scrollTop = list.scrollHeight;
+    $('new-below').hidden = true;
+  });
+  $('messages').addEventListener('scroll', function () {
+    var list = $('messages');
+    if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) $('new-below').hidden = true;
+  });
   /** A file of the open conversation: fetched once with the console's credential (a header), shown from a blob URL. */
   function loadMedia(key, path) {
     var known = state.media.get(key);
@@ -495,11 +534,13 @@
   }
   function tick(m) {
     if (!m.delivery_status) return null;
-    var reason = m.delivery_status === 'failed' && m.delivery_error ? [': ', dom.name(m.delivery_error, { class: 'reason' })] : null;
+    // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
+    var reason =
+      m.delivery_status === 'failed' && m.delivery_error ? [': ', dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })] : null;
     return h(
       'span',
       { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
-      (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status),
+      h('bdi', null, (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status)),
       reason,
     );
   }
@@ -714,57 +755,184 @@
       box.focus();
       return;
     }
+    if (state.askingLocation) {
+      // §12.4 location_request_message: the box's (edited) text is the question
+      return void sendReply({
+        role: 'assistant',
+        type: 'interactive',
+        payload: { type: 'location_request_message', body: { text: content }, action: { name: 'send_location' } },
+      });
+    }
     sendReply({ role: 'assistant', content: content });
   });
-  /** Asks the customer for their location (§12.4 `location_request_message`); the box's text, when any, is the question. */
+  /** A note for colleagues (§10.6): a non-public system message, never sent to the customer, never unread. */
+  $('add-note').addEventListener('click', function () {
+    var content = $('reply-text').value.trim();
+    $('reply-error').textContent = '';
+    if (!state.selected) return;
+    if (!content) {
+      $('reply-error').textContent = t('write_first');
+      return void $('reply-text').focus();
+    }
+    sendReply({ role: 'system', content: content, public: false });
+  });
+  /** The question "ask for location" puts in the box: in the customer's language when the number says it. */
+  var LOCATION_QUESTION = {
+    en: 'Could you share your location, please?',
+    es: '¿Nos compartes tu ubicación, por favor?',
+    fr: 'Pouvez-vous nous partager votre position, s’il vous plaît ?',
+    ar: 'هل يمكنك مشاركة موقعك من فضلك؟',
+  };
+  /** Calling codes whose customers most likely read one of the console's languages. */
+  var CALLING_CODES = [
+    ['34', 'es'],
+    ['52', 'es'],
+    ['54', 'es'],
+    ['56', 'es'],
+    ['57', 'es'],
+    ['51', 'es'],
+    ['58', 'es'],
+    ['593', 'es'],
+    ['502', 'es'],
+    ['33', 'fr'],
+    ['32', 'fr'],
+    ['41', 'fr'],
+    ['221', 'fr'],
+    ['225', 'fr'],
+    ['237', 'fr'],
+    ['966', 'ar'],
+    ['971', 'ar'],
+    ['20', 'ar'],
+    ['212', 'ar'],
+    ['213', 'ar'],
+    ['216', 'ar'],
+    ['962', 'ar'],
+    ['965', 'ar'],
+    ['974', 'ar'],
+    ['44', 'en'],
+    ['1', 'en'],
+    ['61', 'en'],
+    ['353', 'en'],
+  ];
+  function customerLanguage(c) {
+    var digits = c && /^[0-9]+$/.test(c.contact || '') ? c.contact : '';
+    var best = null;
+    CALLING_CODES.forEach(function (x) {
+      if (digits.indexOf(x[0]) === 0 && (!best || x[0].length > best[0].length)) best = x;
+    });
+    return best ? best[1] : lang;
+  }
+  /** "Ask for location" puts an editable question in the box; sending it asks for the location (not at once). */
+  function askLocation(on) {
+    state.askingLocation = !!on;
+    $('location-hint').hidden = !on;
+    if (!on) return;
+    var box = $('reply-text');
+    var c = state.conversations.get(state.selected);
+    if (!box.value.trim()) box.value = LOCATION_QUESTION[customerLanguage(c)];
+    box.focus();
+  }
   $('ask-location').addEventListener('click', function () {
     if (!state.selected) return;
     $('reply-error').textContent = '';
-    sendReply({
-      role: 'assistant',
-      type: 'interactive',
-      payload: {
-        type: 'location_request_message',
-        body: { text: $('reply-text').value.trim() || t('location_request_text') },
-        action: { name: 'send_location' },
-      },
-    });
+    askLocation(true);
   });
-  /** The kind a file is sent as (CONTRACT §12.4/§12.5: a webp is a sticker, other pictures images). */
-  function kindOf(type) {
+  $('location-cancel').addEventListener('click', function () {
+    askLocation(false);
+  });
+  /** The kind a file is sent as (CONTRACT §12.4/§12.5, §10.6: a picture is an image, a sticker only when chosen). */
+  function kindOf(type, sticker) {
     type = String(type || '').split(';')[0];
-    if (type === 'image/webp') return 'sticker';
+    if (type === 'image/webp' && sticker) return 'sticker';
     if (/^(image|video|audio)\//.test(type)) return type.split('/')[0];
     return 'document';
   }
-  /** A file: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id`, the box's text as its caption. */
+  /** A file picked: previewed with its kind, size and a caption first; nothing leaves until "Send file". */
+  var pickedUrl = null;
   $('reply-file').addEventListener('change', function () {
-    var input = $('reply-file');
-    var file = input.files && input.files[0];
+    var file = $('reply-file').files && $('reply-file').files[0];
+    if (!file || !state.selected) return;
+    $('reply-error').textContent = '';
+    var kind = kindOf(file.type, false);
+    if (pickedUrl) URL.revokeObjectURL(pickedUrl);
+    pickedUrl = kind === 'image' ? URL.createObjectURL(file) : null;
+    fill($('file-thumb-box'), pickedUrl ? h('img', { id: 'file-thumb', alt: '', src: pickedUrl }) : null);
+    $('file-name').textContent = t('file_kind_' + kind) + ' · ' + file.name + ' · ' + view.bytes(file.size);
+    $('file-sticker').checked = false;
+    $('file-sticker-label').hidden = file.type !== 'image/webp';
+    var caption = $('file-caption');
+    caption.value = $('reply-text').value.trim();
+    caption.disabled = kind === 'audio';
+    $('file-preview').hidden = false;
+    caption.focus();
+  });
+  /**
+   * The file as WhatsApp takes it: its image type takes JPEG and PNG only, so a picture in another format (a .webp
+   * photo) is redrawn as a JPEG here, unless it is sent as a sticker (WebP is what a sticker is).
+   */
+  function asSent(file, sticker) {
+    if (sticker || !/^image\/(webp|gif|bmp)$/.test(file.type) || !window.createImageBitmap) return Promise.resolve(file);
+    return window.createImageBitmap(file).then(function (bitmap) {
+      var canvas = document.createElement('canvas');
+      canvas.width = bitmap.width;
+      canvas.height = bitmap.height;
+      var g = canvas.getContext('2d');
+      g.fillStyle = '#fff';
+      g.fillRect(0, 0, canvas.width, canvas.height);
+      g.drawImage(bitmap, 0, 0);
+      return new Promise(function (resolve) {
+        canvas.toBlob(
+          function (blob) {
+            resolve(blob ? new window.File([blob], file.name.replace(/\.[^.]*$/, '') + '.jpg', { type: 'image/jpeg' }) : file);
+          },
+          'image/jpeg',
+          0.9,
+        );
+      });
+    });
+  }
+  function cancelFile() {
+    $('reply-file').value = '';
+    $('file-preview').hidden = true;
+    if (pickedUrl) URL.revokeObjectURL(pickedUrl);
+    pickedUrl = null;
+    $('file-thumb-box').replaceChildren();
+  }
+  $('file-cancel').addEventListener('click', cancelFile);
+  /** Sent: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id` with the caption typed. */
+  $('file-send').addEventListener('click', function () {
+    var file = $('reply-file').files && $('reply-file').files[0];
     var id = state.selected;
     if (!file || !id) return;
-    $('reply-error').textContent = '';
+    var sticker = $('file-sticker').checked;
+    var caption = $('file-caption').value.trim();
     $('reply-hint').textContent = t('uploading', { name: file.name });
-    var form = new FormData();
-    form.append('file', file, file.name);
-    api('/ai/media', null, { form: form }).then(
-      function (stored) {
-        input.value = '';
-        if (state.selected !== id) return;
-        var kind = kindOf(stored.mime_type);
-        var payload = { media_id: stored.id };
-        var caption = $('reply-text').value.trim();
-        if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
-        if (kind === 'document') payload.filename = stored.filename || file.name;
-        sendReply({ role: 'assistant', type: kind, payload: payload });
-      },
-      function (err) {
-        input.value = '';
-        $('reply-hint').textContent = '';
-        $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
-        if (err.status === 401) showError(err);
-      },
-    );
+    $('file-send').disabled = true;
+    asSent(file, sticker)
+      .then(function (sent) {
+        var form = new FormData();
+        form.append('file', sent, sent.name);
+        return api('/ai/media', null, { form: form });
+      })
+      .then(
+        function (stored) {
+          cancelFile();
+          if (state.selected !== id) return;
+          var kind = kindOf(stored.mime_type, sticker);
+          var payload = { media_id: stored.id };
+          if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
+          if (kind === 'document') payload.filename = stored.filename || file.name;
+          return sendReply({ role: 'assistant', type: kind, payload: payload });
+        },
+        function (err) {
+          $('reply-hint').textContent = '';
+          $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
+          if (err.status === 401) showError(err);
+        },
+      )
+      .then(function () {
+        $('file-send').disabled = false;
+      });
   });
   /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
   function sendReply(body) {
@@ -780,7 +948,10 @@
       .then(
         function (m) {
           replyKey = null;
-          if (state.selected === id) box.value = '';
+          if (state.selected === id) {
+            box.value = '';
+            askLocation(false);
+          }
           var all = drafts();
           delete all[id];
           sessionStorage.setItem(DRAFTS, JSON.stringify(all));
@@ -938,5 +1109,21 @@
   window.addEventListener('beforeunload', keepDraft);
   // what other panels and the browser tests may use
   og.reconnect = reconnect;
+  /** What counter.js (assignment, closing, the contact panel, saved replies) reads and calls. */
+  og.inbox = {
+    selected: function () {
+      return state.selected ? state.conversations.get(state.selected) || null : null;
+    },
+    putConversation: putConversation,
+    redraw: function () {
+      renderList();
+      renderThreadHead();
+      state.messages.forEach(function (m) {
+        renderMessage(m, true);
+      });
+    },
+    when: when,
+    contactOf: contactOf,
+  };
   if (session()) begin();
 })();

@@ -113,11 +113,20 @@
   function documentCard(m, p, key, path, ctx) {
     var name = str(p.filename) || t('type_document');
     var size = obj(p.media).size;
+    var sizeEl = h('span', { class: 'doc-size' }, size != null ? bytes(size) : null);
+    // a document we sent (§12.5, by media_id) carries no size in its payload: its store says it
+    if (size == null && ctx.size)
+      ctx.size(path).then(
+        function (known) {
+          if (known != null) sizeEl.textContent = bytes(known);
+        },
+        function () {},
+      );
     var button = h(
       'button',
       { type: 'button', class: 'document', 'data-media': path },
       dom.name(name, { class: 'doc-name' }),
-      size != null ? h('span', { class: 'doc-size' }, bytes(size)) : null,
+      sizeEl,
       h('span', { class: 'doc-get' }, t('download')),
     );
     button.addEventListener('click', function () {
@@ -381,6 +390,13 @@
       case 'unsupported':
         out = [h('span', { class: 'muted' }, '⚠ ' + t('unsupported', { type: str(p.type) || '?' }))];
         break;
+      case 'template':
+        // §10.6: a template sent to the customer, its body as they read it
+        out = [
+          h('span', { class: 'template-tag' }, '📋 ', h('bdi', { dir: 'auto' }, t('template_msg', { name: str(p.name) }))),
+          text(m.content),
+        ];
+        break;
       default:
         out = [text(m.content)];
     }
@@ -467,5 +483,5 @@
     );
   }
 
-  window.OrderGraphMessageView = { render: render, mediaPath: mediaPath };
+  window.OrderGraphMessageView = { render: render, mediaPath: mediaPath, bytes: bytes };
 })();

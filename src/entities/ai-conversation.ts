@@ -74,6 +74,13 @@ export class AiConversation extends TenantEntity {
   @Property({ type: 'text', nullable: true })
   contact_name?: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: "CONTRACT §10.5: the contact's WhatsApp username (profile.username), from the newest delivery that carried one.",
+  })
+  @Property({ type: 'text', nullable: true })
+  contact_username?: string | null;
+
   /** The newest created_at of a message received through the WhatsApp webhook (kept by the inbound service); not in the graph. */
   @Property({ type: 'datetime', nullable: true })
   last_inbound_at?: Date | null;

@@ -142,6 +142,7 @@ export const MESSAGE_TYPES = [
   'order',
   'reaction',
   'unsupported',
+  'template',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 /** The types whose payload carries a file (`payload.media`). */

@@ -2,6 +2,7 @@ import { AiAgent } from './ai-agent.js';
 import { AiConversation } from './ai-conversation.js';
 import { AiMedia } from './ai-media.js';
 import { AiMessage } from './ai-message.js';
+import { AiReply } from './ai-reply.js';
 import { AiTemplate } from './ai-template.js';
 import { AiTemplateSend } from './ai-template-send.js';
 import { AiTranslation } from './ai-translation.js';
@@ -41,6 +42,7 @@ export const ENTITIES = [
   AiConversation,
   AiMessage,
   AiMedia,
+  AiReply,
   Order,
   OrderProduct,
 ];

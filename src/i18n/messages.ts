@@ -321,6 +321,8 @@ const en: Catalogue = {
   webhook_url_private: 'The field {field} points to a loopback, private or link-local address.',
   webhook_url_unresolvable: 'The host of the field {field} cannot be resolved.',
   duplicate_field: 'The value of {field} is already used by another agent of the project.',
+  duplicate_reply: 'The value of {field} is already used by another saved reply of the project.',
+  ERROR_AI_REPLY_NOT_FOUND: 'The saved reply was not found.',
 };
 
 const es: Catalogue = {
@@ -381,6 +383,8 @@ const es: Catalogue = {
   webhook_url_private: 'El campo {field} apunta a una dirección local, privada o de enlace local.',
   webhook_url_unresolvable: 'No se puede resolver el host del campo {field}.',
   duplicate_field: 'El valor de {field} ya lo usa otro agente del proyecto.',
+  duplicate_reply: 'El valor de {field} ya lo usa otra respuesta guardada del proyecto.',
+  ERROR_AI_REPLY_NOT_FOUND: 'No se encontró la respuesta guardada.',
 };
 
 const fr: Catalogue = {
@@ -442,6 +446,8 @@ const fr: Catalogue = {
   webhook_url_private: 'Le champ {field} désigne une adresse locale, privée ou de lien local.',
   webhook_url_unresolvable: "L'hôte du champ {field} ne peut pas être résolu.",
   duplicate_field: 'La valeur de {field} est déjà utilisée par un autre agent du projet.',
+  duplicate_reply: 'La valeur de {field} est déjà utilisée par une autre réponse enregistrée du projet.',
+  ERROR_AI_REPLY_NOT_FOUND: 'La réponse enregistrée est introuvable.',
 };
 
 const ar: Catalogue = {
@@ -502,6 +508,8 @@ const ar: Catalogue = {
   webhook_url_private: 'يشير الحقل {field} إلى عنوان محلي أو خاص أو عنوان ارتباط محلي.',
   webhook_url_unresolvable: 'تعذر تحليل اسم المضيف في الحقل {field}.',
   duplicate_field: 'قيمة الحقل {field} مستخدمة بالفعل لدى وكيل آخر في المشروع.',
+  duplicate_reply: 'قيمة الحقل {field} مستخدمة بالفعل في رد محفوظ آخر في المشروع.',
+  ERROR_AI_REPLY_NOT_FOUND: 'لم يتم العثور على الرد المحفوظ.',
 };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, es, fr, ar };

@@ -12,6 +12,7 @@ import { WebhookResolver } from './webhook.resolver.js';
 import { WhatsAppResolver } from './whatsapp.resolver.js';
 import { AgentResolver } from './agent.resolver.js';
 import { UploadResolver } from './upload.resolver.js';
+import { CounterResolver } from './counter.resolver.js';
 
 /** Every resolver of the one schema. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -28,4 +29,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   EventResolver,
   AgentResolver,
   UploadResolver,
+  CounterResolver,
 ];

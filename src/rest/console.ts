@@ -15,6 +15,8 @@ const OWN: Record<string, { file: string; type: string }> = {
   'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
   'message-view.js': { file: 'message-view.js', type: 'text/javascript; charset=utf-8' },
   'inbox.js': { file: 'inbox.js', type: 'text/javascript; charset=utf-8' },
+  'counter-words.js': { file: 'counter-words.js', type: 'text/javascript; charset=utf-8' },
+  'counter.js': { file: 'counter.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
   'agents.js': { file: 'agents.js', type: 'text/javascript; charset=utf-8' },
 };
@@ -40,6 +42,9 @@ export function consoleDir(): string {
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/** The console's icon: a speech bubble in the console's blue, as SVG (browsers take it from /favicon.ico too). */
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#1f5fbf" d="M4 6h24v16H13l-7 6v-6H4z"/></svg>';
+
 export function registerConsole(app: FastifyInstance): void {
   const dir = consoleDir();
   const files = new Map<string, { body: Buffer; type: string }>([
@@ -53,6 +58,10 @@ export function registerConsole(app: FastifyInstance): void {
       .header('content-security-policy', CONSOLE_CSP)
       .header('x-content-type-options', 'nosniff')
       .send(page),
+  );
+  // a browser asks for it on every page: a small icon, not a 404 in every log (CONTRACT §10.6)
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(FAVICON),
   );
   app.get<{ Params: { file: string } }>('/console/assets/:file', { schema: { hide: true } }, async (req, reply) => {
     const file = files.get(req.params.file);

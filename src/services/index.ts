@@ -5,9 +5,9 @@ import type { CredentialCipher } from '../platform/secrets.js';
 import type { RecaptchaVerifier } from '../providers/recaptcha.js';
 import { createProviders } from '../providers/registry.js';
 import { AgentService, TranslationService } from './agents/index.js';
-import { ConversationService, ConversationWriteService, HandoffService } from './conversations/index.js';
+import { ConversationService, ConversationWriteService, HandoffService, ReplyService } from './conversations/index.js';
 import { EventsService, WebhookService } from './events/index.js';
-import { AuthService, LimitsService, TenancyService } from './identity/index.js';
+import { AuthService, LimitsService, OperatorService, TenancyService } from './identity/index.js';
 import { MediaService, MediaStores, MediaUploadService } from './media/index.js';
 import { MetricsService } from './metrics/index.js';
 import { ConfigService, SettingsService } from './settings/index.js';
@@ -40,6 +40,10 @@ export function createServices(deps: Deps) {
     conversations: new ConversationService(),
     conversationWrites: new ConversationWriteService(),
     handoff: new HandoffService(),
+    /** Saved replies (CONTRACT §10.6). */
+    replies: new ReplyService(),
+    /** Colleagues by name (CONTRACT §10.6). */
+    operators: new OperatorService(),
     typing: new TypingService(providers, deps.cipher),
     templates: new TemplateService(providers, deps.cipher),
     translations: new TranslationService(),

@@ -136,8 +136,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
   }
   const item = (page: Page, id: number) => page.locator(`#conversations button[data-id="${id}"]`);
   const firstId = async (page: Page) => Number(await page.locator('#conversations button[data-id]').first().getAttribute('data-id'));
-  const inbound = (contact: string, id: string, text: string) =>
-    meta.post(MetaWebhooks.notification(CREDS.phone_number_id, { messages: [{ from: contact, id, text }] }), CREDS.app_secret);
+  const inbound = (contact: string, id: string, text: string, timestamp?: number) =>
+    meta.post(MetaWebhooks.notification(CREDS.phone_number_id, { messages: [{ from: contact, id, text, timestamp }] }), CREDS.app_secret);
   const activeCount = async () =>
     (await db.sql<{ n: number }>("select count(*)::int n from ai_conversations where project_id = ? and status = 'active'", [projectId]))[0]
       .n;
@@ -266,10 +266,15 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
     ).toEqual([[contactOf(39), 'order_ready', ['Lucía', '#1042']]]);
     // seen: its unread count is gone, for this user
     await expect.poll(() => item(page, ids[39]).locator('.count').count()).toBe(0);
+    // the template is a message of the conversation (CONTRACT §10.6): in the thread, and its last activity
+    await expect.poll(() => page.locator('#messages li[data-type="template"]').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => firstId(page), { timeout: 10_000 }).toBe(ids[39]);
 
     // the oldest customer writes again: it rises to the top with its unread count, announced; the window is open again
     const before = await page.evaluate<number>('window.__notes.length');
-    expect((await inbound(contactOf(40), 'wamid.again.40', 'The rider is at the wrong door!!')).status).toBe(200);
+    // (Meta dates it in whole seconds: a second on, so that it is newer than the template just sent)
+    const later = Math.floor(Date.now() / 1000) + 1;
+    expect((await inbound(contactOf(40), 'wamid.again.40', 'The rider is at the wrong door!!', later)).status).toBe(200);
     await expect.poll(() => firstId(page), { timeout: 10_000 }).toBe(ids[40]);
     expect(await item(page, ids[40]).locator('.count').innerText()).toBe('2');
     expect(await item(page, ids[40]).locator('.preview').innerText()).toBe('The rider is at the wrong door!!');

@@ -422,14 +422,18 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
   it('asks for the location and attaches a file from the reply box: the Cloud API receives both', async () => {
     const { context, page, blocked, pageErrors, cspErrors } = await offlinePage();
     const sends = () => fake.requestsTo('send').map((r) => r.body as Record<string, any>);
+    // §10.6: the question is put in the box, in the customer's language (a Spanish number), and sent when the operator sends it
     await page.locator('#ask-location').click();
+    expect(await page.locator('#reply-text').inputValue()).toBe('¿Nos compartes tu ubicación, por favor?');
+    expect(sends().some((b) => b.type === 'interactive' && b.interactive?.type === 'location_request_message')).toBe(false);
+    await page.locator('#reply button[type="submit"]').click();
     const asked = await until(
       async () => sends().find((b) => b.type === 'interactive' && b.interactive?.type === 'location_request_message'),
       (b) => !!b,
     );
     expect(asked!.interactive).toEqual({
       type: 'location_request_message',
-      body: { text: 'Could you share your location?' },
+      body: { text: '¿Nos compartes tu ubicación, por favor?' },
       action: { name: 'send_location' },
     });
     await expect.poll(() => page.locator('#messages li.assistant .wa-button').last().textContent()).toBe('Send location');
@@ -437,6 +441,10 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(2000)]);
     await page.locator('#reply-text').fill('Our menu');
     await page.locator('#reply-file').setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: pdf });
+    // previewed first (§10.6): the box's text is the caption offered; nothing leaves before "Send file"
+    await expect.poll(() => page.locator('#file-preview').isVisible()).toBe(true);
+    expect(await page.locator('#file-caption').inputValue()).toBe('Our menu');
+    await page.locator('#file-send').click();
     const sent = await until(
       async () => sends().find((b) => b.type === 'document'),
       (b) => !!b,
@@ -446,6 +454,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     expect(sent!.document).toMatchObject({ id: fake.uploads[0].id, caption: 'Our menu', filename: 'menu.pdf' });
     // the sent document in the thread, by name
     await expect.poll(() => page.locator('#messages li.assistant .doc-name').last().textContent()).toBe('menu.pdf');
+    // with its size, as a received one (§10.6), read from the store's Content-Range
+    await expect.poll(() => page.locator('#messages li.assistant .doc-size').last().textContent()).toBe('2 kB');
     expect(await page.locator('#reply-text').inputValue()).toBe('');
     await shoot(page, path.join(OUT, 'console-message-types-sent.png'));
     expect(blocked).toEqual([]);

@@ -72,6 +72,7 @@ const DEFAULT_FIELDS = [
   'contact',
   'contact_name',
   'contact_user_id',
+  'contact_username',
   'created_at',
   'handler',
   'id',

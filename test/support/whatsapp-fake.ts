@@ -518,19 +518,23 @@ export class MetaWebhooks {
   /** A `whatsapp_business_account` notification with one change for the phone number. */
   static notification(
     phoneNumberId: string,
-    parts: { messages?: MetaMessage[]; statuses?: MetaStatus[]; contacts?: { wa_id?: string; user_id?: string; name?: string }[] },
+    parts: {
+      messages?: MetaMessage[];
+      statuses?: MetaStatus[];
+      contacts?: { wa_id?: string; user_id?: string; name?: string; username?: string }[];
+    },
   ): Record<string, unknown> {
     const value: Record<string, unknown> = {
       messaging_product: 'whatsapp',
       metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
     };
-    const contacts: { wa_id?: string; user_id?: string; name?: string }[] =
+    const contacts: { wa_id?: string; user_id?: string; name?: string; username?: string }[] =
       parts.contacts ?? [...new Set((parts.messages ?? []).map((m) => m.from))].map((wa_id) => ({ wa_id }));
     if (parts.messages) {
       value.contacts = contacts.map((c) => ({
         ...(c.wa_id ? { wa_id: c.wa_id } : {}),
         ...(c.user_id ? { user_id: c.user_id } : {}),
-        profile: { name: c.name ?? `Contact ${c.wa_id ?? c.user_id}` },
+        profile: { name: c.name ?? `Contact ${c.wa_id ?? c.user_id}`, ...(c.username ? { username: c.username } : {}) },
       }));
       value.messages = parts.messages.map((m) => ({
         ...(m.from ? { from: m.from } : {}),

@@ -83,8 +83,13 @@ export class WhatsAppMediaClient {
       });
       req.setTimeout(this.opts.timeoutMs, () => req.destroy(new MediaFetchError('timeout', true)));
       req.on('response', (res) => {
-        // the idle limit goes on while the body streams
-        res.socket.setTimeout(this.opts.timeoutMs, () => res.destroy(new MediaFetchError('timeout', true)));
+        // the idle limit goes on while the body streams; its listener leaves with the response, or a keep-alive
+        // socket would gather one per request (MaxListenersExceededWarning after ten)
+        const socket = res.socket;
+        const idle = () => res.destroy(new MediaFetchError('timeout', true));
+        socket.setTimeout(this.opts.timeoutMs);
+        socket.on('timeout', idle);
+        res.once('close', () => socket.off('timeout', idle));
         resolve(res);
       });
       req.on('error', (err: NodeJS.ErrnoException) =>

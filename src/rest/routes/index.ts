@@ -10,6 +10,7 @@ import { webhookRoutes } from './webhook.routes.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
 import { agentRoutes } from './agent.routes.js';
 import { uploadRoutes } from './upload.routes.js';
+import { counterRoutes } from './counter.routes.js';
 
 /** Every REST endpoint, as data. */
 export const ROUTES: RouteSpec[] = [
@@ -24,4 +25,5 @@ export const ROUTES: RouteSpec[] = [
   ...eventRoutes,
   ...agentRoutes,
   ...uploadRoutes,
+  ...counterRoutes,
 ];

@@ -45,13 +45,22 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   unread: 'boolean',
   unread_count: 'int',
   referral_source_id: 'string',
+  contact: 'string',
+  contact_user_id: 'string',
+  contact_username: 'string',
 };
 
 /**
  * `q` (CONTRACT §10.5): THE ONE PLACE listing the conversation columns searched beside the messages'
- * content, each with a trigram index of its own (ai_conversations_contact_trgm_idx, _contact_name_trgm_idx).
+ * content, each with a trigram index of its own: `contact` (digits or a BSUID) as it is
+ * (ai_conversations_contact_trgm_idx), the names folded like the messages, case and accents off
+ * (ai_conversations_contact_name_fold_idx, _contact_username_fold_idx on `og_fold(column)`).
  */
-export const Q_CONVERSATION_COLUMNS = ['contact', 'contact_name'] as const;
+const Q_CONVERSATION_COLUMNS = ['contact', 'contact_name', 'contact_username'] as const;
+const Q_FOLDED = new Set<string>(['contact_name', 'contact_username']);
+/** One searched column of the conversation `alias` against a bound contains-pattern. */
+const columnMatch = (alias: string, column: string) =>
+  Q_FOLDED.has(column) ? `og_fold(${alias}.${column}) like og_fold(?)` : `${alias}.${column} ilike ?`;
 export const Q_MAX = 100;
 
 /** Who a seen mark belongs to: the user (a key acting as its user included), or the server key; null for anyone else. */
@@ -99,6 +108,15 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
   reply_to_id: 'int',
   source: 'string',
 };
+
+/** An order placed in a conversation, as `GET /ai/conversations/{id}/orders` shows it. */
+export interface ConversationOrder {
+  id: number;
+  status: number;
+  total: number;
+  business_id: number | null;
+  created_at: Date;
+}
 
 export interface Page<T> {
   items: T[];
@@ -269,6 +287,36 @@ export class ConversationService {
     return media;
   }
 
+  /**
+   * `GET /ai/conversations/{id}/orders` (CONTRACT §10.6): the platform's orders placed in a visible conversation,
+   * newest first, paginated.
+   */
+  async orders(ctx: RequestContext, conversationId: number, input: ListInput): Promise<Page<ConversationOrder>> {
+    assertAiAdmin(ctx);
+    const q = parseListQuery({ page: input.page, page_size: input.page_size }, {});
+    const conversation = await this.visible(ctx, conversationId);
+    const rows = await selectOnReplica<ConversationOrder & { n: number }>(
+      ctx.em,
+      `select o.id, o.status, coalesce(o.summary->'total', '0') as total, o.business_id, o.created_at, count(*) over ()::int as n
+         from orders o where o.project_id = ? and o.conversation_id = ?
+        order by o.created_at desc, o.id desc limit ? offset ?`,
+      [ctx.project.id, conversation.id, q.page_size, (q.page - 1) * q.page_size],
+    );
+    const total = rows.length
+      ? Number(rows[0].n)
+      : Number(
+          (
+            await selectOnReplica<{ n: number }>(
+              ctx.em,
+              'select count(*)::int as n from orders where project_id = ? and conversation_id = ?',
+              [ctx.project.id, conversation.id],
+            )
+          )[0].n,
+        );
+    const items = rows.map(({ n: _n, ...o }) => ({ ...o, total: Number(o.total), created_at: new Date(o.created_at) }));
+    return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+  }
+
   /** `GET .../conversations/current/messages`: public messages, oldest first; creates nothing. */
   async currentMessages(ctx: RequestContext, providerExternalId: string): Promise<AiMessage[]> {
     const conversation = await this.currentActive(ctx, providerExternalId);
@@ -382,7 +430,7 @@ export async function readPage<T extends TenantEntity>(
 }
 
 /** `q`: 1–100 characters (code points), no NUL; else 400 naming q. */
-function checkQ(search: string): string {
+export function checkQ(search: string): string {
   const length = [...search].length;
   if (typeof search !== 'string' || length < 1 || length > Q_MAX)
     throw validationError([{ field: 'q', rule: 'length', params: { min: 1, max: Q_MAX } }]);
@@ -406,7 +454,7 @@ const SEARCH_WALK_MAX = 600;
  */
 const messagesSql = 'select sm.conversation_id from ai_message_search sm where sm.project_id = ? and sm.body like og_fold(?)';
 function matchesSql(): string {
-  const columns = Q_CONVERSATION_COLUMNS.map((c) => `sc.${c} ilike ?`).join(' or ');
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => columnMatch('sc', c)).join(' or ');
   return `select sc.id from ai_conversations sc where sc.project_id = ? and (${columns}) union ${messagesSql}`;
 }
 
@@ -437,7 +485,7 @@ async function searchMatches(ctx: RequestContext, pattern: string): Promise<Sear
 
 /**
  * `q` as a filter. A few matches: their ids (one array parameter, read by primary key). A broad word: the columns'
- * `ilike`, or the conversation's messages contain it. Dense matches (SEARCH_WALK_MAX): an `exists` per conversation
+ * match, or the conversation's messages contain it. Dense matches (SEARCH_WALK_MAX): an `exists` per conversation
  * walked in the page's order, on its messages by `conversation_id` (`offset 0` keeps PostgreSQL from hashing the
  * whole search instead). Otherwise `id in (the messages' search)`; under `or`, PostgreSQL cannot turn the `in` into a
  * join (its generic plan, expecting few rows, would then join and sort every match) and runs it once as a hashed
@@ -455,7 +503,8 @@ function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatch
         )]: true,
       }
     : { id: { $in: raw(messagesSql, [ctx.project.id, pattern]) } };
-  return { $or: [...Q_CONVERSATION_COLUMNS.map((c) => ({ [c]: { $ilike: pattern } })), messages] };
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => ({ [raw((alias: string) => columnMatch(alias, c), [pattern])]: true }));
+  return { $or: [...columns, messages] };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */

@@ -6,3 +6,5 @@ export { ConversationWriteService } from './conversation-writes.service.js';
 export { closeIdleConversations, IDLE_CLOSE_CONFIG } from './idle-close.js';
 /** People who take over (CONTRACT §10.2): `POST /ai/conversations/{id}/handoff`. */
 export { HandoffService } from './handoff.service.js';
+/** Saved replies (CONTRACT §10.6): `/ai/replies`. */
+export { ReplyService } from './replies.service.js';

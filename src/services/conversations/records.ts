@@ -52,6 +52,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     contact: c.contact ?? null,
     contact_user_id: c.contact_user_id ?? null,
     contact_name: c.contact_name ?? null,
+    contact_username: c.contact_username ?? null,
     window_expires_at: iso(windowExpiresAt(c.last_inbound_at)),
     handler: c.handler ?? 'ai',
     assignee_id: c.assignee_id ?? null,

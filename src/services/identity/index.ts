@@ -6,3 +6,5 @@ export { ACCESS, assertAccess, assertAiAdmin, assertAiModule, isAllowed, visible
 export { AuthService } from './auth.service.js';
 export { LimitsService } from './limits.service.js';
 export { TenancyService, credentialsFrom } from './tenancy.service.js';
+/** Colleagues by name (CONTRACT §10.6): `GET /ai/operators`. */
+export { OperatorService } from './operators.service.js';

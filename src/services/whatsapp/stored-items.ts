@@ -16,6 +16,8 @@ export interface Sender {
   phone: string | null;
   bsuid: string | null;
   name: string | null;
+  /** The contact's WhatsApp username (`profile.username`), when the delivery carried one (CONTRACT §10.5). */
+  username: string | null;
 }
 
 /** How an item is stored: a customer's message, or the business's own from its phone (an echo). */
@@ -29,7 +31,7 @@ export interface ItemToStore {
 }
 
 /** The user whose country code and cellphone digits, joined, are the contact (same expression as users_phone_digits_idx). */
-const USER_BY_PHONE = `(select id from users
+export const USER_BY_PHONE = `(select id from users
    where project_id = ?
      and regexp_replace(coalesce(country_phone_code, ''), '[^0-9]', '', 'g') || regexp_replace(coalesce(cellphone, ''), '[^0-9]', '', 'g') = ?
    order by id limit 1)`;
@@ -84,6 +86,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
          last_inbound_at = case when ?::boolean then greatest(last_inbound_at, (select created_at from m)) else last_inbound_at end,
          contact_user_id = coalesce(contact_user_id, ?::text),
          contact_name = coalesce(?::text, contact_name),
+         contact_username = coalesce(?::text, contact_username),
          contact = case when ?::text is not null and contact is distinct from ?::text and not exists (
                      select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
                    then ?::text else contact end,
@@ -92,7 +95,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
   const payload = item.payload === null ? null : JSON.stringify(item.payload);
   const referral = it.referral === null ? null : JSON.stringify(it.referral);
   const media = item.media;
-  const learn: Sender = it.echo ? { phone: null, bsuid: null, name: null } : s;
+  const learn: Sender = it.echo ? { phone: null, bsuid: null, name: null, username: null } : s;
   const params = [
     p,
     it.echo ? 'assistant' : 'user',
@@ -119,6 +122,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
     !it.echo,
     learn.bsuid,
     learn.name,
+    learn.username,
     learn.phone,
     learn.phone,
     learn.phone,
@@ -155,11 +159,12 @@ export async function openConversation(
     if (existing) return existing;
     const [opened] = await run(
       tx,
-      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, status, usage, handler)
-       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, ?, 'active', '{}', ?)
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, contact_username,
+         status, usage, handler)
+       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, ?, ?, 'active', '{}', ?)
        on conflict do nothing
        returning *`,
-      [projectId, agent.id, projectId, sender.phone, agent.business_id, contact, sender.bsuid, sender.name, handler],
+      [projectId, agent.id, projectId, sender.phone, agent.business_id, contact, sender.bsuid, sender.name, sender.username, handler],
     );
     if (opened) {
       events.push(conversationEvent('conversation.created', opened, agent, 0));

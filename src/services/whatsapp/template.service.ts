@@ -15,6 +15,7 @@ import { assertAiAdmin } from '../identity/access.js';
 import { agentCredentials, findVisibleAgent } from '../agents/agent-lookup.js';
 import { writeWithEvents } from '../events/event-log.js';
 import { insertTemplateSend, templateSendEvent } from './template-send.service.js';
+import { storeTemplateMessage } from './template-message.js';
 
 /** `to` of a template send: 10–15 characters, digits with an optional leading `+` (CONTRACT §6.1). */
 export const SEND_TO_PATTERN = '^\\+?[0-9]+$';
@@ -107,9 +108,12 @@ export class TemplateService {
       provider.sendTemplate(credentials, { to: digits, name: template.name, language: template.language, bodyParameters: params }),
     );
     // The send log (CONTRACT §9.3): recorded once the provider accepted it, with its template.sent event.
+    // §10.6: and as a `template` message of the contact's conversation
     await writeWithEvents(ctx, async (tx) => {
       const row = await insertTemplateSend(tx, ctx.project.id, { agent_id: agent.id, template_id: template.id, message_id, to: digits });
-      return { value: undefined, events: row ? [templateSendEvent('template.sent', row, agent)] : [] };
+      if (!row) return { value: undefined, events: [] };
+      const stored = await storeTemplateMessage(tx, ctx, agent, template, { message_id, to: digits, body_parameters: params });
+      return { value: undefined, events: [templateSendEvent('template.sent', row, agent), ...stored] };
     });
     return { message_id, to: digits, template: template.name, language: template.language, status: 'accepted' };
   }

@@ -66,7 +66,7 @@ async function storeMessage(
   if (!createdAt) return skip(problems, `${where}: timestamp ${clip(m.timestamp)} is not Unix seconds`);
   const edit = changeOf(m);
   if (edit) return receiveChange(ctx, agent, edit, createdAt, where, problems);
-  const sender: Sender = { phone, bsuid, name: profileName(entry) };
+  const sender: Sender = { phone, bsuid, name: profileName(entry), username: profileName(entry, 'username') };
   const item = readInbound(m);
   if (item.type === 'unsupported' && m.type !== 'unsupported') problems.push(`${where}: ${clip(m.type)} stored as unsupported`);
   const it: ItemToStore = { externalId: id, item, createdAt, echo: false, referral: readReferral(m.referral) };
@@ -132,11 +132,15 @@ async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, 
   if (typeof status !== 'string' || !Object.hasOwn(MOVES_FROM, status)) return skip(problems, `${where}: status ${clip(status)} unknown`);
   const next = status as StatusMove;
   return writeWithEvents(ctx, async (tx) => {
-    const send = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorTitle(s.errors) : null);
-    if (send) return { value: 1, events: [templateSendEvent('template.status', send, agent)] };
+    // a template send is also a message of its conversation (CONTRACT §10.6): the status moves both
     await lockExternalId(tx, agent.id, id);
+    const send = await moveTemplateSend(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorTitle(s.errors) : null);
     const message = await moveMessageStatus(tx, ctx.project.id, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
-    if (message) return { value: 1, events: [messageStatusEvent(message, agent)] };
+    const events = [
+      ...(send ? [templateSendEvent('template.status', send, agent)] : []),
+      ...(message ? [messageStatusEvent(message, agent)] : []),
+    ];
+    if (events.length) return { value: 1, events };
     if (!(await knownExternalId(tx, ctx.project.id, agent.id, id)))
       await keepEarlyStatus(tx, agent.id, id, next, next === 'failed' ? firstErrorCode(s.errors) : null);
     return { value: 0, events: [] };
@@ -193,9 +197,9 @@ function contactEntry(contacts: unknown, phone: string | null, bsuid: string | n
   return found ?? (contacts.length === 1 && isObject(contacts[0]) && (!phone || contacts[0].wa_id === undefined) ? contacts[0] : undefined);
 }
 
-/** Its `profile.name`, when given. */
-function profileName(entry: unknown): string | null {
-  const name = isObject(entry) && isObject(entry.profile) ? entry.profile.name : undefined;
+/** Its `profile.name` (or another member of the profile), when given. */
+function profileName(entry: unknown, member: 'name' | 'username' = 'name'): string | null {
+  const name = isObject(entry) && isObject(entry.profile) ? entry.profile[member] : undefined;
   return typeof name === 'string' && name.trim() ? name.replaceAll('\u0000', '').slice(0, MAX_NAME) : null;
 }
 

@@ -1,0 +1,265 @@
+/* OrderGraph console: what a busy counter needs next (CONTRACT §10.6, issue 57). Colleagues by name (authors and
+ * assignees, GET /ai/operators) and assignment to one of them (§10.2 handoff with assignee_id), closing a
+ * conversation (§9.1, after a confirmation), a contact panel (the phone number as a tel: link, the username, the
+ * BSUID, the contact's conversations with this agent and the orders placed in them), and saved replies offered when
+ * the reply box starts with `/` (GET /ai/replies?q=). Loaded after inbox.js, whose `og.inbox` it uses. */
+(function () {
+  'use strict';
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
+  var og = window.OrderGraphConsole;
+  var api = og.api,
+    h = og.h,
+    fill = og.fill,
+    t = og.t,
+    lang = og.lang,
+    session = og.session;
+  var n = window.OrderGraphI18n.n;
+  /** An id in the page's digits, never grouped (#1798, not #1,798). */
+  var ids = new Intl.NumberFormat(lang, { useGrouping: false });
+  var operators = [];
+  og.names = new Map();
+
+  function nameOf(o) {
+    return o.name || t('user_n', { id: n(o.id) });
+  }
+  /** Colleagues by name: authors and assignees are then shown by name everywhere. */
+  function loadOperators() {
+    return api('/ai/operators').then(
+      function (list) {
+        operators = list;
+        og.names = new Map(
+          list.map(function (o) {
+            return [o.id, nameOf(o)];
+          }),
+        );
+        if (og.inbox) og.inbox.redraw();
+      },
+      function () {
+        /* without the list, users stay "user #N" */
+      },
+    );
+  }
+
+  // ---- assignment and closing ----------------------------------------------------------------------
+  document.addEventListener('console:thread-head', function (e) {
+    renderTools(e.detail);
+    renderFacts(e.detail);
+  });
+  function renderTools(c) {
+    var active = c.status === 'active';
+    $('thread-tools').hidden = !active;
+    if (!active) $('close-confirm').hidden = true;
+    var assigned = c.handler === 'human' && c.assignee_id != null ? c.assignee_id : null;
+    fill(
+      $('assign'),
+      h('option', { value: '' }, t('assign_pick')),
+      operators.map(function (o) {
+        return h('option', { value: o.id }, nameOf(o));
+      }),
+    );
+    $('assign').value = assigned != null && og.names.has(assigned) ? String(assigned) : '';
+  }
+  function threadError(err) {
+    $('thread-error').textContent = err && err.message ? err.message : '?';
+  }
+  $('assign').addEventListener('change', function () {
+    var c = og.inbox.selected();
+    var v = $('assign').value;
+    if (!c || !v) return;
+    $('thread-error').textContent = '';
+    api('/ai/conversations/' + c.id + '/handoff', null, { body: { handler: 'human', assignee_id: Number(v) } }).then(
+      og.inbox.putConversation,
+      threadError,
+    );
+  });
+  $('close-conversation').addEventListener('click', function () {
+    $('close-confirm').hidden = false;
+    $('close-cancel').focus();
+  });
+  $('close-cancel').addEventListener('click', function () {
+    $('close-confirm').hidden = true;
+  });
+  $('close-yes').addEventListener('click', function () {
+    var c = og.inbox.selected();
+    $('close-confirm').hidden = true;
+    if (!c) return;
+    api('/ai/conversations/' + c.id + '/close', null, { body: { status_reason: 'completed' } }).then(og.inbox.putConversation, threadError);
+  });
+
+  // ---- the contact panel -------------------------------------------------------------------------
+  var money = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  function renderFacts(c) {
+    var panel = $('contact-panel');
+    panel.hidden = !c.contact && !c.contact_user_id;
+    if (panel.hidden) return;
+    var phone = c.contact && /^[0-9]+$/.test(c.contact) ? c.contact : null;
+    var facts = [];
+    if (c.contact_name) facts.push([t('contact_title'), h('bdi', { dir: 'auto' }, c.contact_name)]);
+    if (phone) facts.push([t('phone'), h('a', { href: 'tel:+' + phone, dir: 'ltr', class: 'tel' }, '+' + phone)]);
+    if (c.contact_username) facts.push([t('username'), h('bdi', { dir: 'ltr' }, '@' + c.contact_username)]);
+    if (c.contact_user_id) facts.push([t('bsuid'), h('bdi', { dir: 'ltr' }, c.contact_user_id)]);
+    fill(
+      $('contact-facts'),
+      facts.map(function (f) {
+        return [h('dt', null, f[0]), h('dd', null, f[1])];
+      }),
+    );
+  }
+  /** The contact's conversations with this agent (newest first) and the orders placed in each. */
+  document.addEventListener('console:thread', function () {
+    var c = og.inbox.selected();
+    var list = $('contact-conversations');
+    list.replaceChildren();
+    if (!c || !c.contact) return;
+    var id = c.id;
+    api('/ai/conversations', {
+      where: JSON.stringify({ contact: c.contact, agent_id: c.agent_id }),
+      orderBy: '-id',
+      page_size: '10',
+      params: 'id,status,created_at,last_message_at',
+    })
+      .then(function (rows) {
+        return Promise.all(
+          rows.map(function (row) {
+            return api('/ai/conversations/' + row.id + '/orders', { page_size: '20' }).then(function (orders) {
+              return { row: row, orders: orders };
+            });
+          }),
+        );
+      })
+      .then(function (items) {
+        var now = og.inbox.selected();
+        if (!now || now.id !== id) return;
+        var any = items.some(function (x) {
+          return x.orders.length;
+        });
+        fill(
+          list,
+          items.map(function (x) {
+            return h(
+              'li',
+              { 'data-conversation': x.row.id },
+              h(
+                'span',
+                null,
+                t('conversation') + ' #' + ids.format(x.row.id) + ' · ' + og.inbox.when(x.row.last_message_at || x.row.created_at),
+                x.row.id === id ? ' (' + t('this_conversation') + ')' : x.row.status !== 'active' ? ' · ' + t('closed') : '',
+              ),
+              x.orders.length
+                ? h(
+                    'ul',
+                    { class: 'orders' },
+                    x.orders.map(function (o) {
+                      return h(
+                        'li',
+                        { 'data-order': o.id },
+                        t('order_line', { id: ids.format(o.id), total: money.format(o.total) }) + ' · ' + og.inbox.when(o.created_at),
+                      );
+                    }),
+                  )
+                : null,
+            );
+          }),
+          any ? null : h('li', { class: 'muted' }, t('no_orders_placed')),
+        );
+      })
+      .catch(function () {
+        /* the panel stays empty; the thread is what matters */
+      });
+  });
+
+  // ---- saved replies on "/" ------------------------------------------------------------------------
+  var offer = { items: [], active: 0, timer: null, asked: null };
+  var box = $('reply-text');
+  function closeOffer() {
+    offer.items = [];
+    $('replies').hidden = true;
+    $('replies').replaceChildren();
+    box.removeAttribute('aria-activedescendant');
+  }
+  function slashWord() {
+    var m = /^\/([a-z0-9_-]{0,32})$/.exec(box.value);
+    return m ? m[1] : null;
+  }
+  box.addEventListener('input', function () {
+    var word = slashWord();
+    clearTimeout(offer.timer);
+    if (word === null) return closeOffer();
+    offer.timer = setTimeout(function () {
+      var query = { page_size: '8', orderBy: 'shortcut' };
+      if (word) query.q = word;
+      offer.asked = word;
+      api('/ai/replies', query).then(function (list) {
+        if (offer.asked !== word || slashWord() !== word) return;
+        renderOffer(list, word);
+      }, closeOffer);
+    }, 120);
+  });
+  function renderOffer(list, word) {
+    offer.items = list;
+    offer.active = 0;
+    var ul = $('replies');
+    ul.hidden = false;
+    if (!list.length)
+      return void fill(ul, h('li', { class: 'muted', role: 'option', 'aria-disabled': 'true' }, t('no_replies', { q: '/' + word })));
+    fill(
+      ul,
+      list.map(function (r, i) {
+        return h(
+          'li',
+          { role: 'option', id: 'reply-option-' + r.id, 'data-index': i, 'aria-selected': String(i === 0) },
+          h('strong', { dir: 'ltr' }, '/' + r.shortcut),
+          ' ',
+          h('span', { dir: 'auto' }, r.content.length > 80 ? r.content.slice(0, 79) + '…' : r.content),
+        );
+      }),
+    );
+    box.setAttribute('aria-activedescendant', 'reply-option-' + list[0].id);
+  }
+  function choose(i) {
+    var r = offer.items[i];
+    if (!r) return;
+    box.value = r.content;
+    closeOffer();
+    box.focus();
+  }
+  function move(step) {
+    if (!offer.items.length) return;
+    offer.active = (offer.active + step + offer.items.length) % offer.items.length;
+    $('replies')
+      .querySelectorAll('[role="option"]')
+      .forEach(function (li, i) {
+        li.setAttribute('aria-selected', String(i === offer.active));
+      });
+    box.setAttribute('aria-activedescendant', 'reply-option-' + offer.items[offer.active].id);
+  }
+  box.addEventListener('keydown', function (e) {
+    if ($('replies').hidden) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      move(e.key === 'ArrowDown' ? 1 : -1);
+    } else if ((e.key === 'Enter' || e.key === 'Tab') && offer.items.length) {
+      e.preventDefault();
+      choose(offer.active);
+    } else if (e.key === 'Escape') closeOffer();
+  });
+  $('replies').addEventListener('mousedown', function (e) {
+    var li = e.target.closest('[data-index]');
+    if (!li) return;
+    e.preventDefault();
+    choose(Number(li.getAttribute('data-index')));
+  });
+
+  function begin() {
+    if (session()) void loadOperators();
+  }
+  document.addEventListener('console:signed-in', begin);
+  document.addEventListener('console:signed-out', function () {
+    operators = [];
+    og.names = new Map();
+    closeOffer();
+  });
+  begin();
+})();

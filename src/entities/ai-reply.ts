@@ -1,0 +1,28 @@
+import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantEntity } from './tenant.js';
+
+/** CONTRACT §10.6: a project's saved reply, an answer an operator reuses (typing `/` in the console's reply box). */
+@ObjectType({ simpleResolvers: true, description: 'A saved reply (CONTRACT §10.6).' })
+@Entity({ tableName: 'ai_replies' })
+export class AiReply extends TenantEntity {
+  @Field(() => Int)
+  @PrimaryKey()
+  id!: number;
+
+  @Field(() => String, { description: '1–32 characters of a-z, 0-9, _ and -; unique in the project.' })
+  @Property({ length: 32 })
+  shortcut!: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  content!: string;
+
+  @Field(() => Date)
+  @Property()
+  created_at: Opt<Date> = new Date();
+
+  @Field(() => Date)
+  @Property()
+  updated_at: Opt<Date> = new Date();
+}

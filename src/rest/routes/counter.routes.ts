@@ -1,0 +1,94 @@
+import { ACCESS } from '../../services/identity/access.js';
+import { Q_MAX } from '../../services/conversations/conversation.service.js';
+import { REPLY_CONTENT_MAX, SHORTCUT_MAX, SHORTCUT_PATTERN } from '../../services/conversations/replies.service.js';
+import { integerId, object, type JSONSchema } from '../json-schema.js';
+import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
+import { listQuery, listVariables } from './conversation.routes.js';
+
+/** CONTRACT §10.6: saved replies, colleagues by name, a conversation's orders. */
+const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai-counter'], access: ACCESS.AI_ADMIN, ai: true };
+/** Writes of saved replies: level 0 and server keys. */
+const writer: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { ...common, access: ACCESS.INTERNAL };
+const replyParams = object({ reply_id: integerId }, ['reply_id']);
+const replyFields: Record<string, JSONSchema> = {
+  shortcut: { type: 'string', minLength: 1, maxLength: SHORTCUT_MAX, pattern: SHORTCUT_PATTERN },
+  content: { type: 'string', minLength: 1, maxLength: REPLY_CONTENT_MAX },
+};
+const replyId = ({ params }: RouteInput) => ({ reply_id: Number(params.reply_id) });
+/** Only the members sent: an absent one leaves the reply's field as it is. */
+const sent = (body: Record<string, unknown> | undefined) =>
+  Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
+
+export const counterRoutes: RouteSpec[] = [
+  {
+    ...common,
+    method: 'GET',
+    path: '/ai/replies',
+    operation: 'AiReplies',
+    summary:
+      "The project's saved replies: where, orderBy (id, shortcut, created_at, updated_at), q (shortcut or content contains it), page, page_size",
+    schema: {
+      querystring: (() => {
+        const schema = listQuery() as { properties: Record<string, JSONSchema> };
+        return { ...schema, properties: { ...schema.properties, q: { type: 'string', minLength: 1, maxLength: Q_MAX } } };
+      })(),
+    },
+    variables: (input) => ({ ...listVariables(input), q: input.query.q ?? null }),
+    ...paged('aiReplies'),
+  },
+  {
+    ...writer,
+    method: 'POST',
+    path: '/ai/replies',
+    operation: 'CreateAiReply',
+    summary: 'Saves a reply; shortcut is unique in the project',
+    schema: { body: object(replyFields, ['shortcut', 'content']) },
+    variables: ({ body }) => sent(body),
+  },
+  {
+    ...writer,
+    method: 'PATCH',
+    path: '/ai/replies/:reply_id',
+    operation: 'UpdateAiReply',
+    summary: 'Changes the fields given of a saved reply',
+    schema: { params: replyParams, body: object(replyFields) },
+    variables: (input) => ({ ...sent(input.body), ...replyId(input) }),
+  },
+  {
+    ...writer,
+    method: 'DELETE',
+    path: '/ai/replies/:reply_id',
+    operation: 'DeleteAiReply',
+    summary: 'Deletes a saved reply; answers it as it was',
+    schema: { params: replyParams },
+    variables: replyId,
+  },
+  {
+    ...common,
+    method: 'GET',
+    path: '/ai/operators',
+    operation: 'AiOperators',
+    summary: 'Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees those who share a business',
+  },
+  {
+    ...common,
+    method: 'GET',
+    path: '/ai/conversations/:conversation_id/orders',
+    operation: 'AiConversationOrders',
+    summary:
+      'The orders placed in a conversation, newest first: {id, status, total (summary.total), business_id, created_at}; page, page_size',
+    schema: {
+      params: object({ conversation_id: { type: 'string', pattern: '^[0-9]+$' } }, ['conversation_id']),
+      querystring: listQuery(),
+    },
+    variables: ({ params, query }) => {
+      const id = params.conversation_id.replace(/^0+(?=\d)/, '');
+      return {
+        conversation_id: id.length <= 10 && Number(id) <= 2_147_483_647 ? Number(id) : 0,
+        page: query.page,
+        page_size: query.page_size,
+      };
+    },
+    ...paged('aiConversationOrders'),
+  },
+];

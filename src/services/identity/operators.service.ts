@@ -1,0 +1,44 @@
+import { LEVEL } from '../../entities/user.js';
+import type { RequestContext } from '../../context/index.js';
+import { runStatement } from '../../db/direct-read.js';
+import { assertAiAdmin } from './access.js';
+
+/** A colleague a console can name and assign a conversation to (CONTRACT §10.6). */
+export interface Operator {
+  id: number;
+  name: string | null;
+  level: number;
+  business_ids: number[];
+}
+
+/** More than a counter ever lists at once: the list stops there. */
+export const OPERATORS_MAX = 500;
+
+/**
+ * `GET /ai/operators` (CONTRACT §10.6): the project's enabled users of levels 0 and 2 (who can see conversations), by
+ * name, so a console shows authors and assignees by name and can assign a conversation to a colleague. A level-2
+ * caller sees itself and those who share one of its businesses.
+ */
+export class OperatorService {
+  async list(ctx: RequestContext): Promise<Operator[]> {
+    assertAiAdmin(ctx);
+    const { caller } = ctx;
+    const owner = caller.kind === 'user' && caller.user.level === LEVEL.BUSINESS_OWNER ? caller.user.id : null;
+    const rows = await runStatement<{ id: number; name: string | null; level: number; business_ids: number[] }>(
+      ctx.em.getConnection(),
+      `select u.id, nullif(trim(concat_ws(' ', u.name, u.lastname)), '') as name, u.level,
+              coalesce(array_agg(ub.business_id order by ub.business_id) filter (where ub.business_id is not null), '{}') as business_ids
+         from users u left join user_businesses ub on ub.project_id = u.project_id and ub.user_id = u.id
+        where u.project_id = ? and u.level in (?, ?) and u.enabled and not u.guest
+          and (?::int is null or u.id = ?::int or exists (
+                select 1 from user_businesses mine join user_businesses theirs on theirs.business_id = mine.business_id
+                 where mine.project_id = u.project_id and mine.user_id = ?::int and theirs.user_id = u.id))
+        group by u.id
+        order by name nulls last, u.id
+        limit ${OPERATORS_MAX}`,
+      [ctx.project.id, LEVEL.ADMIN, LEVEL.BUSINESS_OWNER, owner, owner, owner],
+      ctx.em.getTransactionContext(),
+    );
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), business_ids: r.business_ids.map(Number) }));
+  }
+}
