@@ -85,13 +85,9 @@ export function problemOf(c: Compiled, req: { method: string; url: string }, res
     return null;
   }
   checked.answers++;
+  if (unrouted(res)) return null;
   const route = c.routes.find((r) => r.method === req.method && r.pattern.test(path));
-  if (!route) {
-    if (res.statusCode !== 404) return `${where}: no documented route answers this path and method`;
-    if (res.rawPayload.length === 0) return null;
-    const body = safeJson(res.body);
-    return body?.code === 'ERROR_NOT_FOUND' ? null : `${where}: an unknown route must answer 404 ERROR_NOT_FOUND or nothing`;
-  }
+  if (!route) return `${where}: no documented route answers this path and method`;
   const responses = c.doc.paths[route.template][route.method.toLowerCase()].responses;
   const status = String(res.statusCode);
   const key =
@@ -112,6 +108,19 @@ export function problemOf(c: Compiled, req: { method: string; url: string }, res
     .slice(0, 8)
     .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
   return `${where}: the body does not match the document:\n  ${errors.join('\n  ')}\n  body: ${res.body.slice(0, 600)}`;
+}
+
+/**
+ * What the document's introduction says of a URL no route serves: 404 with nothing outside /v400, 404
+ * ERROR_NOT_FOUND under it (a path that does not decode included), 400 ERROR_VALIDATION for a URL holding NUL.
+ */
+function unrouted(res: LightMyRequestResponse): boolean {
+  if (res.statusCode === 404 && res.rawPayload.length === 0) return true;
+  const code = safeJson(res.body)?.code;
+  return (
+    (res.statusCode === 404 && code === 'ERROR_NOT_FOUND') ||
+    (res.statusCode === 400 && code === 'ERROR_VALIDATION' && res.raw.req.url?.includes('%00') === true)
+  );
 }
 
 function codeOf(res: LightMyRequestResponse): string {

@@ -24,7 +24,7 @@ export interface DocumentInput {
 const DESCRIPTION = [
   'The REST API of OrderGraph: authentication, configuration and the AI module (agents, conversations, messages, templates, metrics, events, webhooks, files).',
   '',
-  'Every operation lives under `/v400/{lang}/{project}`: `lang` is `en`, `es`, `fr` or `ar` (a region suffix counts as its language; anything else answers in English), `project` the tenant code. Another version answers 404 with an empty body; an unknown path or method under `/v400` answers 404 `ERROR_NOT_FOUND`.',
+  'Every operation lives under `/v400/{lang}/{project}`: `lang` is `en`, `es`, `fr` or `ar` (a region suffix counts as its language; anything else answers in English), `project` the tenant code. Another version answers 404 with an empty body; an unknown path or method under `/v400`, or a path that does not decode, answers 404 `ERROR_NOT_FOUND`; a URL holding NUL (`%00`) answers 400 `ERROR_VALIDATION`.',
   '',
   'A success is `{"error": false, "result": …}` (lists add `pagination`); an error is `{"error": true, "code": "ERROR_…", "result": [messages]}` with messages in the request\'s language, one per problem (validation names each invalid field). Checks run in this order: maintenance (503), project (401), usage limits (429), credential and level (401), AI module (403), input (400), then the operation.',
   '',
@@ -49,14 +49,17 @@ export function buildOpenApi({ routes, operations, schema }: DocumentInput): Rec
     const recordName = spec.record;
     if (recordName && !records[recordName]) records[recordName] = recordOf(spec, data);
   }
-  Object.assign(components, records);
+  const webhooks = webhooksOf(records);
+  // a record is published as the data of the events about it
+  const used = new Set(AI_EVENT_TYPES.map((t) => EVENT_RECORDS[t.split('.')[0]]));
+  for (const [name, record] of Object.entries(records)) if (used.has(name)) components[name] = record;
   return {
     openapi: '3.1.0',
     info: { title: 'OrderGraph API', version: '400', description: DESCRIPTION },
     // paths are absolute (/v400/{lang}/{project}/…): the API is served from the root of whichever host serves this document
     servers: [{ url: '/', description: 'This server' }],
     paths,
-    webhooks: webhooksOf(records),
+    webhooks,
     components: {
       schemas: components,
       securitySchemes: {
@@ -187,7 +190,7 @@ const listAttributes = (a: Attributes) =>
 function queryDescription(spec: RouteSpec, name: string, data: JSONSchema): string | undefined {
   const list = spec.list;
   if (name === 'where' && list?.where) {
-    const relations = Object.entries(list.relations ?? ({}))
+    const relations = Object.entries(list.relations ?? {})
       .map(
         ([r, attrs]) =>
           ` A group naming the relation \`${r}\` ({"attribute": "${r}", "conditions": […]}) filters on its ${listAttributes(attrs)}.`,
@@ -453,6 +456,8 @@ function webhooksOf(records: Record<string, JSONSchema>): Record<string, unknown
       post: {
         operationId: `webhook:${type}`,
         summary: `The event ${type}, delivered to a registered webhook (and on the event streams)`,
+        // the receiver checks the signature headers below; the API sends no credential of its own
+        security: [],
         description:
           "POSTed as JSON to the URL of each webhook subscribed to the type. Verify it: `X-OrderGraph-Signature` is `sha256=` and the hex HMAC-SHA256, keyed with the webhook's secret, of `X-OrderGraph-Timestamp`, a period and the raw body. A 2xx within 10 s delivers it; anything else is retried with backoff (at least once: drop duplicates by `X-OrderGraph-Delivery`).",
         parameters: [

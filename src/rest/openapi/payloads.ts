@@ -148,7 +148,11 @@ export function messageRequestBody(
     components[name] = closed(
       {
         ...shared,
-        type: { type: 'string', const: type, ...(type === 'text' && { default: 'text', description: 'May be left out for text' }) },
+        type: {
+          type: 'string',
+          const: type,
+          ...(type === 'text' && { description: 'The server also takes a text message without `type`' }),
+        },
         payload,
         ...(type !== 'text' && {
           content: {
@@ -157,7 +161,7 @@ export function messageRequestBody(
           },
         }),
       },
-      type === 'text' ? [...required, 'content'] : [...required, 'type', 'payload'],
+      type === 'text' ? [...required, 'type', 'content'] : [...required, 'type', 'payload'],
     );
     return { type, name };
   });

@@ -75,7 +75,7 @@ const messageMembers: Record<string, JSONSchema> = {
   payload: {
     type: ['object', 'null'],
     description:
-      "The type's object (CONTRACT §12.4): location {latitude, longitude, name, address}; interactive, Meta's own object " +
+      "The type's object: location {latitude, longitude, name, address}; interactive, Meta's own object " +
       '(button, list, cta_url, location_request_message); image/video/document/audio/sticker {media_id | link, caption, filename}; ' +
       'reaction {message_id, emoji}',
   },
@@ -99,10 +99,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:provider_external_id/conversations/current/messages',
     operation: 'AiCurrentConversationMessages',
-    errors: [
-      ['ERROR_AI_AGENT_NOT_FOUND', 404],
-      ['ERROR_AI_CONVERSATION_NOT_FOUND', 404],
-    ],
+    errors: [['ERROR_AI_AGENT_NOT_FOUND', 404], ['ERROR_AI_CONVERSATION_NOT_FOUND', 404], 'ERROR_AI_CONVERSATION_CONFLICT'],
     summary: "Public messages of the caller's active conversation with the agent, oldest first",
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
@@ -171,7 +168,7 @@ export const conversationRoutes: RouteSpec[] = [
     path: '/ai/conversations/:conversation_id/messages/:message_id/media',
     operation: 'AiMessageMedia',
     errors: ['ERROR_AI_CONVERSATION_NOT_FOUND', 'ERROR_AI_MESSAGE_NOT_FOUND', 'ERROR_AI_MEDIA_PENDING', 'ERROR_AI_MEDIA_FAILED'],
-    summary: "A message's file (CONTRACT §12.3): the bytes, with ETag, Range (206/416), If-None-Match (304); 409 while pending or failed",
+    summary: "A message's file: the bytes, with ETag, Range (206/416), If-None-Match (304); 409 while pending or failed",
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,

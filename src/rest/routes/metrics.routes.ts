@@ -38,7 +38,7 @@ export const metricsRoutes: RouteSpec[] = [
     path: '/ai/metrics/series',
     operation: 'MetricsSeries',
     errors: ['ERROR_BUSINESS_NOT_FOUND', 'ERROR_AI_AGENT_NOT_FOUND'],
-    summary: 'One metric over local hours, days, ISO weeks or months of a range, zero-filled (CONTRACT §9.5)',
+    summary: 'One metric over local hours, days, ISO weeks or months of a range, zero-filled',
     tags: ['ai-metrics'],
     access: ACCESS.AI_ADMIN,
     ai: true,
