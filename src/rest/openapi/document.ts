@@ -53,6 +53,7 @@ export function buildOpenApi({ routes, operations, schema }: DocumentInput): Rec
   // a record is published as the data of the events about it
   const used = new Set(AI_EVENT_TYPES.map((t) => EVENT_RECORDS[t.split('.')[0]]));
   for (const [name, record] of Object.entries(records)) if (used.has(name)) components[name] = record;
+  referRecords(paths, records, used);
   return {
     openapi: '3.1.0',
     info: { title: 'OrderGraph API', version: '400', description: DESCRIPTION },
@@ -438,6 +439,24 @@ function recordOf(spec: RouteSpec, data: JSONSchema): JSONSchema {
   // the record as its route answers it without a selection
   const out = spec.resultSchema ? spec.resultSchema(data) : { result: rootFieldSchema(data) };
   return byType(out.result.type === 'array' ? out.result.items : out.result) as JSONSchema;
+}
+
+/** Every schema in `paths` equal to a published record becomes a reference to it (one definition, one generated type). */
+function referRecords(paths: Record<string, unknown>, records: Record<string, JSONSchema>, used: Set<string>): void {
+  const byText = new Map(
+    Object.entries(records)
+      .filter(([name]) => used.has(name))
+      .map(([name, r]) => [JSON.stringify(r), name]),
+  );
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const name = byText.get(JSON.stringify(node));
+    if (name) return ref(name);
+    for (const [k, v] of Object.entries(node)) (node as Record<string, unknown>)[k] = walk(v);
+    return node;
+  };
+  for (const item of Object.values(paths)) walk(item);
 }
 
 const EVENT_RECORDS: Record<string, string> = {
