@@ -3703,84 +3703,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: false;
-                        result: ({
-                            id: number;
-                            conversation_id: number;
-                            /** @enum {string} */
-                            role: "user" | "assistant" | "system" | "tool";
-                            content: string;
-                            public: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description What producing the messages cost; members never given are absent */
-                            usage: {
-                                cost?: number;
-                                response_time_ms?: number;
-                                input_tokens?: number;
-                                output_tokens?: number;
-                            } | null;
-                            external_id: string | null;
-                            /**
-                             * @description A reply sent on WhatsApp: where it is; null for a message sent nowhere
-                             * @enum {string|null}
-                             */
-                            delivery_status: "pending" | "accepted" | "sent" | "delivered" | "read" | "failed" | null;
-                            delivery_error: string | null;
-                            author_id: number | null;
-                            reply_to_id: number | null;
-                        } & ({
-                            /** @constant */
-                            type: "text";
-                            payload: null;
-                        } | {
-                            /** @constant */
-                            type: "image";
-                            payload: components["schemas"]["ImagePayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "audio";
-                            payload: components["schemas"]["AudioPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "video";
-                            payload: components["schemas"]["VideoPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "document";
-                            payload: components["schemas"]["DocumentPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "sticker";
-                            payload: components["schemas"]["StickerPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "location";
-                            payload: components["schemas"]["LocationPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "contacts";
-                            payload: components["schemas"]["ContactsPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "interactive";
-                            payload: components["schemas"]["InteractivePayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "button";
-                            payload: components["schemas"]["ButtonPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "order";
-                            payload: components["schemas"]["OrderPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "reaction";
-                            payload: components["schemas"]["ReactionPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "unsupported";
-                            payload: components["schemas"]["UnsupportedPayload"] | null;
-                        }))[];
+                        result: components["schemas"]["Message"][];
                     };
                 };
             };
@@ -3972,84 +3895,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: false;
-                        result: {
-                            id: number;
-                            conversation_id: number;
-                            /** @enum {string} */
-                            role: "user" | "assistant" | "system" | "tool";
-                            content: string;
-                            public: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description What producing the messages cost; members never given are absent */
-                            usage: {
-                                cost?: number;
-                                response_time_ms?: number;
-                                input_tokens?: number;
-                                output_tokens?: number;
-                            } | null;
-                            external_id: string | null;
-                            /**
-                             * @description A reply sent on WhatsApp: where it is; null for a message sent nowhere
-                             * @enum {string|null}
-                             */
-                            delivery_status: "pending" | "accepted" | "sent" | "delivered" | "read" | "failed" | null;
-                            delivery_error: string | null;
-                            author_id: number | null;
-                            reply_to_id: number | null;
-                        } & ({
-                            /** @constant */
-                            type: "text";
-                            payload: null;
-                        } | {
-                            /** @constant */
-                            type: "image";
-                            payload: components["schemas"]["ImagePayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "audio";
-                            payload: components["schemas"]["AudioPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "video";
-                            payload: components["schemas"]["VideoPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "document";
-                            payload: components["schemas"]["DocumentPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "sticker";
-                            payload: components["schemas"]["StickerPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "location";
-                            payload: components["schemas"]["LocationPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "contacts";
-                            payload: components["schemas"]["ContactsPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "interactive";
-                            payload: components["schemas"]["InteractivePayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "button";
-                            payload: components["schemas"]["ButtonPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "order";
-                            payload: components["schemas"]["OrderPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "reaction";
-                            payload: components["schemas"]["ReactionPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "unsupported";
-                            payload: components["schemas"]["UnsupportedPayload"] | null;
-                        });
+                        result: components["schemas"]["Message"];
                     };
                 };
             };
@@ -5061,84 +4907,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: false;
-                        result: {
-                            id: number;
-                            conversation_id: number;
-                            /** @enum {string} */
-                            role: "user" | "assistant" | "system" | "tool";
-                            content: string;
-                            public: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description What producing the messages cost; members never given are absent */
-                            usage: {
-                                cost?: number;
-                                response_time_ms?: number;
-                                input_tokens?: number;
-                                output_tokens?: number;
-                            } | null;
-                            external_id: string | null;
-                            /**
-                             * @description A reply sent on WhatsApp: where it is; null for a message sent nowhere
-                             * @enum {string|null}
-                             */
-                            delivery_status: "pending" | "accepted" | "sent" | "delivered" | "read" | "failed" | null;
-                            delivery_error: string | null;
-                            author_id: number | null;
-                            reply_to_id: number | null;
-                        } & ({
-                            /** @constant */
-                            type: "text";
-                            payload: null;
-                        } | {
-                            /** @constant */
-                            type: "image";
-                            payload: components["schemas"]["ImagePayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "audio";
-                            payload: components["schemas"]["AudioPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "video";
-                            payload: components["schemas"]["VideoPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "document";
-                            payload: components["schemas"]["DocumentPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "sticker";
-                            payload: components["schemas"]["StickerPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "location";
-                            payload: components["schemas"]["LocationPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "contacts";
-                            payload: components["schemas"]["ContactsPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "interactive";
-                            payload: components["schemas"]["InteractivePayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "button";
-                            payload: components["schemas"]["ButtonPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "order";
-                            payload: components["schemas"]["OrderPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "reaction";
-                            payload: components["schemas"]["ReactionPayload"] | null;
-                        } | {
-                            /** @constant */
-                            type: "unsupported";
-                            payload: components["schemas"]["UnsupportedPayload"] | null;
-                        });
+                        result: components["schemas"]["Message"];
                     };
                 };
             };
@@ -5350,44 +5119,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: false;
-                        result: {
-                            id: number;
-                            agent_id: number;
-                            user_id: number | null;
-                            business_id: number | null;
-                            /** @enum {string} */
-                            status: "active" | "closed";
-                            /** @enum {string|null} */
-                            status_reason: "completed" | "abandoned" | "failed" | null;
-                            /** @description What producing the messages cost; members never given are absent */
-                            usage: {
-                                cost?: number;
-                                response_time_ms?: number;
-                                input_tokens?: number;
-                                output_tokens?: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            closed_at: string | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                            contact: string | null;
-                            contact_user_id: string | null;
-                            contact_name: string | null;
-                            /** Format: date-time */
-                            window_expires_at: string | null;
-                            /**
-                             * @description ai: the agent runtime answers; human: a person took it over
-                             * @enum {string}
-                             */
-                            handler: "ai" | "human";
-                            assignee_id: number | null;
-                            messages_count: number | null;
-                            /** Format: date-time */
-                            last_message_at: string;
-                            unread_count: number | null;
-                        };
+                        result: components["schemas"]["Conversation"];
                     };
                 };
             };
@@ -5813,44 +5545,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: false;
-                        result: {
-                            id: number;
-                            agent_id: number;
-                            user_id: number | null;
-                            business_id: number | null;
-                            /** @enum {string} */
-                            status: "active" | "closed";
-                            /** @enum {string|null} */
-                            status_reason: "completed" | "abandoned" | "failed" | null;
-                            /** @description What producing the messages cost; members never given are absent */
-                            usage: {
-                                cost?: number;
-                                response_time_ms?: number;
-                                input_tokens?: number;
-                                output_tokens?: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            closed_at: string | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                            contact: string | null;
-                            contact_user_id: string | null;
-                            contact_name: string | null;
-                            /** Format: date-time */
-                            window_expires_at: string | null;
-                            /**
-                             * @description ai: the agent runtime answers; human: a person took it over
-                             * @enum {string}
-                             */
-                            handler: "ai" | "human";
-                            assignee_id: number | null;
-                            messages_count: number | null;
-                            /** Format: date-time */
-                            last_message_at: string;
-                            unread_count: number | null;
-                        };
+                        result: components["schemas"]["Conversation"];
                     };
                 };
             };
@@ -7852,20 +7547,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: false;
-                        result: {
-                            id: number;
-                            agent_id: number;
-                            template_id: number | null;
-                            message_id: string;
-                            to: string;
-                            /** @enum {string} */
-                            status: "accepted" | "sent" | "delivered" | "read" | "failed";
-                            error: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        result: components["schemas"]["TemplateSend"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };

@@ -65,7 +65,7 @@ export class AiConversation extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: "CONTRACT §12.1: the contact's business-scoped WhatsApp user id (BSUID), or null.",
+    description: "The contact's business-scoped WhatsApp user id (BSUID), or null.",
   })
   @Property({ type: 'text', nullable: true })
   contact_user_id?: string | null;
@@ -78,7 +78,7 @@ export class AiConversation extends TenantEntity {
   @Property({ type: 'datetime', nullable: true })
   last_inbound_at?: Date | null;
 
-  @Field(() => String, { description: 'Who answers the conversation (CONTRACT §10.2): ai (the default) or human.' })
+  @Field(() => String, { description: 'Who answers the conversation: ai (the default) or human.' })
   @Property({ length: 8 })
   handler: Opt<ConversationHandler> = 'ai';
 

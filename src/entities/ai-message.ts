@@ -33,7 +33,7 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => GraphQLJSON, {
     nullable: true,
-    description: 'What producing this message cost (CONTRACT §9.1); members not given are absent; null when none.',
+    description: 'What producing this message cost; members not given are absent; null when none.',
   })
   @Property({ type: 'json', nullable: true })
   usage?: ConversationUsage | null;
@@ -44,8 +44,7 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description:
-      'CONTRACT §10.1: pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
+    description: 'Pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
   })
   @Property({ length: 16, nullable: true })
   delivery_status?: DeliveryStatus | null;
@@ -59,21 +58,20 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => Int, {
     nullable: true,
-    description: 'The user who added the message through the API (CONTRACT §10.2); null for server keys and inbound WhatsApp messages.',
+    description: 'The user who added the message through the API; null for server keys and inbound WhatsApp messages.',
   })
   @Property({ nullable: true })
   author_id?: number | null;
 
   @Field(() => String, {
-    description:
-      'CONTRACT §12.2: text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction or unsupported.',
+    description: 'Text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction or unsupported.',
   })
   @Property({ type: 'text' })
   type: Opt<MessageType> = 'text';
 
   @Field(() => GraphQLJSON, {
     nullable: true,
-    description: "The typed content under Meta's names (CONTRACT §12.2; a file is its MEDIA record); null for text.",
+    description: "The typed content under Meta's names (a file is its AiMedia record); null for text.",
   })
   @Property({ type: 'json', nullable: true })
   payload?: Record<string, unknown> | null;
