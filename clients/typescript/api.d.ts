@@ -1421,6 +1421,43 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ConversationEvent: {
+            id: number;
+            agent_id: number;
+            user_id: number | null;
+            business_id: number | null;
+            /** @enum {string} */
+            status: "active" | "closed";
+            /** @enum {string|null} */
+            status_reason: "completed" | "abandoned" | "failed" | null;
+            /** @description What producing the messages cost; members never given are absent */
+            usage: {
+                cost?: number;
+                response_time_ms?: number;
+                input_tokens?: number;
+                output_tokens?: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            contact: string | null;
+            contact_user_id: string | null;
+            contact_name: string | null;
+            /** Format: date-time */
+            window_expires_at: string | null;
+            /**
+             * @description ai: the agent runtime answers; human: a person took it over
+             * @enum {string}
+             */
+            handler: "ai" | "human";
+            assignee_id: number | null;
+            messages_count: number | null;
+            /** Format: date-time */
+            last_message_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -10171,7 +10208,7 @@ export interface operations {
                     type: "conversation.created";
                     /** Format: date-time */
                     created_at: string;
-                    data: components["schemas"]["Conversation"];
+                    data: components["schemas"]["ConversationEvent"];
                 };
             };
         };
@@ -10208,7 +10245,7 @@ export interface operations {
                     type: "conversation.closed";
                     /** Format: date-time */
                     created_at: string;
-                    data: components["schemas"]["Conversation"];
+                    data: components["schemas"]["ConversationEvent"];
                 };
             };
         };
@@ -10245,7 +10282,7 @@ export interface operations {
                     type: "conversation.handoff";
                     /** Format: date-time */
                     created_at: string;
-                    data: components["schemas"]["Conversation"];
+                    data: components["schemas"]["ConversationEvent"];
                 };
             };
         };

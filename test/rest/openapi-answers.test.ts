@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture } from '../support/fixtures.js';
-import { compileDocument, problemOf } from '../support/openapi-check.js';
+import { compileDocument, eventProblem, problemOf } from '../support/openapi-check.js';
+import { KEYS } from '../support/fixtures.js';
 
 /**
  * The check every test's answers pass (test/support/openapi-check.ts, wired into startApp): it refuses
@@ -14,7 +15,11 @@ let t: TestApp;
 let check: (method: string, path: string, status: number, type: string | undefined, body: string) => string | null;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.load(baseFixture());
+  await db.load(
+    baseFixture({
+      agents: [{ id: 1, business_id: 1, name: 'Web', provider: 'web', provider_type: 'chat', provider_external_id: 'web', enabled: true }],
+    }),
+  );
   t = await startApp('mercurius', db);
   const compiled = compileDocument(t.app.swagger());
   check = (method, path, status, type, body) => {
@@ -62,6 +67,37 @@ describe('every answer is checked against /openapi.json', () => {
       /messages_count|allowed values/,
     );
     expect(check('GET', '/ai/nothing-here', 404, JSON_TYPE, envelope('ERROR_NOT_FOUND'))).toBeNull();
+  });
+
+  it("events match the document's webhooks: created, message, handoff, closed", async () => {
+    const first = await t.api({
+      method: 'POST',
+      path: '/ai/agents/web/conversations/current/messages',
+      key: KEYS.customer,
+      body: { content: 'Hola' },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const id = first.json().result.conversation_id as number;
+    const post = (p: string, body: unknown) => t.api({ method: 'POST', path: `/ai/conversations/${id}${p}`, key: KEYS.server, body });
+    expect(
+      (await post('/messages', { role: 'assistant', type: 'location', payload: { latitude: 40.4, longitude: -3.7, name: 'Sol' } }))
+        .statusCode,
+    ).toBe(200);
+    expect((await post('/handoff', { handler: 'human' })).statusCode).toBe(200);
+    expect((await post('/close', { status_reason: 'completed' })).statusCode).toBe(200);
+    const compiled = compileDocument(t.app.swagger());
+    const rows: { id: string; type: string; created_at: Date; data: unknown }[] = await db.sql(
+      `select e.seq as id, e.type, e.created_at, e.data from ai_event_inbox e where e.conversation_id = ${id}
+       union all select e.id, e.type, e.created_at, e.data from ai_events e where e.conversation_id = ${id}`,
+    );
+    expect(new Set(rows.map((r) => r.type))).toEqual(
+      new Set(['conversation.created', 'message.created', 'conversation.handoff', 'conversation.closed']),
+    );
+    for (const r of rows) {
+      expect(
+        eventProblem(compiled, { id: Number(r.id), type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data } as never),
+      ).toBeNull();
+    }
   });
 
   it('checks the answers the tests get through app.inject', async () => {

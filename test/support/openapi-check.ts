@@ -123,6 +123,19 @@ function unrouted(res: LightMyRequestResponse): boolean {
   );
 }
 
+/** What is wrong with an event (a webhook delivery's body, a stream's data) under the document's `webhooks`, or null. */
+export function eventProblem(c: Compiled, event: { type: string }): string | null {
+  const { type } = event;
+  const webhooks = (c.doc as unknown as { webhooks: Record<string, unknown> }).webhooks;
+  if (!(type in webhooks)) return `event type ${type} is not in the document's webhooks`;
+  const validate = validatorAt(c, 'webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema');
+  if (validate(event)) return null;
+  const errors = (validate.errors ?? [])
+    .slice(0, 8)
+    .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return `${type}: the event does not match the document:\n  ${errors.join('\n  ')}`;
+}
+
 function codeOf(res: LightMyRequestResponse): string {
   const code = safeJson(res.body)?.code;
   return typeof code === 'string' ? ` (${code})` : '';

@@ -49,10 +49,12 @@ export function buildOpenApi({ routes, operations, schema }: DocumentInput): Rec
     const recordName = spec.record;
     if (recordName && !records[recordName]) records[recordName] = recordOf(spec, data);
   }
-  const webhooks = webhooksOf(records);
-  // a record is published as the data of the events about it
+  const events = eventRecords(records);
+  const webhooks = webhooksOf({ ...records, ...events });
+  // a record is published as the data of the events about it (and referenced where an answer is one)
   const used = new Set(AI_EVENT_TYPES.map((t) => EVENT_RECORDS[t.split('.')[0]]));
   for (const [name, record] of Object.entries(records)) if (used.has(name)) components[name] = record;
+  for (const [name, record] of Object.entries(events)) if (used.has(name.replace(/Event$/, ''))) components[name] = record;
   referRecords(paths, records, used);
   return {
     openapi: '3.1.0',
@@ -466,11 +468,30 @@ const EVENT_RECORDS: Record<string, string> = {
   agent: 'Agent',
 };
 
+/** Members of a record an event's data never has: the caller's own counts (an event has no caller). */
+const NOT_IN_EVENTS: Record<string, string[]> = { Conversation: ['unread_count'] };
+
+/** The record an event's data is: the record itself, or `{Name}Event` without the caller's members. */
+function eventRecords(records: Record<string, JSONSchema>): Record<string, JSONSchema> {
+  const out: Record<string, JSONSchema> = {};
+  for (const [name, record] of Object.entries(records)) {
+    const omit = NOT_IN_EVENTS[name];
+    if (!omit) continue;
+    const properties = Object.fromEntries(
+      Object.entries(record.properties as Record<string, JSONSchema>).filter(([k]) => !omit.includes(k)),
+    );
+    const required = ((record.required as string[] | undefined) ?? []).filter((k) => !omit.includes(k));
+    out[`${name}Event`] = { ...record, properties, required };
+  }
+  return out;
+}
+
 function webhooksOf(records: Record<string, JSONSchema>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const type of AI_EVENT_TYPES) {
     const record = EVENT_RECORDS[type.split('.')[0]];
-    const data = records[record] ? ref(record) : { type: 'object' };
+    const name = records[`${record}Event`] ? `${record}Event` : record;
+    const data = records[name] ? ref(name) : { type: 'object' };
     out[type] = {
       post: {
         operationId: `webhook:${type}`,
