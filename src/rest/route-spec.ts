@@ -88,7 +88,7 @@ export interface RouteSpec {
    */
   errors?: (ErrorCode | [ErrorCode, number])[];
   /** A list's query syntax, described in /openapi.json: the attributes `where` and `orderBy` accept, the relations `params` selects. */
-  list?: { where?: Attributes; orderBy?: Attributes; relations?: Relations; selectRelations?: string[] };
+  list?: { where?: Attributes; orderBy?: Attributes; relations?: Relations; selectRelations?: string[]; note?: string };
   /** Fields a `params`/`fields` selection always answers besides `id`. */
   selectionAlways?: readonly string[];
   /** The record the route answers, named in /openapi.json's components (and the `data` of the events about it). */

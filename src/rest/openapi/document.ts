@@ -203,7 +203,7 @@ function queryDescription(spec: RouteSpec, name: string, data: JSONSchema): stri
       'JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions ' +
       `{"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of ${OPERATORS.map((o) => `\`${o}\``).join(', ')} ` +
       '(`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. ' +
-      `Attributes: ${listAttributes(list.where)}.${relations} Any other attribute, or malformed JSON: 400 naming the attributes allowed.`
+      `Attributes: ${listAttributes(list.where)}.${relations}${list.note ? ` ${list.note}` : ''} Any other attribute, or malformed JSON: 400 naming the attributes allowed.`
     );
   }
   if (name === 'orderBy' && list?.orderBy)
@@ -224,6 +224,7 @@ function queryDescription(spec: RouteSpec, name: string, data: JSONSchema): stri
         : '';
     return `Comma-separated fields to answer (\`id\` always included): ${fields.map((f) => `\`${f}\``).join(', ')}.${relations}${also} Unknown: 400.`;
   }
+  if (name === 'q') return "Only conversations whose contact, contact name or a message's content contains this text (case-insensitive)";
   if (name === 'page') return 'Page number, from 1';
   if (name === 'page_size') return 'Rows per page, 1 to 100';
   return undefined;

@@ -137,6 +137,7 @@ export const conversationRoutes: RouteSpec[] = [
       orderBy: CONVERSATION_ATTRIBUTES,
       relations: CONVERSATION_RELATIONS,
       selectRelations: ['agent', 'last_message'],
+      note: '`assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen.',
     },
     selectionAlways: CONVERSATION_ALWAYS,
   },
