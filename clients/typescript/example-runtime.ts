@@ -12,7 +12,7 @@ export interface RuntimeOptions {
   project: string;
   conversationId: number;
   /** The file to upload and send (a PDF menu). */
-  menu: { bytes: Uint8Array; filename: string; type: string };
+  menu: { bytes: Uint8Array<ArrayBuffer>; filename: string; type: string };
 }
 
 export interface RuntimeReport {
