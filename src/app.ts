@@ -31,6 +31,7 @@ import {
   registerErrorHandling,
 } from './rest/errors.js';
 import { registerGateway } from './rest/gateway.js';
+import { buildOpenApi } from './rest/openapi/document.js';
 import { registerCors } from './rest/cors.js';
 import { acceptEmptyJsonBodies, decodingJsonText } from './rest/json-bodies.js';
 import { registerConsole } from './rest/console.js';
@@ -152,18 +153,10 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const clientIp = makeClientIp(config.trustProxy);
   await registerMetrics(app, { orm, limiter, token: config.metricsToken, clientIp });
 
+  // /openapi.json: built from the route declarations and their operations (rest/openapi/document.ts), served as it is
   await app.register(swagger, {
-    openapi: {
-      info: { title: 'OrderGraph API', version: '400', description: 'AI module, authentication and configuration.' },
-      // paths are absolute (/v400/{lang}/{project}/…): the API is served from the root of whichever host serves this document
-      servers: [{ url: '/', description: 'This server' }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer' },
-          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-        },
-      },
-    },
+    mode: 'static',
+    specification: { document: buildOpenApi({ routes: ROUTES, operations, schema }) as never },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

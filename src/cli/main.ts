@@ -17,7 +17,8 @@ const USAGE = `usage: ordergraph <command>
   migrate               apply pending migrations
   fixtures load FILE    load a fixture file (idempotent)
   seed-bench [N]        generate a benchmark project with N AI orders and conversations
-  schema:write          write schema/schema.graphql from the code`;
+  schema:write          write schema/schema.graphql from the code
+  client:write          write clients/typescript/api.d.ts (the typed client's paths) from /openapi.json`;
 
 /** Runs fn with a migrated database (DATABASE_DIRECT_URL when set: a session of its own), then closes everything. */
 async function withDatabase<T>(fn: (orm: Awaited<ReturnType<typeof initORM>>) => Promise<T>): Promise<T> {
@@ -65,6 +66,13 @@ async function main(argv: string[]): Promise<void> {
     case 'schema:write': {
       const target = path.resolve('schema', 'schema.graphql');
       fs.writeFileSync(target, printSdl(await getSchema()));
+      console.log(`wrote ${target}`);
+      return;
+    }
+    case 'client:write': {
+      const { clientTypes, openApiDocument } = await import('../rest/openapi/write.js');
+      const target = path.resolve('clients', 'typescript', 'api.d.ts');
+      fs.writeFileSync(target, await clientTypes(await openApiDocument()));
       console.log(`wrote ${target}`);
       return;
     }

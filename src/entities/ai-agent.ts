@@ -42,7 +42,7 @@ export class AiAgent extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: 'CONTRACT §13.5: why the agent was disabled by the provider (offboarded: the number left the Cloud API); null otherwise.',
+    description: 'Why the agent was disabled by the provider (offboarded: the number left the Cloud API); null otherwise.',
   })
   @Property({ length: 32, nullable: true })
   disabled_reason?: 'offboarded' | null;

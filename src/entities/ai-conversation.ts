@@ -65,7 +65,7 @@ export class AiConversation extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: "CONTRACT §12.1: the contact's business-scoped WhatsApp user id (BSUID), or null.",
+    description: "The contact's business-scoped WhatsApp user id (BSUID), or null.",
   })
   @Property({ type: 'text', nullable: true })
   contact_user_id?: string | null;
@@ -76,7 +76,7 @@ export class AiConversation extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: "CONTRACT §10.5: the contact's WhatsApp username (profile.username), from the newest delivery that carried one.",
+    description: "The contact's WhatsApp username (profile.username), from the newest delivery that carried one.",
   })
   @Property({ type: 'text', nullable: true })
   contact_username?: string | null;
@@ -85,7 +85,7 @@ export class AiConversation extends TenantEntity {
   @Property({ type: 'datetime', nullable: true })
   last_inbound_at?: Date | null;
 
-  @Field(() => String, { description: 'Who answers the conversation (CONTRACT §10.2): ai (the default) or human.' })
+  @Field(() => String, { description: 'Who answers the conversation: ai (the default) or human.' })
   @Property({ length: 8 })
   handler: Opt<ConversationHandler> = 'ai';
 
@@ -102,7 +102,7 @@ export class AiConversation extends TenantEntity {
 
   @Field(() => GraphQLJSON, {
     nullable: true,
-    description: 'CONTRACT §13.6: the first referral of the conversation (the Click-to-WhatsApp ad that brought the customer), or null.',
+    description: 'The first referral of the conversation (the Click-to-WhatsApp ad that brought the customer), or null.',
   })
   @Property({ type: 'json', nullable: true })
   referral?: Record<string, unknown> | null;

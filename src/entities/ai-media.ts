@@ -12,7 +12,7 @@ export type MediaStorage = 'pg' | 's3';
  * Cloud API by workers/media-downloader.ts) or uploaded by the project. The graph shows MEDIA; where
  * the bytes are and the download job's columns stay inside.
  */
-@ObjectType('AiMedia', { simpleResolvers: true, description: 'A stored file (MEDIA, CONTRACT §12.3).' })
+@ObjectType('AiMedia', { simpleResolvers: true, description: 'A stored file.' })
 @Entity({ tableName: 'ai_media' })
 export class AiMedia extends TenantEntity {
   @Field(() => String, { description: 'Ours: random, not guessable, unique in the service.' })

@@ -33,7 +33,7 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => GraphQLJSON, {
     nullable: true,
-    description: 'What producing this message cost (CONTRACT §9.1); members not given are absent; null when none.',
+    description: 'What producing this message cost; members not given are absent; null when none.',
   })
   @Property({ type: 'json', nullable: true })
   usage?: ConversationUsage | null;
@@ -44,8 +44,7 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => String, {
     nullable: true,
-    description:
-      'CONTRACT §10.1: pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
+    description: 'Pending, accepted, sent, delivered, read or failed for a reply sent on WhatsApp; null for a message sent nowhere.',
   })
   @Property({ length: 16, nullable: true })
   delivery_status?: DeliveryStatus | null;
@@ -59,21 +58,20 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => Int, {
     nullable: true,
-    description: 'The user who added the message through the API (CONTRACT §10.2); null for server keys and inbound WhatsApp messages.',
+    description: 'The user who added the message through the API; null for server keys and inbound WhatsApp messages.',
   })
   @Property({ nullable: true })
   author_id?: number | null;
 
   @Field(() => String, {
-    description:
-      'CONTRACT §12.2: text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction or unsupported.',
+    description: 'Text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction or unsupported.',
   })
   @Property({ type: 'text' })
   type: Opt<MessageType> = 'text';
 
   @Field(() => GraphQLJSON, {
     nullable: true,
-    description: "The typed content under Meta's names (CONTRACT §12.2; a file is its MEDIA record); null for text.",
+    description: "The typed content under Meta's names (a file is its AiMedia record); null for text.",
   })
   @Property({ type: 'json', nullable: true })
   payload?: Record<string, unknown> | null;
@@ -84,25 +82,25 @@ export class AiMessage extends TenantEntity {
 
   @Field(() => String, {
     description:
-      'CONTRACT §13.1: api (posted through the API), whatsapp (from the customer), business_app (sent from the WhatsApp Business app) or history (imported).',
+      'Where it came from: api (posted through the API), whatsapp (from the customer), business_app (sent from the WhatsApp Business app) or history (imported).',
   })
   @Property({ length: 16 })
   source: Opt<MessageSource> = 'api';
 
-  @Field(() => Date, { nullable: true, description: 'CONTRACT §13.2: when the newest edit was written; null when never edited.' })
+  @Field(() => Date, { nullable: true, description: 'When the newest edit was written; null when never edited.' })
   @Property({ type: 'datetime', nullable: true })
   edited_at?: Date | null;
 
   @Field(() => GraphQLJSON, {
     description:
-      'CONTRACT §13.2: the versions edits replaced, oldest first, at most 20: [{content, payload, edited_at}] (edited_at null for the original); [] otherwise.',
+      'The versions edits replaced, oldest first, at most 20: [{content, payload, edited_at}] (edited_at null for the original); [] otherwise.',
   })
   @Property({ type: 'json' })
   edits: Opt<MessageEdit[]> = [];
 
   @Field(() => Date, {
     nullable: true,
-    description: 'CONTRACT §13.2: when the sender deleted it for everyone (content "", payload null); else null.',
+    description: 'When the sender deleted it for everyone (content "", payload null); else null.',
   })
   @Property({ type: 'datetime', nullable: true })
   revoked_at?: Date | null;
@@ -110,7 +108,7 @@ export class AiMessage extends TenantEntity {
   @Field(() => GraphQLJSON, {
     nullable: true,
     description:
-      'CONTRACT §13.6: the Click-to-WhatsApp ad or post the item came from ({source_url, source_id, source_type, body, headline, media_type, image_url, video_url, thumbnail_url, ctwa_clid, welcome_message}, missing members null); null when none.',
+      'The Click-to-WhatsApp ad or post the item came from ({source_url, source_id, source_type, body, headline, media_type, image_url, video_url, thumbnail_url, ctwa_clid, welcome_message}, missing members null); null when none.',
   })
   @Property({ type: 'json', nullable: true })
   referral?: Record<string, unknown> | null;

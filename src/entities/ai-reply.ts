@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 /** CONTRACT §10.6: a project's saved reply, an answer an operator reuses (typing `/` in the console's reply box). */
-@ObjectType({ simpleResolvers: true, description: 'A saved reply (CONTRACT §10.6).' })
+@ObjectType({ simpleResolvers: true, description: 'A saved reply.' })
 @Entity({ tableName: 'ai_replies' })
 export class AiReply extends TenantEntity {
   @Field(() => Int)

@@ -7,7 +7,7 @@ export const TEMPLATE_SEND_STATUSES = ['accepted', 'sent', 'delivered', 'read', 
 export type TemplateSendStatus = (typeof TEMPLATE_SEND_STATUSES)[number];
 
 /** One template sent through an agent (the send log of CONTRACT §9.3). */
-@ObjectType({ simpleResolvers: true, description: 'A template send and its delivery status (CONTRACT §9.3).' })
+@ObjectType({ simpleResolvers: true, description: 'A template send and its delivery status.' })
 @Entity({ tableName: 'ai_template_sends' })
 export class AiTemplateSend extends TenantEntity {
   @Field(() => Int)

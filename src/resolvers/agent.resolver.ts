@@ -50,7 +50,11 @@ export class AgentResolver {
   @Query(() => AiAgentPage, { description: 'Agents visible to the caller (GET /ai/agents).' })
   aiAgents(
     @Ctx() ctx: RequestContext,
-    @Arg('where', () => GraphQLJSON, { nullable: true, description: 'CONTRACT §3 `where`' }) where?: unknown,
+    @Arg('where', () => GraphQLJSON, {
+      nullable: true,
+      description: "`where`: exact matches or conditions over the list's attributes (JSON, or its text)",
+    })
+    where?: unknown,
     @Arg('orderBy', () => String, { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' })
     orderBy?: string | null,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,

@@ -10,7 +10,7 @@ import type { ListInput } from '../services/shared/list-query.js';
 
 @ObjectType({
   simpleResolvers: true,
-  description: 'The pagination block of a list (CONTRACT §2); from/to are 1-based, null on an empty page.',
+  description: 'The pagination block of a list; from/to are 1-based, null on an empty page.',
 })
 export class Pagination {
   @Field(() => Int) current_page!: number;
@@ -27,7 +27,7 @@ export class AiConversationPage implements Page<AiConversation> {
   @Field(() => Pagination) pagination!: Pagination;
 }
 
-@ObjectType({ simpleResolvers: true, description: "The caller's unread count after a seen mark (CONTRACT §10.5)." })
+@ObjectType({ simpleResolvers: true, description: "The caller's unread count after a seen mark." })
 export class AiConversationSeen {
   @Field(() => Int) unread_count!: number;
 }
@@ -40,7 +40,8 @@ export class AiMessagePage implements Page<AiMessage> {
 
 const WHERE = {
   nullable: true,
-  description: 'CONTRACT §3 `where`: an object of exact matches or an array of conditions (JSON, or its text)',
+  description:
+    '`where`: an object of exact matches (AND-ed; an array value means any of) or an array of conditions {attribute, value} / {attribute, value: {condition, value}} and groups {conditions, conector} (JSON, or its text)',
 };
 const ORDER = { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' };
 
@@ -158,10 +159,13 @@ export class ConversationResolver {
     usage?: unknown,
     @Arg('type', () => String, {
       nullable: true,
-      description: 'CONTRACT §12.4: text (default), location, interactive, image, video, document, audio, sticker or reaction',
+      description: 'text (default), location, interactive, image, video, document, audio, sticker or reaction',
     })
     type?: string | null,
-    @Arg('payload', () => GraphQLJSON, { nullable: true, description: "The type's object (CONTRACT §12.4); none for text" })
+    @Arg('payload', () => GraphQLJSON, {
+      nullable: true,
+      description: "The type's object (location, interactive, a file's media_id or link, a reaction); none for text",
+    })
     payload?: unknown,
     @Arg('reply_to_id', () => Int, { nullable: true, description: 'A message of the same conversation this one answers' })
     replyToId?: number | null,
@@ -219,13 +223,13 @@ export class ConversationResolver {
   @FieldResolver(() => Date, {
     nullable: true,
     description:
-      "WhatsApp's customer service window (CONTRACT §10.1): the newest inbound WhatsApp message's created_at + 24 h; null for other conversations and while none exists.",
+      "WhatsApp's customer service window: the newest inbound WhatsApp message's created_at + 24 h; null for other conversations and while none exists.",
   })
   window_expires_at(@Root() conversation: AiConversation): Date | null {
     return windowExpiresAt(conversation.last_inbound_at);
   }
 
-  @FieldResolver(() => Date, { description: "The created_at of the newest message, else the conversation's own (CONTRACT §10.5)." })
+  @FieldResolver(() => Date, { description: "The created_at of the newest message, else the conversation's own." })
   last_message_at(@Root() conversation: AiConversation): Date {
     const at = conversation.last_message_at ?? conversation.created_at;
     return at instanceof Date ? at : new Date(at);

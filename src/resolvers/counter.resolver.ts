@@ -12,7 +12,7 @@ export class AiReplyPage implements Page<AiReply> {
   @Field(() => Pagination) pagination!: Pagination;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A colleague who can see conversations (CONTRACT §10.6).' })
+@ObjectType({ simpleResolvers: true, description: 'A colleague who can see conversations.' })
 export class AiOperator implements Operator {
   @Field(() => Int) id!: number;
   @Field(() => String, { nullable: true }) name!: string | null;
@@ -20,7 +20,7 @@ export class AiOperator implements Operator {
   @Field(() => [Int]) business_ids!: number[];
 }
 
-@ObjectType({ simpleResolvers: true, description: 'An order placed in a conversation (CONTRACT §10.6).' })
+@ObjectType({ simpleResolvers: true, description: 'An order placed in a conversation.' })
 export class AiConversationOrder implements ConversationOrder {
   @Field(() => Int) id!: number;
   @Field(() => Int) status!: number;
@@ -41,7 +41,8 @@ export class CounterResolver {
   @Query(() => AiReplyPage, { description: "The project's saved replies (GET /ai/replies)." })
   aiReplies(
     @Ctx() ctx: RequestContext,
-    @Arg('where', () => GraphQLJSON, { nullable: true, description: 'CONTRACT §3 `where`' }) where?: unknown,
+    @Arg('where', () => GraphQLJSON, { nullable: true, description: 'A filter: a JSON object of attribute conditions (`where`)' })
+    where?: unknown,
     @Arg('orderBy', () => String, { nullable: true, description: 'Comma-separated attributes, `-` for descending; default `id`' })
     orderBy?: string | null,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,

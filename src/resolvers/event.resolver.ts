@@ -6,7 +6,7 @@ import type { AiEventRecord } from '../services/events/feed.js';
 
 @ObjectType({
   simpleResolvers: true,
-  description: 'An event of CONTRACT §9.4; `stream.reset` says events older than the stream could resume from are gone.',
+  description: "An event of the project's AI module; `stream.reset` says events older than the stream could resume from are gone.",
 })
 export class AiEvent {
   @Field(() => GraphQLSafeInt, { description: 'Increasing in commit order within the project.' }) id!: number;

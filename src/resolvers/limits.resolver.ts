@@ -22,7 +22,7 @@ registerEnumType(RateLimitOnError, {
   description: 'When the counting store fails: open lets requests through, closed answers 503.',
 });
 
-@InputType({ description: 'One usage limit of a project (CONTRACT §7).' })
+@InputType({ description: 'One usage limit of a project.' })
 export class RateLimitRuleInput {
   @Field(() => RateLimitScope) scope!: RateLimitScope;
   @Field(() => Int, { description: 'Requests allowed per window (positive).' }) points!: number;

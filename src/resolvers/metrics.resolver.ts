@@ -129,7 +129,7 @@ export class SeriesPoint implements S.SeriesPoint {
   @Field(() => Float) value!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A metric over local calendar buckets (CONTRACT §9.5).' })
+@ObjectType({ simpleResolvers: true, description: 'A metric over local calendar buckets.' })
 export class MetricsSeries implements S.MetricsSeries {
   @Field(() => String) metric!: string;
   @Field(() => String) group_by!: string;

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
 
-@ObjectType({ simpleResolvers: true, description: 'A file the project uploaded to send in replies (CONTRACT §12.5).' })
+@ObjectType({ simpleResolvers: true, description: 'A file the project uploaded to send in replies.' })
 export class AiUploadedFile {
   @Field(() => String, { description: 'Ours (med_…): the payload.media_id of a reply.' }) id!: string;
   @Field(() => String) mime_type!: string;

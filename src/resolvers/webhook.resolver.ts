@@ -4,7 +4,7 @@ import type { Page } from '../services/conversations/conversation.service.js';
 import type { CreatedWebhook, WebhookDeliveryRecord, WebhookRecord } from '../services/events/webhook.service.js';
 import { Pagination } from './conversation.resolver.js';
 
-@ObjectType({ simpleResolvers: true, description: 'An outbound webhook (CONTRACT §9.4); its secret is shown only when it is created.' })
+@ObjectType({ simpleResolvers: true, description: 'An outbound webhook; its secret is shown only when it is created.' })
 export class AiWebhook implements WebhookRecord {
   @Field(() => Int) id!: number;
   @Field(() => String) url!: string;

@@ -25,7 +25,7 @@ export class WhatsAppResolver {
   aiTemplateSends(
     @Ctx() ctx: RequestContext,
     @Arg('agent_id', () => Int) agentId: number,
-    @Arg('where', () => GraphQLJSON, { nullable: true, description: 'CONTRACT §3 `where` on status, template_id, to, created_at' })
+    @Arg('where', () => GraphQLJSON, { nullable: true, description: '`where` on status, template_id, to, created_at' })
     where?: unknown,
     @Arg('orderBy', () => String, { nullable: true, description: 'id, created_at, status; `-` for descending; default `-created_at`' })
     orderBy?: string | null,

@@ -5,8 +5,7 @@ import type { RoutePlans } from '../graph/plans.js';
 import type { Services } from '../services/index.js';
 import { success, fromGraphErrors } from './envelope.js';
 import { idempotencyHooks } from './idempotency.js';
-import { envelopeResponse, errorResponse, type JSONSchema } from './json-schema.js';
-import { operationDataSchema, rootFieldSchema } from './openapi-result.js';
+import { envelopeResponse, errorResponse } from './json-schema.js';
 import { pipeline, type ClientIp } from './pipeline.js';
 import { rootField, type RouteInput, type RouteSpec } from './route-spec.js';
 import { queryCredentials, runSse, type SseHub } from './sse.js';
@@ -26,7 +25,7 @@ export interface GatewayDeps {
   operations: Map<string, NamedOperation>;
   routes: RouteSpec[];
   clientIp: ClientIp;
-  /** The executable schema: /openapi.json documents each route's answer from its operation's selection over it; SSE routes subscribe on it in-process. */
+  /** The executable schema: SSE routes subscribe on it in-process. */
   schema: GraphQLSchema;
   /** The open SSE responses and their shared keep-alive timer. */
   sse: SseHub;
@@ -56,7 +55,6 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
   deps.plans.prepare(op.source);
   const declared = new Set(operationOf(op).variableDefinitions?.map((v) => v.variable.name.value) ?? []);
   const opType = operationOf(op).operation;
-  const documented = documentedSuccess(spec, operationDataSchema(deps.schema, op.document));
   return {
     method: spec.method,
     url: spec.path,
@@ -74,14 +72,6 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       ...(spec.schema?.querystring && { querystring: spec.schema.querystring }),
       ...(spec.schema?.body && { body: spec.schema.body }),
       response: { 200: spec.plainText ? { type: 'string' } : envelopeResponse, '4xx': errorResponse, '5xx': errorResponse },
-    },
-    // Documentation only: the answer keeps the free-form envelope at runtime (params/fields reshape results),
-    // while /openapi.json shows the result's real schema.
-    config: {
-      swaggerTransform: ({ schema, url }: { schema: Record<string, any>; url: string }) => ({
-        schema: { ...schema, response: { ...schema.response, 200: documented } },
-        url,
-      }),
     },
     onRequest: spec.stream
       ? [queryCredentials, pipeline(spec, deps.services, deps.clientIp)]
@@ -117,24 +107,6 @@ function toFastifyRoute(spec: RouteSpec, deps: GatewayDeps) {
       if (spec.plainText) return reply.type('text/plain; charset=utf-8').send(String(rootField(res.data ?? {})));
       return success(spec.respond ? spec.respond(res.data ?? {}, input) : { result: rootField(res.data ?? {}) });
     },
-  };
-}
-
-/**
- * The 200 envelope with the route's real result (and pagination) schema, from its operation's data schema:
- * the root field's when the route has no `respond`, else what its `resultSchema` says. A `respond` without
- * `resultSchema` stays documented as the generic envelope (test/rest/openapi-types.test.ts refuses that).
- */
-function documentedSuccess(spec: RouteSpec, data: JSONSchema): JSONSchema {
-  if (spec.file) return { description: "The file's bytes (its own Content-Type; 206 for a Range).", type: 'string', format: 'binary' };
-  const out = spec.resultSchema ? spec.resultSchema(data) : spec.respond ? undefined : { result: rootFieldSchema(data) };
-  if (!out) return envelopeResponse;
-  const selectable = spec.document ? ' Without `params`/`fields`; with them, only the selected fields (and those always present).' : '';
-  return {
-    description: `Success.${selectable}`,
-    type: 'object',
-    properties: { error: { type: 'boolean', enum: [false] }, result: out.result, ...(out.pagination && { pagination: out.pagination }) },
-    required: ['error', 'result', ...(out.pagination ? ['pagination'] : [])],
   };
 }
 

@@ -48,6 +48,7 @@ export async function registerGraphqlRoute(
     method: ['GET', 'POST'],
     url: '/graphql',
     schema: { hide: true },
+    onSend: graphqlOverHttp,
     handler: async (req, reply) => {
       const body = readRequest(req);
       const ctx = isOperatorRequest(req, operatorToken)
@@ -323,9 +324,54 @@ function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): Fasti
   const rejected = res.data == null && res.errors?.some((e) => e.documentError);
   const unavailable = res.data == null && res.errors?.some((e) => e.extensions?.code === 'ERROR_SERVICE_UNAVAILABLE');
   if (unavailable) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  // a request that never executed (it does not parse or validate) has no `data` at all (GraphQL over HTTP)
   return reply
     .code(rejected ? 400 : unavailable ? 503 : 200)
-    .send(errors?.length ? { data: res.data ?? null, errors } : { data: res.data });
+    .send(errors?.length ? { ...(!rejected && { data: res.data ?? null }), errors } : { data: res.data });
+}
+
+export const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json';
+
+/**
+ * GraphQL over HTTP on every answer of /graphql: `application/graphql-response+json` when the client's
+ * Accept names it before `application/json` (else `application/json`, the legacy type); and a refusal
+ * before execution (credential, maintenance, usage limits, a body the server does not take) keeps its
+ * status and REST envelope and also carries GraphQL's `errors` with the same code, so a GraphQL client
+ * reads it as one.
+ */
+async function graphqlOverHttp(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (typeof payload !== 'string' || !type.startsWith('application/json')) return payload;
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  if (!body || typeof body !== 'object') return payload;
+  const envelope = body as { error?: unknown; code?: unknown; result?: unknown; errors?: unknown };
+  if (envelope.error === true && typeof envelope.code === 'string' && !envelope.errors) {
+    const first = Array.isArray(envelope.result) && typeof envelope.result[0] === 'string' ? envelope.result[0] : envelope.code;
+    return JSON.stringify({ ...envelope, errors: [{ message: first, extensions: { code: envelope.code } }] });
+  }
+  if (prefersGraphqlResponse(req.headers.accept)) reply.type(`${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
+  return payload;
+}
+
+/** Whether Accept names application/graphql-response+json before (or without) application/json. */
+function prefersGraphqlResponse(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept
+    .split(',')
+    .map((part) => {
+      const [type, ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { type: type.trim(), q: q ? Number(q.slice(2)) : 1 };
+    })
+    .filter((t) => t.q > 0);
+  const graph = types.find((t) => t.type === GRAPHQL_RESPONSE_TYPE);
+  const json = types.find((t) => t.type === 'application/json');
+  return !!graph && (!json || graph.q >= json.q);
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */

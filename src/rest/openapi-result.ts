@@ -20,12 +20,15 @@ import {
   type GraphQLCompositeType,
 } from 'graphql';
 import type { JSONSchema } from './json-schema.js';
+import { FIELD_SCHEMAS, GRAPHQL_TYPE } from './openapi/records.js';
 
 /**
- * The JSON Schema (OpenAPI 3.0 dialect: `nullable`) of what a named operation answers, from its selection
- * set over the schema's types: each selected field (by its alias) with its type, `required` when the
- * schema says non-null and no @include/@skip makes it conditional. Built-in scalars map to their JSON
- * types, `DateTimeISO` to a date-time string, `JSON` to any JSON value, enums to their values. This is
+ * The JSON Schema (OpenAPI 3.1: `null` as a type) of what a named operation answers, from its selection
+ * set over the schema's types: each selected field (by its alias) with its type, `required` unless an
+ * @include/@skip or a fragment on a narrower type makes it conditional (a selected field is always in
+ * the answer; `null` is allowed where the schema says nullable). Built-in scalars map to their JSON
+ * types, `DateTimeISO` to a date-time string, `JSON` to any JSON value (or what FIELD_SCHEMAS says the
+ * field holds), enums to their values. This is
  * how /openapi.json documents each route's 200 answer without a schema written by hand (rest/gateway.ts).
  */
 export function operationDataSchema(schema: GraphQLSchema, document: DocumentNode): JSONSchema {
@@ -47,6 +50,7 @@ const SCALARS: Record<string, JSONSchema> = {
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
   DateTime: { type: 'string', format: 'date-time' },
+  SafeInt: { type: 'integer' },
   // an agent's credentials: which keys are stored, never a value (resolvers/agent.resolver.ts)
   CredentialFlags: {
     type: 'object',
@@ -68,9 +72,8 @@ function selectionSchema(
       const maybe = conditional || !!selection.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip');
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
-        const { schema: field, nullable } = fieldSchema(schema, on, selection, fragments);
-        properties[key] = field;
-        if (!nullable && !maybe && !required.includes(key)) required.push(key);
+        properties[key] = fieldSchema(schema, on, selection, fragments).schema;
+        if (!maybe && !required.includes(key)) required.push(key);
       } else {
         const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
         if (!fragment) continue;
@@ -82,7 +85,7 @@ function selectionSchema(
     }
   };
   visit(selectionSet, parent, false);
-  return { type: 'object', properties, ...(required.length && { required }) };
+  return { type: 'object', [GRAPHQL_TYPE]: parent.name, properties, ...(required.length && { required }) };
 }
 
 function fieldSchema(
@@ -95,6 +98,8 @@ function fieldSchema(
   if (name === '__typename') return { schema: { type: 'string' }, nullable: false };
   const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
   if (!def) return { schema: {}, nullable: true };
+  const known = FIELD_SCHEMAS[`${parent.name}.${name}`];
+  if (known) return isNonNullType(def.type) ? { schema: known, nullable: false } : { schema: nullable(known), nullable: true };
   return outputSchema(schema, def.type, node, fragments);
 }
 
@@ -128,11 +133,27 @@ function bareSchema(
   return {};
 }
 
-function nullable(schema: JSONSchema): JSONSchema {
+/** `schema` or null (OpenAPI 3.1: `null` joins the type, or the enum). */
+export function nullable(schema: JSONSchema): JSONSchema {
+  const keys = Object.keys(schema).filter((k) => k !== 'description');
   // an empty schema (any JSON value) already admits null
-  return Object.keys(schema).length === 0 || (Object.keys(schema).length === 1 && 'description' in schema)
-    ? schema
-    : { ...schema, nullable: true };
+  if (keys.length === 0) return schema;
+  const { type, enum: values } = schema as { type?: string | string[]; enum?: unknown[] };
+  if (type === undefined) {
+    const { description, ...rest } = schema;
+    const anyOf = (rest.anyOf as JSONSchema[] | undefined) ?? (rest.oneOf as JSONSchema[] | undefined);
+    if (anyOf && Object.keys(rest).length === 1) {
+      if (anyOf.some((s) => s.type === 'null')) return schema;
+      return { ...(description !== undefined && { description }), [rest.anyOf ? 'anyOf' : 'oneOf']: [...anyOf, { type: 'null' }] };
+    }
+    return { ...(description !== undefined && { description }), anyOf: [rest, { type: 'null' }] };
+  }
+  const types = Array.isArray(type) ? type : [type];
+  return {
+    ...schema,
+    type: types.includes('null') ? types : [...types, 'null'],
+    ...(values && !values.includes(null) && { enum: [...values, null] }),
+  };
 }
 
 /** The root field of an answer of one root field, else the whole data object (what `rootField` returns at runtime). */

@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/index.js';
 import type { JSONSchema } from './json-schema.js';
 import { propertyAt } from './openapi-result.js';
+import type { ErrorCode } from '../errors/codes.js';
 import type { Access } from '../services/identity/access.js';
-import type { Pagination } from '../services/shared/list-query.js';
+import type { Attributes, Pagination, Relations } from '../services/shared/list-query.js';
 
 export type { Pagination };
 
@@ -79,6 +80,23 @@ export interface RouteSpec {
    * `respond` the root field's schema is the result's, and `paged` brings both.
    */
   resultSchema?: (data: JSONSchema) => DocumentedOutput;
+  /**
+   * Error codes the operation answers besides those every route of its kind does (input, project,
+   * credential, limits, AI module, transport, idempotency: rest/openapi/document.ts), with the status
+   * when it is not the code's usual one. /openapi.json lists them per status; the test suite refuses an
+   * answer whose code is not listed.
+   */
+  errors?: (ErrorCode | [ErrorCode, number])[];
+  /** A list's query syntax, described in /openapi.json: the attributes `where` and `orderBy` accept, the relations `params` selects. */
+  list?: { where?: Attributes; orderBy?: Attributes; relations?: Relations; selectRelations?: string[]; note?: string };
+  /** Fields a `params`/`fields` selection always answers besides `id`. */
+  selectionAlways?: readonly string[];
+  /** The record the route answers, named in /openapi.json's components (and the `data` of the events about it). */
+  record?: string;
+  /** The body as /openapi.json shows it when the validating schema says less (a `oneOf` by `type`), with the components it names. */
+  documentedBody?: () => { body: JSONSchema; components?: Record<string, JSONSchema> };
+  /** A longer description for /openapi.json. */
+  description?: string;
 }
 
 /** A list route: the root field `{ items, pagination }` answers `result` = items and the envelope's `pagination`. */

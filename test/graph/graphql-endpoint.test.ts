@@ -49,10 +49,15 @@ describe.each(ENGINES)('/graphql (%s)', (engine) => {
     expect(body.data.configs.find((c: { key: string }) => c.key === 'project_code').value).toBe(code);
   }
 
-  /** The REST envelope, as every refusal of the gates (CONTRACT §11). */
+  /** The REST envelope, as every refusal of the gates, with GraphQL's `errors` beside it (the same code). */
   function expectUnauthorized(res: Awaited<ReturnType<typeof post>>) {
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: true, code: 'ERROR_UNAUTHORIZED', result: ['Authentication is required.'] });
+    expect(res.json()).toEqual({
+      error: true,
+      code: 'ERROR_UNAUTHORIZED',
+      result: ['Authentication is required.'],
+      errors: [{ message: 'Authentication is required.', extensions: { code: 'ERROR_UNAUTHORIZED' } }],
+    });
   }
 
   it('answers a server key with its own project', async () => {
@@ -114,6 +119,46 @@ describe.each(ENGINES)('/graphql (%s)', (engine) => {
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].message).toContain('nope');
     expect(res.body).not.toMatch(/stack|stacktrace|node_modules/i);
+  });
+
+  describe('GraphQL over HTTP', () => {
+    const GRAPH = 'application/graphql-response+json';
+    it('answers application/graphql-response+json when Accept asks for it, application/json otherwise', async () => {
+      for (const [accept, type] of [
+        [GRAPH, GRAPH],
+        [`${GRAPH}, application/json;q=0.9`, GRAPH],
+        [`application/json, ${GRAPH};q=0.5`, 'application/json'],
+        ['application/json', 'application/json'],
+        ['*/*', 'application/json'],
+      ]) {
+        const res = await post('{ project { code } }', { 'x-api-key': KEYS.server, accept });
+        expect(res.statusCode, accept).toBe(200);
+        expect(res.headers['content-type'], accept).toBe(`${type}; charset=utf-8`);
+        expect(res.json().data.project.code).toBe('acme');
+      }
+    });
+
+    it('has no data on a request that does not parse or validate (either type)', async () => {
+      for (const accept of [GRAPH, 'application/json']) {
+        for (const query of ['{ project { code ', '{ project { nope } }']) {
+          const res = await post(query, { 'x-api-key': KEYS.server, accept });
+          expect(res.statusCode).toBe(400);
+          expect(res.json()).not.toHaveProperty('data');
+          expect(res.json().errors[0].message).toBeTruthy();
+        }
+      }
+    });
+
+    it("a gate's refusal is the REST envelope with GraphQL's errors beside it, whatever Accept says", async () => {
+      const res = await post('{ project { code } }', { 'x-api-key': 'no-such-key-0123456789', accept: GRAPH });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({
+        error: true,
+        code: 'ERROR_UNAUTHORIZED',
+        result: ['Authentication is required.'],
+        errors: [{ message: 'Authentication is required.', extensions: { code: 'ERROR_UNAUTHORIZED' } }],
+      });
+    });
   });
 
   it("puts REST and the tenants' /graphql into maintenance through the operator, who still gets through, and restores it", async () => {

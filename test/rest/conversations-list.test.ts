@@ -391,6 +391,27 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
           await expectBad(await list({ orderBy }), orderBy.replace(/^-/, ''));
         }
       });
+
+      it('an unknown attribute of where or orderBy names the attributes allowed there, in the four languages', async () => {
+        const allowed = /status_reason.+last_message_at.+unread_count/;
+        const expected: Record<string, RegExp> = {
+          en: /the attributes allowed are: id, agent_id, /,
+          es: /los atributos permitidos son: id, agent_id, /,
+          fr: /les attributs permis sont : id, agent_id, /,
+          ar: /السمات المسموح بها هي: id، agent_id، /,
+        };
+        for (const [lang, words] of Object.entries(expected)) {
+          for (const query of [{ orderBy: '-nope' }, { where: '[{"attribute":"contact","value":"x"}]' }] as Record<string, string>[]) {
+            const res = await t.api({ path: '/ai/conversations', query, key: KEYS.server, lang });
+            expect(res.statusCode, res.body).toBe(400);
+            expect(res.json().result[0]).toMatch(words);
+            expect(res.json().result[0]).toMatch(allowed);
+          }
+        }
+        // a relation group names its relation's own attributes
+        const res = await where([{ attribute: 'agent', conditions: [{ attribute: 'secret', value: 1 }] }]);
+        expect(res.json().result[0]).toContain('id, name, provider, provider_type, provider_external_id, enabled, business_id');
+      });
     });
 
     describe('params', () => {

@@ -67,9 +67,20 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
     for (const spec of ROUTES) {
       const where = `${spec.method} ${spec.path}`;
       if (spec.file) {
-        // a file route answers the file's bytes, documented as binary (CONTRACT §12.3)
-        const bytes = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].responses['200'].content['application/json'].schema;
-        expect(bytes, where).toMatchObject({ type: 'string', format: 'binary' });
+        // a file route answers the file's bytes with its own type, documented as binary, with 206, 304 and 416
+        const responses = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].responses;
+        expect(responses['200'].content['*/*'].schema, where).toMatchObject({ type: 'string', format: 'binary' });
+        expect(responses['206'].content['*/*'].schema, where).toMatchObject({ type: 'string', format: 'binary' });
+        expect(responses['304'].content, where).toBeUndefined();
+        expect(responses['416'].content, where).toBeUndefined();
+        continue;
+      }
+      if (spec.stream) {
+        expect(Object.keys(doc.paths[openApiPath(spec.path)].get.responses['200'].content), where).toEqual(['text/event-stream']);
+        continue;
+      }
+      if (spec.plainText) {
+        expect(Object.keys(doc.paths[openApiPath(spec.path)].get.responses['200'].content), where).toEqual(['text/plain']);
         continue;
       }
       const ok = doc.paths[openApiPath(spec.path)][spec.method.toLowerCase()].responses['200'].content['application/json'].schema;
@@ -80,14 +91,16 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
     }
     const list = doc.paths[openApiPath('/ai/conversations')].get.responses['200'].content['application/json'].schema;
     expect(list.required).toContain('pagination');
-    expect(list.properties.pagination.properties.total).toEqual({ type: 'integer' });
-    expect(list.properties.pagination.properties.from).toEqual({ type: 'integer', nullable: true });
+    expect(doc.components.schemas.Pagination.properties.total).toEqual({ type: 'integer' });
+    expect(doc.components.schemas.Pagination.properties.from).toEqual({ type: ['integer', 'null'] });
     expect(list.properties.result.type).toBe('array');
-    expect(list.properties.result.items.properties.messages_count).toEqual({ type: 'integer', nullable: true }); // `Int` in the schema
-    expect(list.properties.result.items.properties.status).toEqual({ type: 'string' });
-    expect(list.properties.result.items.properties.closed_at).toEqual({ type: 'string', format: 'date-time', nullable: true });
-    expect(list.properties.result.items.required).toEqual(expect.arrayContaining(['id', 'status', 'created_at', 'usage']));
-    expect(list.properties.result.items.required).not.toContain('closed_at');
+    expect(list.properties.result.items.properties.messages_count).toEqual({ type: ['integer', 'null'] }); // `Int` in the schema
+    expect(list.properties.result.items.properties.status).toEqual({ type: 'string', enum: ['active', 'closed'] });
+    expect(list.properties.result.items.properties.closed_at).toEqual({ type: ['string', 'null'], format: 'date-time' });
+    // a params selection may leave out anything but id and messages_count
+    expect(list.properties.result.items.required).toEqual(['id', 'messages_count']);
+    const conversation = doc.components.schemas.Conversation;
+    expect(conversation.required).toEqual(expect.arrayContaining(['id', 'status', 'created_at', 'usage', 'closed_at']));
     const one = doc.paths[openApiPath('/ai/conversations/:conversation_id')].get.responses['200'].content['application/json'].schema;
     expect(one.required).not.toContain('pagination');
     expect(one.properties.result.properties.id).toEqual({ type: 'integer' });
@@ -102,7 +115,7 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
       declare const one: ${ANSWER('/ai/conversations/:conversation_id', 'get')};
       declare const auth: ${ANSWER('/auth', 'post')};
       declare const configs: ${ANSWER('/configs', 'get')};
-      const status: string = list.result[0].status;
+      const status: 'active' | 'closed' | undefined = list.result[0].status;
       const count: number | null | undefined = list.result[0].messages_count;
       const closed: string | null | undefined = list.result[0].closed_at;
       const total: number = list.pagination.total;

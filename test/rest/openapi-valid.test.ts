@@ -80,6 +80,43 @@ describe.each(ENGINES)('/openapi.json passes real validators (%s)', (engine) => 
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('states its rules itself: no reference to a document the reader does not have', () => {
+    expect(JSON.stringify(doc)).not.toMatch(/CONTRACT|api-spec|§/);
+  });
+
+  it('describes the headers read and set, the multipart upload, payload by type, the list syntax and the webhooks', () => {
+    const op = (p: string, m: string) => doc.paths[openApiPath(p)][m];
+    const headers = (p: string, m: string) =>
+      op(p, m)
+        .parameters.filter((x: any) => x.in === 'header')
+        .map((x: any) => x.name);
+    expect(headers('/ai/conversations/:conversation_id/messages', 'post')).toEqual(
+      expect.arrayContaining(['Idempotency-Key', 'X-Request-Id']),
+    );
+    expect(headers('/ai/events', 'get')).toContain('Last-Event-ID');
+    expect(headers('/ai/webhooks/whatsapp', 'post')).toContain('X-Hub-Signature-256');
+    expect(headers('/ai/media/:media_id', 'get')).toEqual(expect.arrayContaining(['Range', 'If-None-Match']));
+    expect(op('/ai/events', 'get').responses['503'].headers).toHaveProperty('Retry-After');
+    expect(op('/configs', 'get').responses['200'].headers).toHaveProperty('X-Request-Id');
+    expect(op('/ai/media', 'post').requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    const write = op('/ai/conversations/:conversation_id/messages', 'post').requestBody.content['application/json'].schema;
+    expect(write.discriminator.propertyName).toBe('type');
+    expect(Object.keys(write.discriminator.mapping)).toContain('interactive');
+    const where = op('/ai/conversations', 'get').parameters.find((x: any) => x.name === 'where');
+    expect(where.description).toContain('`assignee_id` (integer)');
+    expect(op('/ai/conversations/:conversation_id', 'get').parameters.find((x: any) => x.name === 'conversation_id').schema.type).toBe(
+      'integer',
+    );
+    expect(
+      op('/ai/conversations/:conversation_id/close', 'post').responses['400'].content['application/json'].schema.properties.code.enum,
+    ).toEqual(expect.arrayContaining(['ERROR_VALIDATION', 'ERROR_AI_CONVERSATION_NOT_FOUND', 'ERROR_AI_CONVERSATION_CLOSED']));
+    expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining(['message.created', 'conversation.handoff', 'template.status']));
+    expect(doc.webhooks['message.created'].post.requestBody.content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/Message',
+    });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health/live', '/health/ready']));
+  });
+
   it('security schemes are declared once and referenced per operation; public routes have none', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyAuth', 'bearerAuth']);
     expect(doc.servers?.length).toBeGreaterThan(0);
@@ -134,7 +171,7 @@ describe('a client generated with openapi-typescript', () => {
     expect(
       typeErrors(`${CLOSE}
       export async function close(): Promise<string> {
-        const answer = await call({ lang: 'en', project: 'acme', conversation_id: '7' }, { status_reason: 'completed' });
+        const answer = await call({ lang: 'en', project: 'acme', conversation_id: 7 }, { status_reason: 'completed' });
         return answer.result.status;
       }
     `),
@@ -143,7 +180,7 @@ describe('a client generated with openapi-typescript', () => {
 
   it('refuses a call the API would refuse (an unknown status_reason, a missing path parameter)', () => {
     const errors = typeErrors(`${CLOSE}
-      export const a = call({ lang: 'en', project: 'acme', conversation_id: '7' }, { status_reason: 'done' });
+      export const a = call({ lang: 'en', project: 'acme', conversation_id: 7 }, { status_reason: 'done' });
       export const b = call({ lang: 'en', project: 'acme' }, { status_reason: 'failed' });
     `);
     expect(errors).toHaveLength(2);

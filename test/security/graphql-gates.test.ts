@@ -79,7 +79,12 @@ describe.each(ENGINES)('/graphql gates (%s)', (engine) => {
     expect((await rest()).status).toBe(503);
     const res = await graphql(KEYS.server);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ error: true, code: 'ERROR_MAINTENANCE', result: ['The service is under maintenance.'] });
+    expect(res.body).toEqual({
+      error: true,
+      code: 'ERROR_MAINTENANCE',
+      result: ['The service is under maintenance.'],
+      errors: [{ message: 'The service is under maintenance.', extensions: { code: 'ERROR_MAINTENANCE' } }],
+    });
     // another operation beside the switch, or a document whose operation cannot be told, does not pass
     expect(
       (await graphql(KEYS.server, 'mutation { setProjectMaintenance(enabled: false) { code } deleteAiWebhook(webhook_id: 1) { id } }'))
@@ -114,6 +119,7 @@ describe.each(ENGINES)('/graphql gates (%s)', (engine) => {
       error: true,
       code: 'ERROR_PROJECT_SUBSCRIPTION_INACTIVE',
       result: ['The project has no active subscription.'],
+      errors: [{ message: 'The project has no active subscription.', extensions: { code: 'ERROR_PROJECT_SUBSCRIPTION_INACTIVE' } }],
     });
     const unknown = await graphql('no-such-key-0123456789');
     expect(unknown.status).toBe(401);

@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { build, type Built, type BuildOptions } from '../../src/app.js';
 import type { GraphEngineName } from '../../src/config.js';
 import { TEST_CREDENTIALS_KEY, type TestDatabase } from './db.js';
+import { checkedInject } from './openapi-check.js';
 
 /** Every REST test runs under both engines. */
 export const ENGINES: GraphEngineName[] = ['mercurius', 'apollo'];
@@ -34,6 +35,8 @@ export async function startApp(engine: GraphEngineName, db: TestDatabase, opts: 
     logger: false,
     config: { graphqlEngine: engine, databaseUrl: db.url, credentialsKey: TEST_CREDENTIALS_KEY, redisUrl: undefined, ...opts.config },
   });
+  // every answer a test receives is checked against the app's own /openapi.json (test/support/openapi-check.ts)
+  built.app.inject = checkedInject<typeof built.app.inject>(built.app.inject.bind(built.app), built.app.swagger());
   return {
     ...built,
     api: ({ method = 'GET', path, project = 'acme', lang = 'en', key, token, body, query, headers = {} }) =>

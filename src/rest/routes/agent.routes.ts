@@ -1,6 +1,6 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
-import { AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
+import { AGENT_ATTRIBUTES, AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
 import { integerId, object, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables } from './conversation.routes.js';
@@ -47,12 +47,15 @@ export const agentRoutes: RouteSpec[] = [
     document: ({ query }, base) =>
       documentWithSelection({ parameter: 'params', value: query.params, base, target: ['aiAgents', 'items'], relations: false }),
     ...paged('aiAgents'),
+    list: { where: AGENT_ATTRIBUTES, orderBy: AGENT_ATTRIBUTES },
   },
   {
     ...common,
     method: 'GET',
     path: '/ai/agents/:agent_id',
     operation: 'AiAgent',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND'],
+    record: 'Agent',
     summary: 'One agent; params selects its fields',
     schema: { params: agentParams, querystring: { type: 'object', properties: { params: { type: 'string', maxLength: 2000 } } } },
     variables: agentId,
@@ -64,6 +67,7 @@ export const agentRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/agents',
     operation: 'CreateAiAgent',
+    errors: ['ERROR_BUSINESS_NOT_FOUND'],
     summary: 'Creates an agent; provider_external_id and a WhatsApp phone_number_id are unique in the project',
     schema: { body: object(fields(false), ['name', 'provider', 'provider_type', 'provider_external_id']) },
     variables: ({ body }) => sent(body),
@@ -73,6 +77,7 @@ export const agentRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/ai/agents/:agent_id',
     operation: 'UpdateAiAgent',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_BUSINESS_NOT_FOUND'],
     summary: 'Changes the fields given; credentials merge key by key, a key set to null is removed',
     schema: { params: agentParams, body: object(fields(true)) },
     variables: (input) => ({ ...sent(input.body), ...agentId(input) }),
@@ -82,6 +87,7 @@ export const agentRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/agents/:agent_id/credentials/check',
     operation: 'CheckAiAgentCredentials',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_AI_PROVIDER_NOT_CONFIGURED', 'ERROR_AI_PROVIDER_REJECTED', 'ERROR_AI_PROVIDER_UNAVAILABLE'],
     summary: "Reads the provider's phone number with the agent's credentials (display_phone_number, verified_name, quality_rating)",
     schema: { params: agentParams },
     variables: agentId,

@@ -10,6 +10,7 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth',
     operation: 'Authenticate',
+    errors: ['ERROR_INVALID_CREDENTIALS', 'ERROR_RECAPTCHA'],
     summary: 'Authenticate by email, cellphone, one-time password or guest token',
     tags: ['auth'],
     access: ACCESS.OPEN,

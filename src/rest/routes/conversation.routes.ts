@@ -4,7 +4,13 @@ import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
 import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/message-rules.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { OUTBOUND_TYPES } from '../../services/conversations/message-payload.js';
-import { Q_MAX } from '../../services/conversations/conversation.service.js';
+import {
+  CONVERSATION_ATTRIBUTES,
+  CONVERSATION_RELATIONS,
+  MESSAGE_ATTRIBUTES,
+  Q_MAX,
+} from '../../services/conversations/conversation.service.js';
+import { messageRequestBody } from '../openapi/payloads.js';
 import { object, type JSONSchema } from '../json-schema.js';
 import { MESSAGE_EXAMPLES } from './message-examples.js';
 import { rawWhere } from '../raw-where.js';
@@ -34,6 +40,8 @@ export const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => 
 });
 
 const INT_MAX = 2_147_483_647;
+/** Fields a conversation's `params` selection always answers. */
+const CONVERSATION_ALWAYS = ['messages_count'] as const;
 /** A well-formed id too large to exist is simply not found (0 never exists). */
 const idOf = (raw: string) => {
   const s = raw.replace(/^0+(?=\d)/, '');
@@ -53,38 +61,34 @@ const usageMember = (type: 'number' | 'integer'): JSONSchema => ({ type, minimum
  * service's check (services/conversations/message-payload.ts), so REST and the graph name the same member
  * and rule; `content` is required for text only (the service says so).
  */
-const messageBody = {
-  ...object(
-    {
-      role: { type: 'string', enum: [...MESSAGE_ROLES] },
-      content: { type: 'string', minLength: 1, maxLength: CONTENT_MAX, description: 'Required for text; else computed when absent' },
-      public: { type: 'boolean' },
-      usage: object({
-        cost: usageMember('number'),
-        response_time_ms: usageMember('integer'),
-        input_tokens: usageMember('integer'),
-        output_tokens: usageMember('integer'),
-      }),
-      type: { type: 'string', enum: [...OUTBOUND_TYPES], default: 'text' },
-      payload: {
-        type: ['object', 'null'],
-        description:
-          "The type's object (CONTRACT §12.4): location {latitude, longitude, name, address}; interactive, Meta's own object " +
-          '(button, list, cta_url, location_request_message); image/video/document/audio/sticker {media_id | link, caption, filename}; ' +
-          'reaction {message_id, emoji}',
-      },
-      reply_to_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX, description: 'A message of the same conversation' },
-    },
-    ['role'],
-  ),
-  'x-examples': MESSAGE_EXAMPLES,
+const messageMembers: Record<string, JSONSchema> = {
+  role: { type: 'string', enum: [...MESSAGE_ROLES] },
+  content: { type: 'string', minLength: 1, maxLength: CONTENT_MAX, description: 'Required for text; else computed when absent' },
+  public: { type: 'boolean' },
+  usage: object({
+    cost: usageMember('number'),
+    response_time_ms: usageMember('integer'),
+    input_tokens: usageMember('integer'),
+    output_tokens: usageMember('integer'),
+  }),
+  type: { type: 'string', enum: [...OUTBOUND_TYPES], default: 'text' },
+  payload: {
+    type: ['object', 'null'],
+    description:
+      "The type's object: location {latitude, longitude, name, address}; interactive, Meta's own object " +
+      '(button, list, cta_url, location_request_message); image/video/document/audio/sticker {media_id | link, caption, filename}; ' +
+      'reaction {message_id, emoji}',
+  },
+  reply_to_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX, description: 'A message of the same conversation' },
 };
+const messageBody = { ...object(messageMembers, ['role']), 'x-examples': MESSAGE_EXAMPLES };
 
 export const conversationRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/ai/agents/:provider_external_id/conversations/current',
     operation: 'AiCurrentConversation',
+    errors: [['ERROR_AI_AGENT_NOT_FOUND', 404], 'ERROR_AI_CONVERSATION_CONFLICT'],
     summary: "The caller's active conversation with the agent, created when none is active",
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
@@ -95,6 +99,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:provider_external_id/conversations/current/messages',
     operation: 'AiCurrentConversationMessages',
+    errors: [['ERROR_AI_AGENT_NOT_FOUND', 404], ['ERROR_AI_CONVERSATION_NOT_FOUND', 404], 'ERROR_AI_CONVERSATION_CONFLICT'],
     summary: "Public messages of the caller's active conversation with the agent, oldest first",
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
@@ -124,14 +129,23 @@ export const conversationRoutes: RouteSpec[] = [
         base,
         target: ['aiConversations', 'items'],
         relations: true,
-        always: ['messages_count'],
+        always: CONVERSATION_ALWAYS,
       }),
     ...paged('aiConversations'),
+    list: {
+      where: CONVERSATION_ATTRIBUTES,
+      orderBy: CONVERSATION_ATTRIBUTES,
+      relations: CONVERSATION_RELATIONS,
+      selectRelations: ['agent', 'last_message'],
+      note: '`assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen.',
+    },
+    selectionAlways: CONVERSATION_ALWAYS,
   },
   {
     method: 'GET',
     path: '/ai/conversations/:conversation_id',
     operation: 'AiConversation',
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND'],
     summary: 'One conversation with messages_count; params selects its fields',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
@@ -145,14 +159,17 @@ export const conversationRoutes: RouteSpec[] = [
         base,
         target: ['aiConversation'],
         relations: true,
-        always: ['messages_count'],
+        always: CONVERSATION_ALWAYS,
       }),
+    selectionAlways: CONVERSATION_ALWAYS,
+    record: 'Conversation',
   },
   {
     method: 'GET',
     path: '/ai/conversations/:conversation_id/messages/:message_id/media',
     operation: 'AiMessageMedia',
-    summary: "A message's file (CONTRACT §12.3): the bytes, with ETag, Range (206/416), If-None-Match (304); 409 while pending or failed",
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND', 'ERROR_AI_MESSAGE_NOT_FOUND', 'ERROR_AI_MEDIA_PENDING', 'ERROR_AI_MEDIA_FAILED'],
+    summary: "A message's file: the bytes, with ETag, Range (206/416), If-None-Match (304); 409 while pending or failed",
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
@@ -170,6 +187,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/conversations/:conversation_id/messages',
     operation: 'AiConversationMessages',
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND'],
     summary:
       'Every message of a conversation, public or not: fields, where (also source: api, whatsapp, business_app, history), orderBy, page, page_size',
     tags: ['ai-conversations'],
@@ -187,11 +205,14 @@ export const conversationRoutes: RouteSpec[] = [
         relations: false,
       }),
     ...paged('aiConversationMessages'),
+    list: { where: MESSAGE_ATTRIBUTES, orderBy: MESSAGE_ATTRIBUTES },
+    record: 'Message',
   },
   {
     method: 'POST',
     path: '/ai/agents/:provider_external_id/conversations/current/messages',
     operation: 'AddAiCurrentConversationMessage',
+    errors: [['ERROR_AI_AGENT_NOT_FOUND', 404], 'ERROR_AI_CONVERSATION_CONFLICT'],
     summary: "Adds a public user message to the caller's current conversation, opening it when none is active",
     tags: ['ai-conversations'],
     access: ACCESS.AUTHENTICATED,
@@ -206,12 +227,24 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/conversations/:conversation_id/messages',
     operation: 'AddAiConversationMessage',
+    errors: [
+      'ERROR_AI_CONVERSATION_NOT_FOUND',
+      'ERROR_AI_CONVERSATION_CLOSED',
+      'ERROR_AI_CONVERSATION_HANDED_OFF',
+      'ERROR_AI_MESSAGE_NOT_FOUND',
+      'ERROR_WHATSAPP_WINDOW_CLOSED',
+    ],
     summary:
       "Adds a message (role, content, public, usage; type, payload and reply_to_id for locations, buttons, lists, files and reactions) to an active conversation; its usage is added to the conversation's",
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,
     schema: { params: conversationIdParams, body: messageBody },
+    documentedBody: () => {
+      const { payload: _p, type: _t, ...shared } = messageMembers;
+      const { body, components } = messageRequestBody(shared, ['role']);
+      return { body: { ...body, 'x-examples': MESSAGE_EXAMPLES }, components };
+    },
     variables: ({ params, body }) => ({
       conversation_id: idOf(params.conversation_id),
       role: body.role,
@@ -227,6 +260,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/conversations/:conversation_id/close',
     operation: 'CloseAiConversation',
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND', 'ERROR_AI_CONVERSATION_CLOSED'],
     summary: 'Closes an active conversation with a status_reason (completed, abandoned, failed)',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
@@ -241,6 +275,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/conversations/:conversation_id/seen',
     operation: 'MarkAiConversationSeen',
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND', 'ERROR_AI_MESSAGE_NOT_FOUND'],
     summary: "Moves the caller's seen mark forward to message_id (default: the newest message); result {unread_count}; emits nothing",
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
@@ -255,6 +290,7 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/conversations/:conversation_id/handoff',
     operation: 'HandoffAiConversation',
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND', 'ERROR_AI_CONVERSATION_CLOSED'],
     summary:
       'A person takes an active conversation over (handler human; assignee_id, else the calling user) or hands it back to the AI (handler ai)',
     tags: ['ai-conversations'],
@@ -280,6 +316,15 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/conversations/:conversation_id/typing',
     operation: 'ShowAiConversationTyping',
+    errors: [
+      'ERROR_AI_CONVERSATION_NOT_FOUND',
+      'ERROR_AI_CONVERSATION_CLOSED',
+      'ERROR_AI_CONVERSATION_HANDED_OFF',
+      'ERROR_WHATSAPP_WINDOW_CLOSED',
+      'ERROR_AI_PROVIDER_NOT_CONFIGURED',
+      'ERROR_AI_PROVIDER_REJECTED',
+      'ERROR_AI_PROVIDER_UNAVAILABLE',
+    ],
     summary:
       "The agent is composing: WhatsApp marks the customer's newest message read and shows the typing indicator (at most one provider call per conversation and second); false for other conversations",
     tags: ['ai-conversations'],

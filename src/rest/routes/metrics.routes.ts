@@ -23,6 +23,7 @@ const metric = (name: string, operation: string, summary: string): RouteSpec => 
   access: ACCESS.AI_ADMIN,
   ai: true,
   schema: { querystring: METRICS_QUERY },
+  errors: ['ERROR_BUSINESS_NOT_FOUND'],
 });
 
 export const metricsRoutes: RouteSpec[] = [
@@ -36,7 +37,8 @@ export const metricsRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/metrics/series',
     operation: 'MetricsSeries',
-    summary: 'One metric over local hours, days, ISO weeks or months of a range, zero-filled (CONTRACT §9.5)',
+    errors: ['ERROR_BUSINESS_NOT_FOUND', 'ERROR_AI_AGENT_NOT_FOUND'],
+    summary: 'One metric over local hours, days, ISO weeks or months of a range, zero-filled',
     tags: ['ai-metrics'],
     access: ACCESS.AI_ADMIN,
     ai: true,

@@ -21,6 +21,7 @@ export const templateRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:agent_id/templates',
     operation: 'AiTemplates',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND'],
     summary: "The agent's stored templates, optionally of one status, ordered by name and language",
     schema: {
       params: agentParams,
@@ -34,6 +35,7 @@ export const templateRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/agents/:agent_id/templates/refresh',
     operation: 'RefreshAiTemplates',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_AI_PROVIDER_NOT_CONFIGURED', 'ERROR_AI_PROVIDER_REJECTED', 'ERROR_AI_PROVIDER_UNAVAILABLE'],
     summary: 'Pull every template from the provider, upsert them, return the stored list',
     schema: { params: agentParams },
     variables: ({ params }) => ({ agent_id: Number(params.agent_id) }),
@@ -43,6 +45,7 @@ export const templateRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/agents/:agent_id/templates/sync',
     operation: 'SyncAiTemplates',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_AI_PROVIDER_NOT_CONFIGURED', 'ERROR_AI_PROVIDER_REJECTED', 'ERROR_AI_PROVIDER_UNAVAILABLE'],
     summary: 'Reconcile the stored templates with the provider; one created|updated|deleted:NAME:LANG string per change',
     schema: { params: agentParams, body: optionalObject({ delete_removed: { type: 'boolean' } }) },
     variables: ({ params, body }) => ({ agent_id: Number(params.agent_id), delete_removed: body?.delete_removed === true }),
@@ -52,6 +55,14 @@ export const templateRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/agents/:agent_id/templates/:template_id/send',
     operation: 'SendAiTemplate',
+    errors: [
+      'ERROR_AI_AGENT_NOT_FOUND',
+      'ERROR_AI_TEMPLATE_NOT_FOUND',
+      'ERROR_AI_TEMPLATE_NOT_APPROVED',
+      'ERROR_AI_PROVIDER_NOT_CONFIGURED',
+      'ERROR_AI_PROVIDER_REJECTED',
+      'ERROR_AI_PROVIDER_UNAVAILABLE',
+    ],
     summary: 'Send an approved template to a phone number',
     schema: {
       params: object({ agent_id: integerId, template_id: integerId }, ['agent_id', 'template_id']),

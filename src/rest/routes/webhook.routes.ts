@@ -40,6 +40,7 @@ export const webhookRoutes: RouteSpec[] = [
     method: 'DELETE',
     path: '/ai/webhooks/:webhook_id',
     operation: 'DeleteAiWebhook',
+    errors: ['ERROR_WEBHOOK_NOT_FOUND'],
     summary: 'Delete a webhook and its delivery log',
     schema: { params: webhookParams },
     variables: ({ params }) => ({ webhook_id: Number(params.webhook_id) }),
@@ -49,6 +50,7 @@ export const webhookRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/webhooks/:webhook_id/deliveries',
     operation: 'AiWebhookDeliveries',
+    errors: ['ERROR_WEBHOOK_NOT_FOUND'],
     summary: "A webhook's deliveries, newest first: page, page_size",
     schema: {
       params: webhookParams,

@@ -1,4 +1,5 @@
 import { ACCESS } from '../../services/identity/access.js';
+import { SEND_ORDER, SEND_WHERE } from '../../services/whatsapp/template-send.service.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { integerId, object } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
@@ -14,6 +15,7 @@ export const whatsappRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/webhooks/whatsapp',
     operation: 'WhatsAppWebhookChallenge',
+    errors: ['ERROR_WEBHOOK_VERIFICATION_FAILED'],
     summary: "Meta's webhook verification: hub.challenge as text/plain when hub.verify_token is a WhatsApp agent's verify_token",
     tags: ['ai webhooks'],
     access: ACCESS.OPEN,
@@ -39,6 +41,7 @@ export const whatsappRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/ai/webhooks/whatsapp',
     operation: 'ReceiveWhatsAppNotification',
+    errors: ['ERROR_WEBHOOK_SIGNATURE'],
     summary: "Meta's notifications (messages and statuses), signed with X-Hub-Signature-256 over the raw body",
     tags: ['ai webhooks'],
     access: ACCESS.OPEN,
@@ -50,6 +53,7 @@ export const whatsappRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/agents/:agent_id/templates/sends',
     operation: 'AiTemplateSends',
+    errors: ['ERROR_AI_AGENT_NOT_FOUND'],
     summary: "The agent's template sends and their delivery status, newest first: where, orderBy, page, page_size",
     tags: ['ai templates'],
     access: ACCESS.AI_ADMIN,
@@ -74,5 +78,7 @@ export const whatsappRoutes: RouteSpec[] = [
       page_size: query.page_size ?? null,
     }),
     ...paged('aiTemplateSends'),
+    list: { where: SEND_WHERE, orderBy: SEND_ORDER },
+    record: 'TemplateSend',
   },
 ];

@@ -160,7 +160,7 @@ function parseRelationGroup(group: Record<string, unknown>, scope: Scope, depth:
 
 function attributeType(attribute: string, attributes: Attributes): AttributeType {
   if (!Object.prototype.hasOwnProperty.call(attributes, attribute)) {
-    throw validationError([{ field: clip(attribute), key: 'unknown_attribute' }]);
+    throw validationError([{ field: clip(attribute), key: 'unknown_attribute', params: { values: Object.keys(attributes) } }]);
   }
   return attributes[attribute];
 }
