@@ -324,10 +324,11 @@ function send(reply: FastifyReply, req: FastifyRequest, res: GraphResult): Fasti
   const rejected = res.data == null && res.errors?.some((e) => e.documentError);
   const unavailable = res.data == null && res.errors?.some((e) => e.extensions?.code === 'ERROR_SERVICE_UNAVAILABLE');
   if (unavailable) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-  // a request that never executed (it does not parse or validate) has no `data` at all (GraphQL over HTTP)
-  return reply
-    .code(rejected ? 400 : unavailable ? 503 : 200)
-    .send(errors?.length ? { ...(!rejected && { data: res.data ?? null }), errors } : { data: res.data });
+  // a request that never executed (it does not parse or validate) has no `data` at all; its status is 400,
+  // but 200 for a client that asks for the legacy application/json alone (GraphQL over HTTP: such a client
+  // reads `errors` only from a 200)
+  const status = rejected ? (asksLegacyJson(req.headers.accept) ? 200 : 400) : unavailable ? 503 : 200;
+  return reply.code(status).send(errors?.length ? { ...(!rejected && { data: res.data ?? null }), errors } : { data: res.data });
 }
 
 export const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json';
@@ -360,8 +361,21 @@ async function graphqlOverHttp(req: FastifyRequest, reply: FastifyReply, payload
 
 /** Whether Accept names application/graphql-response+json before (or without) application/json. */
 function prefersGraphqlResponse(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const types = accept
+  const types = acceptedTypes(accept);
+  const graph = types.find((t) => t.type === GRAPHQL_RESPONSE_TYPE);
+  const json = types.find((t) => t.type === 'application/json');
+  return !!graph && (!json || graph.q >= json.q);
+}
+
+/** Whether Accept names application/json and not application/graphql-response+json before it. */
+function asksLegacyJson(accept: string | undefined): boolean {
+  return acceptedTypes(accept).some((t) => t.type === 'application/json') && !prefersGraphqlResponse(accept);
+}
+
+/** The media types Accept names with a q above 0. */
+function acceptedTypes(accept: string | undefined): { type: string; q: number }[] {
+  if (!accept) return [];
+  return accept
     .split(',')
     .map((part) => {
       const [type, ...params] = part.trim().toLowerCase().split(';');
@@ -369,9 +383,6 @@ function prefersGraphqlResponse(accept: string | undefined): boolean {
       return { type: type.trim(), q: q ? Number(q.slice(2)) : 1 };
     })
     .filter((t) => t.q > 0);
-  const graph = types.find((t) => t.type === GRAPHQL_RESPONSE_TYPE);
-  const json = types.find((t) => t.type === 'application/json');
-  return !!graph && (!json || graph.q >= json.q);
 }
 
 /** AppErrors keep their code and status; document errors their message; anything else says nothing. */
