@@ -6,8 +6,8 @@ import { baseFixture, KEYS } from '../support/fixtures.js';
 
 /**
  * GraphQL over HTTP: the `graphql-http` package's server audit (the conformance suite of the spec) against
- * /graphql over a real socket, with a server key: no error and no warning. Needs graphql-http (not a
- * dependency yet): skipped, saying so, without it.
+ * /graphql over a real socket, with a server key: no error and no warning (a devDependency; a tree
+ * installed without it skips, saying so).
  */
 const PACKAGE = 'graphql-http';
 const hasAudit = (() => {
