@@ -4923,6 +4923,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description The provider did not answer as expected */
+            502: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MEDIA_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
             /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
             503: {
                 headers: {
@@ -10376,6 +10394,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description The provider did not answer as expected */
+            502: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MEDIA_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
             /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
             503: {
                 headers: {
@@ -10834,7 +10870,7 @@ export interface operations {
                         /** @constant */
                         error: true;
                         /** @enum {string} */
-                        code: "ERROR_VALIDATION";
+                        code: "ERROR_VALIDATION" | "ERROR_AI_REPLY_NOT_FOUND";
                         /** @description One message per problem, in the request's language */
                         result: string[];
                     };
@@ -10996,7 +11032,7 @@ export interface operations {
                         /** @constant */
                         error: true;
                         /** @enum {string} */
-                        code: "ERROR_VALIDATION";
+                        code: "ERROR_VALIDATION" | "ERROR_AI_REPLY_NOT_FOUND";
                         /** @description One message per problem, in the request's language */
                         result: string[];
                     };
@@ -11345,7 +11381,7 @@ export interface operations {
                         /** @constant */
                         error: true;
                         /** @enum {string} */
-                        code: "ERROR_VALIDATION";
+                        code: "ERROR_VALIDATION" | "ERROR_AI_CONVERSATION_NOT_FOUND";
                         /** @description One message per problem, in the request's language */
                         result: string[];
                     };

@@ -160,7 +160,7 @@ for (const via of ['directly', 'through PgBouncer'] as const) {
               post(echoVia, '/ai/webhooks/whatsapp', echo, { sign: creds.app_secret }),
             ]);
             expect([200, 409]).toContain(r.status);
-            expect(e.body).toEqual({ error: false, result: { messages: 1, statuses: 0 } });
+            expect(e.body, JSON.stringify(e.body)).toEqual({ error: false, result: { messages: 1, statuses: 0 } });
             // after the echo's answer: refused, by either process
             for (const s of [a, b]) {
               const late = await post(

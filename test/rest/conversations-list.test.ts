@@ -401,7 +401,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
           ar: /السمات المسموح بها هي: id، agent_id، /,
         };
         for (const [lang, words] of Object.entries(expected)) {
-          for (const query of [{ orderBy: '-nope' }, { where: '[{"attribute":"contact","value":"x"}]' }] as Record<string, string>[]) {
+          for (const query of [{ orderBy: '-nope' }, { where: '[{"attribute":"nope","value":"x"}]' }] as Record<string, string>[]) {
             const res = await t.api({ path: '/ai/conversations', query, key: KEYS.server, lang });
             expect(res.statusCode, res.body).toBe(400);
             expect(res.json().result[0]).toMatch(words);

@@ -11,8 +11,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
  * not describe throws, failing the test that received it.
  *
  * Outside the document, on purpose: /graphql (GraphQL over HTTP, described by schema/schema.graphql),
- * /graphiql, /docs, /openapi.json itself, /console, /metrics, and CORS preflights (OPTIONS, answered
- * before routing). A path no route serves may only answer 404 (empty for another version, else
+ * /graphiql, /docs, /openapi.json itself, /console (and its /favicon.ico), /metrics, and CORS preflights
+ * (OPTIONS, answered before routing). A path no route serves may only answer 404 (empty for another version, else
  * ERROR_NOT_FOUND): the document's introduction says so.
  */
 
@@ -26,7 +26,7 @@ interface Compiled {
   validators: Map<string, ValidateFunction>;
 }
 
-const OUTSIDE = /^\/(graphql|graphiql|docs|openapi\.json|console|metrics)(\/|$|\?)/;
+const OUTSIDE = /^\/(graphql|graphiql|docs|openapi\.json|console|favicon\.ico|metrics)(\/|$|\?)/;
 
 export const checked = { answers: 0, skipped: 0 };
 const compiledByHash = new Map<string, Compiled>();

@@ -50,6 +50,7 @@ export const counterRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/ai/replies/:reply_id',
     operation: 'UpdateAiReply',
+    errors: ['ERROR_AI_REPLY_NOT_FOUND'],
     summary: 'Changes the fields given of a saved reply',
     schema: { params: replyParams, body: object(replyFields) },
     variables: (input) => ({ ...sent(input.body), ...replyId(input) }),
@@ -59,6 +60,7 @@ export const counterRoutes: RouteSpec[] = [
     method: 'DELETE',
     path: '/ai/replies/:reply_id',
     operation: 'DeleteAiReply',
+    errors: ['ERROR_AI_REPLY_NOT_FOUND'],
     summary: 'Deletes a saved reply; answers it as it was',
     schema: { params: replyParams },
     variables: replyId,
@@ -75,6 +77,7 @@ export const counterRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/conversations/:conversation_id/orders',
     operation: 'AiConversationOrders',
+    errors: ['ERROR_AI_CONVERSATION_NOT_FOUND'],
     summary:
       'The orders placed in a conversation, newest first: {id, status, total (summary.total), business_id, created_at}; page, page_size',
     schema: {

@@ -27,7 +27,7 @@ export const uploadRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/media/:media_id',
     operation: 'AiUploadedFile',
-    errors: ['ERROR_AI_MEDIA_NOT_FOUND'],
+    errors: ['ERROR_AI_MEDIA_NOT_FOUND', 'ERROR_AI_MEDIA_UNAVAILABLE'],
     summary:
       "An uploaded file's bytes (Content-Type, ETag, Range → 206, If-None-Match → 304); a customer's file is served by its message's route",
     tags: ['ai-media'],
