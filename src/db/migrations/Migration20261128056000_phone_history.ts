@@ -56,8 +56,8 @@ end $$;
  *   with the `changed_at` of the change that set it (an older change changes nothing).
  * - `ai_conversations.profile_name`: the newest `profile.name` (§12.1), what `contact_name` falls back
  *   to when the business's name is removed (backfilled from `contact_name`, which held it until now).
- * - `ai_conversations.source`: `history` for imported threads, `live` for the rest; the metrics
- *   trigger counts only `live` ones.
+ * - `ai_conversations.source`: `history` for imported threads (one per agent and contact: the unique
+ *   index), `live` for the rest; the metrics trigger counts only `live` ones.
  * - `ai_history_chunks`: each `history` change as received, the import's outbox (claimed like
  *   `ai_media`'s downloads: lease, `claimed_by`, attempts); `ai_agents.history`: the import's progress.
  */
@@ -74,12 +74,13 @@ create table ai_contact_names (
 );
 alter table ai_conversations add column profile_name text null, add column source varchar(8) not null default 'live';
 update ai_conversations set profile_name = contact_name where contact_name is not null;
-create index ai_conversations_history_idx on ai_conversations (agent_id, contact) where source = 'history';
+create unique index ai_conversations_history_uq on ai_conversations (agent_id, contact) where source = 'history';
 alter table ai_agents add column history jsonb null;
 create table ai_history_chunks (
   id bigserial primary key,
   project_id int not null,
   agent_id int not null references ai_agents (id) on delete cascade,
+  business_number text null,
   value jsonb not null,
   status varchar(8) not null default 'pending',
   attempts int not null default 0,
@@ -100,7 +101,7 @@ ${metricsTrigger((a) => `${a}.source = 'live'`)}`);
 ${metricsTrigger(() => 'true')}
 drop table ai_history_chunks;
 alter table ai_agents drop column history;
-drop index ai_conversations_history_idx;
+drop index ai_conversations_history_uq;
 alter table ai_conversations drop column source, drop column profile_name;
 drop table ai_contact_names;
 `);

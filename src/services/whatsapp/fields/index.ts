@@ -1,6 +1,7 @@
 import type { FieldReceiver } from '../webhook-items.js';
 import { receiveAccountUpdate } from './account-update.js';
 import { receiveEchoes } from './echoes.js';
+import { receiveHistory } from './history.js';
 import { receiveMessages } from './messages.js';
 import { receiveStateSync } from './state-sync.js';
 
@@ -13,4 +14,5 @@ export const FIELDS: Readonly<Record<string, FieldReceiver>> = {
   smb_message_echoes: receiveEchoes,
   account_update: receiveAccountUpdate,
   smb_app_state_sync: receiveStateSync,
+  history: receiveHistory,
 };
