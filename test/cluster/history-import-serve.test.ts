@@ -12,10 +12,10 @@ import { MetaWebhooks } from '../support/whatsapp-fake.js';
  * committed) leaves the chunk to the other process, which imports it once: every message stored
  * exactly once, the agent's `history.messages` counted once.
  *
- * The kill lands mid-import deterministically: a session of the test holds the agent's row lock, so
- * the killed process's import, having inserted the chunk's conversations and messages, waits at its
- * last statement (the agent's `history`); the test sees it waiting there, kills the process, then
- * lets go of the row.
+ * The kill lands mid-import deterministically: a session of the test holds the import's per-agent
+ * lock, then the agent's row, and lets go of the former, so the killed process's import, having
+ * inserted the chunk's conversations and messages, waits at its last statement (the agent's
+ * `history`); the test sees it waiting there, kills the process, then lets go of the row.
  */
 const AGENT = 1;
 const creds = {
@@ -25,7 +25,9 @@ const creds = {
   app_secret: 'history-cluster-secret',
   verify_token: 'verify-history-cluster',
 };
-const ENV = { CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, HISTORY_IMPORT_POLL_MS: '200' };
+const ENV = { CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, HISTORY_IMPORT_POLL_MS: '200', DB_STATEMENT_TIMEOUT_MS: '60000' };
+/** history-import.ts's per-agent lock class ("OGhi"). */
+const HISTORY_LOCK_CLASS = 0x4f476869;
 const THREADS = 3;
 const PER_THREAD = 400;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,7 +69,13 @@ async function serve(): Promise<ServeProcess> {
 async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
   const started = Date.now();
   while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    if (Date.now() - started > timeoutMs) {
+      const seen = await db.sql(
+        `select state, wait_event_type, wait_event, left(query, 80) as query from pg_stat_activity where datname = current_database()`,
+      );
+      const chunks = await db.sql('select id, status, attempts, claimed_by, last_error from ai_history_chunks');
+      throw new Error(`timed out: ${JSON.stringify({ seen, chunks, out: servers.map((s) => s.output().slice(-2000)) })}`);
+    }
     await sleep(50);
   }
 }
@@ -99,8 +107,9 @@ describe('the history import across serve processes', () => {
     await locker.connect();
     try {
       const a = await serve();
-      await locker.query('begin');
-      await locker.query('select 1 from ai_agents where id = $1 for update', [AGENT]);
+      // the import waits for the agent's lock (held here) before it writes anything; then, once the webhook has answered,
+      // for the agent's row (held here) at its last statement, having inserted the conversations and messages
+      await locker.query('select pg_advisory_lock($1, $2)', [HISTORY_LOCK_CLASS, AGENT]);
       const body = {
         object: 'whatsapp_business_account',
         entry: [
@@ -119,18 +128,16 @@ describe('the history import across serve processes', () => {
           },
         ],
       };
-      // the webhook's own update of the agent's history waits for the lock too: answered once it is free
-      const answer = new MetaWebhooks(`${a.base}/v400/en/acme/ai/webhooks/whatsapp`).post(body, creds.app_secret);
-      await sleep(300);
-      await locker.query('rollback');
-      expect((await answer).status).toBe(200);
-      // hold the agent's row before the import reaches its last statement (the import of 1,200 messages takes longer than this)
+      const answer = await new MetaWebhooks(`${a.base}/v400/en/acme/ai/webhooks/whatsapp`).post(body, creds.app_secret);
+      expect(answer.status).toBe(200);
+      await until(async () => (await db.sql(`select 1 from pg_stat_activity where wait_event = 'advisory'`)).length === 1, 30_000);
       await locker.query('begin');
-      await locker.query('select 1 from ai_agents where id = $1 for update', [AGENT]);
+      await locker.query('select 1 from ai_agents where id = $1 for no key update', [AGENT]);
+      await locker.query('select pg_advisory_unlock($1, $2)', [HISTORY_LOCK_CLASS, AGENT]);
       const waiting = async () =>
         (
           await db.sql(
-            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'update ai_agents set history = jsonb_set%'`,
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%update ai_agents set history = jsonb_set%'`,
           )
         ).length === 1;
       await until(waiting, 30_000);
