@@ -13,8 +13,8 @@ import { startServe } from './processes.js';
  * `npm run bench:history` (issue 56, CONTRACT §13.3): one `serve` on a fresh database imports
  * BENCH_HISTORY_MESSAGES (100,000) history messages in BENCH_HISTORY_CHUNKS (100) chunks over
  * BENCH_HISTORY_THREADS (2,000) threads, the chunks POSTed through the signed webhook 4 at a time.
- * Prints the import's messages/s (first POST to the last chunk done), the webhook's p99 while the
- * import runs, and serve's RSS before, at its highest, and at the end.
+ * Prints the import's messages/s (first POST to the last chunk done), the chunk webhooks' p99, a
+ * live inbound message's p99 before and during the import, and serve's RSS before and at its highest.
  */
 const MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 100_000);
 const CHUNKS = Number(process.env.BENCH_HISTORY_CHUNKS ?? 100);
@@ -86,6 +86,62 @@ async function main(): Promise<void> {
           },
         ],
       });
+    const sign = (raw: string) => `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`;
+    let liveSeq = 0;
+    /** One live inbound message (a new contact each), its answer's time in ms. */
+    const live = async (): Promise<number> => {
+      const n = ++liveSeq;
+      const raw = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'waba-history',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { phone_number_id: PHONE_ID, display_phone_number: BUSINESS },
+                  contacts: [{ wa_id: `5216${String(n).padStart(8, '0')}`, profile: { name: `Live ${n}` } }],
+                  messages: [
+                    {
+                      id: `wamid.live.${n}`,
+                      from: `5216${String(n).padStart(8, '0')}`,
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      type: 'text',
+                      text: { body: 'hola' },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      const at = performance.now();
+      const res = await fetch(hook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(raw) },
+        body: raw,
+      });
+      await res.text();
+      if (res.status !== 200) throw new Error(`live webhook answered ${res.status}`);
+      return performance.now() - at;
+    };
+    const p99Of = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
+    };
+    const liveBefore: number[] = [];
+    for (let i = 0; i < 200; i++) liveBefore.push(await live());
+    const liveDuring: number[] = [];
+    let importing = true;
+    const liveLoop = (async () => {
+      while (importing) {
+        liveDuring.push(await live());
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
     const rssBefore = serve.rssMb();
     let rssMax = rssBefore;
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, serve.rssMb())), 100);
@@ -118,15 +174,20 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const seconds = (performance.now() - started) / 1000;
+    importing = false;
+    await liveLoop;
     clearInterval(sampler);
     const [{ n: stored }] = await sql<{ n: number }>(`select count(*)::int as n from ai_messages where source = 'history'`);
     latencies.sort((a, b) => a - b);
-    const p99 = latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)];
+    const p99 = p99Of(latencies);
     console.log(
       `\n${MESSAGES} history messages, ${CHUNKS} chunks, ${THREADS} threads; load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
+    );
+    console.log(
+      `live inbound messages (one at a time, 20 ms apart during the import): p99 ${p99Of(liveBefore).toFixed(0)} ms before (${liveBefore.length}), ${p99Of(liveDuring).toFixed(0)} ms during the import (${liveDuring.length})`,
     );
     console.log(
       '| stored | seconds | messages/s | webhook p50 | webhook p99 | RSS before | RSS max | RSS growth |\n|---:|---:|---:|---:|---:|---:|---:|---:|',
