@@ -67,12 +67,15 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
     this.worker.wake();
   }
 
-  async claim(limit: number, _busy: unknown, owner: string | null): Promise<ClaimedChunk[]> {
+  /** At most one chunk per agent: the agents importing here are skipped (a second would only wait for the agent's lock, holding a connection). */
+  async claim(limit: number, busy: ReadonlyMap<string, number>, owner: string | null): Promise<ClaimedChunk[]> {
     const rows = await runStatement<Record<string, any>>(
       this.opts.orm.em.getConnection(),
       `with due as (
          select id from ai_history_chunks
-          where status = 'pending' and next_attempt_at <= now()
+          where id in (select min(id) from ai_history_chunks
+                        where status = 'pending' and next_attempt_at <= now() and agent_id <> all(?::int[]) group by agent_id)
+            and status = 'pending' and next_attempt_at <= now()
           order by next_attempt_at, id
           limit ?
           for update skip locked)
@@ -81,7 +84,7 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
          from due
         where h.id = due.id
        returning h.id, h.agent_id, h.attempts`,
-      [limit, LEASE_MS / 1000, owner],
+      [`{${[...busy.keys()].join(',')}}`, limit, LEASE_MS / 1000, owner],
     );
     return rows.map((r) => ({ id: String(r.id), group: String(r.agent_id), attempts: Number(r.attempts) }));
   }
