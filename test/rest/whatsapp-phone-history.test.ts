@@ -326,7 +326,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
     it('a declined share is recorded; progress and phase keep the highest seen', async () => {
       await history([{ metadata: { phase: 0, chunk_order: 1, progress: 5 }, errors: [{ code: 2593109, title: 'declined' }] }]);
       expect(await agentHistory()).toMatchObject({ progress: 100, phase: 1, declined: true });
+      const before = await agentHistory();
       expect((await history('junk' as never)).status).toBe(200);
+      expect((await history(['junk'])).status).toBe(200);
+      expect(await agentHistory()).toEqual(before);
     });
   });
 });

@@ -19,11 +19,13 @@ export async function receiveHistory(ctx: RequestContext, change: WebhookChange)
   let phase: number | null = null;
   let progress: number | null = null;
   let declined = false;
+  let read = 0;
   for (const [i, chunk] of list(value.history, `${where}.value.history`, problems).entries()) {
     if (!isObject(chunk)) {
       skip(problems, `${where}.value.history[${i}]: not a chunk`);
       continue;
     }
+    read++;
     const meta = isObject(chunk.metadata) ? chunk.metadata : {};
     phase = highest(phase, numberOf(meta.phase));
     progress = highest(progress, numberOf(meta.progress));
@@ -32,6 +34,7 @@ export async function receiveHistory(ctx: RequestContext, change: WebhookChange)
     );
     if (optionalList(chunk.threads, `${where}.value.history[${i}].threads`, problems).length) chunks.push(chunk);
   }
+  if (!read) return; // nothing readable: the agent's history stays as it was
   await writeWithEvents(
     ctx,
     async (tx) => {
