@@ -71,6 +71,17 @@ export interface AppConfig {
   whatsappSends: WhatsAppSendConfig;
   /** Media kept by the service (CONTRACT §12.3, docs/media.md). */
   media: MediaConfig;
+  /** The import of the phone's history (CONTRACT §13.3, docs/whatsapp.md). */
+  historyImport: HistoryImportConfig;
+}
+
+export interface HistoryImportConfig {
+  /** The safety poll of the import's outbox (HISTORY_IMPORT_POLL_MS, default 500). */
+  pollMs: number;
+  /** Chunks imported at once by one process (HISTORY_IMPORT_CONCURRENCY, default 2; one agent's chunks go one at a time). */
+  concurrency: number;
+  /** First retry of a chunk whose import failed (HISTORY_IMPORT_RETRY_BASE_MS, default 1,000), doubling, at most 10 minutes. */
+  retryBaseMs: number;
 }
 
 export interface MediaConfig {
@@ -236,6 +247,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       s3: env.MEDIA_S3_BUCKET
         ? { bucket: env.MEDIA_S3_BUCKET, endpoint: env.MEDIA_S3_ENDPOINT || undefined, region: env.MEDIA_S3_REGION || 'us-east-1' }
         : undefined,
+    },
+    historyImport: {
+      pollMs: Math.max(10, int(env.HISTORY_IMPORT_POLL_MS, 500)),
+      concurrency: Math.max(1, int(env.HISTORY_IMPORT_CONCURRENCY, 2)),
+      retryBaseMs: Math.max(1, int(env.HISTORY_IMPORT_RETRY_BASE_MS, 1000)),
     },
     eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
     eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),

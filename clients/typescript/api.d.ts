@@ -214,7 +214,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conversations with messages_count, last_message_at and the caller's unread_count: params, where (also unread, assignee_id "me", referral_source_id: the ad that brought the customer), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size */
+        /** Conversations with messages_count, last_message_at and the caller's unread_count: params, where (also unread, assignee_id "me", referral_source_id: the ad that brought the customer, source: history conversations only when named), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size */
         get: operations["AiConversations"];
         put?: never;
         post?: never;
@@ -1445,6 +1445,8 @@ export interface components {
                     text?: string | null;
                 } | null;
             } | null;
+            /** @enum {string} */
+            source: "live" | "history";
         };
         Message: {
             id: number;
@@ -1581,6 +1583,8 @@ export interface components {
             provider_external_id: string;
             enabled: boolean;
             disabled_reason: string | null;
+            /** @description any JSON value (JSON) */
+            history: unknown;
             /**
              * @example {
              *       "waba_id": true,
@@ -1651,6 +1655,8 @@ export interface components {
                     text?: string | null;
                 } | null;
             } | null;
+            /** @enum {string} */
+            source: "live" | "history";
         };
     };
     responses: never;
@@ -4320,11 +4326,11 @@ export interface operations {
     AiConversations: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `usage`, `created_at`, `closed_at`, `updated_at`, `contact`, `contact_user_id`, `contact_name`, `contact_username`, `window_expires_at`, `handler`, `assignee_id`, `messages_count`, `last_message_at`, `unread_count`, `referral`. Relations (a dotted path selects inside: `agent.name`; a bare name its default fields): `agent`, `last_message`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `usage`, `created_at`, `closed_at`, `updated_at`, `contact`, `contact_user_id`, `contact_name`, `contact_username`, `window_expires_at`, `handler`, `assignee_id`, `messages_count`, `last_message_at`, `unread_count`, `referral`, `source`. Relations (a dotted path selects inside: `agent.name`; a bare name its default fields): `agent`, `last_message`. Unknown: 400. */
                 params?: string;
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `agent_id` (integer), `user_id` (integer), `business_id` (integer), `status` (text), `status_reason` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `closed_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `handler` (text), `assignee_id` (integer), `last_message_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `unread` (boolean), `unread_count` (integer), `referral_source_id` (text), `contact` (text), `contact_user_id` (text), `contact_username` (text). A group naming the relation `agent` ({"attribute": "agent", "conditions": […]}) filters on its `id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `business_id` (integer). `assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen. Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `agent_id` (integer), `user_id` (integer), `business_id` (integer), `status` (text), `status_reason` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `closed_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `handler` (text), `assignee_id` (integer), `last_message_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `unread` (boolean), `unread_count` (integer), `referral_source_id` (text), `contact` (text), `contact_user_id` (text), `contact_username` (text), `source` (text). A group naming the relation `agent` ({"attribute": "agent", "conditions": […]}) filters on its `id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `business_id` (integer). `assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen. Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
-                /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `created_at`, `closed_at`, `handler`, `assignee_id`, `last_message_at`, `unread`, `unread_count`, `referral_source_id`, `contact`, `contact_user_id`, `contact_username`. Any other: 400 naming the attributes allowed. */
+                /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `created_at`, `closed_at`, `handler`, `assignee_id`, `last_message_at`, `unread`, `unread_count`, `referral_source_id`, `contact`, `contact_user_id`, `contact_username`, `source`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
                 /** @description Page number, from 1 */
                 page?: number;
@@ -4412,6 +4418,8 @@ export interface operations {
                                     text?: string | null;
                                 } | null;
                             } | null;
+                            /** @enum {string} */
+                            source?: "live" | "history";
                         }[];
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -4534,7 +4542,7 @@ export interface operations {
     AiConversation: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `usage`, `created_at`, `closed_at`, `updated_at`, `contact`, `contact_user_id`, `contact_name`, `contact_username`, `window_expires_at`, `handler`, `assignee_id`, `messages_count`, `last_message_at`, `unread_count`, `referral`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `usage`, `created_at`, `closed_at`, `updated_at`, `contact`, `contact_user_id`, `contact_name`, `contact_username`, `window_expires_at`, `handler`, `assignee_id`, `messages_count`, `last_message_at`, `unread_count`, `referral`, `source`. Unknown: 400. */
                 params?: string;
             };
             header?: {
@@ -4617,6 +4625,8 @@ export interface operations {
                                     text?: string | null;
                                 } | null;
                             } | null;
+                            /** @enum {string} */
+                            source?: "live" | "history";
                         };
                     };
                 };
@@ -8992,7 +9002,7 @@ export interface operations {
     AiAgents: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
                 params?: string;
                 /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `business_id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
@@ -9037,6 +9047,8 @@ export interface operations {
                             provider_external_id?: string;
                             enabled?: boolean;
                             disabled_reason?: string | null;
+                            /** @description any JSON value (JSON) */
+                            history?: unknown;
                             /**
                              * @example {
                              *       "waba_id": true,
@@ -9401,7 +9413,7 @@ export interface operations {
     AiAgent: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
                 params?: string;
             };
             header?: {
@@ -9439,6 +9451,8 @@ export interface operations {
                             provider_external_id?: string;
                             enabled?: boolean;
                             disabled_reason?: string | null;
+                            /** @description any JSON value (JSON) */
+                            history?: unknown;
                             /**
                              * @example {
                              *       "waba_id": true,

@@ -128,6 +128,15 @@
   function offboarded(a) {
     return !a.enabled && a.disabled_reason === 'offboarded' ? h('span', { class: 'muted offboarded' }, ' ' + t('offboarded')) : null;
   }
+  /** CONTRACT §13.3/§13.7: how far the import of the phone's history got. */
+  function historyNote(a) {
+    var hs = a.history;
+    if (!hs) return null;
+    var text = hs.declined
+      ? t('history_declined')
+      : t('history_progress', { progress: i18n.n(hs.progress == null ? 0 : hs.progress), n: i18n.n(hs.messages || 0) });
+    return [h('br'), h('span', { class: 'muted history' }, text)];
+  }
   function credentialsCell(a) {
     var keys = Object.keys(a.credentials || {});
     if (!keys.length) return h('span', { class: 'muted' }, t('none'));
@@ -156,7 +165,13 @@
         ),
         h('td', null, a.provider + ' · ' + a.provider_type),
         h('td', null, credentialsCell(a)),
-        h('td', null, h('span', { class: 'pill' + (a.enabled ? '' : ' closed') }, a.enabled ? t('enabled') : t('disabled')), offboarded(a)),
+        h(
+          'td',
+          null,
+          h('span', { class: 'pill' + (a.enabled ? '' : ' closed') }, a.enabled ? t('enabled') : t('disabled')),
+          offboarded(a),
+          historyNote(a),
+        ),
         h(
           'td',
           { class: 'actions' },

@@ -1,3 +1,4 @@
+import { GraphQLJSON } from 'graphql-scalars';
 import { ArrayType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
@@ -47,6 +48,14 @@ export class AiAgent extends TenantEntity {
   @Property({ length: 32, nullable: true })
   disabled_reason?: 'offboarded' | null;
 
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      "The import of the phone's history: {progress (0-100, the highest seen), phase (the highest seen), messages (imported so far), declined (the business declined sharing), updated_at}; null until a history change arrives.",
+  })
+  @Property({ type: 'json', nullable: true })
+  history?: AgentHistory | null;
+
   @Property({ type: 'text', nullable: true, hidden: true, lazy: true })
   credentials?: string | null;
 
@@ -64,4 +73,13 @@ export class AiAgent extends TenantEntity {
   @Field(() => Date)
   @Property({ onUpdate: () => new Date() })
   updated_at: Opt<Date> = new Date();
+}
+
+/** CONTRACT §13.3: an agent's history import. */
+export interface AgentHistory {
+  progress: number | null;
+  phase: number | null;
+  messages: number;
+  declined: boolean;
+  updated_at: string;
 }

@@ -70,7 +70,11 @@ export class AiConversation extends TenantEntity {
   @Property({ type: 'text', nullable: true })
   contact_user_id?: string | null;
 
-  @Field(() => String, { nullable: true, description: "The contact's WhatsApp profile name, from the newest delivery that carried one." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The name the business gave the number in its phone's address book, else the contact's WhatsApp profile name from the newest delivery that carried one.",
+  })
   @Property({ type: 'text', nullable: true })
   contact_name?: string | null;
 
@@ -80,6 +84,14 @@ export class AiConversation extends TenantEntity {
   })
   @Property({ type: 'text', nullable: true })
   contact_username?: string | null;
+
+  /** The newest `profile.name`, what `contact_name` falls back to without a name from the business's address book; not in the graph. */
+  @Property({ type: 'text', nullable: true })
+  profile_name?: string | null;
+
+  @Field(() => String, { description: "History (imported from the phone's WhatsApp Business app) or live." })
+  @Property({ length: 8 })
+  source: Opt<ConversationSource> = 'live';
 
   /** The newest created_at of a message received through the WhatsApp webhook (kept by the inbound service); not in the graph. */
   @Property({ type: 'datetime', nullable: true })
@@ -119,3 +131,6 @@ export const WHATSAPP_WINDOW_MS = 24 * 3600 * 1000;
 export function windowExpiresAt(lastInboundAt: Date | string | null | undefined): Date | null {
   return lastInboundAt == null ? null : new Date(new Date(lastInboundAt).getTime() + WHATSAPP_WINDOW_MS);
 }
+
+/** CONTRACT §13.3: where a conversation comes from. */
+export type ConversationSource = 'live' | 'history';

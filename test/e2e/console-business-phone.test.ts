@@ -189,6 +189,33 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows the business phone, edits, delet
     await context.close();
   }, 60_000);
 
+  it("the agents page shows how far the phone's history import got", async () => {
+    const history = {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: CREDS.waba_id,
+          changes: [
+            {
+              field: 'history',
+              value: {
+                metadata: { phone_number_id: CREDS.phone_number_id },
+                history: [{ metadata: { phase: '0', chunk_order: '1', progress: '40' } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect((await meta.post(history, CREDS.app_secret)).status).toBe(200);
+    const { context, page, pageErrors } = await open('&lang=es', 1280);
+    const row = page.locator('#agents-rows tr[data-id="1"]');
+    await expect.poll(() => row.locator('.history').count(), { timeout: 15_000 }).toBe(1);
+    expect(await row.locator('.history').textContent()).toBe('Historial del teléfono: 40% · 0 mensajes importados');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('the agents page says why an offboarded agent is disabled', async () => {
     const offboard = {
       object: 'whatsapp_business_account',

@@ -150,6 +150,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         'credentials',
         'disabled_reason',
         'enabled',
+        'history',
         'id',
         'name',
         'provider',

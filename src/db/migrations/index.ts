@@ -28,6 +28,7 @@ import { Migration20261127000300_metrics_trigger_plans } from './Migration202611
 import { Migration20261127000400_redundant_index } from './Migration20261127000400_redundant_index.js';
 import { Migration20261128054000_heartbeat_pid_namespace } from './Migration20261128054000_heartbeat_pid_namespace.js';
 import { Migration20261128055000_business_phone } from './Migration20261128055000_business_phone.js';
+import { Migration20261128056000_phone_history } from './Migration20261128056000_phone_history.js';
 import { Migration20261128057001_late_last_message_at } from './Migration20261128057001_late_last_message_at.js';
 import { Migration20261128057002_search_fold } from './Migration20261128057002_search_fold.js';
 import { Migration20261128057003_template_messages } from './Migration20261128057003_template_messages.js';
@@ -65,6 +66,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000400_redundant_index', class: Migration20261127000400_redundant_index },
   { name: 'Migration20261128054000_heartbeat_pid_namespace', class: Migration20261128054000_heartbeat_pid_namespace },
   { name: 'Migration20261128055000_business_phone', class: Migration20261128055000_business_phone },
+  { name: 'Migration20261128056000_phone_history', class: Migration20261128056000_phone_history },
   { name: 'Migration20261128057001_late_last_message_at', class: Migration20261128057001_late_last_message_at },
   { name: 'Migration20261128057002_search_fold', class: Migration20261128057002_search_fold },
   { name: 'Migration20261128057003_template_messages', class: Migration20261128057003_template_messages },

@@ -111,7 +111,7 @@ export const conversationRoutes: RouteSpec[] = [
     path: '/ai/conversations',
     operation: 'AiConversations',
     summary:
-      'Conversations with messages_count, last_message_at and the caller\'s unread_count: params, where (also unread, assignee_id "me", referral_source_id: the ad that brought the customer), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size',
+      'Conversations with messages_count, last_message_at and the caller\'s unread_count: params, where (also unread, assignee_id "me", referral_source_id: the ad that brought the customer, source: history conversations only when named), orderBy (also -last_message_at, unread_count), q (contact or message content contains it), page, page_size',
     tags: ['ai-conversations'],
     access: ACCESS.AI_ADMIN,
     ai: true,

@@ -43,7 +43,7 @@ const INT_MAX = 2_147_483_647;
 /** The unique index on a project's WhatsApp phone numbers (the migration's name). */
 const PHONE_INDEX = 'ai_agents_whatsapp_phone_uq';
 const RECORD_COLUMNS =
-  'id, business_id, name, provider, provider_type, provider_external_id, enabled, disabled_reason, credential_keys, created_at, updated_at';
+  'id, business_id, name, provider, provider_type, provider_external_id, enabled, disabled_reason, history, credential_keys, created_at, updated_at';
 
 /** A create or a patch as received: every member unchecked; `credentials` values may be null in a patch. */
 export interface AgentInput {

@@ -22,6 +22,7 @@ import {
   toOrderBy,
   type Attributes,
   type Computed,
+  type Group,
   type ListInput,
   type ListQuery,
   type RelationFilters,
@@ -48,6 +49,7 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   contact: 'string',
   contact_user_id: 'string',
   contact_username: 'string',
+  source: 'string',
 };
 
 /**
@@ -73,8 +75,14 @@ export function viewerOf(ctx: RequestContext): string | null {
 
 /** The caller's unread `user` messages of conversation `alias`: after its seen mark, all of them without one. */
 function unreadSql(alias: string): string {
-  return `select count(*) from ai_messages um where um.conversation_id = ${alias}.id and um.role = 'user'
+  // CONTRACT §13.3: imported history is never unread
+  return `select count(*) from ai_messages um where um.conversation_id = ${alias}.id and um.role = 'user' and um.source <> 'history'
      and um.id > coalesce((select s.message_id from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?), 0)`;
+}
+
+/** Whether a condition of `where` (at any depth, outside relation groups) is on `attribute`. */
+function namesAttribute(where: Group, attribute: string): boolean {
+  return where.items.some((n) => ('items' in n ? namesAttribute(n, attribute) : 'attribute' in n && n.attribute === attribute));
 }
 
 /** `q` as an ilike pattern: contains the text, `%`, `_` and `\\` taken literally. */
@@ -133,6 +141,7 @@ const AGENT_FIELDS = [
   'provider_external_id',
   'enabled',
   'disabled_reason',
+  'history',
   'created_at',
   'updated_at',
   'credential_keys',
@@ -171,6 +180,8 @@ export class ConversationService {
       () => {
         const filters = [
           toFilter(q.where, conversationRelations(ctx), computed),
+          // CONTRACT §13.3: imported history only when `where` has a condition on `source`
+          ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
           ...(scope ? [{ business_id: { $in: scope } }] : []),
           ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
         ].filter((f) => Object.keys(f).length);
@@ -241,7 +252,7 @@ export class ConversationService {
         ctx.em,
         `select m.conversation_id, count(*)::int as n from ai_messages m
            left join ai_conversation_seen s on s.conversation_id = m.conversation_id and s.viewer = ? and s.project_id = ?
-          where m.project_id = ? and m.conversation_id in (${ids.map(() => '?').join(', ')}) and m.role = 'user'
+          where m.project_id = ? and m.conversation_id in (${ids.map(() => '?').join(', ')}) and m.role = 'user' and m.source <> 'history'
             and m.id > coalesce(s.message_id, 0)
           group by m.conversation_id`,
         [viewer, ctx.project.id, ctx.project.id, ...ids],

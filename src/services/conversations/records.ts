@@ -58,6 +58,7 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
     assignee_id: c.assignee_id ?? null,
     last_message_at: iso(c.last_message_at ?? c.created_at),
     referral: c.referral ?? null,
+    source: c.source ?? 'live',
     messages_count: messagesCount,
   };
 }

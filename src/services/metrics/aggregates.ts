@@ -178,7 +178,7 @@ function CONVERSATIONS_REFERENCE_SQL(s: Scope, p: Bind, projectId: number): stri
       count(metrics_num(c.usage -> 'response_time_ms')) rt_count
     from ai_conversations c
     join ai_agents a on a.id = c.agent_id
-    where c.project_id = ${p(projectId)}
+    where c.project_id = ${p(projectId)} and c.source = 'live'
       and c.created_at >= ${p(iso(s.period.previous.start))}::timestamptz and c.created_at < ${p(iso(s.period.current.end))}::timestamptz
       ${businessFilter('c.business_id', s.businessIds, p)}
     group by 1, 2, 3

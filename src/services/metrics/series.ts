@@ -304,7 +304,7 @@ function rawReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[] |
         ) => `select width_bucket(c.created_at, ${bounds(p)}) b, metrics_conv_state(c.status, c.status_reason) state, count(*) conversations,
             sum(coalesce(metrics_num(c.usage -> 'cost'), 0)) cost
           from ai_conversations c
-          where c.project_id = ${p(ctx.project.id)} and c.created_at >= ${p(iso(plan.bounds[0]))}::timestamptz
+          where c.project_id = ${p(ctx.project.id)} and c.source = 'live' and c.created_at >= ${p(iso(plan.bounds[0]))}::timestamptz
             and c.created_at < ${p(iso(plan.bounds[n]))}::timestamptz ${businessFilter('c.business_id', businessIds, p)}
           group by 1, 2`,
       ),

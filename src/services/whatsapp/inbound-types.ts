@@ -37,10 +37,13 @@ const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null)
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Reads an item (its `type` and typed object). */
-export function readInbound(m: Obj): InboundContent {
+export function readInbound(m: Obj, history = false): InboundContent {
   const kind = typeof m.type === 'string' ? m.type : '';
   const contextId = isObj(m.context) && typeof m.context.id === 'string' && m.context.id.length <= 128 ? m.context.id : null;
-  const read = READERS[kind] ?? null;
+  const read =
+    history && MEDIA_MESSAGE_TYPES.includes(kind as MediaMessageType) && isObj(m[kind]) && !m[kind].id
+      ? mediaWithoutId
+      : (READERS[kind] ?? null);
   let out: Omit<InboundContent, 'contextId'> | null;
   try {
     out = read ? read(m, kind) : null;
@@ -154,6 +157,14 @@ function mediaItem(m: Obj, kind: MediaMessageType): Omit<InboundContent, 'contex
     media: { id, kind, provider_media_id: part.id, mime_type: mime, filename },
     reactedExternalId: null,
   };
+}
+
+/** CONTRACT §13.3: an imported media item without an id keeps its kind, with `payload.media` null (nothing to download). */
+function mediaWithoutId(m: Obj, kind: string): Omit<InboundContent, 'contextId'> {
+  const part = m[kind] as Obj;
+  const caption = kind === 'audio' || kind === 'sticker' ? null : str(part.caption);
+  const payload: Obj = { media: null, caption, ...(kind === 'document' && { filename: str(part.filename) }) };
+  return { type: kind as MediaMessageType, payload, content: caption || `[${kind.toUpperCase()}]`, media: null, reactedExternalId: null };
 }
 
 /** `unsupported`, and anything unreadable: Meta's type and its errors (code, title). */

@@ -35,6 +35,8 @@ export const USER_BY_PHONE = `(select id from users
    where project_id = ?
      and regexp_replace(coalesce(country_phone_code, ''), '[^0-9]', '', 'g') || regexp_replace(coalesce(cellphone, ''), '[^0-9]', '', 'g') = ?
    order by id limit 1)`;
+/** CONTRACT §13.4: the name the business gave (agent, phone number) in its address book; it wins over `profile.name`. */
+export const BOOK_NAME = `(select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = ?::text)`;
 /** First key of the per-(agent, phone number) lock that serialises the openers of one number ("OGph"). */
 const PHONE_LOCK_CLASS = 0x4f477068;
 
@@ -85,7 +87,10 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
      touched as (update ai_conversations set updated_at = now(),
          last_inbound_at = case when ?::boolean then greatest(last_inbound_at, (select created_at from m)) else last_inbound_at end,
          contact_user_id = coalesce(contact_user_id, ?::text),
-         contact_name = coalesce(?::text, contact_name),
+         contact_name = coalesce((select b.name from ai_contact_names b
+                                   where b.agent_id = ai_conversations.agent_id and b.phone = coalesce(?::text, ai_conversations.contact)),
+                                 ?::text, contact_name),
+         profile_name = coalesce(?::text, profile_name),
          contact_username = coalesce(?::text, contact_username),
          contact = case when ?::text is not null and contact is distinct from ?::text and not exists (
                      select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
@@ -121,6 +126,8 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
     media?.id ?? null,
     !it.echo,
     learn.bsuid,
+    learn.phone,
+    learn.name,
     learn.name,
     learn.username,
     learn.phone,
@@ -159,12 +166,26 @@ export async function openConversation(
     if (existing) return existing;
     const [opened] = await run(
       tx,
-      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, contact_username,
-         status, usage, handler)
-       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, ?, ?, 'active', '{}', ?)
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, contact_user_id, contact_name, profile_name,
+                                     contact_username, status, usage, handler)
+       values (?, ?, ${USER_BY_PHONE}, ?, ?, ?, coalesce(${BOOK_NAME}, ?::text), ?, ?, 'active', '{}', ?)
        on conflict do nothing
        returning *`,
-      [projectId, agent.id, projectId, sender.phone, agent.business_id, contact, sender.bsuid, sender.name, sender.username, handler],
+      [
+        projectId,
+        agent.id,
+        projectId,
+        sender.phone,
+        agent.business_id,
+        contact,
+        sender.bsuid,
+        agent.id,
+        sender.phone,
+        sender.name,
+        sender.name,
+        sender.username,
+        handler,
+      ],
     );
     if (opened) {
       events.push(conversationEvent('conversation.created', opened, agent, 0));

@@ -1,7 +1,9 @@
 import type { FieldReceiver } from '../webhook-items.js';
 import { receiveAccountUpdate } from './account-update.js';
 import { receiveEchoes } from './echoes.js';
+import { receiveHistory } from './history.js';
 import { receiveMessages } from './messages.js';
+import { receiveStateSync } from './state-sync.js';
 
 /**
  * The receiver of each webhook `field` Meta may send (CONTRACT §9.3, §13): one small module per
@@ -11,4 +13,6 @@ export const FIELDS: Readonly<Record<string, FieldReceiver>> = {
   messages: receiveMessages,
   smb_message_echoes: receiveEchoes,
   account_update: receiveAccountUpdate,
+  smb_app_state_sync: receiveStateSync,
+  history: receiveHistory,
 };

@@ -1,0 +1,170 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { readInbound } from './inbound-types.js';
+import { externalIdOf, isObject, messageKey, phoneOf, run, unixSeconds } from './webhook-items.js';
+
+/** First key of the per-agent lock that makes one agent's chunks import one at a time ("OGhi"). */
+const HISTORY_LOCK_CLASS = 0x4f476869;
+/** `history_context.status` values kept as they are (lower-cased); anything else is `sent`. */
+const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed', 'pending']);
+
+interface Row {
+  contact: string;
+  external_id: string;
+  external_key: string | null;
+  role: 'user' | 'assistant';
+  content: string;
+  type: string;
+  payload: Record<string, unknown> | null;
+  created_at: string;
+  delivery_status: string | null;
+  media_id: string | null;
+  mime_type: string | null;
+  filename: string | null;
+  provider_media_id: string | null;
+}
+
+/** What one chunk's import did: messages stored, and what it could not read. */
+export interface ChunkImport {
+  messages: number;
+  media: number;
+  problems: string[];
+}
+
+/**
+ * Imports one stored `history` chunk (CONTRACT §13.3) in the caller's transaction: the chunk row is
+ * locked at the claimed attempt (a later attempt's claim makes this one change nothing: null), the
+ * agent's lock taken (its chunks import one after the other in every process), then, set-based: one
+ * closed conversation per (agent, contact) with `source` `history` (created, or its `created_at` and
+ * `closed_at` widened), the messages whose ids the agent does not hold (the keys of
+ * ai_inbound_message_ids, which live deliveries and echoes take too, and the agent's messages by
+ * `external_id`), their files' download jobs, the chunk `done` and the agent's `history.messages`.
+ * No event, no window (`last_inbound_at` untouched), and the metrics count no `history` conversation.
+ */
+export async function importChunk(tx: EntityManager, chunkId: string, attempt: number): Promise<ChunkImport | null> {
+  const [chunk] = await run(
+    tx,
+    `select project_id, agent_id, business_number, value from ai_history_chunks where id = ?::bigint and attempts = ? and status = 'pending' for update`,
+    [chunkId, attempt],
+  );
+  if (!chunk) return null;
+  const p = Number(chunk.project_id);
+  const agentId = Number(chunk.agent_id);
+  await run(tx, `select pg_advisory_xact_lock(?, ?)`, [HISTORY_LOCK_CLASS, agentId]);
+  const value = typeof chunk.value === 'string' ? JSON.parse(chunk.value) : chunk.value;
+  const problems: string[] = [];
+  const rows = readChunk(value, chunk.business_number ?? null, problems);
+  let messages = 0;
+  let media = 0;
+  const fresh = rows.length ? await freshRows(tx, p, agentId, rows) : [];
+  if (fresh.length) {
+    await run(
+      tx,
+      `insert into ai_conversations as c (project_id, agent_id, business_id, contact, contact_name, status, status_reason, usage, source,
+                                          created_at, updated_at, closed_at)
+       select ?::int, ?::int, (select business_id from ai_agents where id = ?::int), t.contact,
+              (select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = t.contact),
+              'closed', 'completed', '{}', 'history', t.oldest, now(), t.newest
+         from (select r->>'contact' as contact, min((r->>'created_at')::timestamptz) as oldest, max((r->>'created_at')::timestamptz) as newest
+                 from jsonb_array_elements(?::jsonb) r group by 1) t
+        order by t.contact
+       on conflict (agent_id, contact) where source = 'history'
+       do update set created_at = least(c.created_at, excluded.created_at), closed_at = greatest(c.closed_at, excluded.closed_at)
+        where c.created_at > excluded.created_at or c.closed_at < excluded.closed_at`,
+      [p, agentId, agentId, agentId, JSON.stringify(fresh.map((r) => ({ contact: r.contact, created_at: r.created_at })))],
+    );
+    const [stored] = await run(
+      tx,
+      `with r as (select * from jsonb_to_recordset(?::jsonb) as r(contact text, external_id text, external_key text, role text, content text,
+                    type text, payload jsonb, created_at timestamptz, delivery_status text, media_id text, mime_type text, filename text,
+                    provider_media_id text)),
+       m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, source,
+                                      delivery_status, external_key)
+             select ?::int, c.id, r.role, r.content, true, r.created_at, r.external_id, r.type, r.payload, 'history', r.delivery_status,
+                    r.external_key
+               from r join ai_conversations c on c.agent_id = ?::int and c.contact = r.contact and c.source = 'history' and c.project_id = ?::int
+             returning id, conversation_id, external_id),
+       med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
+               select r.media_id, ?::int, 'inbound', m.conversation_id, m.id, ?::int, r.mime_type, r.filename, r.provider_media_id
+                 from m join r on r.external_id = m.external_id where r.media_id is not null
+               returning 1)
+       select (select count(*) from m)::int as messages, (select count(*) from med)::int as media`,
+      [JSON.stringify(fresh), p, agentId, p, p, agentId],
+    );
+    messages = Number(stored.messages);
+    media = Number(stored.media);
+  }
+  await run(
+    tx,
+    `update ai_history_chunks set status = 'done', claimed_by = null, next_attempt_at = null, updated_at = now() where id = ?::bigint`,
+    [chunkId],
+  );
+  await run(
+    tx,
+    `update ai_agents set history = jsonb_set(coalesce(history, '{}'), '{messages}', to_jsonb(coalesce((history->>'messages')::bigint, 0) + ?::int))
+      where id = ?::int`,
+    [messages, agentId],
+  );
+  return { messages, media, problems };
+}
+
+/**
+ * The rows whose ids the agent does not hold yet, their keys taken (ai_inbound_message_ids, which a
+ * live delivery or an echo of the same id takes too, so whichever comes second stores nothing), and
+ * not a message of the agent by `external_id` (its replies sent through the API have no key).
+ */
+async function freshRows(tx: EntityManager, p: number, agentId: number, rows: Row[]): Promise<Row[]> {
+  const taken = await run(
+    tx,
+    `insert into ai_inbound_message_ids (agent_id, external_id, project_id)
+     select ?::int, x, ?::int from unnest(?::text[]) x
+      where not exists (select 1 from ai_messages h join ai_conversations hc on hc.id = h.conversation_id
+                         where h.external_id = x and hc.agent_id = ?::int)
+      order by x
+     on conflict do nothing returning external_id`,
+    [agentId, p, rows.map((r) => r.external_id), agentId],
+  );
+  const fresh = new Set(taken.map((t) => t.external_id as string));
+  return rows.filter((r) => fresh.has(r.external_id));
+}
+
+/** The chunk's messages as rows to insert: one per usable id (the first of a repeated one). */
+function readChunk(value: unknown, businessNumber: string | null, problems: string[]): Row[] {
+  const rows = new Map<string, Row>();
+  const threads = isObject(value) && Array.isArray(value.threads) ? value.threads : [];
+  for (const [t, thread] of threads.entries()) {
+    const contact = isObject(thread) ? phoneOf(thread.id) : null;
+    if (!contact || !isObject(thread) || !Array.isArray(thread.messages)) {
+      problems.push(`threads[${t}]: no usable id or messages`);
+      continue;
+    }
+    for (const [i, m] of thread.messages.entries()) {
+      const id = isObject(m) ? externalIdOf(m.id) : null;
+      const at = isObject(m) ? unixSeconds(m.timestamp) : null;
+      if (!isObject(m) || !id || !at) {
+        problems.push(`threads[${t}].messages[${i}]: no usable id or timestamp`);
+        continue;
+      }
+      if (rows.has(id)) continue;
+      const business = m.to !== undefined || (businessNumber !== null && m.from === businessNumber);
+      const item = readInbound(m, true);
+      const status =
+        isObject(m.history_context) && typeof m.history_context.status === 'string' ? m.history_context.status.toLowerCase() : '';
+      rows.set(id, {
+        contact,
+        external_id: id,
+        external_key: messageKey(id),
+        role: business ? 'assistant' : 'user',
+        content: item.content,
+        type: item.type,
+        payload: item.payload,
+        created_at: at.toISOString(),
+        delivery_status: business ? (STATUSES.has(status) ? status : 'sent') : null,
+        media_id: item.media?.id ?? null,
+        mime_type: item.media?.mime_type ?? null,
+        filename: item.media?.filename ?? null,
+        provider_media_id: item.media?.provider_media_id ?? null,
+      });
+    }
+  }
+  return [...rows.values()];
+}

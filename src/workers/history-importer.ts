@@ -1,0 +1,118 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { runStatement } from '../db/direct-read.js';
+import type { HistoryImportConfig } from '../config.js';
+import { importChunk } from '../services/whatsapp/history-import.js';
+import {
+  OutboxWorker,
+  backoffMs,
+  type ClaimOwner,
+  type OutboxJob,
+  type OutboxLog,
+  type OutboxQueue,
+  type OutboxResult,
+} from './outbox-worker.js';
+
+/** A chunk's import is one transaction; its lease bounds a process that beats but hangs. */
+const LEASE_MS = 120_000;
+const MAX_RETRY_DELAY_MS = 10 * 60_000;
+
+export interface HistoryImporterOptions {
+  orm: MikroORM;
+  config: HistoryImportConfig;
+  log: OutboxLog;
+  /** This process's identity and heartbeat (process-liveness.ts): a dead process's chunks are resumed within seconds. */
+  liveness?: ClaimOwner;
+}
+
+interface ClaimedChunk extends OutboxJob {
+  attempts: number;
+}
+
+type Outcome = { ok: true; messages: number } | { ok: false; error: string };
+
+/**
+ * Imports the phone's history (CONTRACT §13.3): `ai_history_chunks` rows of status `pending` are the
+ * outbox, written by the webhook (fields/history.ts). Every `serve` process runs one, on the shared
+ * OutboxWorker loop: a claim counts the attempt, leases the row and names this process (FOR UPDATE
+ * SKIP LOCKED, one statement); the attempt is one transaction (history-import.ts) that re-reads the
+ * row at that attempt, so a chunk is imported once: a process killed mid-import loses its
+ * transaction with its connection, and its claim within seconds (process-liveness.ts), and another
+ * process imports the chunk from the start. A failed import is retried with backoff.
+ */
+export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
+  readonly name = 'history importer';
+  readonly table = 'ai_history_chunks';
+  private readonly worker: OutboxWorker<ClaimedChunk, Outcome>;
+
+  constructor(private readonly opts: HistoryImporterOptions) {
+    this.worker = new OutboxWorker(this, {
+      concurrency: opts.config.concurrency,
+      pollMs: opts.config.pollMs,
+      drainMs: 30_000,
+      log: opts.log,
+      liveness: opts.liveness,
+    });
+  }
+
+  start(): this {
+    this.worker.start();
+    return this;
+  }
+
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  wake(): void {
+    this.worker.wake();
+  }
+
+  /** At most one chunk per agent: the agents importing here are skipped (a second would only wait for the agent's lock, holding a connection). */
+  async claim(limit: number, busy: ReadonlyMap<string, number>, owner: string | null): Promise<ClaimedChunk[]> {
+    const rows = await runStatement<Record<string, any>>(
+      this.opts.orm.em.getConnection(),
+      `with due as (
+         select id from ai_history_chunks
+          where id in (select min(id) from ai_history_chunks
+                        where status = 'pending' and next_attempt_at <= now() and agent_id <> all(?::int[]) group by agent_id)
+            and status = 'pending' and next_attempt_at <= now()
+          order by next_attempt_at, id
+          limit ?
+          for update skip locked)
+       update ai_history_chunks h
+          set attempts = h.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?), claimed_by = ?::uuid
+         from due
+        where h.id = due.id
+       returning h.id, h.agent_id, h.attempts`,
+      [`{${[...busy.keys()].join(',')}}`, limit, LEASE_MS / 1000, owner],
+    );
+    return rows.map((r) => ({ id: String(r.id), group: String(r.agent_id), attempts: Number(r.attempts) }));
+  }
+
+  async attempt(job: ClaimedChunk): Promise<Outcome> {
+    try {
+      const done = await this.opts.orm.em.fork().transactional((tx) => importChunk(tx, job.id, job.attempts));
+      if (done?.problems.length)
+        this.opts.log.warn({ chunk: job.id, problems: done.problems.slice(0, 20) }, 'history chunk: items skipped');
+      return { ok: true, messages: done?.messages ?? 0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message };
+    }
+  }
+
+  /** An imported chunk was marked in its own transaction; a failure waits for its retry. */
+  async record(results: OutboxResult<ClaimedChunk, Outcome>[]): Promise<null> {
+    for (const { job, result } of results) {
+      if (result.ok) continue;
+      this.opts.log.warn({ chunk: job.id, cause: result.error }, 'history chunk: import failed; retrying');
+      const delay = Math.min(MAX_RETRY_DELAY_MS, backoffMs(this.opts.config.retryBaseMs, job.attempts));
+      await this.opts.orm.em.getConnection().execute(
+        `update ai_history_chunks set next_attempt_at = now() + make_interval(secs => ?), last_error = ?, claimed_by = null, updated_at = now()
+            where id = ? and attempts = ? and status = 'pending'`,
+        [delay / 1000, result.error.slice(0, 1000), job.id, job.attempts],
+        'run',
+      );
+    }
+    return null;
+  }
+}
