@@ -27,6 +27,7 @@ import { Migration20261127000200_foreign_key_indexes } from './Migration20261127
 import { Migration20261127000300_metrics_trigger_plans } from './Migration20261127000300_metrics_trigger_plans.js';
 import { Migration20261127000400_redundant_index } from './Migration20261127000400_redundant_index.js';
 import { Migration20261128055000_business_phone } from './Migration20261128055000_business_phone.js';
+import { Migration20261128059000_unread_counts } from './Migration20261128059000_unread_counts.js';
 import { Migration20261128060000_media_generations } from './Migration20261128060000_media_generations.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
@@ -59,5 +60,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000300_metrics_trigger_plans', class: Migration20261127000300_metrics_trigger_plans },
   { name: 'Migration20261127000400_redundant_index', class: Migration20261127000400_redundant_index },
   { name: 'Migration20261128055000_business_phone', class: Migration20261128055000_business_phone },
+  { name: 'Migration20261128059000_unread_counts', class: Migration20261128059000_unread_counts },
   { name: 'Migration20261128060000_media_generations', class: Migration20261128060000_media_generations },
 ];

@@ -1,0 +1,45 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * The sort by `unread_count` (CONTRACT §10.5) without counting messages per request: what it needs is stored.
+ *
+ * - `ai_conversations.user_messages`: how many `user` messages the conversation has. Kept by a trigger of its
+ *   own (every writer keeps it without knowing, like `last_message_at`), in the inserting statement's
+ *   transaction; messages are never deleted nor change role, so inserts are the only change.
+ * - `ai_conversation_seen.user_messages`: how many `user` messages the conversation had up to the mark
+ *   (`id <= message_id`), written with the mark (ConversationService.markSeen).
+ * - The caller's unread_count is then `c.user_messages - coalesce(s.user_messages, 0)`: no read of ai_messages.
+ */
+export class Migration20261128059000_unread_counts extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+alter table ai_conversations add column user_messages int not null default 0;
+alter table ai_conversation_seen add column user_messages int not null default 0;
+
+update ai_conversations c set user_messages = n.n
+  from (select conversation_id, count(*)::int n from ai_messages where role = 'user' group by conversation_id) n
+ where c.id = n.conversation_id;
+update ai_conversation_seen s set user_messages = (
+  select count(*) from ai_messages m where m.conversation_id = s.conversation_id and m.role = 'user' and m.id <= s.message_id);
+
+create function ai_messages_user_messages() returns trigger language plpgsql as $$
+begin
+  update ai_conversations c set user_messages = c.user_messages + n.n
+    from (select conversation_id, count(*)::int n from ai_messages_new where role = 'user' group by conversation_id) n
+   where c.id = n.conversation_id;
+  return null;
+end $$;
+create trigger ai_messages_user_messages after insert on ai_messages referencing new table as ai_messages_new
+  for each statement execute function ai_messages_user_messages();
+`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(`
+drop trigger if exists ai_messages_user_messages on ai_messages;
+drop function if exists ai_messages_user_messages();
+alter table ai_conversation_seen drop column user_messages;
+alter table ai_conversations drop column user_messages;
+`);
+  }
+}
