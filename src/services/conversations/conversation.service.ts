@@ -70,6 +70,16 @@ function unreadSql(alias: string): string {
   return `${alias}.user_messages - coalesce((select s.user_messages from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?), 0)`;
 }
 
+/**
+ * unreadSql for every conversation of a list (the filter and the sort): the caller's marks are read once,
+ * as a hashed set (ai_conversation_seen_viewer_idx), and only a conversation in it looks its mark up.
+ * Parameters: project, viewer, viewer.
+ */
+function unreadListSql(alias: string): string {
+  return `${alias}.user_messages - case when ${alias}.id in (select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?)
+     then (select s.user_messages from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?) else 0 end`;
+}
+
 /** `q` as an ilike pattern: contains the text, `%`, `_` and `\\` taken literally. */
 export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -144,8 +154,8 @@ export class ConversationService {
     if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
-      unread_count: (alias) => ({ sql: unreadSql(alias), params: [viewer] }),
-      unread: (alias) => ({ sql: `(${unreadSql(alias)}) > 0`, params: [viewer] }),
+      unread_count: (alias) => ({ sql: unreadListSql(alias), params: [ctx.project.id, viewer, viewer] }),
+      unread: (alias) => ({ sql: `(${unreadListSql(alias)}) > 0`, params: [ctx.project.id, viewer, viewer] }),
       referral_source_id: REFERRAL_SOURCE_ID,
     };
     return readPage(
