@@ -8,38 +8,27 @@ import { fromGraphErrors } from './envelope.js';
 import { FLUSH_NOW_BYTES, FlushWindows } from './flush-windows.js';
 
 /**
- * The bytes of one write, with its HTTP/1.1 chunk framing made once too: the stream writes them on its
+ * The text of one write, with its HTTP/1.1 chunk framing made once too: the stream writes it on its
  * socket itself (one write, no per-write work of the response object), and thousands of streams
- * sending the same events send the same buffer (a string would be encoded again by each socket's write).
+ * sending the same events send the same string.
  */
 interface Frame {
   text: string;
-  bytes: Buffer | null;
-  chunk: Buffer | null;
+  chunk: string | null;
 }
 
-const CRLF = Buffer.from('\r\n');
-
-function bytesOf(frame: Frame): Buffer {
-  return (frame.bytes ??= Buffer.from(frame.text));
+function chunkOf(frame: Frame): string {
+  return (frame.chunk ??= `${Buffer.byteLength(frame.text).toString(16)}\r\n${frame.text}\r\n`);
 }
 
-function chunkOf(frame: Frame): Buffer {
-  if (frame.chunk === null) {
-    const bytes = bytesOf(frame);
-    frame.chunk = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, CRLF]);
-  }
-  return frame.chunk;
-}
-
-const KEEP_ALIVE: Frame = { text: ': keep-alive\n\n', bytes: null, chunk: null };
+const KEEP_ALIVE: Frame = { text: ': keep-alive\n\n', chunk: null };
 
 /** One frame per event, made once however many streams send it (the event object is shared by them). */
 const FRAMES = new WeakMap<AiEventRecord, Frame>();
 function frame(event: AiEventRecord): Frame {
   let f = FRAMES.get(event);
   if (f === undefined) {
-    f = { text: `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`, bytes: null, chunk: null };
+    f = { text: `id: ${event.id}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`, chunk: null };
     FRAMES.set(event, f);
   }
   return f;
@@ -58,7 +47,7 @@ function framesOf(events: AiEventRecord[]): Frame {
   if (cached && cached.events.length === events.length && cached.events.every((e, i) => e === events[i])) return cached.frame;
   let text = '';
   for (const event of events) text += frame(event).text;
-  const f: Frame = { text, bytes: null, chunk: null };
+  const f: Frame = { text, chunk: null };
   BATCH_FRAMES.set(events[0], { events, frame: f });
   return f;
 }
@@ -260,7 +249,7 @@ class SseWriter implements BatchSink {
     const socket = this.socket;
     if (!this.open || !socket || socket.destroyed) return false;
     this.wrote = true;
-    socket.write(this.chunked ? chunkOf(frame) : bytesOf(frame));
+    socket.write(this.chunked ? chunkOf(frame) : frame.text);
     return true;
   }
 
