@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
+import { FILL_UNREAD_COUNTS } from '../../src/db/migrations/Migration20261128059000_unread_counts.js';
 
 /**
  * An inbox a busy counter can keep up with (CONTRACT §10.5): last_message_at, the caller's unread_count and
@@ -382,6 +383,15 @@ describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
     const one = await t.api({ path: `/ai/conversations/${X}`, key: KEYS.owner, query: { params: 'unread_count' } });
     expect(one.json().result).toMatchObject({ id: X, unread_count: 3 });
     await consistent();
+    // the migration's fill gives the same counts back from the messages alone
+    await db.sql('update ai_conversations set user_messages = 7');
+    await db.sql('update ai_conversation_seen set user_messages = 7');
+    for (const statement of FILL_UNREAD_COUNTS) await db.sql(statement);
+    await consistent();
+    expect(await counts(KEYS.admin)).toEqual([
+      [X, 2],
+      [Y, 1],
+    ]);
   });
 
   it('the graph: q, the fields and the seen mutation', async () => {

@@ -1,5 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/** The stored counts from the messages (the test of the migration runs it on counts it spoiled). */
+export const FILL_UNREAD_COUNTS = [
+  `update ai_conversations c set user_messages = (select count(*) from ai_messages m where m.conversation_id = c.id and m.role = 'user')`,
+  `update ai_conversation_seen s set user_messages = (
+     select count(*) from ai_messages m where m.conversation_id = s.conversation_id and m.role = 'user' and m.id <= s.message_id)`,
+];
+
 /**
  * The sort by `unread_count` (CONTRACT §10.5) without counting messages per request: what it needs is stored.
  *
@@ -18,13 +25,9 @@ export class Migration20261128059000_unread_counts extends Migration {
 alter table ai_conversations add column user_messages int not null default 0;
 alter table ai_conversation_seen add column user_messages int not null default 0;
 
-update ai_conversations c set user_messages = n.n
-  from (select conversation_id, count(*)::int n from ai_messages where role = 'user' group by conversation_id) n
- where c.id = n.conversation_id;
 create index ai_conversation_seen_viewer_idx on ai_conversation_seen (project_id, viewer, conversation_id);
 drop index if exists ai_conversation_seen_project_idx;
-update ai_conversation_seen s set user_messages = (
-  select count(*) from ai_messages m where m.conversation_id = s.conversation_id and m.role = 'user' and m.id <= s.message_id);
+${FILL_UNREAD_COUNTS.join(';\n')};
 
 create function ai_messages_user_messages() returns trigger language plpgsql as $$
 begin
