@@ -135,7 +135,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     .gatePool(orm.em.getConnection().getKnex().client as never)
     .start();
   registerErrorHandling(app, breaker);
-  await registerCors(app, config.corsOrigins);
+  registerCors(app, config.corsOrigins);
   refuseWhileClosing(app);
   failFastWhileDown(app, breaker);
   const pressure = new PressureMonitor(config.pressure);

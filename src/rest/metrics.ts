@@ -39,17 +39,9 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
     promClient: client as never,
     endpoint: null,
     defaultMetrics: { enabled: true, register: registry as never },
-    routeMetrics: {
-      enabled: { histogram: true, summary: false },
-      registeredRoutesOnly: false,
-      invalidRouteGroup: '__unmatched__',
-      routeBlacklist: ['/metrics'],
-      overrides: {
-        histogram: { registers: [registry as never], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] },
-        summary: { registers: [registry as never] },
-      },
-    },
+    routeMetrics: { enabled: false },
   });
+  recordRoutes(app, registry);
 
   new client.Gauge({
     name: 'ordergraph_db_pool_connections',
@@ -97,6 +89,68 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
   app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (req, reply) => {
     if (!allowed(req)) return reply.code(403).send({ status: 'forbidden' });
     return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** performance.now() when a measured request began; 0 for one not measured. */
+    metricsStart: number;
+  }
+}
+
+const UNMEASURED_METHODS = new Set(['HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
+type RouteLabels = { method: string; route: string; status_code: number };
+
+/**
+ * The per-route histogram fastify-metrics 14 kept (same names, help, labels, buckets; its summary stays
+ * registered and empty, as it was with `summary: false`), recorded without its per-request timer closure
+ * and label object: the start is a number on the request and each (route, method, status) keeps its labels.
+ */
+function recordRoutes(app: FastifyInstance, registry: client.Registry): void {
+  const labelNames = ['method', 'route', 'status_code'];
+  const histogram = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'request duration in seconds',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new client.Summary({
+    name: 'http_request_summary_seconds',
+    help: 'request duration in seconds summary',
+    labelNames,
+    registers: [registry],
+  });
+  const known = new Map<string, Map<string, Map<number, RouteLabels>>>();
+  const labelsOf = (method: string, route: string, status: number): RouteLabels => {
+    let byMethod = known.get(route);
+    if (!byMethod) known.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let labels = byStatus.get(status);
+    if (!labels) byStatus.set(status, (labels = { method, route, status_code: status }));
+    return labels;
+  };
+  app.decorateRequest('metricsStart', 0);
+  app.addHook('onRequest', (req, _reply, done) => {
+    const { config, url } = req.routeOptions;
+    if (
+      (config as { disableMetrics?: boolean }).disableMetrics !== true &&
+      req.raw.url &&
+      !UNMEASURED_METHODS.has(req.method) &&
+      (url ?? req.url) !== '/metrics'
+    )
+      req.metricsStart = performance.now();
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    if (req.metricsStart !== 0) {
+      const { config, url } = req.routeOptions;
+      const route = (config as { statsId?: string }).statsId ?? url ?? '__unmatched__';
+      histogram.observe(labelsOf(req.method, route, reply.statusCode) as never, (performance.now() - req.metricsStart) / 1000);
+    }
+    done();
   });
 }
 

@@ -54,6 +54,33 @@ describe.each(ENGINES)('/metrics (%s)', (engine) => {
     expect(res.body).not.toContain('route="/metrics"');
   });
 
+  it('the request series as fastify-metrics wrote them: names, help, label order, unmatched routes, no HEAD or OPTIONS', async () => {
+    await t.api({ path: '/configs', key: KEYS.server });
+    await t.app.inject({ method: 'GET', url: '/nowhere-at-all' });
+    await t.app.inject({ method: 'HEAD', url: '/health/live' });
+    await t.app.inject({ method: 'OPTIONS', url: '/v400/en/acme/configs' });
+    const lines = (await scrape(t)).body.split('\n');
+    const request = lines.filter((l) => l.includes('http_request_'));
+    expect(request).toEqual(
+      expect.arrayContaining([
+        '# HELP http_request_duration_seconds request duration in seconds',
+        '# TYPE http_request_duration_seconds histogram',
+        '# HELP http_request_summary_seconds request duration in seconds summary',
+        '# TYPE http_request_summary_seconds summary',
+      ]),
+    );
+    expect(request.filter((l) => l.startsWith('http_request_summary_seconds'))).toEqual([]);
+    expect(request).toContainEqual(
+      expect.stringMatching(/^http_request_duration_seconds_count\{method="GET",route="__unmatched__",status_code="404"\} [1-9]/),
+    );
+    expect(request).toContainEqual(
+      expect.stringMatching(
+        /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/v400\/:lang\/:project\/configs",status_code="200"\} \d+$/,
+      ),
+    );
+    expect(request.filter((l) => /method="(HEAD|OPTIONS)"/.test(l))).toEqual([]);
+  });
+
   it('reports the database pool (in use, idle, waiting) and process metrics', async () => {
     const res = await scrape(t);
     for (const state of ['in_use', 'idle', 'waiting']) {

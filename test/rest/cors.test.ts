@@ -117,6 +117,44 @@ describe.each(ENGINES)('CORS (%s)', (engine) => {
     expect(outside.body).toBe('');
   });
 
+  it('the CORS headers of each kind of answer, exactly as @fastify/cors wrote them', async () => {
+    const cors = (res: { headers: Record<string, unknown> }) =>
+      Object.fromEntries(
+        Object.entries(res.headers).filter(([k]) => k.startsWith('access-control-') || k === 'vary' || k === 'content-length'),
+      );
+    const exposed =
+      'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Scope, X-RateLimit-Key, X-Request-Id, Idempotent-Replayed';
+    const pre = {
+      vary: 'Origin',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': exposed,
+      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
+      'access-control-allow-headers':
+        'Authorization, X-Api-Key, Content-Type, Accept, Accept-Language, X-APP-X, X-Socket-Id-X, X-Country-Code-X, X-Request-Id, X-Requested-With, Idempotency-Key',
+      'access-control-max-age': '600',
+      'content-length': '0',
+    };
+    expect(cors(await preflight(t, '/v400/en/acme/configs'))).toEqual(pre);
+    expect(cors(await preflight(listed, '/v400/en/acme/configs'))).toEqual({ ...pre, 'access-control-allow-origin': ORIGIN });
+    const { 'access-control-allow-origin': _, ...refused } = pre;
+    expect(cors(await preflight(listed, '/v400/en/acme/configs', 'http://evil.example'))).toEqual(refused);
+    const get = await t.api({ path: '/configs', key: KEYS.server });
+    expect(cors(get)).toEqual({
+      vary: 'Origin',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': exposed,
+      'content-length': get.headers['content-length'],
+    });
+    const other = await listed.api({ path: '/configs', key: KEYS.server, headers: { origin: 'http://evil.example' } });
+    expect(cors(other)).toEqual({
+      vary: 'Origin',
+      'access-control-expose-headers': exposed,
+      'content-length': other.headers['content-length'],
+    });
+    const options = await t.app.inject({ method: 'OPTIONS', url: '/v400/en/acme/configs', headers: { origin: ORIGIN } });
+    expect([options.statusCode, cors(options)]).toEqual([404, { vary: 'Origin', 'content-length': options.headers['content-length'] }]);
+  });
+
   it('accepts and ignores the headers the clients always send', async () => {
     const plain = await t.api({ path: '/configs', key: KEYS.server, query: { mode: 'dictionary' } });
     const extra = await t.api({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
+import { FILL_UNREAD_COUNTS } from '../../src/db/migrations/Migration20261128059000_unread_counts.js';
 
 /**
  * An inbox a busy counter can keep up with (CONTRACT §10.5): last_message_at, the caller's unread_count and
@@ -295,6 +296,102 @@ describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
     const es = await t.api({ path: '/ai/conversations', key: KEYS.server, lang: 'es', query: { q: 'x'.repeat(101) } });
     expect(es.json().result.join(' ')).toMatch(/campo q/);
     expect((await t.api({ path: '/ai/conversations', key: KEYS.server, query: { q: '€'.repeat(100) } })).statusCode).toBe(200);
+  });
+
+  it('unread_count read from the stored counts: as counted before after user messages, notes, marks, per viewer', async () => {
+    // two conversations of this engine's own (X, Y), written over the API
+    const [X, Y] = [B + 5, B + 6];
+    for (const id of [X, Y])
+      await db.sql(
+        `insert into ai_conversations (id, project_id, agent_id, business_id, contact, status, usage, created_at)
+         select ?, id, ?, 1, ?, 'active', '{}', '2026-11-01T12:00:00Z' from projects where code = 'acme'`,
+        [id, B, `3469900${id}`],
+      );
+    const post = async (id: number, body: Record<string, unknown>) => {
+      const res = await t.api({ method: 'POST', path: `/ai/conversations/${id}/messages`, key: KEYS.server, body });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().result.id as number;
+    };
+    const counts = async (key: string, where: unknown = { id: [X, Y] }) => {
+      const query = { where: JSON.stringify(where), orderBy: '-unread_count,id', page_size: '100' };
+      const res = await t.api({ path: '/ai/conversations', key, query });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().result as { id: number; unread_count: number }[])
+        .filter((c) => [X, Y].includes(c.id))
+        .map((c) => [c.id, c.unread_count]);
+    };
+    // the stored counts equal the messages counted, for every conversation and mark of the database
+    const consistent = async () =>
+      expect(
+        await db.sql<{ n: number }>(
+          `select (select count(*) from ai_conversations c where c.user_messages <>
+                    (select count(*) from ai_messages m where m.conversation_id = c.id and m.role = 'user'))
+                + (select count(*) from ai_conversation_seen s where s.user_messages <>
+                    (select count(*) from ai_messages m where m.conversation_id = s.conversation_id and m.role = 'user' and m.id <= s.message_id))
+                  as n`,
+        ),
+      ).toEqual([{ n: '0' }]);
+    const first = await post(X, { role: 'user', content: 'hola' });
+    await post(X, { role: 'assistant', content: 'hola, ¿qué desea?' });
+    await post(X, { role: 'user', content: 'una pizza', public: false });
+    await post(Y, { role: 'user', content: 'buenas' });
+    expect(await counts(KEYS.server)).toEqual([
+      [X, 2],
+      [Y, 1],
+    ]);
+    // a seen mark: X ties Y (then id), then falls below it; the other viewer keeps its own count and order
+    expect((await seen(X, { message_id: first })).json().result).toEqual({ unread_count: 1 });
+    expect(await counts(KEYS.server)).toEqual([
+      [X, 1],
+      [Y, 1],
+    ]);
+    expect((await seen(X, {})).json().result).toEqual({ unread_count: 0 });
+    expect(await counts(KEYS.server)).toEqual([
+      [Y, 1],
+      [X, 0],
+    ]);
+    expect(await counts(KEYS.admin)).toEqual([
+      [X, 2],
+      [Y, 1],
+    ]);
+    // a note, a non-public assistant message, a tool message: no user message, no change
+    await post(X, { role: 'system', content: 'note: VIP', public: false });
+    await post(X, { role: 'assistant', content: 'internal', public: false });
+    await post(X, { role: 'tool', content: '{}' });
+    expect(await counts(KEYS.server)).toEqual([
+      [Y, 1],
+      [X, 0],
+    ]);
+    // a new user message: unread again for every viewer
+    await post(X, { role: 'user', content: '¿y la bebida?' });
+    expect(await counts(KEYS.server)).toEqual([
+      [X, 1],
+      [Y, 1],
+    ]);
+    expect(await counts(KEYS.admin)).toEqual([
+      [X, 3],
+      [Y, 1],
+    ]);
+    // the other viewer's mark, back to an older message for this one (it stays), the filter
+    expect((await seen(X, { message_id: first }, KEYS.admin)).json().result).toEqual({ unread_count: 2 });
+    expect((await seen(X, { message_id: first })).json().result).toEqual({ unread_count: 1 });
+    expect(await counts(KEYS.admin)).toEqual([
+      [X, 2],
+      [Y, 1],
+    ]);
+    expect(await counts(KEYS.admin, [{ attribute: 'unread_count', value: { condition: '>=', value: 2 } }])).toEqual([[X, 2]]);
+    const one = await t.api({ path: `/ai/conversations/${X}`, key: KEYS.owner, query: { params: 'unread_count' } });
+    expect(one.json().result).toMatchObject({ id: X, unread_count: 3 });
+    await consistent();
+    // the migration's fill gives the same counts back from the messages alone
+    await db.sql('update ai_conversations set user_messages = 7');
+    await db.sql('update ai_conversation_seen set user_messages = 7');
+    for (const statement of FILL_UNREAD_COUNTS) await db.sql(statement);
+    await consistent();
+    expect(await counts(KEYS.admin)).toEqual([
+      [X, 2],
+      [Y, 1],
+    ]);
   });
 
   it('the graph: q, the fields and the seen mutation', async () => {

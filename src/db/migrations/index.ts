@@ -33,6 +33,7 @@ import { Migration20261128057001_late_last_message_at } from './Migration2026112
 import { Migration20261128057002_search_fold } from './Migration20261128057002_search_fold.js';
 import { Migration20261128057003_template_messages } from './Migration20261128057003_template_messages.js';
 import { Migration20261128057004_saved_replies } from './Migration20261128057004_saved_replies.js';
+import { Migration20261128059000_unread_counts } from './Migration20261128059000_unread_counts.js';
 import { Migration20261128060000_media_generations } from './Migration20261128060000_media_generations.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
@@ -71,5 +72,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128057002_search_fold', class: Migration20261128057002_search_fold },
   { name: 'Migration20261128057003_template_messages', class: Migration20261128057003_template_messages },
   { name: 'Migration20261128057004_saved_replies', class: Migration20261128057004_saved_replies },
+  { name: 'Migration20261128059000_unread_counts', class: Migration20261128059000_unread_counts },
   { name: 'Migration20261128060000_media_generations', class: Migration20261128060000_media_generations },
 ];

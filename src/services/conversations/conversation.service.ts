@@ -73,11 +73,22 @@ export function viewerOf(ctx: RequestContext): string | null {
   return null;
 }
 
-/** The caller's unread `user` messages of conversation `alias`: after its seen mark, all of them without one. */
+/**
+ * The caller's unread `user` messages of conversation `alias`: after its seen mark, all of them without one
+ * (imported history is never unread: not counted). Both counts are stored (Migration20261128059000_unread_counts): no message is read.
+ */
 function unreadSql(alias: string): string {
-  // CONTRACT §13.3: imported history is never unread
-  return `select count(*) from ai_messages um where um.conversation_id = ${alias}.id and um.role = 'user' and um.source <> 'history'
-     and um.id > coalesce((select s.message_id from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?), 0)`;
+  return `${alias}.user_messages - coalesce((select s.user_messages from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?), 0)`;
+}
+
+/**
+ * unreadSql for every conversation of a list (the filter and the sort): the caller's marks are read once,
+ * as a hashed set (ai_conversation_seen_viewer_idx), and only a conversation in it looks its mark up.
+ * Parameters: project, viewer, viewer.
+ */
+function unreadListSql(alias: string): string {
+  return `${alias}.user_messages - case when ${alias}.id in (select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?)
+     then (select s.user_messages from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?) else 0 end`;
 }
 
 /** Whether a condition of `where` (at any depth, outside relation groups) is on `attribute`. */
@@ -169,8 +180,8 @@ export class ConversationService {
     if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
-      unread_count: (alias) => ({ sql: unreadSql(alias), params: [viewer] }),
-      unread: (alias) => ({ sql: `(${unreadSql(alias)}) > 0`, params: [viewer] }),
+      unread_count: (alias) => ({ sql: unreadListSql(alias), params: [ctx.project.id, viewer, viewer] }),
+      unread: (alias) => ({ sql: `(${unreadListSql(alias)}) > 0`, params: [ctx.project.id, viewer, viewer] }),
       referral_source_id: REFERRAL_SOURCE_ID,
     };
     return readPage(
@@ -214,12 +225,14 @@ export class ConversationService {
             Number.isInteger(messageId) && messageId > 0 && messageId <= INT_MAX ? messageId : 0,
           ]);
     if (!target) throw validationError([{ field: 'message_id', key: 'invalid_field' }]);
+    // the mark and the user messages up to it (the conversation's unread_count subtracts them)
     await run(
       ctx.em,
-      `insert into ai_conversation_seen (project_id, conversation_id, viewer, message_id) values (?, ?, ?, ?)
-       on conflict (conversation_id, viewer) do update set message_id = greatest(ai_conversation_seen.message_id, excluded.message_id),
-         updated_at = now()`,
-      [project, conversation.id, viewer, Number(target.id)],
+      `insert into ai_conversation_seen (project_id, conversation_id, viewer, message_id, user_messages)
+       select ?, ?, ?, ?, count(*) from ai_messages where conversation_id = ? and role = 'user' and source <> 'history' and id <= ?
+       on conflict (conversation_id, viewer) do update set message_id = excluded.message_id, user_messages = excluded.user_messages,
+         updated_at = now() where ai_conversation_seen.message_id < excluded.message_id`,
+      [project, conversation.id, viewer, Number(target.id), conversation.id, Number(target.id)],
     );
     const [row] = await run(ctx.em, `select (${unreadSql('c')})::int as n from ai_conversations c where c.project_id = ? and c.id = ?`, [
       viewer,
@@ -244,21 +257,18 @@ export class ConversationService {
     }).load(conversationId);
   }
 
-  /** unread_count of the caller for a page of conversations: one grouped query. */
+  /** unread_count of the caller for a page of conversations: one query of the stored counts. */
   unreadCount(ctx: RequestContext, conversationId: number): Promise<number | undefined> {
     const viewer = viewerOf(ctx) ?? '';
     return loaderFor<number, number>(ctx.em, 'conversation.unread_count', async (ids) => {
-      const rows = await selectOnReplica<{ conversation_id: number; n: number }>(
+      const rows = await selectOnReplica<{ id: number; n: number }>(
         ctx.em,
-        `select m.conversation_id, count(*)::int as n from ai_messages m
-           left join ai_conversation_seen s on s.conversation_id = m.conversation_id and s.viewer = ? and s.project_id = ?
-          where m.project_id = ? and m.conversation_id in (${ids.map(() => '?').join(', ')}) and m.role = 'user' and m.source <> 'history'
-            and m.id > coalesce(s.message_id, 0)
-          group by m.conversation_id`,
-        [viewer, ctx.project.id, ctx.project.id, ...ids],
+        `select c.id, (${unreadSql('c')})::int as n from ai_conversations c
+          where c.project_id = ? and c.id in (${ids.map(() => '?').join(', ')})`,
+        [viewer, ctx.project.id, ...ids],
       );
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
-      for (const r of rows) counts.set(Number(r.conversation_id), Number(r.n));
+      for (const r of rows) counts.set(Number(r.id), Number(r.n));
       return counts;
     }).load(conversationId);
   }
