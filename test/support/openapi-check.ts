@@ -86,7 +86,10 @@ export function problemOf(c: Compiled, req: { method: string; url: string }, res
   }
   checked.answers++;
   if (unrouted(res)) return null;
-  const route = c.routes.find((r) => r.method === req.method && r.pattern.test(path));
+  // HEAD is a GET without its body (HTTP; Fastify answers it for every GET route): its status and headers are the GET's
+  const head = req.method === 'HEAD';
+  const method = head ? 'GET' : req.method;
+  const route = c.routes.find((r) => r.method === method && r.pattern.test(path));
   if (!route) return `${where}: no documented route answers this path and method`;
   const responses = c.doc.paths[route.template][route.method.toLowerCase()].responses;
   const status = String(res.statusCode);
@@ -99,7 +102,7 @@ export function problemOf(c: Compiled, req: { method: string; url: string }, res
   if (!type) return `${where}: answered without a Content-Type; documented: ${Object.keys(content).join(', ')}`;
   const media = matchContent(content, type);
   if (!media) return `${where}: Content-Type ${type} is not documented (${Object.keys(content).join(', ')})`;
-  if (media !== 'application/json' && !media.endsWith('+json')) return null;
+  if (head || (media !== 'application/json' && !media.endsWith('+json'))) return null;
   const body = safeJson(res.body);
   if (body === undefined) return `${where}: not JSON`;
   const validate = validatorAt(c, 'paths', route.template, route.method.toLowerCase(), 'responses', key, 'content', media, 'schema');
