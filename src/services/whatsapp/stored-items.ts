@@ -20,6 +20,9 @@ export interface Sender {
   username: string | null;
 }
 
+/** What opening or matching a conversation needs of its agent (a webhook's agent, or a template send's). */
+export type ConversationAgent = Pick<WebhookAgent, 'id'> & { business_id?: number | null };
+
 /** How an item is stored: a customer's message, or the business's own from its phone (an echo). */
 export interface ItemToStore {
   externalId: string;
@@ -31,7 +34,7 @@ export interface ItemToStore {
 }
 
 /** The user whose country code and cellphone digits, joined, are the contact (same expression as users_phone_digits_idx). */
-export const USER_BY_PHONE = `(select id from users
+const USER_BY_PHONE = `(select id from users
    where project_id = ?
      and regexp_replace(coalesce(country_phone_code, ''), '[^0-9]', '', 'g') || regexp_replace(coalesce(cellphone, ''), '[^0-9]', '', 'g') = ?
    order by id limit 1)`;
@@ -48,7 +51,7 @@ export const MATCH = `select id, handler from ai_conversations
    order by (contact_user_id is not distinct from ?::text) desc, id
    limit 1
    for no key update`;
-export const matchParams = (p: number, agent: WebhookAgent, s: Sender) => [
+export const matchParams = (p: number, agent: ConversationAgent, s: Sender) => [
   p,
   agent.id,
   s.bsuid,
@@ -151,7 +154,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
 export async function openConversation(
   tx: EntityManager,
   projectId: number,
-  agent: WebhookAgent,
+  agent: ConversationAgent,
   sender: Sender,
   events: NewAiEvent[],
   handler: ConversationHandler = 'ai',
@@ -176,7 +179,7 @@ export async function openConversation(
         agent.id,
         projectId,
         sender.phone,
-        agent.business_id,
+        agent.business_id ?? null,
         contact,
         sender.bsuid,
         agent.id,

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 import type { AiTemplate } from '../../entities/ai-template.js';
-import { appError } from '../../errors/codes.js';
-import { conversationEvent, messageRecord, run } from '../conversations/records.js';
+import { messageRecord, run } from '../conversations/records.js';
 import type { NewAiEvent } from '../events/event-log.js';
 import { applyEarlyStatuses, lockExternalId, messageStatusEvent } from './delivery.js';
-import { USER_BY_PHONE } from './stored-items.js';
+import { openConversation, type Sender } from './stored-items.js';
 import { moveTemplateSend } from './template-send.service.js';
 
 interface TemplateAgent {
@@ -38,7 +37,9 @@ export async function storeTemplateMessage(
   const p = ctx.project.id;
   const events: NewAiEvent[] = [];
   await lockExternalId(tx, agent.id, send.message_id);
-  const conversation = await contactConversation(tx, p, agent, send.to, events);
+  // the contact's active conversation, opened as an inbound message opens one (the number's lock, its address-book name)
+  const contact: Sender = { phone: send.to, bsuid: null, name: null, username: null };
+  const conversation = await openConversation(tx, p, agent, contact, events);
   const payload = { template_id: template.id, name: template.name, language: template.language, body_parameters: send.body_parameters };
   const [message] = await run(
     tx,
@@ -70,37 +71,4 @@ export async function storeTemplateMessage(
     await moveTemplateSend(tx, p, agent.id, send.message_id, row.delivery_status, row.delivery_error ?? null);
   }
   return events;
-}
-
-/** The contact's active conversation with the agent (locked like the write routes lock it), opened when none is. */
-async function contactConversation(
-  tx: EntityManager,
-  projectId: number,
-  agent: TemplateAgent,
-  to: string,
-  events: NewAiEvent[],
-): Promise<Record<string, any>> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const [active] = await run(
-      tx,
-      `select * from ai_conversations where project_id = ? and agent_id = ? and status = 'active' and contact = ?
-        order by id limit 1 for no key update`,
-      [projectId, agent.id, to],
-    );
-    if (active) return active;
-    // a concurrent opener (an inbound message, another send) wins the partial unique index: read its row
-    const [opened] = await run(
-      tx,
-      `insert into ai_conversations (project_id, agent_id, user_id, business_id, contact, status, usage)
-       values (?, ?, ${USER_BY_PHONE}, ?, ?, 'active', '{}')
-       on conflict do nothing
-       returning *`,
-      [projectId, agent.id, projectId, to, agent.business_id ?? null, to],
-    );
-    if (opened) {
-      events.push(conversationEvent('conversation.created', opened, agent, 0));
-      return opened;
-    }
-  }
-  throw appError('ERROR_INTERNAL');
 }

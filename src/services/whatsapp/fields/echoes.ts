@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../context/index.js';
+import { OUTBOUND_TYPES } from '../../conversations/message-payload.js';
 import { conversationEvent, messageRecord } from '../../conversations/records.js';
 import { writeWithEvents, type NewAiEvent, type OutboxKind } from '../../events/event-log.js';
 import { applyEarlyStatuses, lockExternalId, messageStatusEvent } from '../delivery.js';
@@ -20,19 +21,8 @@ import {
   type WebhookChange,
 } from '../webhook-items.js';
 
-/** CONTRACT §13.1: the types an echo is stored as (those §12.4 can send); others are logged and skipped. */
-const ECHO_TYPES: ReadonlySet<string> = new Set([
-  'text',
-  'image',
-  'audio',
-  'video',
-  'document',
-  'sticker',
-  'location',
-  'contacts',
-  'interactive',
-  'reaction',
-]);
+/** CONTRACT §13.1: the types an echo is stored as (those a reply can send, and contact cards); others are logged and skipped. */
+const ECHO_TYPES: ReadonlySet<string> = new Set([...OUTBOUND_TYPES, 'contacts']);
 /** The `delivery_error` of an AI reply an echo made needless. */
 export const SUPERSEDED = 'superseded by the business app';
 
