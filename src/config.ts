@@ -82,6 +82,11 @@ export interface HistoryImportConfig {
   concurrency: number;
   /** First retry of a chunk whose import failed (HISTORY_IMPORT_RETRY_BASE_MS, default 1,000), doubling, at most 10 minutes. */
   retryBaseMs: number;
+  /**
+   * Messages imported per second by one process, at most (HISTORY_IMPORT_RATE, default 6,000; 0: unpaced). The pause
+   * after each chunk leaves live traffic its share of the cores while months of history arrive.
+   */
+  messagesPerSecond: number;
 }
 
 export interface MediaConfig {
@@ -252,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollMs: Math.max(10, int(env.HISTORY_IMPORT_POLL_MS, 500)),
       concurrency: Math.max(1, int(env.HISTORY_IMPORT_CONCURRENCY, 2)),
       retryBaseMs: Math.max(1, int(env.HISTORY_IMPORT_RETRY_BASE_MS, 1000)),
+      messagesPerSecond: Math.max(0, int(env.HISTORY_IMPORT_RATE, 6000)),
     },
     eventsRetentionDays: int(env.EVENTS_RETENTION_DAYS, 7),
     eventsKeepAliveMs: int(env.EVENTS_KEEPALIVE_MS, 15_000),

@@ -331,5 +331,33 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
       expect((await history(['junk'])).status).toBe(200);
       expect(await agentHistory()).toEqual(before);
     });
+
+    it('HISTORY_IMPORT_RATE paces a process: 3 chunks of 50 messages at 100/s take at least a second, all stored', async () => {
+      await importer.stop();
+      const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      importer = new HistoryImporter({
+        orm: db.orm,
+        config: { ...loadConfig({ HISTORY_IMPORT_RATE: '100' }).historyImport, pollMs: 50 },
+        log: quiet,
+      }).start();
+      expect(loadConfig({}).historyImport.messagesPerSecond).toBe(6000);
+      const phone = phoneNo();
+      const chunk = (c: number) => ({
+        metadata: { phase: 0, chunk_order: c + 1, progress: 10 },
+        threads: [
+          { id: phone, messages: Array.from({ length: 50 }, (_, i) => fromCustomer(wamid(`pace${c}`), phone, hoursAgo(50 - i), `m${i}`)) },
+        ],
+      });
+      const started = performance.now();
+      expect((await history([chunk(0), chunk(1), chunk(2)])).status).toBe(200);
+      await imported();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+      const [row] = await db.sql<{ n: number }>(
+        `select count(*)::int as n from ai_messages m join ai_conversations c on c.id = m.conversation_id
+          where c.agent_id = ? and c.contact = ? and m.source = 'history'`,
+        [AGENT, phone],
+      );
+      expect(row.n).toBe(150);
+    });
   });
 });
