@@ -65,7 +65,7 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
               (select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = t.contact),
               'closed', 'completed', '{}', 'history', t.oldest, now(), t.newest
          from (select r->>'contact' as contact, min((r->>'created_at')::timestamptz) as oldest, max((r->>'created_at')::timestamptz) as newest
-                 from jsonb_array_elements(?::jsonb) r group by 1) t
+                 from json_array_elements(?::json) r group by 1) t
         order by t.contact
        on conflict (agent_id, contact) where source = 'history'
        do update set created_at = least(c.created_at, excluded.created_at), closed_at = greatest(c.closed_at, excluded.closed_at)
@@ -74,7 +74,7 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
     );
     const [stored] = await run(
       tx,
-      `with r as (select * from jsonb_to_recordset(?::jsonb) as r(contact text, external_id text, external_key text, role text, content text,
+      `with r as (select * from json_to_recordset(?::json) as r(contact text, external_id text, external_key text, role text, content text,
                     type text, payload jsonb, created_at timestamptz, delivery_status text, media_id text, mime_type text, filename text,
                     provider_media_id text)),
        m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, source,

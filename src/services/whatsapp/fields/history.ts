@@ -41,7 +41,7 @@ export async function receiveHistory(ctx: RequestContext, change: WebhookChange)
       if (chunks.length)
         await run(
           tx,
-          `insert into ai_history_chunks (project_id, agent_id, business_number, value) select ?, ?, ?, x from jsonb_array_elements(?::jsonb) x`,
+          `insert into ai_history_chunks (project_id, agent_id, business_number, value) select ?, ?, ?, x from json_array_elements(?::json) x`,
           [ctx.project.id, agent.id, businessNumber(value.metadata), JSON.stringify(chunks)],
         );
       await run(
