@@ -91,6 +91,47 @@ function unreadListSql(alias: string): string {
      then (select s.user_messages from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?) else 0 end`;
 }
 
+/** Past this page end, a sort by unread_count reads every conversation of the project (the generic query). */
+const UNREAD_WALK_MAX = 1000;
+
+/**
+ * Whether the page can be found from ai_conversations_unread_idx (Migration20261129000100_unread_sort_index), read
+ * forward or backward: the order starts with unread_count then last_message_at in one direction, the list keeps
+ * history out (the index's condition) and the page ends early enough.
+ */
+function walksUnreadIndex(q: ListQuery): boolean {
+  const [first, second] = q.orderBy;
+  return (
+    first.attribute === 'unread_count' &&
+    second?.attribute === 'last_message_at' &&
+    first.direction === second.direction &&
+    !namesAttribute(q.where, 'source') &&
+    q.page * q.page_size <= UNREAD_WALK_MAX
+  );
+}
+
+/**
+ * The conversations that can be on a page whose order starts with unread_count (walksUnreadIndex), as `id = any(…)`:
+ * the caller's marked ones, and the others up to the page's end in the page's order. Without a mark, unread_count is
+ * user_messages, so those are the first entries of the index that pass the filter, not a read of the whole project.
+ * The list's own query over them gives exactly its page: each row of it is either marked or, among the unmarked,
+ * no further than the page's end.
+ */
+function unreadCandidates(ctx: RequestContext, q: ListQuery, filter: Record<string, unknown>, computed: Computed, viewer: string) {
+  const project = ctx.project.id;
+  const marks = 'select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?';
+  const stored: Computed = { ...computed, unread_count: (alias) => ({ sql: `${alias}.user_messages`, params: [] }) };
+  const unmarked = ctx.em
+    .createQueryBuilder(AiConversation, 'u')
+    .select('u.id')
+    .where({ $and: [{ project }, filter, { id: { $nin: raw(marks, [project, viewer]) } }] })
+    .orderBy(toOrderBy(q.orderBy, stored))
+    .limit(q.page * q.page_size)
+    .getKnexQuery()
+    .toSQL();
+  return { id: raw(`any(array(${unmarked.sql}) || array(${marks}))`, [...unmarked.bindings, project, viewer]) };
+}
+
 /** Whether a condition of `where` (at any depth, outside relation groups) is on `attribute`. */
 function namesAttribute(where: Group, attribute: string): boolean {
   return where.items.some((n) => ('items' in n ? namesAttribute(n, attribute) : 'attribute' in n && n.attribute === attribute));
@@ -184,24 +225,22 @@ export class ConversationService {
       unread: (alias) => ({ sql: `(${unreadListSql(alias)}) > 0`, params: [ctx.project.id, viewer, viewer] }),
       referral_source_id: REFERRAL_SOURCE_ID,
     };
-    return readPage(
-      ctx,
-      AiConversation,
-      q,
-      () => {
-        const filters = [
-          toFilter(q.where, conversationRelations(ctx), computed),
-          // CONTRACT §13.3: imported history only when `where` has a condition on `source`
-          ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
-          ...(scope ? [{ business_id: { $in: scope } }] : []),
-          ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
-        ].filter((f) => Object.keys(f).length);
-        return filters.length ? { $and: filters } : {};
-      },
+    const filter = () => {
+      const filters = [
+        toFilter(q.where, conversationRelations(ctx), computed),
+        // CONTRACT §13.3: imported history only when `where` has a condition on `source`
+        ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
+        ...(scope ? [{ business_id: { $in: scope } }] : []),
+        ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
+      ].filter((f) => Object.keys(f).length);
+      return filters.length ? { $and: filters } : {};
+    };
+    return readPage(ctx, AiConversation, q, filter, {
       computed,
       // with no other filter, the search's own count is the total: no second pass over the matches
-      matches && scope === null && q.where.items.length === 0 ? matches.n : undefined,
-    );
+      knownTotal: matches && scope === null && q.where.items.length === 0 ? matches.n : undefined,
+      narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter(), computed, viewer) : undefined,
+    });
   }
 
   /**
@@ -423,6 +462,14 @@ export function activeConversation(ctx: RequestContext, agentId: number, userId:
   return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, contact: null, status: 'active' });
 }
 
+interface PageOptions {
+  computed?: Computed;
+  /** The total when the caller knows it: not counted. */
+  knownTotal?: number;
+  /** A condition for the page's read only, never the total's: it must keep every row of the page. */
+  narrow?: () => Record<string, unknown>;
+}
+
 /**
  * One page of a list and its total (counted, unless the caller knows it), on a healthy replica when there is one.
  * `where` builds the filter afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the
@@ -433,12 +480,11 @@ export async function readPage<T extends TenantEntity>(
   entity: EntityName<T>,
   q: ListQuery,
   where: () => FilterQuery<NoInfer<T>>,
-  computed: Computed = {},
-  knownTotal?: number,
+  { computed = {}, knownTotal, narrow }: PageOptions = {},
 ): Promise<Page<T>> {
   const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
     Promise.all([
-      readRows(ctx.em, entity, where(), {
+      readRows(ctx.em, entity, narrow ? ({ $and: [where(), narrow()] } as FilterQuery<NoInfer<T>>) : where(), {
         orderBy: toOrderBy(q.orderBy, computed) as never,
         limit: q.page_size,
         offset: (q.page - 1) * q.page_size,
