@@ -190,6 +190,30 @@ describe.each(ENGINES)('conversations sorted by unread_count (%s)', (engine) => 
     expect(db.queries.filter((q) => /any\(array\(/.test(q))).toEqual([]);
   });
 
+  it("the total without where: the live conversations in the caller's businesses, as rows are added, moved and deleted", async () => {
+    const total = async (key: string) => {
+      const res = await t.api({ path: '/ai/conversations', key, query: { page_size: '1', orderBy: '-unread_count,-last_message_at' } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ pagination: { total: number } }>().pagination.total;
+    };
+    const totals = async () => [await total(KEYS.server), await total(KEYS.owner)];
+    expect(await totals()).toEqual([30, 20]);
+    await db.sql(
+      `insert into ai_conversations (id, project_id, agent_id, business_id, contact, status, usage, source)
+       select c.id, p.id, 1, 1, '34610009' || c.id, 'active', '{}', c.source from projects p,
+              (values (40, 'live'), (41, 'history')) c (id, source) where p.code = 'acme'`,
+    );
+    expect(await totals()).toEqual([31, 21]);
+    await db.sql('update ai_conversations set business_id = 1 where id = 3');
+    expect(await totals()).toEqual([31, 22]);
+    // the metrics compactor folds the deltas into the rollups: the same totals
+    await db.sql('select metrics_compact_conversations(100000)');
+    expect(await totals()).toEqual([31, 22]);
+    await db.sql('delete from ai_conversations where id in (40, 41)');
+    await db.sql('update ai_conversations set business_id = 2 where id = 3');
+    expect(await totals()).toEqual([30, 20]);
+  });
+
   it('a page past the walked ones: the generic query, the same total', async () => {
     const res = await t.api({
       path: '/ai/conversations',

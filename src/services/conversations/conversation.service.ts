@@ -1,5 +1,5 @@
 import { readOnReplica } from '../../db/replicas.js';
-import { selectOnReplica } from '../../db/direct-read.js';
+import { selectOnReplica, selectRows, type ConnectionType } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
 import { AiConversation } from '../../entities/ai-conversation.js';
@@ -237,8 +237,7 @@ export class ConversationService {
     };
     return readPage(ctx, AiConversation, q, filter, {
       computed,
-      // with no other filter, the search's own count is the total: no second pass over the matches
-      knownTotal: matches && scope === null && q.where.items.length === 0 ? matches.n : undefined,
+      total: q.where.items.length ? undefined : unfilteredTotal(ctx, scope, matches),
       narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter(), computed, viewer) : undefined,
     });
   }
@@ -464,8 +463,8 @@ export function activeConversation(ctx: RequestContext, agentId: number, userId:
 
 interface PageOptions {
   computed?: Computed;
-  /** The total when the caller knows it: not counted. */
-  knownTotal?: number;
+  /** The total when the caller has it without counting the filter's rows. */
+  total?: (connectionType: ConnectionType) => number | Promise<number>;
   /** A condition for the page's read only, never the total's: it must keep every row of the page. */
   narrow?: () => Record<string, unknown>;
 }
@@ -480,9 +479,9 @@ export async function readPage<T extends TenantEntity>(
   entity: EntityName<T>,
   q: ListQuery,
   where: () => FilterQuery<NoInfer<T>>,
-  { computed = {}, knownTotal, narrow }: PageOptions = {},
+  { computed = {}, total, narrow }: PageOptions = {},
 ): Promise<Page<T>> {
-  const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
+  const [items, n] = await readOnReplica(ctx.em, (connectionType) =>
     Promise.all([
       readRows(ctx.em, entity, narrow ? ({ $and: [where(), narrow()] } as FilterQuery<NoInfer<T>>) : where(), {
         orderBy: toOrderBy(q.orderBy, computed) as never,
@@ -490,10 +489,36 @@ export async function readPage<T extends TenantEntity>(
         offset: (q.page - 1) * q.page_size,
         connectionType,
       }),
-      knownTotal ?? countRows(ctx.em, entity, where(), connectionType),
+      total ? total(connectionType) : countRows(ctx.em, entity, where(), connectionType),
     ]),
   );
-  return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+  return { items, pagination: pagination(q.page, q.page_size, n, items.length) };
+}
+
+/** The UTC-month grain of the metrics rollups (services/metrics/cover.ts): the fewest rows of a project. */
+const MONTH_GRAIN = 2;
+
+/**
+ * The list's total when `where` is empty, without counting the page's filter: with `q` and no business scope, the
+ * search's own count (no second pass over the matches); without `q`, the project's live conversations (in the scope's
+ * businesses) from the conversation metrics, which count exactly those, per business, in each writer's transaction
+ * (metrics_conversation_rollup at its month grain and the deltas not folded into it yet, read in one statement: one
+ * snapshot, as the metrics read them). A few rows per agent and month, where count(*) reads every conversation.
+ */
+function unfilteredTotal(ctx: RequestContext, scope: number[] | null, matches: SearchMatches | null): PageOptions['total'] {
+  if (matches) return scope === null ? () => matches.n : undefined;
+  const businesses = scope === null ? '' : ` and business_id = any(?::int[])`;
+  const params = scope === null ? [ctx.project.id] : [ctx.project.id, scope];
+  return async (connectionType) => {
+    const [row] = await selectRows<{ n: string }>(
+      ctx.em,
+      `select (select coalesce(sum(conversations), 0) from metrics_conversation_rollup where project_id = ? and grain = ${MONTH_GRAIN}${businesses})
+            + (select coalesce(sum(conversations), 0) from metrics_conversation_delta where project_id = ?${businesses}) as n`,
+      [...params, ...params],
+      connectionType,
+    );
+    return Number(row.n);
+  };
 }
 
 /** `q`: 1–100 characters (code points), no NUL; else 400 naming q. */
