@@ -172,6 +172,10 @@ describe.each(ENGINES)('conversations sorted by unread_count (%s)', (engine) => 
     const marks = MARKS[KEYS.server];
     expect(unread.rows).toEqual(expected(KEYS.server, { keep: (c) => users(c) - (marks[c] ?? 0) >= 2 && businessOf(c) === 1 }));
     expect(unread.totals).toEqual([unread.rows.length]);
+    // nothing unread: the marked conversations with the most unread fail the filter, those seen to the end pass it
+    const seen = await pages(KEYS.server, { orderBy: '-unread_count,-last_message_at', where: '{"unread_count":0}' }, 2);
+    expect(seen.rows).toEqual(expected(KEYS.server, { keep: (c) => users(c) === (marks[c] ?? 0) }));
+    expect(seen.rows.slice(0, 2).map((r) => r.id)).toEqual([14, 5]);
   });
 
   it("each caller's own marks; a level-2 user's businesses only", async () => {

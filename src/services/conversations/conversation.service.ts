@@ -112,24 +112,31 @@ function walksUnreadIndex(q: ListQuery): boolean {
 
 /**
  * The conversations that can be on a page whose order starts with unread_count (walksUnreadIndex), as `id = any(…)`:
- * the caller's marked ones, and the others up to the page's end in the page's order. Without a mark, unread_count is
- * user_messages, so those are the first entries of the index that pass the filter, not a read of the whole project.
- * The list's own query over them gives exactly its page: each row of it is either marked or, among the unmarked,
- * no further than the page's end.
+ * the first ones up to the page's end among the caller's unmarked conversations, and the same among its marked ones,
+ * each in the page's order and through the list's filter. Without a mark, unread_count is user_messages, so the
+ * unmarked are the first entries of the index that pass the filter, not a read of the whole project; the marked are
+ * as many as the caller's marks. The list's own query over them gives exactly its page: each row of it is one of the
+ * first up to the page's end on its side.
  */
-function unreadCandidates(ctx: RequestContext, q: ListQuery, filter: Record<string, unknown>, computed: Computed, viewer: string) {
+function unreadCandidates(ctx: RequestContext, q: ListQuery, filter: () => Record<string, unknown>, computed: Computed, viewer: string) {
   const project = ctx.project.id;
-  const marks = 'select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?';
-  const stored: Computed = { ...computed, unread_count: (alias) => ({ sql: `${alias}.user_messages`, params: [] }) };
-  const unmarked = ctx.em
-    .createQueryBuilder(AiConversation, 'u')
-    .select('u.id')
-    .where({ $and: [{ project }, filter, { id: { $nin: raw(marks, [project, viewer]) } }] })
-    .orderBy(toOrderBy(q.orderBy, stored))
-    .limit(q.page * q.page_size)
-    .getKnexQuery()
-    .toSQL();
-  return { id: raw(`any(array(${unmarked.sql}) || array(${marks}))`, [...unmarked.bindings, project, viewer]) };
+  const marks = () =>
+    raw('select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?', [project, viewer]);
+  const first = (side: Record<string, unknown>, order: Computed) =>
+    ctx.em
+      .createQueryBuilder(AiConversation, 'u')
+      .select('u.id')
+      .where({ $and: [{ project }, filter(), side] })
+      .orderBy(toOrderBy(q.orderBy, order))
+      .limit(q.page * q.page_size)
+      .getKnexQuery()
+      .toSQL();
+  const unmarked = first(
+    { id: { $nin: marks() } },
+    { ...computed, unread_count: (alias) => ({ sql: `${alias}.user_messages`, params: [] }) },
+  );
+  const marked = first({ id: { $in: marks() } }, computed);
+  return { id: raw(`any(array(${unmarked.sql}) || array(${marked.sql}))`, [...unmarked.bindings, ...marked.bindings]) };
 }
 
 /** Whether a condition of `where` (at any depth, outside relation groups) is on `attribute`. */
@@ -238,7 +245,7 @@ export class ConversationService {
     return readPage(ctx, AiConversation, q, filter, {
       computed,
       total: q.where.items.length ? undefined : unfilteredTotal(ctx, scope, matches),
-      narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter(), computed, viewer) : undefined,
+      narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
     });
   }
 
