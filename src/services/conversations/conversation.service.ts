@@ -114,9 +114,9 @@ function walksUnreadIndex(q: ListQuery): boolean {
  * The conversations that can be on a page whose order starts with unread_count (walksUnreadIndex), as `id = any(…)`:
  * the first ones up to the page's end among the caller's unmarked conversations, and the same among its marked ones,
  * each in the page's order and through the list's filter. Without a mark, unread_count is user_messages, so the
- * unmarked are the first entries of the index that pass the filter, not a read of the whole project; the marked are
- * as many as the caller's marks. The list's own query over them gives exactly its page: each row of it is one of the
- * first up to the page's end on its side.
+ * unmarked are the first entries of the index that pass the filter, not a read of the whole project; finding the
+ * marked ones reads as many rows as the caller has marks. The list's own query over them gives exactly its page: each
+ * row of it is one of the first up to the page's end on its side.
  */
 function unreadCandidates(ctx: RequestContext, q: ListQuery, filter: () => Record<string, unknown>, computed: Computed, viewer: string) {
   const project = ctx.project.id;
