@@ -35,6 +35,7 @@ import { Migration20261128057003_template_messages } from './Migration2026112805
 import { Migration20261128057004_saved_replies } from './Migration20261128057004_saved_replies.js';
 import { Migration20261128059000_unread_counts } from './Migration20261128059000_unread_counts.js';
 import { Migration20261128060000_media_generations } from './Migration20261128060000_media_generations.js';
+import { Migration20261129000100_unread_sort_index } from './Migration20261129000100_unread_sort_index.js';
 import { Migration20261129000300_user_messages_guard } from './Migration20261129000300_user_messages_guard.js';
 import { Migration20261129000400_history_chunks_json } from './Migration20261129000400_history_chunks_json.js';
 
@@ -76,6 +77,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128057004_saved_replies', class: Migration20261128057004_saved_replies },
   { name: 'Migration20261128059000_unread_counts', class: Migration20261128059000_unread_counts },
   { name: 'Migration20261128060000_media_generations', class: Migration20261128060000_media_generations },
+  { name: 'Migration20261129000100_unread_sort_index', class: Migration20261129000100_unread_sort_index },
   { name: 'Migration20261129000300_user_messages_guard', class: Migration20261129000300_user_messages_guard },
   { name: 'Migration20261129000400_history_chunks_json', class: Migration20261129000400_history_chunks_json },
 ];

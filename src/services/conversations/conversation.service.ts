@@ -1,5 +1,5 @@
 import { readOnReplica } from '../../db/replicas.js';
-import { selectOnReplica } from '../../db/direct-read.js';
+import { selectOnReplica, selectRows, type ConnectionType } from '../../db/direct-read.js';
 import { countRows, readOne, readRows } from '../../db/tenant-read.js';
 import { AiAgent } from '../../entities/ai-agent.js';
 import { AiConversation } from '../../entities/ai-conversation.js';
@@ -89,6 +89,54 @@ function unreadSql(alias: string): string {
 function unreadListSql(alias: string): string {
   return `${alias}.user_messages - case when ${alias}.id in (select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?)
      then (select s.user_messages from ai_conversation_seen s where s.conversation_id = ${alias}.id and s.viewer = ?) else 0 end`;
+}
+
+/** Past this page end, a sort by unread_count reads every conversation of the project (the generic query). */
+const UNREAD_WALK_MAX = 1000;
+
+/**
+ * Whether the page can be found from ai_conversations_unread_idx (Migration20261129000100_unread_sort_index), read
+ * forward or backward: the order starts with unread_count then last_message_at in one direction, the list keeps
+ * history out (the index's condition) and the page ends early enough.
+ */
+function walksUnreadIndex(q: ListQuery): boolean {
+  const [first, second] = q.orderBy;
+  return (
+    first.attribute === 'unread_count' &&
+    second?.attribute === 'last_message_at' &&
+    first.direction === second.direction &&
+    !namesAttribute(q.where, 'source') &&
+    q.page * q.page_size <= UNREAD_WALK_MAX
+  );
+}
+
+/**
+ * The conversations that can be on a page whose order starts with unread_count (walksUnreadIndex), as `id = any(…)`:
+ * the first ones up to the page's end among the caller's unmarked conversations, and the same among its marked ones,
+ * each in the page's order and through the list's filter. Without a mark, unread_count is user_messages, so the
+ * unmarked are the first entries of the index that pass the filter, not a read of the whole project; finding the
+ * marked ones reads as many rows as the caller has marks. The list's own query over them gives exactly its page: each
+ * row of it is one of the first up to the page's end on its side.
+ */
+function unreadCandidates(ctx: RequestContext, q: ListQuery, filter: () => Record<string, unknown>, computed: Computed, viewer: string) {
+  const project = ctx.project.id;
+  const marks = () =>
+    raw('select v.conversation_id from ai_conversation_seen v where v.project_id = ? and v.viewer = ?', [project, viewer]);
+  const first = (side: Record<string, unknown>, order: Computed) =>
+    ctx.em
+      .createQueryBuilder(AiConversation, 'u')
+      .select('u.id')
+      .where({ $and: [{ project }, filter(), side] })
+      .orderBy(toOrderBy(q.orderBy, order))
+      .limit(q.page * q.page_size)
+      .getKnexQuery()
+      .toSQL();
+  const unmarked = first(
+    { id: { $nin: marks() } },
+    { ...computed, unread_count: (alias) => ({ sql: `${alias}.user_messages`, params: [] }) },
+  );
+  const marked = first({ id: { $in: marks() } }, computed);
+  return { id: raw(`any(array(${unmarked.sql}) || array(${marked.sql}))`, [...unmarked.bindings, ...marked.bindings]) };
 }
 
 /** Whether a condition of `where` (at any depth, outside relation groups) is on `attribute`. */
@@ -184,24 +232,21 @@ export class ConversationService {
       unread: (alias) => ({ sql: `(${unreadListSql(alias)}) > 0`, params: [ctx.project.id, viewer, viewer] }),
       referral_source_id: REFERRAL_SOURCE_ID,
     };
-    return readPage(
-      ctx,
-      AiConversation,
-      q,
-      () => {
-        const filters = [
-          toFilter(q.where, conversationRelations(ctx), computed),
-          // CONTRACT §13.3: imported history only when `where` has a condition on `source`
-          ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
-          ...(scope ? [{ business_id: { $in: scope } }] : []),
-          ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
-        ].filter((f) => Object.keys(f).length);
-        return filters.length ? { $and: filters } : {};
-      },
+    const filter = () => {
+      const filters = [
+        toFilter(q.where, conversationRelations(ctx), computed),
+        // CONTRACT §13.3: imported history only when `where` has a condition on `source`
+        ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
+        ...(scope ? [{ business_id: { $in: scope } }] : []),
+        ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
+      ].filter((f) => Object.keys(f).length);
+      return filters.length ? { $and: filters } : {};
+    };
+    return readPage(ctx, AiConversation, q, filter, {
       computed,
-      // with no other filter, the search's own count is the total: no second pass over the matches
-      matches && scope === null && q.where.items.length === 0 ? matches.n : undefined,
-    );
+      total: q.where.items.length ? undefined : unfilteredTotal(ctx, scope, matches),
+      narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
+    });
   }
 
   /**
@@ -423,6 +468,14 @@ export function activeConversation(ctx: RequestContext, agentId: number, userId:
   return readOne(ctx.em, AiConversation, { agent_id: agentId, user_id: userId, contact: null, status: 'active' });
 }
 
+interface PageOptions {
+  computed?: Computed;
+  /** The total when the caller has it without counting the filter's rows. */
+  total?: (connectionType: ConnectionType) => number | Promise<number>;
+  /** A condition for the page's read only, never the total's: it must keep every row of the page. */
+  narrow?: () => Record<string, unknown>;
+}
+
 /**
  * One page of a list and its total (counted, unless the caller knows it), on a healthy replica when there is one.
  * `where` builds the filter afresh for each query: raw fragments (ilike on integers, relation groups) are spent by the
@@ -433,21 +486,46 @@ export async function readPage<T extends TenantEntity>(
   entity: EntityName<T>,
   q: ListQuery,
   where: () => FilterQuery<NoInfer<T>>,
-  computed: Computed = {},
-  knownTotal?: number,
+  { computed = {}, total, narrow }: PageOptions = {},
 ): Promise<Page<T>> {
-  const [items, total] = await readOnReplica(ctx.em, (connectionType) =>
+  const [items, n] = await readOnReplica(ctx.em, (connectionType) =>
     Promise.all([
-      readRows(ctx.em, entity, where(), {
+      readRows(ctx.em, entity, narrow ? ({ $and: [where(), narrow()] } as FilterQuery<NoInfer<T>>) : where(), {
         orderBy: toOrderBy(q.orderBy, computed) as never,
         limit: q.page_size,
         offset: (q.page - 1) * q.page_size,
         connectionType,
       }),
-      knownTotal ?? countRows(ctx.em, entity, where(), connectionType),
+      total ? total(connectionType) : countRows(ctx.em, entity, where(), connectionType),
     ]),
   );
-  return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
+  return { items, pagination: pagination(q.page, q.page_size, n, items.length) };
+}
+
+/** The UTC-month grain of the metrics rollups (services/metrics/cover.ts): the fewest rows of a project. */
+const MONTH_GRAIN = 2;
+
+/**
+ * The list's total when `where` is empty, without counting the page's filter: with `q` and no business scope, the
+ * search's own count (no second pass over the matches); without `q`, the project's live conversations (in the scope's
+ * businesses) from the conversation metrics, which count exactly those, per business, in each writer's transaction
+ * (metrics_conversation_rollup at its month grain and the deltas not folded into it yet, read in one statement: one
+ * snapshot, as the metrics read them). A few rows per agent and month, where count(*) reads every conversation.
+ */
+function unfilteredTotal(ctx: RequestContext, scope: number[] | null, matches: SearchMatches | null): PageOptions['total'] {
+  if (matches) return scope === null ? () => matches.n : undefined;
+  const businesses = scope === null ? '' : ` and business_id = any(?::int[])`;
+  const params = scope === null ? [ctx.project.id] : [ctx.project.id, scope];
+  return async (connectionType) => {
+    const [row] = await selectRows<{ n: string }>(
+      ctx.em,
+      `select (select coalesce(sum(conversations), 0) from metrics_conversation_rollup where project_id = ? and grain = ${MONTH_GRAIN}${businesses})
+            + (select coalesce(sum(conversations), 0) from metrics_conversation_delta where project_id = ?${businesses}) as n`,
+      [...params, ...params],
+      connectionType,
+    );
+    return Number(row.n);
+  };
 }
 
 /** `q`: 1–100 characters (code points), no NUL; else 400 naming q. */
