@@ -19,6 +19,9 @@ import { startServe } from './processes.js';
 const MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 100_000);
 const CHUNKS = Number(process.env.BENCH_HISTORY_CHUNKS ?? 100);
 const THREADS = Number(process.env.BENCH_HISTORY_THREADS ?? 2000);
+/** Chunk POSTs in flight at once (each sends its next as soon as answered), and a pause after each answer. */
+const POSTERS = Number(process.env.BENCH_HISTORY_POSTERS ?? 4);
+const POST_GAP_MS = Number(process.env.BENCH_HISTORY_POST_GAP_MS ?? 0);
 const SECRET = 'bench-history-secret';
 const PHONE_ID = 'pn-bench-history';
 const BUSINESS = '15550009999';
@@ -149,7 +152,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     let next = 0;
     await Promise.all(
-      Array.from({ length: 4 }, async () => {
+      Array.from({ length: POSTERS }, async () => {
         for (let c = next++; c < CHUNKS; c = next++) {
           const raw = body(c);
           const at = performance.now();
@@ -164,9 +167,12 @@ async function main(): Promise<void> {
           await res.text();
           latencies.push(performance.now() - at);
           if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+          if (POST_GAP_MS) await new Promise((r) => setTimeout(r, POST_GAP_MS));
         }
       }),
     );
+    const liveWhilePosting = liveDuring.length;
+    const posted = (performance.now() - started) / 1000;
     for (;;) {
       const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from ai_history_chunks where status = 'pending'`);
       if (n === 0) break;
@@ -189,12 +195,21 @@ async function main(): Promise<void> {
     console.log(
       `live inbound messages (one at a time, 20 ms apart during the import): p99 ${p99Of(liveBefore).toFixed(0)} ms before (${liveBefore.length}), ${p99Of(liveDuring).toFixed(0)} ms during the import (${liveDuring.length})`,
     );
+    const afterPosts = liveDuring.slice(liveWhilePosting);
+    console.log(
+      `chunks POSTed by ${POSTERS} at once${POST_GAP_MS ? `, ${POST_GAP_MS} ms apart` : ''} in ${posted.toFixed(1)} s; live p99 while they arrived ${p99Of(liveDuring.slice(0, liveWhilePosting)).toFixed(0)} ms (${liveWhilePosting}), after ${afterPosts.length ? p99Of(afterPosts).toFixed(0) : '-'} ms (${afterPosts.length})`,
+    );
     console.log(
       '| stored | seconds | messages/s | webhook p50 | webhook p99 | RSS before | RSS max | RSS growth |\n|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     console.log(
       `| ${stored} | ${seconds.toFixed(1)} | ${Math.round(stored / seconds)} | ${latencies[Math.floor(latencies.length / 2)].toFixed(0)} ms | ${p99.toFixed(0)} ms | ${rssBefore.toFixed(0)} MB | ${rssMax.toFixed(0)} MB | ${(rssMax - rssBefore).toFixed(0)} MB |`,
     );
+    const problems = serve
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('history'));
+    if (problems.length) console.log(`serve logged ${problems.length} history chunk problems, the last:\n${problems.slice(-3).join('\n')}`);
   } finally {
     await serve.stop();
     await orm.close();
