@@ -15,6 +15,8 @@ import {
 /** A chunk's import is one transaction; its lease bounds a process that beats but hangs. */
 const LEASE_MS = 120_000;
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
+/** The tables an import grows, whose statistics it keeps current (`analyzeGrown`). */
+const GROWN_TABLES = ['ai_messages', 'ai_message_search', 'ai_conversations', 'ai_inbound_message_ids'];
 
 export interface HistoryImporterOptions {
   orm: MikroORM;
@@ -45,6 +47,9 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
   private readonly worker: OutboxWorker<ClaimedChunk, Outcome>;
   /** When this process may start its next chunk (the pace, HISTORY_IMPORT_RATE), as performance.now(). */
   private paceUntil = 0;
+  private analyzing: Promise<void> | null = null;
+  /** Messages this process imported since it last refreshed the statistics. */
+  private importedSinceAnalyze = 0;
 
   constructor(private readonly opts: HistoryImporterOptions) {
     this.worker = new OutboxWorker(this, {
@@ -96,11 +101,39 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
     try {
       const done = await this.opts.orm.em.fork().transactional((tx) => importChunk(tx, job.id, job.attempts));
       this.paced(started, done?.messages ?? 0);
+      if (done?.messages) {
+        this.importedSinceAnalyze += done.messages;
+        await (this.analyzing ??= this.analyzeGrown().finally(() => (this.analyzing = null)));
+      }
       if (done?.problems.length)
         this.opts.log.warn({ chunk: job.id, problems: done.problems.slice(0, 20) }, 'history chunk: items skipped');
       return { ok: true, messages: done?.messages ?? 0 };
     } catch (err) {
       return { ok: false, error: (err as Error).message };
+    }
+  }
+
+  /**
+   * ANALYZE of the tables an import grows, once this process has imported more messages than their statistics
+   * count. An import grows them by thousands of rows a second, faster than autovacuum looks (once a minute);
+   * meanwhile every backend keeps the plans it made while they were small, the foreign-key checks' among them: a
+   * check planned as a sequential scan of a few hundred messages read the whole table for each row inserted, and a
+   * 100,000-message import into a new database took 70 s instead of 17, chunks timing out (docs/benchmarks.md,
+   * issue 56). ANALYZE makes every backend plan again; it runs once per doubling, a handful of times per import.
+   */
+  private async analyzeGrown(): Promise<void> {
+    try {
+      const conn = this.opts.orm.em.getConnection();
+      const [row] = await runStatement<{ n: string }>(
+        conn,
+        `select greatest(1000, reltuples)::bigint as n from pg_class where oid = to_regclass('ai_messages')`,
+        [],
+      );
+      if (!row || this.importedSinceAnalyze <= Number(row.n)) return;
+      this.importedSinceAnalyze = 0;
+      await conn.execute(`analyze ${GROWN_TABLES.join(', ')}`, [], 'run');
+    } catch (err) {
+      this.opts.log.warn({ cause: (err as Error).message }, 'history import: statistics not refreshed');
     }
   }
 

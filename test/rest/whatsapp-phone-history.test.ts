@@ -332,6 +332,25 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
       expect(await agentHistory()).toEqual(before);
     });
 
+    it('an import that more than doubles the messages refreshes their statistics (plans made on a small table are dropped)', async () => {
+      await db.sql('analyze ai_messages');
+      const [before] = await db.sql<{ n: number; at: string }>(
+        `select greatest(1000, c.reltuples)::int as n, s.last_analyze as at
+           from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = 'ai_messages'`,
+      );
+      const phone = phoneNo();
+      const messages = Array.from({ length: before.n + 50 }, (_, i) => fromCustomer(wamid('grow'), phone, hoursAgo(90), `g${i}`));
+      expect((await history([{ metadata: { phase: 0, chunk_order: 1, progress: 10 }, threads: [{ id: phone, messages }] }])).status).toBe(
+        200,
+      );
+      await imported();
+      const [after] = await db.sql<{ at: string; mods: number }>(
+        `select last_analyze as at, n_mod_since_analyze::int as mods from pg_stat_user_tables where relname = 'ai_messages'`,
+      );
+      expect(new Date(after.at).getTime()).toBeGreaterThan(new Date(before.at).getTime());
+      expect(after.mods).toBeLessThan(messages.length);
+    });
+
     it('HISTORY_IMPORT_RATE paces a process: 3 chunks of 50 messages at 100/s take at least a second, all stored', async () => {
       await importer.stop();
       const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
