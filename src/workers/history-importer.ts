@@ -48,8 +48,9 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
   /** When this process may start its next chunk (the pace, HISTORY_IMPORT_RATE), as performance.now(). */
   private paceUntil = 0;
   private analyzing: Promise<void> | null = null;
-  /** Messages this process imported since it last refreshed the statistics. */
+  /** Messages this process imported since it last refreshed the statistics, and the row count they must pass first. */
   private importedSinceAnalyze = 0;
+  private analyzeAfter = 1000;
 
   constructor(private readonly opts: HistoryImporterOptions) {
     this.worker = new OutboxWorker(this, {
@@ -101,10 +102,9 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
     try {
       const done = await this.opts.orm.em.fork().transactional((tx) => importChunk(tx, job.id, job.attempts));
       this.paced(started, done?.messages ?? 0);
-      if (done?.messages) {
-        this.importedSinceAnalyze += done.messages;
+      this.importedSinceAnalyze += done?.messages ?? 0;
+      if (this.importedSinceAnalyze > this.analyzeAfter)
         await (this.analyzing ??= this.analyzeGrown().finally(() => (this.analyzing = null)));
-      }
       if (done?.problems.length)
         this.opts.log.warn({ chunk: job.id, problems: done.problems.slice(0, 20) }, 'history chunk: items skipped');
       return { ok: true, messages: done?.messages ?? 0 };
@@ -129,7 +129,9 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
         `select greatest(1000, reltuples)::bigint as n from pg_class where oid = to_regclass('ai_messages')`,
         [],
       );
-      if (!row || this.importedSinceAnalyze <= Number(row.n)) return;
+      // the statistics' rows, as last counted (by us or autovacuum): not looked up again before this many more
+      this.analyzeAfter = Number(row?.n ?? 1000);
+      if (this.importedSinceAnalyze <= this.analyzeAfter) return;
       this.importedSinceAnalyze = 0;
       await conn.execute(`analyze ${GROWN_TABLES.join(', ')}`, [], 'run');
     } catch (err) {

@@ -41,6 +41,11 @@ beforeAll(async () => {
 });
 afterAll(() => db.orm.close());
 
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/** An importer of this test's database, configured from `env` as `serve` would be, polling every `pollMs`. */
+const startImporter = (env: Record<string, string>, pollMs: number) =>
+  new HistoryImporter({ orm: db.orm, config: { ...loadConfig(env).historyImport, pollMs }, log: quiet }).start();
+
 describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)', (engine, e) => {
   const AGENT = base(e) + 1;
   let t: TestApp;
@@ -50,8 +55,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
   beforeAll(async () => {
     t = await startApp(engine, db);
     meta = new MetaWebhooks(`${await t.listen()}/v400/en/acme/ai/webhooks/whatsapp`);
-    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    importer = new HistoryImporter({ orm: db.orm, config: { ...loadConfig({}).historyImport, pollMs: 100 }, log: quiet }).start();
+    importer = startImporter({}, 100);
     off = t.services.events.onWork((kind) => (kind === null || kind === 'history' ? importer.wake() : undefined));
   });
   afterAll(async () => {
@@ -353,12 +357,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
 
     it('HISTORY_IMPORT_RATE paces a process: 3 chunks of 50 messages at 100/s take at least a second, all stored', async () => {
       await importer.stop();
-      const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-      importer = new HistoryImporter({
-        orm: db.orm,
-        config: { ...loadConfig({ HISTORY_IMPORT_RATE: '100' }).historyImport, pollMs: 50 },
-        log: quiet,
-      }).start();
+      importer = startImporter({ HISTORY_IMPORT_RATE: '100' }, 50);
       expect(loadConfig({}).historyImport.messagesPerSecond).toBe(6000);
       const phone = phoneNo();
       const chunk = (c: number) => ({
