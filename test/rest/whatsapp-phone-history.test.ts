@@ -348,9 +348,18 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
         200,
       );
       await imported();
-      const [after] = await db.sql<{ at: string; mods: number }>(
-        `select last_analyze as at, n_mod_since_analyze::int as mods from pg_stat_user_tables where relname = 'ai_messages'`,
-      );
+      // the ANALYZE runs after the chunk's transaction committed: it may still be running when the chunk shows done
+      const analyzed = async () =>
+        (
+          await db.sql<{ at: string; mods: number }>(
+            `select last_analyze as at, n_mod_since_analyze::int as mods from pg_stat_user_tables where relname = 'ai_messages'`,
+          )
+        )[0];
+      let after = await analyzed();
+      for (let i = 0; i < 100 && !(new Date(after.at).getTime() > new Date(before.at).getTime()); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        after = await analyzed();
+      }
       expect(new Date(after.at).getTime()).toBeGreaterThan(new Date(before.at).getTime());
       expect(after.mods).toBeLessThan(messages.length);
     });
