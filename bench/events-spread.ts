@@ -374,7 +374,7 @@ async function run(
   a: BenchServer,
   kind: 'sse' | 'subs',
   n: number,
-  before: { rps: number; p99: number },
+  before: { rps: number; p99: number; trickleCpuMs: number },
 ): Promise<{ label: string; rps: number; p99: number }> {
   const idleHeap = await heapMb(a.origin);
   const t0 = Date.now();
@@ -395,9 +395,12 @@ async function run(
   await new Promise((r) => setTimeout(r, 1500));
   const own = process.cpuUsage(own0);
   const perProject = held.open / PROJECTS;
-  const perDelivery = done ? (((a.cpuMs() - cpu0) * 1000) / (done * perProject)).toFixed(1) : 'n/a';
+  const cpu = a.cpuMs() - cpu0;
+  const perDelivery = done ? ((cpu * 1000) / (done * perProject)).toFixed(1) : 'n/a';
+  // as bench:fanout-floor counts its floor: the CPU beyond what the same writes cost with no stream open
+  const beyond = done ? (((cpu - done * before.trickleCpuMs) * 1000) / (done * perProject)).toFixed(1) : 'n/a';
   console.log(
-    `  ${RATE} writes/s for ${DURATION} s spread over the projects: ${done} written (${failed} failed); arrival on ${PROJECTS} sampled ${label}: ${held.latencies.length} events, p50 ${pct(held.latencies, 50)} ms, p99 ${pct(held.latencies, 99)} ms, max ${pct(held.latencies, 100)} ms; A's CPU ${perDelivery} µs per delivered event; this client's CPU ${(((own.user + own.system) / 1000 / (Date.now() - wall0)) * 100).toFixed(0)} % of a core`,
+    `  ${RATE} writes/s for ${DURATION} s spread over the projects: ${done} written (${failed} failed); arrival on ${PROJECTS} sampled ${label}: ${held.latencies.length} events, p50 ${pct(held.latencies, 50)} ms, p99 ${pct(held.latencies, 99)} ms, max ${pct(held.latencies, 100)} ms; A's CPU ${perDelivery} µs per delivered event, ${beyond} µs beyond the writes' own (the floor's measure); this client's CPU ${(((own.user + own.system) / 1000 / (Date.now() - wall0)) * 100).toFixed(0)} % of a core`,
   );
   if (PROFILE === 'writes') a.child.kill('SIGWINCH');
   const w = await writes(a);
@@ -437,9 +440,16 @@ export async function spread(kinds: ('sse' | 'subs')[]): Promise<void> {
       `${CONNECTIONS}-connection message writes for ${WRITE_S} s, no stream open: ${before.rps.toFixed(0)} req/s, p99 ${before.p99} ms, ${before.failed} failed; ${before.cpu}`,
     );
     if (PACED_RATE > 0) console.log(`paced, no stream open: ${await paced(a, PACED_RATE)}`);
+    // the trickle with no stream open: what its writes cost A by themselves
+    const cpu0 = a.cpuMs();
+    const alone = await trickle(a.origin);
+    await new Promise((r) => setTimeout(r, 1500));
+    const trickleCpuMs = alone.writes ? (a.cpuMs() - cpu0) / alone.writes : 0;
+    console.log(`${RATE} writes/s for ${DURATION} s, no stream open: A's CPU ${(trickleCpuMs * 1000).toFixed(0)} µs per write`);
+    const baseline = { ...before, trickleCpuMs };
     const open = [];
-    if (kinds.includes('sse')) open.push(await run(a, 'sse', SSE_STREAMS, before));
-    if (kinds.includes('subs')) open.push(await run(a, 'subs', SUBSCRIPTIONS, before));
+    if (kinds.includes('sse')) open.push(await run(a, 'sse', SSE_STREAMS, baseline));
+    if (kinds.includes('subs')) open.push(await run(a, 'subs', SUBSCRIPTIONS, baseline));
     // the same writes once the streams are closed: what the database grew by since `before`, without any stream
     const after = await writes(a);
     console.log(
