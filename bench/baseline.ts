@@ -167,20 +167,21 @@ interface ConversationRow {
   contact: string | null;
   contact_user_id: string | null;
   contact_name: string | null;
+  contact_username: string | null;
+  referral: unknown;
+  source: string;
   last_inbound_at: Date | null;
   handler: string;
   assignee_id: number | null;
   last_message_at: Date;
 }
 
-/** CONTRACT §10.5: the caller's unread user messages (after its seen mark). */
+/** CONTRACT §10.5: the caller's unread user messages (after its seen mark), from the stored counts as serve reads them. */
 async function unreadCounts(projectId: number, viewer: string, ids: number[]): Promise<Map<number, number>> {
   const { rows } = await prepared<{ conversation_id: number; n: number }>(
-    `select m.conversation_id, count(*)::int as n from ai_messages m
-           left join ai_conversation_seen s on s.conversation_id = m.conversation_id and s.viewer = $1 and s.project_id = $2
-          where m.project_id = $3 and m.conversation_id in (${ids.map((_, i) => `$${i + 4}`).join(', ')}) and m.role = 'user'
-            and m.id > coalesce(s.message_id, 0)
-          group by m.conversation_id`,
+    `select c.id as conversation_id, c.user_messages - coalesce(s.user_messages, 0) as n from ai_conversations c
+           left join ai_conversation_seen s on s.conversation_id = c.id and s.viewer = $1 and s.project_id = $2
+          where c.project_id = $3 and c.id in (${ids.map((_, i) => `$${i + 4}`).join(', ')})`,
     [viewer, projectId, projectId, ...ids],
   );
   const counts = new Map<number, number>(ids.map((id) => [id, 0]));
@@ -235,12 +236,15 @@ app.get('/v400/:lang/:project/ai/conversations/:conversation_id', async (req) =>
       contact: c.contact,
       contact_user_id: c.contact_user_id,
       contact_name: c.contact_name,
+      contact_username: c.contact_username,
       window_expires_at: windowExpiresAt(c.last_inbound_at),
       handler: c.handler,
       assignee_id: c.assignee_id,
       messages_count: counts.get(c.id),
       last_message_at: c.last_message_at,
       unread_count: unread.get(c.id),
+      referral: c.referral,
+      source: c.source,
     },
   };
 });
@@ -575,6 +579,11 @@ const messageRecord = (m: Record<string, any>) => ({
   type: m.type,
   payload: m.payload,
   reply_to_id: m.reply_to_id,
+  source: m.source ?? 'api',
+  edited_at: iso(m.edited_at ?? null),
+  edits: m.edits ?? [],
+  revoked_at: iso(m.revoked_at ?? null),
+  referral: m.referral ?? null,
 });
 const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   id: c.id,
@@ -590,9 +599,13 @@ const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   contact: c.contact,
   contact_user_id: c.contact_user_id,
   contact_name: c.contact_name,
+  contact_username: c.contact_username ?? null,
   window_expires_at: windowExpiresAt(c.last_inbound_at),
   handler: c.handler,
   assignee_id: c.assignee_id,
+  last_message_at: iso(c.last_message_at ?? c.created_at),
+  referral: c.referral ?? null,
+  source: c.source ?? 'live',
   messages_count: messagesCount,
 });
 /**
@@ -627,7 +640,9 @@ const insertMessage = async (
               jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
                 'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
                 'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
-                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id),
+                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id, 'source', m.source,
+                'edited_at', to_char(m.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', m.edits,
+                'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral),
               clock_timestamp() from m)
      select * from m`,
       [
@@ -653,7 +668,9 @@ const inboxedSql = (agentId: string, businessId: string) => `inboxed as (
               jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
                 'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
                 'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
-                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id),
+                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id, 'source', m.source,
+                'edited_at', to_char(m.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', m.edits,
+                'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral),
               clock_timestamp()
          from m)`;
 

@@ -66,6 +66,8 @@ export const prepare: PrepareScenarios = async ({ load, orm }) => {
   const conn = orm.em.getConnection();
   const ids = Array.from({ length: CONVERSATIONS }, (_, i) => CONVERSATION_BASE + i);
   await conn.execute(`delete from ai_messages where conversation_id in (${ids.map(() => '?').join(', ')})`, ids);
+  // the stored count of user messages is kept by an insert trigger only (messages are never deleted through the API)
+  await conn.execute(`update ai_conversations set user_messages = 0 where id in (${ids.map(() => '?').join(', ')})`, ids);
   await conn.execute(
     `insert into ai_messages (project_id, conversation_id, role, content, public, created_at)
      select p.id, c.id, case when g % 2 = 0 then 'user' else 'assistant' end, 'bench message ' || g, true, c.created_at + g * interval '1 second'
