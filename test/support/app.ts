@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { build, type Built, type BuildOptions } from '../../src/app.js';
-import type { GraphEngineName } from '../../src/config.js';
+import { loadConfig, type GraphEngineName } from '../../src/config.js';
 import { TEST_CREDENTIALS_KEY, type TestDatabase } from './db.js';
 import { checkedInject } from './openapi-check.js';
 
@@ -33,7 +33,16 @@ export async function startApp(engine: GraphEngineName, db: TestDatabase, opts: 
     ...opts,
     orm: opts.orm ?? db.orm,
     logger: false,
-    config: { graphqlEngine: engine, databaseUrl: db.url, credentialsKey: TEST_CREDENTIALS_KEY, redisUrl: undefined, ...opts.config },
+    config: {
+      graphqlEngine: engine,
+      databaseUrl: db.url,
+      credentialsKey: TEST_CREDENTIALS_KEY,
+      redisUrl: undefined,
+      // The apps of a test file share one vitest worker: its heap and event loop are the worker's, and a loaded CI
+      // host made a whole file's requests 503 (shed). Load shedding's own tests pass their `pressure`.
+      pressure: { ...loadConfig().pressure, maxHeapRatio: 0, maxEventLoopDelayMs: 0 },
+      ...opts.config,
+    },
   });
   // every answer a test receives is checked against the app's own /openapi.json (test/support/openapi-check.ts)
   built.app.inject = checkedInject<typeof built.app.inject>(built.app.inject.bind(built.app), built.app.swagger());
