@@ -608,6 +608,13 @@ const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   source: c.source ?? 'live',
   messages_count: messagesCount,
 });
+/** The message.created event's data built from the row `m`, as serve's messageRecordSql builds it. */
+const MESSAGE_JSON = `jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content,
+  'public', m.public, 'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
+  'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
+  'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id, 'source', m.source,
+  'edited_at', to_char(m.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', m.edits,
+  'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral)`;
 /**
  * serve's statement: the message, its send queued when it is a WhatsApp reply (never in the bench),
  * the conversation's change (`set`, its parameters from $11) and its message.created inbox row.
@@ -637,12 +644,7 @@ const insertMessage = async (
      inboxed as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select m.project_id, 'message.created', $9, $10, m.conversation_id, m.public,
-              jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
-                'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
-                'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
-                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id, 'source', m.source,
-                'edited_at', to_char(m.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', m.edits,
-                'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral),
+              ${MESSAGE_JSON},
               clock_timestamp() from m)
      select * from m`,
       [
@@ -665,12 +667,7 @@ const insertMessage = async (
 const inboxedSql = (agentId: string, businessId: string) => `inboxed as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select m.project_id, 'message.created', ${agentId}, ${businessId}, m.conversation_id, m.public,
-              jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'role', m.role, 'content', m.content, 'public', m.public,
-                'created_at', to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usage', m.usage,
-                'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
-                'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id, 'source', m.source,
-                'edited_at', to_char(m.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', m.edits,
-                'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral),
+              ${MESSAGE_JSON},
               clock_timestamp()
          from m)`;
 

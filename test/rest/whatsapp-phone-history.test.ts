@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
+import { until } from '../support/webhook-receiver.js';
 import { MetaWebhooks } from '../support/whatsapp-fake.js';
 import { loadConfig } from '../../src/config.js';
 import { HistoryImporter } from '../../src/workers/history-importer.js';
@@ -180,17 +181,18 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
         change('history', { metadata: { phone_number_id: `pn${AGENT}`, display_phone_number: '+1 555-000-1111' }, history: chunks }),
         secret(AGENT),
       );
-    const imported = async () => {
-      for (let i = 0; i < 200; i++) {
-        const [row] = await db.sql<{ n: number }>(
-          `select count(*)::int as n from ai_history_chunks where agent_id = ? and status = 'pending'`,
-          [AGENT],
-        );
-        if (row.n === 0) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('the import did not finish');
-    };
+    const imported = () =>
+      until(
+        async () => {
+          const [row] = await db.sql<{ n: number }>(
+            `select count(*)::int as n from ai_history_chunks where agent_id = ? and status = 'pending'`,
+            [AGENT],
+          );
+          return row.n === 0;
+        },
+        10_000,
+        'the import to finish',
+      );
     const agentHistory = async () =>
       (await t.api({ path: `/ai/agents/${AGENT}`, key: KEYS.server })).json().result.history as Record<string, unknown> | null;
     const T = Math.floor(Date.now() / 1000);
@@ -349,17 +351,17 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
       );
       await imported();
       // the ANALYZE runs after the chunk's transaction committed: it may still be running when the chunk shows done
-      const analyzed = async () =>
-        (
-          await db.sql<{ at: string; mods: number }>(
+      let after = { at: before.at, mods: 0 };
+      await until(
+        async () => {
+          [after] = await db.sql<{ at: string; mods: number }>(
             `select last_analyze as at, n_mod_since_analyze::int as mods from pg_stat_user_tables where relname = 'ai_messages'`,
-          )
-        )[0];
-      let after = await analyzed();
-      for (let i = 0; i < 100 && !(new Date(after.at).getTime() > new Date(before.at).getTime()); i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        after = await analyzed();
-      }
+          );
+          return new Date(after.at).getTime() > new Date(before.at).getTime();
+        },
+        5000,
+        "the importer's ANALYZE",
+      );
       expect(new Date(after.at).getTime()).toBeGreaterThan(new Date(before.at).getTime());
       expect(after.mods).toBeLessThan(messages.length);
     });
