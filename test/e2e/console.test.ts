@@ -166,29 +166,20 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     await page.getByRole('button', { name: 'Sign in' }).click();
     await chartsDrawn(page, 'day');
     await expect.poll(() => page.locator('#cards .card').count()).toBe(5);
-    // the two spans, read from the series by month (the browser's zone is Europe/Madrid; today there)
-    const ymd = (d: Date) => d.toLocaleDateString('sv', { timeZone: 'Europe/Madrid' });
-    const today = new Date(ymd(new Date()) + 'T12:00:00');
-    const last = new Date(today.getFullYear(), today.getMonth(), 0).getDate();
-    const spanQuery = (a: Date, b: Date) => `/ai/metrics/series?metric=orders&group_by=month&from=${ymd(a)}&to=${ymd(b)}`;
-    expect(served.some((u) => u.includes(spanQuery(new Date(today.getFullYear(), today.getMonth(), 1, 12), today)))).toBe(true);
-    expect(
-      served.some((u) =>
-        u.includes(
-          spanQuery(
-            new Date(today.getFullYear(), today.getMonth() - 1, 1, 12),
-            new Date(today.getFullYear(), today.getMonth() - 1, Math.min(today.getDate(), last), 12),
-          ),
-        ),
-      ),
-    ).toBe(true);
+    // the two spans, read from the series by month. The browser's zone is Europe/Madrid: today is today there, which
+    // differs from this process's own date for an hour or two around midnight. Calendar days as UTC dates, so that
+    // this process's zone plays no part.
+    const [y, m, d] = new Date().toLocaleDateString('sv', { timeZone: 'Europe/Madrid' }).split('-').map(Number);
+    const day = (month0: number, date: number) => new Date(Date.UTC(y, month0, date)).toISOString().slice(0, 10);
+    const last = new Date(Date.UTC(y, m - 1, 0)).getUTCDate();
+    const spanQuery = (from: string, to: string) => `/ai/metrics/series?metric=orders&group_by=month&from=${from}&to=${to}`;
+    expect(served.some((u) => u.includes(spanQuery(day(m - 1, 1), day(m - 1, d))))).toBe(true);
+    expect(served.some((u) => u.includes(spanQuery(day(m - 2, 1), day(m - 2, Math.min(d, last)))))).toBe(true);
     const span = await page.locator('#overview-span').innerText();
     expect(span).toContain('same days of last month');
     // the previous span ends on today's day of the month (or the month's last day)
-    const now = new Date();
-    const lastOfPrevious = new Date(now.getFullYear(), now.getMonth(), 0).getDate();
-    const previous = new Date(now.getFullYear(), now.getMonth() - 1, 1);
-    const previousSpan = `${previous.toLocaleDateString('en', { month: 'short' })} 1${now.getDate() === 1 ? '' : `–${Math.min(now.getDate(), lastOfPrevious)}`}`;
+    const previousMonth = new Date(Date.UTC(y, m - 2, 1)).toLocaleDateString('en', { month: 'short', timeZone: 'UTC' });
+    const previousSpan = `${previousMonth} 1${d === 1 ? '' : `–${Math.min(d, last)}`}`;
     expect(span).toContain(`(${previousSpan})`);
     expect(await page.locator('#cards').innerText()).toContain(`in ${previousSpan}`);
     // the series were asked for two spans of equal length, by month (the API's contract unchanged)

@@ -213,9 +213,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
       text: { body },
       history_context: { status },
     });
+    // one day for every reading, so that two readings compare the same series even across midnight
+    const day = new Date().toISOString().slice(0, 10);
     const metricsNow = async () => {
       const q = { business_id: '1' };
-      const day = new Date().toISOString().slice(0, 10);
       const out: Record<string, unknown> = {};
       for (const name of ['chats', 'performance', 'overview', 'agents'])
         out[name] = (await t.api({ path: `/ai/metrics/${name}`, key: KEYS.server, query: q })).json().result;
