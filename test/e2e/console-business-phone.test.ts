@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { BROWSER_ZONE, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
 import { MetaWebhooks } from '../support/whatsapp-fake.js';
 
@@ -129,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows the business phone, edits, delet
   });
 
   async function open(query: string, width: number) {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'Europe/Madrid' });
+    const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: BROWSER_ZONE });
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { BROWSER_ZONE, browserDay, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
 import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
@@ -103,7 +103,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
 
   /** A page whose every request to another host fails the test; Notification recorded (granted). */
   async function offlinePage(viewport = { width: 1280, height: 900 }, isMobile = false) {
-    const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, timezoneId: 'Europe/Madrid' });
+    const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, timezoneId: BROWSER_ZONE });
     const blocked: string[] = [];
     await context.route('**/*', (route) => {
       const url = new URL(route.request().url());
@@ -248,9 +248,8 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
     // a 30-hour-old message has its date; today's only the time (today in the browser's zone: written in the
     // minute before midnight there, the newest is yesterday's)
     expect(await item(page, ids[40]).locator('.when').innerText()).toMatch(/2026|2027/);
-    const madridDay = (ms: number) => new Date(ms).toLocaleDateString('sv', { timeZone: 'Europe/Madrid' });
     expect(await item(page, ids[0]).locator('.when').innerText()).toMatch(
-      madridDay(newestAt) === madridDay(Date.now()) ? /^\d{1,2}:\d{2}( [AP]M)?$/ : /2026|2027/,
+      browserDay(newestAt) === browserDay() ? /^\d{1,2}:\d{2}( [AP]M)?$/ : /2026|2027/,
     );
 
     // a closed window offers the agent's approved templates instead of a reply box

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { BROWSER_ZONE, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { startMessageOutboxes } from '../support/message-outboxes.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
 import { MetaWebhooks, startWhatsAppFake, type MetaMessage, type WhatsAppFake } from '../support/whatsapp-fake.js';
@@ -197,7 +197,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
 
   /** A page whose every request to another host fails the test. */
   async function offlinePage(query = '') {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Madrid' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: BROWSER_ZONE });
     const blocked: string[] = [];
     await context.route('**/*', (route) => {
       const url = new URL(route.request().url());

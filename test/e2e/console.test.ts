@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { BROWSER_ZONE, browserDay, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
       viewport: viewport.viewport,
       isMobile: viewport.isMobile,
       hasTouch: viewport.isMobile,
-      timezoneId: 'Europe/Madrid',
+      timezoneId: BROWSER_ZONE,
     });
     const blocked: string[] = [];
     const served: string[] = [];
@@ -166,10 +166,10 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     await page.getByRole('button', { name: 'Sign in' }).click();
     await chartsDrawn(page, 'day');
     await expect.poll(() => page.locator('#cards .card').count()).toBe(5);
-    // the two spans, read from the series by month. The browser's zone is Europe/Madrid: today is today there, which
+    // the two spans, read from the series by month. Today is today in the browser's zone (BROWSER_ZONE), which
     // differs from this process's own date for an hour or two around midnight. Calendar days as UTC dates, so that
     // this process's zone plays no part.
-    const [y, m, d] = new Date().toLocaleDateString('sv', { timeZone: 'Europe/Madrid' }).split('-').map(Number);
+    const [y, m, d] = browserDay().split('-').map(Number);
     const day = (month0: number, date: number) => new Date(Date.UTC(y, month0, date)).toISOString().slice(0, 10);
     const last = new Date(Date.UTC(y, m - 1, 0)).getUTCDate();
     const spanQuery = (from: string, to: string) => `/ai/metrics/series?metric=orders&group_by=month&from=${from}&to=${to}`;

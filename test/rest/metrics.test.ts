@@ -283,6 +283,14 @@ interface Case {
   query: Record<string, string>;
   period: Period;
 }
+/** A case of the current day: its period read as of each use (`today`), not once. */
+const currentDay = (name: string, offsetHours: number, query: Record<string, string>): Case => ({
+  name,
+  query,
+  get period() {
+    return today(offsetHours);
+  },
+});
 const CASES: Case[] = [
   {
     name: 'UTC, a month',
@@ -319,34 +327,10 @@ const CASES: Case[] = [
     query: { month: '2026-10', timezone: 'Asia/Kolkata', timezone_offset: '-5' },
     period: { cur: [at('2026-09-30T18:30Z'), at('2026-10-31T18:30Z')], prev: [at('2026-08-31T18:30Z'), at('2026-09-30T18:30Z')] },
   },
-  {
-    name: 'UTC, the current day',
-    query: {},
-    get period() {
-      return today(0);
-    },
-  },
-  {
-    name: 'offset +14, the current day',
-    query: { timezone_offset: '14' },
-    get period() {
-      return today(14);
-    },
-  },
-  {
-    name: 'offset -12, the current day',
-    query: { timezone_offset: '-12' },
-    get period() {
-      return today(-12);
-    },
-  },
-  {
-    name: 'offset +5, the current day',
-    query: { timezone_offset: '5' },
-    get period() {
-      return today(5);
-    },
-  },
+  currentDay('UTC, the current day', 0, {}),
+  currentDay('offset +14, the current day', 14, { timezone_offset: '14' }),
+  currentDay('offset -12, the current day', -12, { timezone_offset: '-12' }),
+  currentDay('offset +5, the current day', 5, { timezone_offset: '5' }),
   {
     name: 'a month whose previous month is empty (change rule)',
     query: { month: '2026-08' },

@@ -5,6 +5,12 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 
+/** The zone every console test's browser runs in (`timezoneId`): the console's "today" is today there. */
+export const BROWSER_ZONE = 'Europe/Madrid';
+
+/** The calendar day (YYYY-MM-DD) in the browser's zone at `ms`; this process's own zone plays no part. */
+export const browserDay = (ms = Date.now()): string => new Date(ms).toLocaleDateString('sv', { timeZone: BROWSER_ZONE });
+
 export function warnIfNoChromium(label: string): void {
   if (!HAVE_CHROMIUM) console.warn(`${label} skipped: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
 }
