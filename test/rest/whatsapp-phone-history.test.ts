@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -340,6 +340,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('the phone (%s)'
     });
 
     it('an import that more than doubles the messages refreshes their statistics (plans made on a small table are dropped)', async () => {
+      // Autovacuum off on the table for the test: its vacuum of the inserted rows also counts them (reltuples), and the
+      // importer then rightly skips its own ANALYZE (the statistics already count the rows); the test is of the importer.
+      await db.sql('alter table ai_messages set (autovacuum_enabled = off)');
+      onTestFinished(() => db.sql('alter table ai_messages reset (autovacuum_enabled)').then(() => undefined));
       await db.sql('analyze ai_messages');
       const [before] = await db.sql<{ n: number; at: string }>(
         `select greatest(1000, c.reltuples)::int as n, s.last_analyze as at
