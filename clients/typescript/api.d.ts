@@ -734,7 +734,114 @@ export interface paths {
         /** The orders placed in a conversation, newest first: {id, status, total (summary.total), business_id, created_at}; page, page_size */
         get: operations["AiConversationOrders"];
         put?: never;
+        /** Places the cart at cart_version as an order, exactly once (a later place of that version answers the same order); 409 ERROR_AI_CART_CHANGED with the current cart as result when the version is stale or a line has a problem */
+        post: operations["PlaceAiOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v400/{lang}/{project}/ai/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The menu: where, orderBy, q (the name contains it, case and accents ignored), page, page_size */
+        get: operations["AiProducts"];
+        put?: never;
+        /** Adds a product to a business's menu (retailer_id: its WhatsApp catalog id, unique per business) */
+        post: operations["CreateAiProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v400/{lang}/{project}/ai/products/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product */
+        get: operations["AiProduct"];
+        put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the members given (a price rises, a dish runs out); the carts naming it are priced again */
+        patch: operations["UpdateAiProduct"];
+        trace?: never;
+    };
+    "/v400/{lang}/{project}/ai/conversations/{conversation_id}/cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The conversation's cart, priced from the menu now (a new version when the menu changed it) */
+        get: operations["AiCart"];
+        /** Replaces the conversation's cart: lines by product_id or retailer_id, priced from the menu (never from the caller) */
+        put: operations["SetAiCart"];
+        post?: never;
+        /** Empties the conversation's cart; result null */
+        delete: operations["ClearAiCart"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v400/{lang}/{project}/ai/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders of the project (level 2: of their businesses), newest first: where, orderBy, page, page_size */
+        get: operations["AiOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v400/{lang}/{project}/ai/orders/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order, with its lines and history */
+        get: operations["AiOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v400/{lang}/{project}/ai/orders/{order_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves an order to one of the platform's statuses (1–23 but 13); the same status again changes nothing; a final order (1, 2, 5, 6, 10, 11, 12, 15, 16, 17) never moves */
+        post: operations["MoveAiOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -917,6 +1024,86 @@ export interface webhooks {
          * @description POSTed as JSON to the URL of each webhook subscribed to the type. Verify it: `X-OrderGraph-Signature` is `sha256=` and the hex HMAC-SHA256, keyed with the webhook's secret, of `X-OrderGraph-Timestamp`, a period and the raw body. A 2xx within 10 s delivers it; anything else is retried with backoff (at least once: drop duplicates by `X-OrderGraph-Delivery`).
          */
         post: operations["webhook:agent.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event cart.updated, delivered to a registered webhook (and on the event streams)
+         * @description POSTed as JSON to the URL of each webhook subscribed to the type. Verify it: `X-OrderGraph-Signature` is `sha256=` and the hex HMAC-SHA256, keyed with the webhook's secret, of `X-OrderGraph-Timestamp`, a period and the raw body. A 2xx within 10 s delivers it; anything else is retried with backoff (at least once: drop duplicates by `X-OrderGraph-Delivery`).
+         */
+        post: operations["webhook:cart.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event order.created, delivered to a registered webhook (and on the event streams)
+         * @description POSTed as JSON to the URL of each webhook subscribed to the type. Verify it: `X-OrderGraph-Signature` is `sha256=` and the hex HMAC-SHA256, keyed with the webhook's secret, of `X-OrderGraph-Timestamp`, a period and the raw body. A 2xx within 10 s delivers it; anything else is retried with backoff (at least once: drop duplicates by `X-OrderGraph-Delivery`).
+         */
+        post: operations["webhook:order.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event order.status, delivered to a registered webhook (and on the event streams)
+         * @description POSTed as JSON to the URL of each webhook subscribed to the type. Verify it: `X-OrderGraph-Signature` is `sha256=` and the hex HMAC-SHA256, keyed with the webhook's secret, of `X-OrderGraph-Timestamp`, a period and the raw body. A 2xx within 10 s delivers it; anything else is retried with backoff (at least once: drop duplicates by `X-OrderGraph-Delivery`).
+         */
+        post: operations["webhook:order.status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event order.updated, delivered to a registered webhook (and on the event streams)
+         * @description POSTed as JSON to the URL of each webhook subscribed to the type. Verify it: `X-OrderGraph-Signature` is `sha256=` and the hex HMAC-SHA256, keyed with the webhook's secret, of `X-OrderGraph-Timestamp`, a period and the raw body. A 2xx within 10 s delivers it; anything else is retried with backoff (at least once: drop duplicates by `X-OrderGraph-Delivery`).
+         */
+        post: operations["webhook:order.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1597,6 +1784,92 @@ export interface components {
             credentials: {
                 [key: string]: boolean;
             };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Cart: {
+            conversation_id: number;
+            business_id: number;
+            delivery_type: number;
+            lines: {
+                product_id: number | null;
+                retailer_id: string | null;
+                name: string | null;
+                quantity: number;
+                price: number | null;
+                total: number | null;
+                comment: string | null;
+            }[];
+            address: string | null;
+            location: {
+                latitude: number;
+                longitude: number;
+            } | null;
+            comment: string | null;
+            currency: string;
+            summary: {
+                subtotal: number;
+                discount: number;
+                delivery_price: number;
+                tax: number;
+                total: number;
+            };
+            problems: {
+                line: number;
+                product_id: number | null;
+                retailer_id: string | null;
+                reason: string;
+            }[];
+            version: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Order: {
+            id: number;
+            uuid: string;
+            business_id: number | null;
+            conversation_id: number | null;
+            customer_id: number | null;
+            status: number;
+            delivery_type: number | null;
+            paymethod: string | null;
+            currency: string | null;
+            summary: {
+                subtotal: number | null;
+                discount: number | null;
+                delivery_price: number | null;
+                tax: number | null;
+                total: number | null;
+            };
+            products: {
+                product_id: number | null;
+                name: string;
+                quantity: number;
+                price: number;
+                total: number;
+                comment: string | null;
+            }[];
+            address: string | null;
+            location: {
+                latitude: number;
+                longitude: number;
+            } | null;
+            comment: string | null;
+            history: {
+                status: number;
+                /** Format: date-time */
+                at: string;
+                by: number | null;
+                reason: string | null;
+            }[];
+            conversion: {
+                status: string;
+                error: string | null;
+                /** Format: date-time */
+                sent_at: string | null;
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -8164,7 +8437,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("*" | "conversation.created" | "conversation.closed" | "conversation.handoff" | "message.created" | "message.status" | "message.updated" | "template.sent" | "template.status" | "agent.updated")[];
+                    events: ("*" | "conversation.created" | "conversation.closed" | "conversation.handoff" | "message.created" | "message.status" | "message.updated" | "template.sent" | "template.status" | "agent.updated" | "cart.updated" | "order.created" | "order.status" | "order.updated")[];
                     enabled?: boolean;
                 };
             };
@@ -11374,7 +11647,7 @@ export interface operations {
                         result: {
                             id: number;
                             status: number;
-                            total: number;
+                            total: number | null;
                             business_id: number | null;
                             /** Format: date-time */
                             created_at: string;
@@ -11432,6 +11705,1993 @@ export interface operations {
                         error: true;
                         /** @enum {string} */
                         code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    PlaceAiOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+                /** @description Makes the write safe to retry: within 24 hours the same key with the same body answers the kept answer (with Idempotent-Replayed: true); with another body 400 ERROR_IDEMPOTENCY_KEY_REUSED; while the first still runs 409 ERROR_IDEMPOTENCY_IN_PROGRESS with Retry-After. A 5xx is not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                conversation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cart_version: number;
+                    /** @enum {string} */
+                    paymethod: "cash" | "card_delivery" | "card_pickup" | "stripe_link" | "other";
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_IDEMPOTENCY_KEY_REUSED" | "ERROR_AI_CONVERSATION_NOT_FOUND" | "ERROR_AI_CONVERSATION_CLOSED" | "ERROR_AI_CART_NOT_FOUND";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_IDEMPOTENCY_IN_PROGRESS" | "ERROR_AI_CONVERSATION_HANDED_OFF" | "ERROR_AI_CART_CHANGED";
+                        result: string[] | components["schemas"]["Cart"];
+                    };
+                };
+            };
+            /** @description The body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PAYLOAD_TOO_LARGE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A content type the operation does not take */
+            415: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    AiProducts: {
+        parameters: {
+            query?: {
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `business_id` (integer), `enabled` (boolean), `retailer_id` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                where?: string;
+                /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `name`, `price`, `updated_at`. Any other: 400 naming the attributes allowed. */
+                orderBy?: string;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Rows per page, 1 to 100 */
+                page_size?: number;
+                /** @description Only conversations whose contact, contact name or a message's content contains this text (case-insensitive) */
+                q?: string;
+            };
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: {
+                            id: number;
+                            business_id: number | null;
+                            name: string;
+                            price: number;
+                            enabled: boolean;
+                            retailer_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    CreateAiProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+                /** @description Makes the write safe to retry: within 24 hours the same key with the same body answers the kept answer (with Idempotent-Replayed: true); with another body 400 ERROR_IDEMPOTENCY_KEY_REUSED; while the first still runs 409 ERROR_IDEMPOTENCY_IN_PROGRESS with Retry-After. A 5xx is not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    business_id: number;
+                    name: string;
+                    /** @description At most 2 decimals */
+                    price: number;
+                    enabled?: boolean;
+                    retailer_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: {
+                            id: number;
+                            business_id: number | null;
+                            name: string;
+                            price: number;
+                            enabled: boolean;
+                            retailer_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_IDEMPOTENCY_KEY_REUSED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_IDEMPOTENCY_IN_PROGRESS";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PAYLOAD_TOO_LARGE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A content type the operation does not take */
+            415: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    AiProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: {
+                            id: number;
+                            business_id: number | null;
+                            name: string;
+                            price: number;
+                            enabled: boolean;
+                            retailer_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_AI_PRODUCT_NOT_FOUND";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    UpdateAiProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description At most 2 decimals */
+                    price?: number;
+                    enabled?: boolean;
+                    /** @description null clears it */
+                    retailer_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: {
+                            id: number;
+                            business_id: number | null;
+                            name: string;
+                            price: number;
+                            enabled: boolean;
+                            retailer_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_AI_PRODUCT_NOT_FOUND";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PAYLOAD_TOO_LARGE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A content type the operation does not take */
+            415: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    AiCart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                conversation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: components["schemas"]["Cart"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_AI_CONVERSATION_NOT_FOUND" | "ERROR_AI_CONVERSATION_CLOSED" | "ERROR_AI_CART_NOT_FOUND";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    SetAiCart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                conversation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    business_id: number;
+                    /**
+                     * @description 1 delivery, 2 pickup, 3 eat-in, 4 curbside, 5 drive-thru
+                     * @enum {integer}
+                     */
+                    delivery_type: 1 | 2 | 3 | 4 | 5;
+                    lines: ({
+                        product_id?: number;
+                        retailer_id?: string;
+                        quantity: number;
+                        comment?: string | null;
+                    } & (unknown | unknown))[];
+                    /** @description Required for delivery */
+                    address?: string | null;
+                    location?: {
+                        latitude: number;
+                        longitude: number;
+                    } | null;
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: components["schemas"]["Cart"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_AI_CONVERSATION_NOT_FOUND" | "ERROR_AI_CONVERSATION_CLOSED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PAYLOAD_TOO_LARGE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A content type the operation does not take */
+            415: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    ClearAiCart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                conversation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: null;
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_AI_CONVERSATION_NOT_FOUND" | "ERROR_AI_CONVERSATION_CLOSED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    AiOrders: {
+        parameters: {
+            query?: {
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `uuid` (text), `business_id` (integer), `conversation_id` (integer), `customer_id` (integer), `status` (integer), `delivery_type` (integer), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                where?: string;
+                /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `created_at`, `status`, `updated_at`. Any other: 400 naming the attributes allowed. */
+                orderBy?: string;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Rows per page, 1 to 100 */
+                page_size?: number;
+            };
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: components["schemas"]["Order"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    AiOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_AI_ORDER_NOT_FOUND";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    MoveAiOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+                /** @description Makes the write safe to retry: within 24 hours the same key with the same body answers the kept answer (with Idempotent-Replayed: true); with another body 400 ERROR_IDEMPOTENCY_KEY_REUSED; while the first still runs 409 ERROR_IDEMPOTENCY_IN_PROGRESS with Retry-After. A 5xx is not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    status: number;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION" | "ERROR_IDEMPOTENCY_KEY_REUSED" | "ERROR_AI_ORDER_NOT_FOUND";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_IDEMPOTENCY_IN_PROGRESS" | "ERROR_AI_ORDER_FINAL";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PAYLOAD_TOO_LARGE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description A content type the operation does not take */
+            415: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
                         /** @description One message per problem, in the request's language */
                         result: string[];
                     };
@@ -11817,6 +14077,154 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: components["schemas"]["Agent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:cart.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                "X-OrderGraph-Signature": string;
+                /** @description Unix seconds of this attempt */
+                "X-OrderGraph-Timestamp": string;
+                /** @description The same on every attempt of one event to one webhook */
+                "X-OrderGraph-Delivery": string;
+                "X-OrderGraph-Event": "cart.updated";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Increasing in commit order within the project */
+                    id: number;
+                    /** @constant */
+                    type: "cart.updated";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: components["schemas"]["Cart"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:order.created": {
+        parameters: {
+            query?: never;
+            header: {
+                "X-OrderGraph-Signature": string;
+                /** @description Unix seconds of this attempt */
+                "X-OrderGraph-Timestamp": string;
+                /** @description The same on every attempt of one event to one webhook */
+                "X-OrderGraph-Delivery": string;
+                "X-OrderGraph-Event": "order.created";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Increasing in commit order within the project */
+                    id: number;
+                    /** @constant */
+                    type: "order.created";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: components["schemas"]["Order"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:order.status": {
+        parameters: {
+            query?: never;
+            header: {
+                "X-OrderGraph-Signature": string;
+                /** @description Unix seconds of this attempt */
+                "X-OrderGraph-Timestamp": string;
+                /** @description The same on every attempt of one event to one webhook */
+                "X-OrderGraph-Delivery": string;
+                "X-OrderGraph-Event": "order.status";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Increasing in commit order within the project */
+                    id: number;
+                    /** @constant */
+                    type: "order.status";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: components["schemas"]["Order"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:order.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                "X-OrderGraph-Signature": string;
+                /** @description Unix seconds of this attempt */
+                "X-OrderGraph-Timestamp": string;
+                /** @description The same on every attempt of one event to one webhook */
+                "X-OrderGraph-Delivery": string;
+                "X-OrderGraph-Event": "order.updated";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Increasing in commit order within the project */
+                    id: number;
+                    /** @constant */
+                    type: "order.updated";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: components["schemas"]["Order"];
                 };
             };
         };

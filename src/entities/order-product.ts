@@ -21,4 +21,10 @@ export class OrderProduct extends TenantEntity {
 
   @Property({ type: new DecimalType('number'), columnType: 'numeric(12,2)' })
   price: Opt<number> = 0;
+
+  @Property({ length: 100, nullable: true })
+  retailer_id?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  comment?: string | null;
 }

@@ -323,6 +323,12 @@ const en: Catalogue = {
   duplicate_field: 'The value of {field} is already used by another agent of the project.',
   duplicate_reply: 'The value of {field} is already used by another saved reply of the project.',
   ERROR_AI_REPLY_NOT_FOUND: 'The saved reply was not found.',
+  ERROR_AI_PRODUCT_NOT_FOUND: 'The product was not found.',
+  ERROR_AI_CART_NOT_FOUND: 'The conversation has no cart.',
+  ERROR_AI_CART_CHANGED: 'The cart changed: confirm its current version with the customer.',
+  ERROR_AI_ORDER_NOT_FOUND: 'The order was not found.',
+  ERROR_AI_ORDER_FINAL: 'The order is in a final status and cannot move again.',
+  duplicate_retailer_id: 'The value of {field} is already used by another product of the business.',
 };
 
 const es: Catalogue = {
@@ -385,6 +391,12 @@ const es: Catalogue = {
   duplicate_field: 'El valor de {field} ya lo usa otro agente del proyecto.',
   duplicate_reply: 'El valor de {field} ya lo usa otra respuesta guardada del proyecto.',
   ERROR_AI_REPLY_NOT_FOUND: 'No se encontró la respuesta guardada.',
+  ERROR_AI_PRODUCT_NOT_FOUND: 'No se encontró el producto.',
+  ERROR_AI_CART_NOT_FOUND: 'La conversación no tiene carrito.',
+  ERROR_AI_CART_CHANGED: 'El carrito cambió: confirme su versión actual con el cliente.',
+  ERROR_AI_ORDER_NOT_FOUND: 'No se encontró el pedido.',
+  ERROR_AI_ORDER_FINAL: 'El pedido está en un estado final y no puede cambiar de nuevo.',
+  duplicate_retailer_id: 'El valor de {field} ya lo usa otro producto del negocio.',
 };
 
 const fr: Catalogue = {
@@ -448,6 +460,12 @@ const fr: Catalogue = {
   duplicate_field: 'La valeur de {field} est déjà utilisée par un autre agent du projet.',
   duplicate_reply: 'La valeur de {field} est déjà utilisée par une autre réponse enregistrée du projet.',
   ERROR_AI_REPLY_NOT_FOUND: 'La réponse enregistrée est introuvable.',
+  ERROR_AI_PRODUCT_NOT_FOUND: 'Le produit est introuvable.',
+  ERROR_AI_CART_NOT_FOUND: "La conversation n'a pas de panier.",
+  ERROR_AI_CART_CHANGED: 'Le panier a changé : confirmez sa version actuelle avec le client.',
+  ERROR_AI_ORDER_NOT_FOUND: 'La commande est introuvable.',
+  ERROR_AI_ORDER_FINAL: 'La commande est dans un statut final et ne peut plus changer.',
+  duplicate_retailer_id: 'La valeur de {field} est déjà utilisée par un autre produit du commerce.',
 };
 
 const ar: Catalogue = {
@@ -510,6 +528,12 @@ const ar: Catalogue = {
   duplicate_field: 'قيمة الحقل {field} مستخدمة بالفعل لدى وكيل آخر في المشروع.',
   duplicate_reply: 'قيمة الحقل {field} مستخدمة بالفعل في رد محفوظ آخر في المشروع.',
   ERROR_AI_REPLY_NOT_FOUND: 'لم يتم العثور على الرد المحفوظ.',
+  ERROR_AI_PRODUCT_NOT_FOUND: 'لم يتم العثور على المنتج.',
+  ERROR_AI_CART_NOT_FOUND: 'لا توجد سلة لهذه المحادثة.',
+  ERROR_AI_CART_CHANGED: 'تغيّرت السلة: أكّد نسختها الحالية مع العميل.',
+  ERROR_AI_ORDER_NOT_FOUND: 'لم يتم العثور على الطلب.',
+  ERROR_AI_ORDER_FINAL: 'الطلب في حالة نهائية ولا يمكن تغييره مرة أخرى.',
+  duplicate_retailer_id: 'قيمة الحقل {field} مستخدمة بالفعل لمنتج آخر في النشاط التجاري.',
 };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, es, fr, ar };

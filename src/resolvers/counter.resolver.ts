@@ -24,7 +24,8 @@ export class AiOperator implements Operator {
 export class AiConversationOrder implements ConversationOrder {
   @Field(() => Int) id!: number;
   @Field(() => Int) status!: number;
-  @Field(() => Float, { description: "The order's summary.total" }) total!: number;
+  @Field(() => Float, { nullable: true, description: "The order's summary.total; null when the platform's is not a number" })
+  total!: number | null;
   @Field(() => Int, { nullable: true }) business_id!: number | null;
   @Field(() => Date) created_at!: Date;
 }

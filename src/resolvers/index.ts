@@ -13,6 +13,7 @@ import { WhatsAppResolver } from './whatsapp.resolver.js';
 import { AgentResolver } from './agent.resolver.js';
 import { UploadResolver } from './upload.resolver.js';
 import { CounterResolver } from './counter.resolver.js';
+import { OrderResolver } from './order.resolver.js';
 
 /** Every resolver of the one schema. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -30,4 +31,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   AgentResolver,
   UploadResolver,
   CounterResolver,
+  OrderResolver,
 ];

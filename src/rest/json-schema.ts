@@ -12,6 +12,7 @@ export const NAMED_PATTERNS: Readonly<Record<string, Rule>> = {
   '^[0-9]+$': 'digits',
   '^[0-9]{1,9}$': 'digits',
   '^[0-9]{1,10}$': 'digits',
+  '^[0-9]{1,18}$': 'digits',
   '^[a-zA-Z0-9_-]+$': 'external_id',
   '^[a-zA-Z0-9_-]{1,128}$': 'external_id',
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': 'date',

@@ -10,6 +10,7 @@ import { EventsService, WebhookService } from './events/index.js';
 import { AuthService, LimitsService, OperatorService, TenancyService } from './identity/index.js';
 import { MediaService, MediaStores, MediaUploadService } from './media/index.js';
 import { MetricsService } from './metrics/index.js';
+import { CartService, MenuService, OrderService } from './orders/index.js';
 import { ConfigService, SettingsService } from './settings/index.js';
 import { TemplateSendService, TemplateService, TypingService, WhatsAppInboundService } from './whatsapp/index.js';
 
@@ -59,6 +60,10 @@ export function createServices(deps: Deps) {
     /** Files a project uploads to send (CONTRACT §12.5). */
     mediaUploads: new MediaUploadService(media),
     mediaFiles: new MediaService(),
+    /** The menu, carts and orders (CONTRACT §15). */
+    menu: new MenuService(),
+    carts: new CartService(),
+    orders: new OrderService(),
   };
 }
 

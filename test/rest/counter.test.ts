@@ -44,6 +44,11 @@ beforeAll(async () => {
       { id: 2, business_id: 1, conversation_id: 1, status: 1, created_at: at(4), summary: { total: 30 } },
       { id: 3, business_id: 1, conversation_id: 1, status: 2, created_at: at(3), summary: {} },
       { id: 4, business_id: 1, conversation_id: 3, status: 0, created_at: at(5), summary: { total: 1 } },
+      // platform data that is not a number (CONTRACT §11, fourth review)
+      { id: 5, business_id: 1, conversation_id: 3, status: 0, created_at: at(6), summary: { total: ' 23.40 ' } },
+      { id: 6, business_id: 1, conversation_id: 3, status: 0, created_at: at(7), summary: { total: 'twelve' } },
+      { id: 7, business_id: 1, conversation_id: 3, status: 0, created_at: at(8), summary: { total: { amount: 3 } } },
+      { id: 8, business_id: 1, conversation_id: 3, status: 0, created_at: at(9), summary: { total: '1e400' } },
     ],
   });
   await db.load(fixture);
@@ -173,7 +178,7 @@ describe.each(ENGINES)('what a counter needs next, §10.6 (%s)', (engine) => {
       error: false,
       result: [
         { id: 2, status: 1, total: 30, business_id: 1, created_at: at(4) },
-        { id: 3, status: 2, total: 0, business_id: 1, created_at: at(3) },
+        { id: 3, status: 2, total: null, business_id: 1, created_at: at(3) },
         { id: 1, status: 0, total: 12.5, business_id: 1, created_at: at(2) },
       ],
       pagination: { current_page: 1, page_size: 10, total_pages: 1, total: 3, from: 1, to: 3 },
@@ -190,6 +195,20 @@ describe.each(ENGINES)('what a counter needs next, §10.6 (%s)', (engine) => {
       const denied = await t.api({ path, key, project: key === KEYS.otherServer ? 'other' : 'acme' });
       expect([denied.statusCode, denied.json().code], path).toEqual([400, 'ERROR_AI_CONVERSATION_NOT_FOUND']);
     }
+  });
+
+  it('an order whose summary.total is not a number answers total null, never a 5xx; a decimal string is its number', async () => {
+    const res = await t.api({ path: '/ai/conversations/3/orders', key: KEYS.server });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result.map((o: { id: number; total: unknown }) => [o.id, o.total])).toEqual([
+      [8, null],
+      [7, null],
+      [6, null],
+      [5, 23.4],
+      [4, 1],
+    ]);
+    const full = await t.api({ path: '/ai/orders/6', key: KEYS.server });
+    expect([full.statusCode, full.json().result.summary.total]).toEqual([200, null]);
   });
 
   it('GET /favicon.ico answers with an icon (no 404 on every console load)', async () => {

@@ -401,12 +401,18 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Maintenance, or a dependency unavailable: Retry-After says when to try again',
 };
 
+/** Error codes whose envelope's `result` is an object instead of messages. */
+const OBJECT_RESULTS: Partial<Record<ErrorCode, JSONSchema>> = {
+  ERROR_AI_CONVERSATION_CONFLICT: { type: 'object', description: 'ERROR_AI_CONVERSATION_CONFLICT: the conflict details' },
+  ERROR_AI_CART_CHANGED: { ...ref('Cart'), description: 'ERROR_AI_CART_CHANGED: the current cart' },
+};
+
 function errorsOf(spec: RouteSpec): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const [code, status] of errorCodesOf(spec)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   const out: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const conflictObject = codes.includes('ERROR_AI_CONVERSATION_CONFLICT');
+    const objects = codes.flatMap((c) => (OBJECT_RESULTS[c] ? [OBJECT_RESULTS[c]] : []));
     const messages = { type: 'array', items: { type: 'string' }, description: "One message per problem, in the request's language" };
     out[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
@@ -418,9 +424,7 @@ function errorsOf(spec: RouteSpec): Record<string, unknown> {
             properties: {
               error: { type: 'boolean', const: true },
               code: { type: 'string', enum: codes },
-              result: conflictObject
-                ? { oneOf: [messages, { type: 'object', description: 'ERROR_AI_CONVERSATION_CONFLICT: the conflict details' }] }
-                : messages,
+              result: objects.length ? { oneOf: [messages, ...objects] } : messages,
             },
             required: ['error', 'code', 'result'],
             additionalProperties: false,
@@ -467,6 +471,8 @@ const EVENT_RECORDS: Record<string, string> = {
   message: 'Message',
   template: 'TemplateSend',
   agent: 'Agent',
+  cart: 'Cart',
+  order: 'Order',
 };
 
 /** Members of a record an event's data never has: the caller's own counts (an event has no caller). */

@@ -11,6 +11,7 @@ import { whatsappRoutes } from './whatsapp.routes.js';
 import { agentRoutes } from './agent.routes.js';
 import { uploadRoutes } from './upload.routes.js';
 import { counterRoutes } from './counter.routes.js';
+import { orderRoutes } from './order.routes.js';
 
 /** Every REST endpoint, as data. */
 export const ROUTES: RouteSpec[] = [
@@ -26,4 +27,5 @@ export const ROUTES: RouteSpec[] = [
   ...agentRoutes,
   ...uploadRoutes,
   ...counterRoutes,
+  ...orderRoutes,
 ];

@@ -180,7 +180,8 @@ export const MESSAGE_ATTRIBUTES: Attributes = {
 export interface ConversationOrder {
   id: number;
   status: number;
-  total: number;
+  /** `summary.total` when it is a number or a string holding one (platform data), else null (CONTRACT §11). */
+  total: number | null;
   business_id: number | null;
   created_at: Date;
 }
@@ -363,7 +364,7 @@ export class ConversationService {
     const conversation = await this.visible(ctx, conversationId);
     const rows = await selectOnReplica<ConversationOrder & { n: number }>(
       ctx.em,
-      `select o.id, o.status, coalesce(o.summary->'total', '0') as total, o.business_id, o.created_at, count(*) over ()::int as n
+      `select o.id, o.status, metrics_num(o.summary->'total')::float8 as total, o.business_id, o.created_at, count(*) over ()::int as n
          from orders o where o.project_id = ? and o.conversation_id = ?
         order by o.created_at desc, o.id desc limit ? offset ?`,
       [ctx.project.id, conversation.id, q.page_size, (q.page - 1) * q.page_size],
@@ -379,7 +380,11 @@ export class ConversationService {
             )
           )[0].n,
         );
-    const items = rows.map(({ n: _n, ...o }) => ({ ...o, total: Number(o.total), created_at: new Date(o.created_at) }));
+    const items = rows.map(({ n: _n, ...o }) => ({
+      ...o,
+      total: o.total === null ? null : Number(o.total),
+      created_at: new Date(o.created_at),
+    }));
     return { items, pagination: pagination(q.page, q.page_size, total, items.length) };
   }
 

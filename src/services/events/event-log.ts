@@ -4,7 +4,7 @@ import { directTransaction, runStatement } from '../../db/direct-read.js';
 
 type Connection = ReturnType<EntityManager['getConnection']>;
 
-/** CONTRACT §9.4, §10.1 (`message.status`), §10.2 (`conversation.handoff`) and §12.3 (`message.updated`: a file stored or failed): the event types, and what `data` holds for each. */
+/** CONTRACT §9.4, §10.1 (`message.status`), §10.2 (`conversation.handoff`), §12.3 (`message.updated`: a file stored or failed) and §15.3 (carts and orders): the event types, and what `data` holds for each. */
 export const AI_EVENT_TYPES = [
   'conversation.created',
   'conversation.closed',
@@ -15,6 +15,10 @@ export const AI_EVENT_TYPES = [
   'template.sent',
   'template.status',
   'agent.updated',
+  'cart.updated',
+  'order.created',
+  'order.status',
+  'order.updated',
 ] as const;
 export type AiEventType = (typeof AI_EVENT_TYPES)[number];
 

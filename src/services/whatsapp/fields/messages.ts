@@ -6,6 +6,7 @@ import { readInbound } from '../inbound-types.js';
 import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from '../delivery.js';
 import { applyEarlyChanges, changeOf, receiveChange } from '../message-changes.js';
 import { readReferral } from '../referral.js';
+import { cartFromCatalog, type OrderConversation } from '../../orders/index.js';
 import { insertCtes, MATCH, matchParams, openConversation, type ItemToStore, type Sender } from '../stored-items.js';
 import {
   bsuidOf,
@@ -73,7 +74,8 @@ async function storeMessage(
 
   for (let attempt = 0; ; attempt++) {
     try {
-      const intoActive = await storeInActive(ctx, agent, sender, it);
+      // a catalog cart also replaces the conversation's cart (CONTRACT §15.2): the transaction of storeOpening
+      const intoActive = it.item.type === 'order' ? null : await storeInActive(ctx, agent, sender, it);
       if (intoActive !== null) return intoActive;
       return await storeOpening(ctx, agent, sender, it);
     } catch (err) {
@@ -114,6 +116,8 @@ async function storeOpening(ctx: RequestContext, agent: WebhookAgent, sender: Se
       public: true,
     });
     await applyEarlyChanges(tx, p, agent, message, events);
+    if (it.item.type === 'order')
+      await cartFromCatalog(tx, p, agent, conversation as OrderConversation, catalogItems(it.item.payload), events);
     return { value: 1, events, queued: it.item.media ? ['downloads'] : [] };
   });
 }
@@ -188,6 +192,15 @@ async function storeInActive(ctx: RequestContext, agent: WebhookAgent, sender: S
   if (!row.fresh) return 0;
   await eventsCommitted(ctx, it.item.media ? ['downloads'] : []);
   return 1;
+}
+
+/** A stored `order` message's items (inbound-types.ts): their retailer ids and quantities; Meta's item_price is never read. */
+function catalogItems(payload: unknown): { product_retailer_id: string | null; quantity: number | null }[] {
+  const items = isObject(payload) && Array.isArray(payload.items) ? payload.items : [];
+  return items.filter(isObject).map((i) => ({
+    product_retailer_id: typeof i.product_retailer_id === 'string' ? i.product_retailer_id : null,
+    quantity: typeof i.quantity === 'number' ? i.quantity : null,
+  }));
 }
 
 /** The item's `contacts[]` entry: by wa_id or user_id, else the only one. */

@@ -1,0 +1,318 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../context/index.js';
+import { Order } from '../../entities/order.js';
+import { appError, validationError } from '../../errors/codes.js';
+import { readPage, type Page } from '../conversations/conversation.service.js';
+import { run } from '../conversations/records.js';
+import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
+import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
+import { emptyCart, lockCart, refreshCart, visibleConversation, type CartRecord, type OrderConversation } from './cart.service.js';
+import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
+
+export const ORDER_WHERE: Attributes = {
+  id: 'int',
+  uuid: 'string',
+  business_id: 'int',
+  conversation_id: 'int',
+  customer_id: 'int',
+  status: 'int',
+  delivery_type: 'int',
+  created_at: 'timestamp',
+};
+export const ORDER_ORDER_BY: Attributes = { id: 'int', created_at: 'timestamp', status: 'int', updated_at: 'timestamp' };
+const NEWEST_FIRST = '-created_at,-id';
+const INT_MAX = 2_147_483_647;
+
+export interface OrderLine {
+  product_id: number | null;
+  name: string;
+  quantity: number;
+  price: number;
+  total: number;
+  comment: string | null;
+}
+
+/** The order record (CONTRACT §15.3). */
+export interface OrderRecord {
+  id: number;
+  uuid: string;
+  business_id: number | null;
+  conversation_id: number | null;
+  customer_id: number | null;
+  status: number;
+  delivery_type: number | null;
+  paymethod: string | null;
+  currency: string | null;
+  summary: { subtotal: number | null; discount: number | null; delivery_price: number | null; tax: number | null; total: number | null };
+  products: OrderLine[];
+  address: string | null;
+  location: { latitude: number; longitude: number } | null;
+  comment: string | null;
+  history: { status: number; at: Date; by: number | null; reason: string | null }[];
+  conversion: { status: string; error: string | null; sent_at: Date | null } | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Why a place answered no order: the cart changed (its current record), or is not there. */
+type Placed = { order: OrderRecord } | { changed: CartRecord };
+
+/**
+ * Orders (CONTRACT §15.3–15.4): placed from a conversation's cart exactly once per cart version (the cart row's lock
+ * orders concurrent places; the unique (conversation, cart_version) index is the guarantee), read, and moved through
+ * the platform's statuses. Every write's event is in its transaction; the metrics follow through the `orders`
+ * triggers.
+ */
+export class OrderService {
+  /** `POST /ai/conversations/{id}/orders`. */
+  async place(ctx: RequestContext, conversationId: number, input: PlaceInput): Promise<OrderRecord> {
+    assertAiAdmin(ctx);
+    const place = checkPlace(input);
+    const conversation = await visibleConversation(ctx, conversationId);
+    const placed = await writeWithEvents<Placed>(
+      ctx,
+      async (tx) => {
+        const events: NewAiEvent[] = [];
+        // the lock first: a concurrent place of this version waits here, then finds its order below
+        const row = await lockCart(tx, ctx.project.id, conversation.id);
+        const existing = await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version);
+        if (existing) return { value: { order: existing }, events };
+        if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
+        if (conversation.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
+        if (!row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
+        // a cart the menu changed is stored under its new version before the 409 names it
+        const cart = await refreshCart(tx, ctx.project.id, conversation, row, events);
+        if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events };
+        const order = await insertOrder(ctx, tx, conversation, cart, place);
+        if (!order) return { value: { order: (await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version))! }, events };
+        await emptyCart(tx, ctx.project.id, conversation, row, null);
+        events.push(orderEvent('order.created', conversation.agent_id, order));
+        return { value: { order }, events };
+      },
+      { statementsOnly: true },
+    );
+    if ('changed' in placed) throw cartChanged(placed.changed);
+    return placed.order;
+  }
+
+  /** `GET /ai/orders/{id}`. */
+  async get(ctx: RequestContext, orderId: number): Promise<OrderRecord> {
+    assertAiAdmin(ctx);
+    const [order] = await orderRecords(ctx.em, ctx.project.id, [checkedId(orderId)], await visibleBusinessIds(ctx));
+    if (!order) throw appError('ERROR_AI_ORDER_NOT_FOUND');
+    return order;
+  }
+
+  /** `GET /ai/orders`: the project's orders (level 2: their businesses'), newest first unless ordered otherwise. */
+  async list(ctx: RequestContext, input: ListInput): Promise<Page<OrderRecord>> {
+    assertAiAdmin(ctx);
+    const where = parseListQuery({ ...input, orderBy: null }, ORDER_WHERE).where;
+    const q = { ...parseListQuery({ ...input, where: null, orderBy: input.orderBy || NEWEST_FIRST }, ORDER_ORDER_BY), where };
+    const scope = await visibleBusinessIds(ctx);
+    const page = await readPage(ctx, Order, q, () => {
+      const filters = [toFilter(q.where, {}, { uuid: (alias) => ({ sql: `${alias}.uuid::text`, params: [] }) })];
+      if (scope !== null) filters.push({ business_id: { $in: scope } });
+      return { $and: filters.filter((f) => Object.keys(f).length) };
+    });
+    const records = await orderRecords(
+      ctx.em,
+      ctx.project.id,
+      page.items.map((o) => o.id),
+      scope,
+    );
+    const byId = new Map(records.map((r) => [r.id, r]));
+    return { items: page.items.map((o) => byId.get(o.id)!).filter(Boolean), pagination: page.pagination };
+  }
+
+  /** `POST /ai/orders/{id}/status`: the same status again changes nothing; a final order never moves; nothing moves to 0 or 13. */
+  async move(ctx: RequestContext, orderId: number, input: { status?: unknown; reason?: unknown }): Promise<OrderRecord> {
+    assertAiAdmin(ctx);
+    const { status, reason } = checkMove(input);
+    const scope = await visibleBusinessIds(ctx);
+    const by = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
+    return writeWithEvents(
+      ctx,
+      async (tx) => {
+        const [row] = await run(
+          tx,
+          `select o.id, o.status, o.business_id, c.agent_id from orders o left join ai_conversations c on c.id = o.conversation_id
+            where o.project_id = ? and o.id = ? and (?::int[] is null or o.business_id = any(?::int[])) for update of o`,
+          [ctx.project.id, checkedId(orderId), scope, scope],
+        );
+        if (!row) throw appError('ERROR_AI_ORDER_NOT_FOUND');
+        const same = row.status === status;
+        if (!same && FINAL_STATUSES.has(row.status as number)) throw appError('ERROR_AI_ORDER_FINAL');
+        if (!same && START_STATUSES.has(status)) throw statusRefused();
+        if (!same)
+          await run(
+            tx,
+            `update orders set status = ?, updated_at = now(),
+                    history = history || jsonb_build_array(jsonb_build_object('status', ?::int, 'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', ?::int, 'reason', ?::text))
+              where project_id = ? and id = ?`,
+            [status, status, by, reason, ctx.project.id, row.id],
+          );
+        const [order] = await orderRecords(tx, ctx.project.id, [row.id as number], null);
+        return { value: order, events: same ? [] : [orderEvent('order.status', (row.agent_id as number | null) ?? null, order)] };
+      },
+      { statementsOnly: true },
+    );
+  }
+}
+
+const checkedId = (id: number) => (Number.isSafeInteger(id) && id > 0 && id <= INT_MAX ? id : 0);
+
+const statusRefused = () =>
+  validationError([
+    {
+      field: 'status',
+      rule: 'enum',
+      params: { values: Array.from({ length: ORDER_STATUS_MAX + 1 }, (_, s) => s).filter((s) => !START_STATUSES.has(s)) },
+    },
+  ]);
+
+/** 409 ERROR_AI_CART_CHANGED: the current cart record is the envelope's `result`. */
+function cartChanged(cart: CartRecord) {
+  return appError('ERROR_AI_CART_CHANGED', undefined, { result: { ...cart, updated_at: cart.updated_at.toISOString() } });
+}
+
+async function orderOfVersion(tx: EntityManager, projectId: number, conversationId: number, version: number): Promise<OrderRecord | null> {
+  const [row] = await run(tx, 'select id from orders where project_id = ? and conversation_id = ? and cart_version = ?', [
+    projectId,
+    conversationId,
+    version,
+  ]);
+  if (!row) return null;
+  return (await orderRecords(tx, projectId, [row.id as number], null))[0];
+}
+
+/** The order, its lines and its first step, from the cart at its version; null when that version was placed meanwhile. */
+async function insertOrder(
+  ctx: RequestContext,
+  tx: EntityManager,
+  conversation: OrderConversation,
+  cart: CartRecord,
+  place: { cart_version: number; paymethod: string; comment: string | null },
+): Promise<OrderRecord | null> {
+  const by = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
+  const [row] = await run(
+    tx,
+    `with o as (
+       insert into orders (project_id, business_id, customer_id, conversation_id, status, summary, delivery_type, paymethod, currency,
+                           address, location, comment, history, cart_version)
+       values (?, ?, ?, ?, 0, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?,
+               jsonb_build_array(jsonb_build_object('status', 0, 'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', ?::int, 'reason', null)),
+               ?)
+       on conflict (conversation_id, cart_version) where cart_version is not null do nothing
+       returning id, project_id),
+     lines as (
+       insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
+       select o.project_id, o.id, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
+         from o, rows from (jsonb_to_recordset(?::jsonb) as (product_id int, retailer_id text, name text, quantity int, price numeric, comment text))
+              with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
+        order by l.n
+       returning 1)
+     select o.id, (select count(*) from lines) as n from o`,
+    [
+      ctx.project.id,
+      cart.business_id,
+      conversation.user_id,
+      conversation.id,
+      JSON.stringify(cart.summary),
+      cart.delivery_type,
+      place.paymethod,
+      cart.currency,
+      cart.address,
+      cart.location === null ? null : JSON.stringify(cart.location),
+      place.comment ?? cart.comment,
+      by,
+      place.cart_version,
+      JSON.stringify(cart.lines),
+    ],
+  );
+  if (!row) return null;
+  return (await orderRecords(tx, ctx.project.id, [row.id as number], null))[0];
+}
+
+/** Order records by id, in no particular order; `scope`: only those of these businesses (null: all). */
+export async function orderRecords(em: EntityManager, projectId: number, ids: number[], scope: number[] | null): Promise<OrderRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await run(
+    em,
+    `select o.id, o.uuid::text as uuid, o.business_id, o.conversation_id, o.customer_id, o.status, o.delivery_type, o.paymethod,
+            coalesce(o.currency, b.currency) as currency, o.summary, o.address, o.location, o.comment, o.history, o.conversion,
+            o.created_at, o.updated_at,
+            coalesce((select jsonb_agg(jsonb_build_object('product_id', p.product_id, 'name', p.name, 'quantity', p.quantity,
+                                 'price', p.price, 'total', p.price * p.quantity, 'comment', p.comment) order by p.id)
+                        from order_products p where p.project_id = o.project_id and p.order_id = o.id), '[]') as products
+       from orders o left join businesses b on b.project_id = o.project_id and b.id = o.business_id
+      where o.project_id = ? and o.id = any(?::int[]) and (?::int[] is null or o.business_id = any(?::int[]))`,
+    [projectId, ids, scope, scope],
+  );
+  return rows.map(orderRecord);
+}
+
+/** A money member of the platform's `summary`: a JSON number, or a string holding a decimal number; else null. */
+export function amount(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\s*-?\d{1,20}(\.\d{1,20})?\s*$/.test(v)) return Number(v);
+  return null;
+}
+
+function orderRecord(row: Record<string, any>): OrderRecord {
+  const s = (row.summary ?? {}) as Record<string, unknown>;
+  const conversion = row.conversion as Record<string, unknown> | null;
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    business_id: row.business_id ?? null,
+    conversation_id: row.conversation_id ?? null,
+    customer_id: row.customer_id ?? null,
+    status: row.status,
+    delivery_type: row.delivery_type ?? null,
+    paymethod: row.paymethod ?? null,
+    currency: (row.currency as string | null)?.trim() ?? null,
+    summary: {
+      subtotal: amount(s.subtotal),
+      discount: amount(s.discount),
+      delivery_price: amount(s.delivery_price),
+      tax: amount(s.tax),
+      total: amount(s.total),
+    },
+    products: (row.products as OrderLine[]).map((p) => ({ ...p, price: Number(p.price), total: Number(p.total) })),
+    address: row.address ?? null,
+    location: row.location ?? null,
+    comment: row.comment ?? null,
+    history: ((row.history ?? []) as { status: number; at: string; by: number | null; reason: string | null }[]).map((h) => ({
+      status: h.status,
+      at: new Date(h.at),
+      by: h.by ?? null,
+      reason: h.reason ?? null,
+    })),
+    conversion: conversion
+      ? {
+          status: String(conversion.status),
+          error: (conversion.error as string | null) ?? null,
+          sent_at: conversion.sent_at ? new Date(conversion.sent_at as string) : null,
+        }
+      : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** An order event: its data is the order record (dates as ISO text), seen by its business's owners. */
+export function orderEvent(
+  type: 'order.created' | 'order.status' | 'order.updated',
+  agentId: number | null,
+  order: OrderRecord,
+): NewAiEvent {
+  return {
+    type,
+    data: JSON.parse(JSON.stringify(order)) as Record<string, unknown>,
+    agent_id: agentId,
+    business_id: order.business_id,
+    conversation_id: order.conversation_id,
+    public: true,
+  };
+}
