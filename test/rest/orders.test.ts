@@ -3,6 +3,7 @@ import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS, USERS } from '../support/fixtures.js';
 import { openSse } from '../support/sse.js';
+import { MetaWebhooks } from '../support/whatsapp-fake.js';
 
 /**
  * CONTRACT §15.1–15.4 over HTTP: the menu, a conversation's cart priced from it, an order placed exactly once per
@@ -46,12 +47,23 @@ const conversationsOf = (e: number) => [
   })),
 ];
 
+const APP_SECRET = 'orders-app-secret';
+
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   const fixture = baseFixture({
     agents: [
-      { id: 1, business_id: 1, name: 'WA', provider: 'whatsapp', provider_type: 'chat', provider_external_id: 'wa-orders', enabled: true },
+      {
+        id: 1,
+        business_id: 1,
+        name: 'WA',
+        provider: 'whatsapp',
+        provider_type: 'chat',
+        provider_external_id: 'wa-orders',
+        enabled: true,
+        credentials: { waba_id: 'waba-orders', phone_number_id: 'pn-orders', access_token: 'token', app_secret: APP_SECRET },
+      },
       {
         id: 2,
         business_id: 2,
@@ -82,8 +94,10 @@ afterAll(() => db.orm.close());
 
 describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI takes, §15 (%s)', (engine, e) => {
   let t: TestApp;
+  let origin: string;
   beforeAll(async () => {
     t = await startApp(engine, db);
+    origin = await t.listen();
   });
   afterAll(() => t?.close());
 
@@ -260,6 +274,60 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI t
     });
   });
 
+  describe("a customer's catalog cart (§15.2)", () => {
+    it('an inbound order message replaces the cart in its transaction: menu prices, unknown retailer ids as problems', async () => {
+      const meta = new MetaWebhooks(`${origin}/v400/en/acme/ai/webhooks/whatsapp`);
+      const from = `34600${e}00077`;
+      const order = (id: string, items: unknown[]) =>
+        MetaWebhooks.notification('pn-orders', {
+          messages: [{ id, from, type: 'order', extra: { order: { catalog_id: 'cat-1', text: 'para llevar', product_items: items } } }],
+        });
+      const delivered = await meta.post(
+        order(`wamid.cart.${engine}.1`, [
+          { product_retailer_id: 'margarita', quantity: 2, item_price: 0.01, currency: 'EUR' },
+          { product_retailer_id: 'tiramisu', quantity: 1, item_price: 4.05, currency: 'EUR' },
+          { product_retailer_id: 'calzone-unknown', quantity: 1, item_price: 1, currency: 'EUR' },
+        ]),
+        APP_SECRET,
+      );
+      expect(delivered.status).toBe(200);
+      const [conversation] = await db.sql<{ id: number }>('select id from ai_conversations where contact = ?', [from]);
+      const c = (await call('GET', cart(conversation.id))).json().result;
+      expect(c).toMatchObject({ business_id: 1, delivery_type: 1, currency: 'EUR' });
+      expect(
+        c.lines.map((l: { retailer_id: string; quantity: number; price: number | null }) => [l.retailer_id, l.quantity, l.price]),
+      ).toEqual([
+        ['margarita', 2, 9.5],
+        ['tiramisu', 1, 4.05],
+        ['calzone-unknown', 1, null],
+      ]);
+      // the menu's price, never Meta's item_price; delivery 2.50 and 10 % tax on 19.00
+      expect(c.summary).toEqual({ subtotal: 19, discount: 0, delivery_price: 2.5, tax: 1.9, total: 23.4 });
+      expect(c.problems).toEqual([
+        { line: 1, product_id: 3, retailer_id: 'tiramisu', reason: 'disabled' },
+        { line: 2, product_id: null, retailer_id: 'calzone-unknown', reason: 'unknown' },
+      ]);
+      // the agent's runtime sets pickup; a second catalog cart keeps it and replaces the lines
+      const picked = (
+        await putCart(conversation.id, { business_id: 1, delivery_type: 2, lines: [{ product_id: 2, quantity: 1 }], comment: 'sin hielo' })
+      ).json().result;
+      await meta.post(order(`wamid.cart.${engine}.2`, [{ product_retailer_id: 'margarita', quantity: 1 }]), APP_SECRET);
+      const again = (await call('GET', cart(conversation.id))).json().result;
+      expect(again).toMatchObject({ delivery_type: 2, comment: 'sin hielo', problems: [] });
+      expect(again.lines).toEqual([
+        { product_id: 1, retailer_id: 'margarita', name: 'Margarita', quantity: 1, price: 9.5, total: 9.5, comment: null },
+      ]);
+      expect(again.version).toBeGreaterThan(picked.version);
+      const [message] = await db.sql<{ type: string }>('select type from ai_messages where conversation_id = ? order by id desc limit 1', [
+        conversation.id,
+      ]);
+      expect(message.type).toBe('order');
+      // Meta's retry of the same delivery changes nothing
+      await meta.post(order(`wamid.cart.${engine}.2`, [{ product_retailer_id: 'margarita', quantity: 1 }]), APP_SECRET);
+      expect((await call('GET', cart(conversation.id))).json().result.version).toBe(again.version);
+    });
+  });
+
   describe('placing (§15.3)', () => {
     it('a price rise after the "yes" is a 409 with the new cart; the new version places one order, exactly once', async () => {
       const id = C(e, 10);
@@ -380,7 +448,6 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI t
       ).json().result;
 
     it('moves by the rules; every placement and move changes the metrics at once; events resume without gaps', async () => {
-      const origin = await t.listen();
       const stream = await openSse(`${origin}/v400/en/acme/ai/events?types=cart.updated,order.created,order.status`, {
         'x-api-key': KEYS.server,
       });
