@@ -8,8 +8,18 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     timeout?: number;
-    /** Requests each connection sends in turn; setupRequest may rewrite each one before it is sent. */
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (req: any) => any }[];
+    /**
+     * Requests each connection sends in turn; setupRequest may rewrite each one before it is sent, and onResponse
+     * reads its answer; `context` is the connection's own object, kept across its requests.
+     */
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (req: any, context: any) => any;
+      onResponse?: (status: number, body: string, context: any) => void;
+    }[];
   }
   interface Histogram {
     average: number;

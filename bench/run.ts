@@ -125,6 +125,7 @@ function serveEnv(url: string, engine: GraphEngineName, config: Partial<AppConfi
 async function main(): Promise<void> {
   const filter = process.argv[2];
   if (filter === 'cluster') return clusterBench();
+  if (filter === 'orders') return ordersBench();
   const duration = Number(process.env.BENCH_DURATION ?? 5);
   const pairs = Number(process.env.BENCH_PAIRS ?? 3);
   const engines = (process.env.BENCH_ENGINES ?? 'mercurius,apollo').split(',') as GraphEngineName[];
@@ -261,7 +262,17 @@ async function main(): Promise<void> {
     path.join(out, `run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     JSON.stringify({ machine: machine(), duration, pairs, rows }, null, 2),
   );
-  if (!filter) clusterBench();
+  if (!filter) {
+    ordersBench();
+    clusterBench();
+  }
+}
+
+/** Carts replaced and placed beside the metrics overview (CONTRACT §15.8): bench/orders.ts. */
+function ordersBench(): void {
+  console.log('\nOrders (bench/orders.ts):');
+  const run = spawnSync(process.execPath, [path.join(__dirname, 'orders.js')], { stdio: 'inherit' });
+  if (run.status !== 0) process.exitCode = 1;
 }
 
 /**

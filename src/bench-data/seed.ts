@@ -143,6 +143,8 @@ export const REBUILD_SQL = [
   'delete from metrics_product_rollup where project_id = :project',
   'delete from metrics_conversation_rollup where project_id = :project',
   'delete from metrics_conversation_delta where project_id = :project',
+  'delete from metrics_order_delta where project_id = :project',
+  'delete from metrics_product_delta where project_id = :project',
   'delete from metrics_order_state where project_id = :project',
   `insert into metrics_order_state (order_id, project_id, business_id, created_at, agent_id, status_group, total)
    select o.id, o.project_id, coalesce(o.business_id, 0), o.created_at, c.agent_id, metrics_status_group(o.status),

@@ -1,7 +1,7 @@
 import type { Connection } from '@mikro-orm/core';
 
 /** The queue tables the service empties itself: rows are inserted, then deleted once handled. */
-export type QueueTable = 'ai_event_inbox' | 'metrics_conversation_delta';
+export type QueueTable = 'ai_event_inbox' | 'metrics_conversation_delta' | 'metrics_order_delta' | 'metrics_product_delta';
 
 /**
  * Clears a queue table's dead rows. The events' sequencer passes delete what they move from `ai_event_inbox`, the

@@ -8,7 +8,8 @@ import { PeriodicWorker } from './periodic-worker.js';
 const BATCH = 5_000;
 
 /**
- * Folds the conversation metrics' deltas into the rollups (Migration20261125000400_metrics_deltas,
+ * Folds the metrics' deltas (conversations, orders, order lines) into the rollups (Migration20261125000400_metrics_deltas,
+ * Migration20261202000150_order_metric_deltas,
  * docs/metrics-series.md) every `intervalMs`. Reads add the deltas left, so a metric is exact
  * whenever this runs, or if it never does; it only keeps the deltas few. Any number of processes
  * may run it: `metrics_compact_conversations` takes a transaction-scoped advisory lock and
@@ -36,7 +37,9 @@ export class MetricsCompactor extends PeriodicWorker {
         if (Number(moved) < BATCH) break;
       }
       // the folded deltas are dead rows that every read and the next pass would step over (db/vacuum.ts)
-      if (folded > 0 && !this.stopped) await vacuumQueue(conn, 'metrics_conversation_delta');
+      if (folded > 0 && !this.stopped)
+        for (const table of ['metrics_conversation_delta', 'metrics_order_delta', 'metrics_product_delta'] as const)
+          await vacuumQueue(conn, table);
     } catch (err) {
       const cause = causeOf(err);
       if (this.lines.admit(cause) !== false) this.log.warn({ cause }, 'metrics compaction failed; retrying at the next pass');

@@ -2,7 +2,7 @@ import { selectOnReplica } from '../../db/direct-read.js';
 import type { RequestContext } from '../../context/index.js';
 import { BUCKET_MS, coverSigned } from './cover.js';
 import type { MetricsPeriod, Range } from './period.js';
-import { businessFilter, conversationDeltas, type Bind, type MetricsMode } from './shared.js';
+import { businessFilter, pendingDeltas, type Bind, type MetricsMode } from './shared.js';
 
 /**
  * The SQL of the metrics: the aggregates of orders, conversations and products of a period and
@@ -77,7 +77,19 @@ function orderSql(ctx: RequestContext, s: Scope, p: Bind): string {
               where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
                 ${businessFilter('business_id', s.businessIds, p)}
               offset 0) r
-            group by 1, 2, 3, 4) x
+            group by 1, 2, 3, 4
+            union all
+            ${pendingDeltas(
+              'metrics_order_delta',
+              [`case when d.bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end p`, '1 sign'],
+              ['agent_id', 'status_group'],
+              ['orders', 'revenue'],
+              s.period.previous.start,
+              s.period.current.end,
+              ctx.project.id,
+              s.businessIds,
+              p,
+            )}) x
       join ai_agents a on a.id = x.agent_id
       group by 1, 2, 3, 4
       having sum(x.sign * x.orders) <> 0
@@ -103,7 +115,8 @@ function convSql(ctx: RequestContext, s: Scope, p: Bind): string {
               offset 0) r
             group by 1, 2, 3, 4
             union all
-            ${conversationDeltas(
+            ${pendingDeltas(
+              'metrics_conversation_delta',
               [`case when d.bucket >= ${p(iso(s.period.current.start))}::timestamptz then 1 else 0 end p`, '1 sign'],
               ['agent_id', 'state'],
               ['conversations', 'cost', 'rt_sum', 'rt_count'],
@@ -128,16 +141,29 @@ export async function productAgg(ctx: RequestContext, s: Scope) {
   const p = (v: unknown) => (params.push(v), '?');
   let sql: string;
   if (useRollup(s)) {
-    sql = `select r.product_id, r.name, sum(v.sign * r.times_sold)::bigint times_sold, sum(v.sign * r.orders)::bigint orders,
-                  sum(v.sign * r.revenue) revenue
-      from ${rollupCover(s.period, p, true)}
-      cross join lateral (
-        select product_id, name, times_sold, orders, revenue from metrics_product_rollup
-        where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
-          ${businessFilter('business_id', s.businessIds, p)}
-        offset 0) r
+    sql = `select r.product_id, r.name, sum(r.times_sold)::bigint times_sold, sum(r.orders)::bigint orders, sum(r.revenue) revenue
+      from (
+        select r.product_id, r.name, v.sign * r.times_sold times_sold, v.sign * r.orders orders, v.sign * r.revenue revenue
+        from ${rollupCover(s.period, p, true)}
+        cross join lateral (
+          select product_id, name, times_sold, orders, revenue from metrics_product_rollup
+          where project_id = ${p(ctx.project.id)} and grain = v.grain and bucket >= v.s and bucket < v.e
+            ${businessFilter('business_id', s.businessIds, p)}
+          offset 0) r
+        union all
+        ${pendingDeltas(
+          'metrics_product_delta',
+          [],
+          ['product_id', 'name'],
+          ['times_sold', 'orders', 'revenue'],
+          s.period.current.start,
+          s.period.current.end,
+          ctx.project.id,
+          s.businessIds,
+          p,
+        )}) r
       group by r.product_id, r.name
-      having sum(v.sign * r.orders) > 0
+      having sum(r.orders) > 0
       order by 3 desc, 5 desc, 1, 2
       limit ${TOP_PRODUCTS}`;
   } else {

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/index.js';
 import { BUCKET_MS, coverSigned, type Grain } from './cover.js';
 import { keep, remember } from './plan-cache.js';
 import { DAY_MS, HOUR_MS, type MetricsSeries, type SeriesMetric, type SeriesPlan } from './series-plan.js';
-import { businessFilter, conversationDeltas, round2, type Bind, type MetricsMode } from './shared.js';
+import { businessFilter, pendingDeltas, round2, type Bind, type MetricsMode } from './shared.js';
 
 /**
  * GET /ai/metrics/series (CONTRACT §9.5): one metric over local calendar buckets of a zone.
@@ -254,11 +254,25 @@ function rollupReads(ctx: RequestContext, plan: SeriesPlan, businessIds: number[
   };
   return {
     // the narrow rollups (Migration20261125000600_metrics_series_rollups): only the business and the state
-    orders: () => read('metrics_order_series', ['orders', 'revenue'], ''),
     // a bucket's rollup sums and its pending deltas come as two rows: runSeries adds them
+    orders: () =>
+      read('metrics_order_series', ['orders', 'revenue'], '', (p) =>
+        pendingDeltas(
+          'metrics_order_delta',
+          [`width_bucket(d.bucket, ${p(`{${plan.bounds.map(iso).join(',')}}`)}::timestamptz[]) - 1 i`],
+          [],
+          ['orders', 'revenue'],
+          plan.bounds[0],
+          plan.bounds[plan.bounds.length - 1],
+          ctx.project.id,
+          businessIds,
+          p,
+        ),
+      ),
     conversations: () =>
       read('metrics_conversation_series', ['conversations', 'cost'], 'state', (p) =>
-        conversationDeltas(
+        pendingDeltas(
+          'metrics_conversation_delta',
           [`width_bucket(d.bucket, ${p(`{${plan.bounds.map(iso).join(',')}}`)}::timestamptz[]) - 1 i`],
           ['state'],
           ['conversations', 'cost'],

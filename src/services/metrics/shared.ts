@@ -33,16 +33,20 @@ export function businessFilter(column: string, ids: number[] | null, p: Bind): s
   return ` and ${column} in (${ids.map((id) => p(id)).join(', ')})`;
 }
 
+/** The tables of the deltas not yet folded into the rollups: conversations (issue 34), orders and their lines (issue 65). */
+export type DeltaTable = 'metrics_conversation_delta' | 'metrics_order_delta' | 'metrics_product_delta';
+
 /**
- * The conversation deltas of `[from, to)` not yet folded into the rollup
- * (Migration20261125000400_metrics_deltas), summed per `labels` (SQL expressions of the delta's
+ * The deltas of `table` in `[from, to)` not yet folded into the rollup
+ * (Migration20261125000400_metrics_deltas, Migration20261202000150_order_metric_deltas), summed per `labels` (SQL expressions of the delta's
  * 15-minute `d.bucket`, e.g. the period or the series bucket it falls in) and `keys`. Rollup reads
  * only run when every boundary is on the 15-minute grid, so a delta's bucket lies wholly inside
  * one period or series bucket: it is read like a raw row, by one index range, not through the
  * rollup's signed cover. Callers `union all` it with the rollup's sums in the same statement (one
  * snapshot: a compaction commits before or after it, so nothing is counted twice or missed).
  */
-export function conversationDeltas(
+export function pendingDeltas(
+  table: DeltaTable,
   labels: string[],
   keys: string[],
   cols: string[],
@@ -52,9 +56,11 @@ export function conversationDeltas(
   businessIds: number[] | null,
   p: Bind,
 ): string {
-  return `select ${labels.join(', ')}, ${keys.map((k) => `d.${k}`).join(', ')}, ${cols.map((c) => `sum(d.${c}) ${c}`).join(', ')}
-    from metrics_conversation_delta d
+  const columns = [...labels, ...keys.map((k) => `d.${k}`), ...cols.map((c) => `sum(d.${c}) ${c}`)];
+  const grouped = [...labels, ...keys].map((_, i) => i + 1);
+  return `select ${columns.join(', ')}
+    from ${table} d
     where d.project_id = ${p(projectId)} and d.bucket >= ${p(new Date(from).toISOString())}::timestamptz and d.bucket < ${p(new Date(to).toISOString())}::timestamptz
       ${businessFilter('d.business_id', businessIds, p)}
-    group by ${[...labels, ...keys].map((_, i) => i + 1).join(', ')}`;
+    ${grouped.length ? `group by ${grouped.join(', ')}` : ''}`;
 }

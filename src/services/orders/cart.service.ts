@@ -128,6 +128,7 @@ async function checkBusiness(ctx: RequestContext, conversation: OrderConversatio
   if (!found) throw wrong();
 }
 
+/** The conversation's cart row, locked. */
 export async function lockCart(tx: EntityManager, projectId: number, conversationId: number): Promise<CartRow | null> {
   const [row] = await run(tx, `select ${CART_COLUMNS} from ai_carts where project_id = ? and conversation_id = ? for update`, [
     projectId,
@@ -187,8 +188,12 @@ export async function replaceCart(
   lines: LineInput[],
   events: NewAiEvent[],
 ): Promise<CartRecord> {
-  await run(tx, 'insert into ai_carts (conversation_id, project_id) values (?, ?) on conflict do nothing', [conversation.id, projectId]);
-  const row = (await lockCart(tx, projectId, conversation.id))!;
+  let row = await lockCart(tx, projectId, conversation.id);
+  if (!row) {
+    // the conversation's first cart: its row, kept from now on (a concurrent first PUT may have made it)
+    await run(tx, 'insert into ai_carts (conversation_id, project_id) values (?, ?) on conflict do nothing', [conversation.id, projectId]);
+    row = (await lockCart(tx, projectId, conversation.id))!;
+  }
   const priced = await priceLines(tx, projectId, fields, lines);
   if (row.lines && samePricedCart(priced, row.shown)) return record(conversation.id, priced, Number(row.version), row.updated_at);
   return storeCart(tx, projectId, conversation, priced, lines, events);

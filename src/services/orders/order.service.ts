@@ -7,7 +7,7 @@ import { run } from '../conversations/records.js';
 import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
-import { emptyCart, lockCart, refreshCart, visibleConversation, type CartRecord, type OrderConversation } from './cart.service.js';
+import { lockCart, refreshCart, visibleConversation, type CartRecord, type OrderConversation } from './cart.service.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
@@ -76,8 +76,12 @@ export class OrderService {
         const events: NewAiEvent[] = [];
         // the lock first: a concurrent place of this version waits here, then finds its order below
         const row = await lockCart(tx, ctx.project.id, conversation.id);
-        const existing = await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version);
-        if (existing) return { value: { order: existing }, events };
+        // a version was placed only when the cart moved past it (versions never repeat): looked up in a statement of
+        // its own, whose snapshot sees the place that held the lock before us
+        if (!row?.lines || Number(row.version) !== place.cart_version) {
+          const placed = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
+          if (placed !== null) return { value: { order: await orderOf(tx, ctx.project.id, placed) }, events };
+        }
         if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
         if (conversation.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
         if (!row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
@@ -85,8 +89,6 @@ export class OrderService {
         const cart = await refreshCart(tx, ctx.project.id, conversation, row, events);
         if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events };
         const order = await insertOrder(ctx, tx, conversation, cart, place);
-        if (!order) return { value: { order: (await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version))! }, events };
-        await emptyCart(tx, ctx.project.id, conversation, row, null);
         events.push(orderEvent('order.created', conversation.agent_id, order));
         return { value: { order }, events };
       },
@@ -176,25 +178,34 @@ function cartChanged(cart: CartRecord) {
   return appError('ERROR_AI_CART_CHANGED', undefined, { result: { ...cart, updated_at: cart.updated_at.toISOString() } });
 }
 
-async function orderOfVersion(tx: EntityManager, projectId: number, conversationId: number, version: number): Promise<OrderRecord | null> {
+async function placedOrderId(tx: EntityManager, projectId: number, conversationId: number, version: number): Promise<number | null> {
   const [row] = await run(tx, 'select id from orders where project_id = ? and conversation_id = ? and cart_version = ?', [
     projectId,
     conversationId,
     version,
   ]);
-  if (!row) return null;
-  return (await orderRecords(tx, projectId, [row.id as number], null))[0];
+  return (row?.id as number | undefined) ?? null;
 }
 
-/** The order, its lines and its first step, from the cart at its version; null when that version was placed meanwhile. */
+async function orderOf(tx: EntityManager, projectId: number, id: number): Promise<OrderRecord> {
+  return (await orderRecords(tx, projectId, [id], null))[0];
+}
+
+/**
+ * The order from the cart at its version, its lines and its first step, and the cart emptied (as DELETE does), in one
+ * statement; the record is the cart's, as a read of the order would show it. The caller holds the cart's lock, so no
+ * other place of this version runs meanwhile; were one to, the unique (conversation, cart_version) index keeps the
+ * first and this place answers it.
+ */
 async function insertOrder(
   ctx: RequestContext,
   tx: EntityManager,
   conversation: OrderConversation,
   cart: CartRecord,
   place: { cart_version: number; paymethod: string; comment: string | null },
-): Promise<OrderRecord | null> {
+): Promise<OrderRecord> {
   const by = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
+  const comment = place.comment ?? cart.comment;
   const [row] = await run(
     tx,
     `with o as (
@@ -204,15 +215,19 @@ async function insertOrder(
                jsonb_build_array(jsonb_build_object('status', 0, 'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', ?::int, 'reason', null)),
                ?)
        on conflict (conversation_id, cart_version) where cart_version is not null do nothing
-       returning id, project_id),
+       returning id, project_id, uuid::text as uuid, history, created_at, updated_at),
      lines as (
        insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
        select o.project_id, o.id, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
          from o, rows from (jsonb_to_recordset(?::jsonb) as (product_id int, retailer_id text, name text, quantity int, price numeric, comment text))
               with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
         order by l.n
+       returning 1),
+     emptied as (
+       update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
+        where project_id = ? and conversation_id = ? and exists (select 1 from o)
        returning 1)
-     select o.id, (select count(*) from lines) as n from o`,
+     select o.id, o.uuid, o.history, o.created_at, o.updated_at, (select count(*) from lines) as n, (select count(*) from emptied) as e from o`,
     [
       ctx.project.id,
       cart.business_id,
@@ -224,14 +239,39 @@ async function insertOrder(
       cart.currency,
       cart.address,
       cart.location === null ? null : JSON.stringify(cart.location),
-      place.comment ?? cart.comment,
+      comment,
       by,
       place.cart_version,
       JSON.stringify(cart.lines),
+      ctx.project.id,
+      conversation.id,
     ],
   );
-  if (!row) return null;
-  return (await orderRecords(tx, ctx.project.id, [row.id as number], null))[0];
+  // placed meanwhile after all (the index decided): that order
+  if (!row) return orderOf(tx, ctx.project.id, (await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version))!);
+  return orderRecord({
+    ...row,
+    business_id: cart.business_id,
+    conversation_id: conversation.id,
+    customer_id: conversation.user_id,
+    status: 0,
+    delivery_type: cart.delivery_type,
+    paymethod: place.paymethod,
+    currency: cart.currency,
+    summary: cart.summary,
+    address: cart.address,
+    location: cart.location,
+    comment,
+    conversion: null,
+    products: cart.lines.map((l) => ({
+      product_id: l.product_id,
+      name: l.name,
+      quantity: l.quantity,
+      price: l.price,
+      total: l.total,
+      comment: l.comment,
+    })),
+  });
 }
 
 /** Order records by id, in no particular order; `scope`: only those of these businesses (null: all). */
