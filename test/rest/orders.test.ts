@@ -437,6 +437,11 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI t
         revenue: o.total_revenue.current,
       };
     };
+    const productSold = async (productId: number) => {
+      const res = await t.api({ path: '/ai/metrics/products', key: KEYS.server, query: { timezone: 'UTC' } });
+      const found = (res.json().result as { product_id: number; times_sold: number }[]).find((p) => p.product_id === productId);
+      return found?.times_sold ?? 0;
+    };
     const today = () => new Date().toISOString().slice(0, 10);
     const seriesOrders = async () =>
       (
@@ -453,13 +458,17 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI t
       });
       const before = await overview();
       const seriesBefore = await seriesOrders();
+      const productsBefore = await productSold(2);
       const id = C(e, 13);
-      const v = (await putCart(id, pickup([{ product_id: 2, quantity: 2 }]))).json().result.version;
+      const placedCart = (await putCart(id, pickup([{ product_id: 2, quantity: 2 }]))).json().result;
+      const v = placedCart.version;
       const order = (await place(id, { cart_version: v, paymethod: 'cash' })).json().result;
       const placed = await overview();
       expect(placed.total).toBe(before.total + 1);
       expect(placed.active).toBe(before.active + 1);
       expect(placed.revenue).toBeCloseTo(before.revenue + 5.17, 2);
+      // the lines count once in the products' figures
+      expect((await productSold(2)) - productsBefore).toBe(2);
       expect(JSON.stringify(await seriesOrders())).not.toEqual(JSON.stringify(seriesBefore));
 
       // 7 then 4: still active; 6 is final but active by the seed's rule
@@ -523,8 +532,10 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI t
         (ev) => ev.event !== 'stream.reset' && [order.id, p.id].includes(JSON.parse(ev.data).data.id ?? -1),
       );
       expect(mine.map((ev) => ev.event).slice(0, 4)).toEqual(['order.created', 'order.status', 'order.status', 'order.status']);
+      // an event's data is the record as REST answers it
+      expect(JSON.parse(mine[0].data).data).toEqual(order);
       const carts = stream.events.filter((ev) => ev.event === 'cart.updated').map((ev) => JSON.parse(ev.data).data);
-      expect(carts.some((c) => c.conversation_id === id && c.version === v)).toBe(true);
+      expect(carts.find((c) => c.conversation_id === id && c.version === v)).toEqual(placedCart);
       const all = stream.events.filter((ev) => ev.id).map((ev) => Number(ev.id));
       const middle = all[Math.floor(all.length / 2)];
       const resumed = await openSse(`${origin}/v400/en/acme/ai/events?types=cart.updated,order.created,order.status`, {

@@ -2,10 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { run } from '../conversations/records.js';
-import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { checkCart, LINES_MAX, QUANTITY_MAX, type CartInput } from './input.js';
-import { priceCart, samePricedCart, type CartFields, type LineInput, type MenuProduct, type PricedCart } from './pricing.js';
+import {
+  priceCart,
+  samePricedCart,
+  type BusinessTerms,
+  type CartFields,
+  type LineInput,
+  type MenuProduct,
+  type PricedCart,
+} from './pricing.js';
 
 /** A conversation as the cart and order writes read it. */
 export interface OrderConversation {
@@ -25,7 +33,7 @@ export interface CartRecord extends PricedCart {
   updated_at: Date;
 }
 
-interface CartRow {
+export interface CartRow {
   conversation_id: number;
   business_id: number | null;
   delivery_type: number | null;
@@ -33,30 +41,42 @@ interface CartRow {
   address: string | null;
   location: CartFields['location'];
   comment: string | null;
-  version: string;
+  version: number;
   shown: unknown;
   updated_at: Date;
 }
 
-const CART_COLUMNS = 'conversation_id, business_id, delivery_type, lines, address, location, comment, version, shown, updated_at';
+/** What one statement reads of a conversation's cart: the conversation, its cart row (locked) and the menu its lines name. */
+export interface OpenCart {
+  conversation: OrderConversation | null;
+  row: CartRow | null;
+  /** The pricing business's terms; null when it is not a business of the project. */
+  terms: BusinessTerms | null;
+  menu: MenuProduct[];
+}
+
+const INT_MAX = 2_147_483_647;
+const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * A conversation's cart (CONTRACT §15.2): priced from the menu whenever it is read, under a `version` that changes
  * exactly when what the record shows changes and never repeats in the conversation (the row outlives its carts).
- * Levels 0 and server keys for the whole project, level 2 for their businesses' conversations.
+ * Levels 0 and server keys for the whole project, level 2 for their businesses' conversations. Each write is one
+ * transaction of few statements: the conversation, its locked cart and the menu in one; the change with its event in
+ * another.
  */
 export class CartService {
   /** `GET .../cart`: priced now; a menu change since it was last shown is a change, under a new version. */
   async get(ctx: RequestContext, conversationId: number): Promise<CartRecord> {
     assertAiAdmin(ctx);
-    const conversation = await openConversation(ctx, conversationId);
+    const scope = await visibleBusinessIds(ctx);
     return writeWithEvents(
       ctx,
       async (tx) => {
-        const events: NewAiEvent[] = [];
-        const row = await lockCart(tx, ctx.project.id, conversation.id);
-        if (!row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
-        return { value: await refreshCart(tx, ctx.project.id, conversation, row, events), events };
+        const open = await openCart(tx, ctx.project.id, conversationId, null);
+        const conversation = activeConversation(open, scope);
+        if (!open.row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
+        return { value: await refreshCart(tx, ctx.project.id, conversation, open), events: [], inboxed: true };
       },
       { statementsOnly: true },
     );
@@ -66,14 +86,18 @@ export class CartService {
   async put(ctx: RequestContext, conversationId: number, input: CartInput): Promise<CartRecord> {
     assertAiAdmin(ctx);
     const { fields, lines } = checkCart(input);
-    const conversation = await openConversation(ctx, conversationId);
-    await checkBusiness(ctx, conversation, fields.business_id);
+    const scope = await visibleBusinessIds(ctx);
     return writeWithEvents(
       ctx,
       async (tx) => {
-        const events: NewAiEvent[] = [];
-        const record = await replaceCart(tx, ctx.project.id, conversation, fields, lines, events);
-        return { value: record, events };
+        const open = await openCart(tx, ctx.project.id, conversationId, { lines, business_id: fields.business_id });
+        const conversation = activeConversation(open, scope);
+        // the conversation's business when it has one, else a business of the project the caller may use
+        const business =
+          conversation.business_id ?? (open.terms && (scope === null || scope.includes(fields.business_id)) ? fields.business_id : null);
+        if (business !== fields.business_id) throw validationError([{ field: 'business_id', rule: 'business' }]);
+        const record = await replaceCart(tx, ctx.project.id, conversation, open, fields, lines);
+        return { value: record, events: [], inboxed: true };
       },
       { statementsOnly: true },
     );
@@ -82,136 +106,135 @@ export class CartService {
   /** `DELETE .../cart`: empties it (null); the next cart goes on counting versions. */
   async remove(ctx: RequestContext, conversationId: number): Promise<null> {
     assertAiAdmin(ctx);
-    const conversation = await openConversation(ctx, conversationId);
+    const scope = await visibleBusinessIds(ctx);
     return writeWithEvents(
       ctx,
       async (tx) => {
-        const events: NewAiEvent[] = [];
-        const row = await lockCart(tx, ctx.project.id, conversation.id);
-        if (row?.lines) await emptyCart(tx, ctx.project.id, conversation, row, events);
-        return { value: null, events };
+        const open = await openCart(tx, ctx.project.id, conversationId, null);
+        const conversation = activeConversation(open, scope);
+        if (open.row?.lines) await emptyCart(tx, ctx.project.id, conversation, open);
+        return { value: null, events: [], inboxed: true };
       },
       { statementsOnly: true },
     );
   }
 }
 
-/** A visible conversation (another business's for level 2: not found), which must be active for its cart. */
-export async function openConversation(ctx: RequestContext, conversationId: number): Promise<OrderConversation> {
-  const conversation = await visibleConversation(ctx, conversationId);
+/**
+ * In the caller's transaction, one statement: the conversation, its cart row locked (a concurrent write of this cart
+ * waits here), the pricing business's terms and the products that `price.lines` name (without `price`: the stored
+ * cart's lines in its business).
+ */
+export async function openCart(
+  tx: EntityManager,
+  projectId: number,
+  conversationId: number,
+  price: { lines: LineInput[]; business_id: number | null } | null,
+): Promise<OpenCart> {
+  const id = Number.isSafeInteger(conversationId) && conversationId > 0 && conversationId <= INT_MAX ? conversationId : 0;
+  const [row] = await run(
+    tx,
+    `with c as (
+       select id, agent_id, business_id, user_id, status, handler, source from ai_conversations where project_id = ? and id = ?),
+     k as (
+       select conversation_id, business_id, delivery_type, lines, address, location, comment, version, shown,
+              to_char(updated_at at time zone 'UTC', ${ISO_MS}) as updated_at
+         from ai_carts where project_id = ? and conversation_id = (select id from c) for update),
+     l as (select e from jsonb_array_elements(coalesce(?::jsonb, (select lines from k), '[]'::jsonb)) e),
+     b as (
+       select id, currency, (delivery_price * 100)::bigint as delivery_cents, (tax_rate * 100)::int as tax_hundredths
+         from businesses where project_id = ? and id = coalesce(?::int, (select business_id from k)))
+     select (select to_jsonb(c) from c) as conversation, (select to_jsonb(k) from k) as cart, (select to_jsonb(b) from b) as business,
+            coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'retailer_id', p.retailer_id, 'name', p.name,
+                                'price_cents', (p.price * 100)::bigint, 'enabled', p.enabled))
+                        from products p
+                       where p.project_id = ? and p.business_id = (select id from b)
+                         and (p.id in (select (e->>'product_id')::int from l where e->>'product_id' is not null)
+                              or p.retailer_id in (select e->>'retailer_id' from l where e->>'retailer_id' is not null))), '[]') as menu`,
+    [projectId, id, projectId, price ? JSON.stringify(price.lines) : null, projectId, price?.business_id ?? null, projectId],
+  );
+  const cart = row.cart as (Omit<CartRow, 'updated_at'> & { updated_at: string }) | null;
+  const business = row.business as { currency: string; delivery_cents: number; tax_hundredths: number } | null;
+  return {
+    conversation: row.conversation as OrderConversation | null,
+    row: cart && { ...cart, version: Number(cart.version), updated_at: new Date(cart.updated_at) },
+    terms: business && {
+      currency: business.currency.trim(),
+      delivery_cents: Number(business.delivery_cents),
+      tax_hundredths: Number(business.tax_hundredths),
+    },
+    menu: row.menu as MenuProduct[],
+  };
+}
+
+/** The conversation when the caller may see it (another business's for level 2: not found). */
+export function visibleOf(open: OpenCart, scope: number[] | null): OrderConversation {
+  const c = open.conversation;
+  if (!c || (scope !== null && !scope.includes(c.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+  return c;
+}
+
+/** A visible conversation, which must be active for its cart. */
+function activeConversation(open: OpenCart, scope: number[] | null): OrderConversation {
+  const conversation = visibleOf(open, scope);
   if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
   return conversation;
 }
 
-export async function visibleConversation(ctx: RequestContext, conversationId: number): Promise<OrderConversation> {
-  const id = Number.isSafeInteger(conversationId) && conversationId > 0 && conversationId <= 2_147_483_647 ? conversationId : 0;
-  const [row] = await run(
-    ctx.em,
-    `select id, agent_id, business_id, user_id, status, handler, source from ai_conversations where project_id = ? and id = ?`,
-    [ctx.project.id, id],
-  );
-  const scope = row ? await visibleBusinessIds(ctx) : null;
-  if (!row || (scope !== null && !scope.includes(row.business_id ?? -1))) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
-  return row as OrderConversation;
-}
+const NO_TERMS: BusinessTerms = { currency: 'EUR', delivery_cents: 0, tax_hundredths: 0 };
 
-/** The cart's business: the conversation's when it has one, else a business of the project the caller may use. */
-async function checkBusiness(ctx: RequestContext, conversation: OrderConversation, businessId: number): Promise<void> {
-  const wrong = () => validationError([{ field: 'business_id', rule: 'business' }]);
-  if (conversation.business_id !== null) {
-    if (businessId !== conversation.business_id) throw wrong();
-    return;
-  }
-  const scope = await visibleBusinessIds(ctx);
-  if (scope !== null && !scope.includes(businessId)) throw wrong();
-  const [found] = await run(ctx.em, 'select 1 from businesses where project_id = ? and id = ?', [ctx.project.id, businessId]);
-  if (!found) throw wrong();
-}
-
-/** The conversation's cart row, locked. */
-export async function lockCart(tx: EntityManager, projectId: number, conversationId: number): Promise<CartRow | null> {
-  const [row] = await run(tx, `select ${CART_COLUMNS} from ai_carts where project_id = ? and conversation_id = ? for update`, [
-    projectId,
-    conversationId,
-  ]);
-  return (row as CartRow | undefined) ?? null;
-}
-
-/** Prices lines in a business: its terms and the products the lines name (by id or retailer id), in one statement. */
-export async function priceLines(
-  tx: EntityManager,
-  projectId: number,
-  fields: CartFields & { business_id: number | null },
-  lines: LineInput[],
-): Promise<PricedCart> {
-  const ids = lines.flatMap((l) => (l.product_id === null ? [] : [l.product_id]));
-  const retailerIds = lines.flatMap((l) => (l.retailer_id === null ? [] : [l.retailer_id]));
-  const [row] = await run(
-    tx,
-    `select b.currency, (b.delivery_price * 100)::bigint::text as delivery_cents, (b.tax_rate * 100)::int as tax_hundredths,
-            coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'retailer_id', p.retailer_id, 'name', p.name,
-                        'price_cents', (p.price * 100)::bigint, 'enabled', p.enabled))
-                        from products p
-                       where p.project_id = b.project_id and p.business_id = b.id
-                         and (p.id = any(?::int[]) or p.retailer_id = any(?::text[]))), '[]') as menu
-       from (select 1) one left join businesses b on b.project_id = ? and b.id = ?`,
-    [ids, retailerIds, projectId, fields.business_id ?? 0],
-  );
-  const terms = {
-    currency: (row.currency as string | null)?.trim() ?? 'EUR',
-    delivery_cents: Number(row.delivery_cents ?? 0),
-    tax_hundredths: Number(row.tax_hundredths ?? 0),
-  };
-  return priceCart(fields, lines, row.menu as MenuProduct[], terms);
-}
-
-/** The record of a stored, non-empty cart, priced now: a new version (and `cart.updated`) when it shows something new. */
+/**
+ * The record of a stored, non-empty cart, priced now (`open` read its stored lines): a new version, with its
+ * `cart.updated` in the inbox, when it shows something new.
+ */
 export async function refreshCart(
   tx: EntityManager,
   projectId: number,
   conversation: OrderConversation,
-  row: CartRow,
-  events: NewAiEvent[],
+  open: OpenCart,
 ): Promise<CartRecord> {
-  const fields = fieldsOf(row);
-  const priced = await priceLines(tx, projectId, fields, row.lines ?? []);
-  if (samePricedCart(priced, row.shown)) return record(conversation.id, priced, Number(row.version), row.updated_at);
-  return storeCart(tx, projectId, conversation, priced, row.lines ?? [], events);
+  const row = open.row!;
+  const priced = priceCart(fieldsOf(row), row.lines ?? [], open.menu, open.terms ?? NO_TERMS);
+  if (samePricedCart(priced, row.shown)) return record(conversation.id, priced, row.version, row.updated_at);
+  return storeCart(tx, projectId, conversation, priced, row.lines ?? []);
 }
 
 /** Replaces the conversation's cart (creating its row on first use); unchanged when it shows the same. */
-export async function replaceCart(
+async function replaceCart(
   tx: EntityManager,
   projectId: number,
   conversation: OrderConversation,
+  open: OpenCart,
   fields: CartFields & { business_id: number | null },
   lines: LineInput[],
-  events: NewAiEvent[],
 ): Promise<CartRecord> {
-  let row = await lockCart(tx, projectId, conversation.id);
+  let row = open.row;
   if (!row) {
     // the conversation's first cart: its row, kept from now on (a concurrent first PUT may have made it)
     await run(tx, 'insert into ai_carts (conversation_id, project_id) values (?, ?) on conflict do nothing', [conversation.id, projectId]);
-    row = (await lockCart(tx, projectId, conversation.id))!;
+    row = (await openCart(tx, projectId, conversation.id, null)).row!;
   }
-  const priced = await priceLines(tx, projectId, fields, lines);
-  if (row.lines && samePricedCart(priced, row.shown)) return record(conversation.id, priced, Number(row.version), row.updated_at);
-  return storeCart(tx, projectId, conversation, priced, lines, events);
+  const priced = priceCart(fields, lines, open.menu, open.terms ?? NO_TERMS);
+  if (row.lines && samePricedCart(priced, row.shown)) return record(conversation.id, priced, row.version, row.updated_at);
+  return storeCart(tx, projectId, conversation, priced, lines);
 }
 
+/** The cart's new lines and record under the next version, and its `cart.updated`, in one statement. */
 async function storeCart(
   tx: EntityManager,
   projectId: number,
   conversation: OrderConversation,
   priced: PricedCart,
   lines: LineInput[],
-  events: NewAiEvent[],
 ): Promise<CartRecord> {
   const [saved] = await run(
     tx,
-    `update ai_carts set business_id = ?, delivery_type = ?, lines = ?::jsonb, address = ?, location = ?::jsonb, comment = ?,
-            shown = ?::jsonb, version = version + 1, updated_at = now()
-      where project_id = ? and conversation_id = ? returning version, updated_at`,
+    `with saved as (
+       update ai_carts set business_id = ?, delivery_type = ?, lines = ?::jsonb, address = ?, location = ?::jsonb, comment = ?,
+              shown = ?::jsonb, version = version + 1, updated_at = now()
+        where project_id = ? and conversation_id = ? returning version, updated_at)
+     ${CART_EVENT}
+     select version, updated_at from saved`,
     [
       priced.business_id,
       priced.delivery_type,
@@ -222,37 +245,52 @@ async function storeCart(
       JSON.stringify(priced),
       projectId,
       conversation.id,
+      ...cartEventParams(projectId, conversation, priced),
     ],
   );
-  const cart = record(conversation.id, priced, Number(saved.version), saved.updated_at as Date);
-  events.push(cartEvent(conversation, cart));
-  return cart;
+  return record(conversation.id, priced, Number(saved.version), saved.updated_at as Date);
 }
 
-/** Empties a stored cart (DELETE, and a place): its record shows no lines under a new version. */
-export async function emptyCart(
-  tx: EntityManager,
-  projectId: number,
-  conversation: OrderConversation,
-  row: CartRow,
-  events: NewAiEvent[] | null,
-): Promise<void> {
-  const [saved] = await run(
+/**
+ * `cart.updated` of the row `saved` (its version and updated_at) in the events inbox: the data is the cart record,
+ * the priced members sent as JSON (CARTS_EVENT_PARAMS' order).
+ */
+const CART_EVENT = `, ev as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select ?::int, 'cart.updated', ?::int, ?::int, ?::int, true,
+              jsonb_build_object('conversation_id', ?::int) || ?::jsonb
+                || jsonb_build_object('version', saved.version, 'updated_at', to_char(saved.updated_at at time zone 'UTC', ${ISO_MS})),
+              clock_timestamp()
+         from saved)`;
+
+const cartEventParams = (projectId: number, conversation: OrderConversation, priced: PricedCart) => [
+  projectId,
+  conversation.agent_id,
+  priced.business_id ?? conversation.business_id,
+  conversation.id,
+  conversation.id,
+  JSON.stringify(priced),
+];
+
+/** Empties a stored cart (DELETE): its record shows no lines under a new version, with its `cart.updated`. */
+async function emptyCart(tx: EntityManager, projectId: number, conversation: OrderConversation, open: OpenCart): Promise<void> {
+  const priced = priceCart(fieldsOf(open.row!), [], [], open.terms ?? NO_TERMS);
+  await run(
     tx,
-    `update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
-      where project_id = ? and conversation_id = ? returning version, updated_at`,
-    [projectId, conversation.id],
+    `with saved as (
+       update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
+        where project_id = ? and conversation_id = ? returning version, updated_at)
+     ${CART_EVENT}
+     select 1 from saved`,
+    [projectId, conversation.id, ...cartEventParams(projectId, conversation, priced)],
   );
-  if (!events) return;
-  const priced = await priceLines(tx, projectId, fieldsOf(row), []);
-  events.push(cartEvent(conversation, record(conversation.id, priced, Number(saved.version), saved.updated_at as Date)));
 }
 
 /**
  * A customer's catalog cart (an inbound `order` message, CONTRACT §15.2) replaces the conversation's cart, in the
- * webhook's transaction: its items as retailer-id lines of the agent's business (an agent without one: the business
- * of the project's lowest product id with one of those retailer ids); the replaced cart's delivery type (else 1),
- * address, location and comment kept. `item_price` is never read: prices are the menu's.
+ * webhook's transaction: its items as retailer-id lines of the agent's business (an agent without one: the
+ * conversation's, else the business of the project's lowest product id with one of those retailer ids); the replaced
+ * cart's delivery type (else 1), address, location and comment kept. `item_price` is never read: prices are the menu's.
  */
 export async function cartFromCatalog(
   tx: EntityManager,
@@ -260,7 +298,6 @@ export async function cartFromCatalog(
   agent: { id: number; business_id: number | null },
   conversation: OrderConversation,
   items: { product_retailer_id: string | null; quantity: number | null }[],
-  events: NewAiEvent[],
 ): Promise<void> {
   const lines: LineInput[] = items
     .filter((i) => typeof i.product_retailer_id === 'string' && i.product_retailer_id !== '')
@@ -272,12 +309,9 @@ export async function cartFromCatalog(
       comment: null,
     }));
   if (lines.length === 0) return;
-  const [prior] = await run(tx, `select ${CART_COLUMNS} from ai_carts where project_id = ? and conversation_id = ?`, [
-    projectId,
-    conversation.id,
-  ]);
   const businessId = agent.business_id ?? conversation.business_id ?? (await businessOfRetailerIds(tx, projectId, lines));
-  const kept = prior as CartRow | undefined;
+  const open = await openCart(tx, projectId, conversation.id, { lines, business_id: businessId });
+  const kept = open.row;
   const fields = {
     business_id: businessId,
     delivery_type: kept?.delivery_type ?? 1,
@@ -285,7 +319,7 @@ export async function cartFromCatalog(
     location: kept?.location ?? null,
     comment: kept?.comment ?? null,
   };
-  await replaceCart(tx, projectId, conversation, fields as CartFields, lines, events);
+  await replaceCart(tx, projectId, conversation, open, fields as CartFields, lines);
 }
 
 async function businessOfRetailerIds(tx: EntityManager, projectId: number, lines: LineInput[]): Promise<number | null> {
@@ -307,15 +341,4 @@ const fieldsOf = (row: CartRow): CartFields => ({
 
 function record(conversationId: number, priced: PricedCart, version: number, updatedAt: Date): CartRecord {
   return { conversation_id: conversationId, ...priced, version, updated_at: new Date(updatedAt) };
-}
-
-export function cartEvent(conversation: OrderConversation, cart: CartRecord): NewAiEvent {
-  return {
-    type: 'cart.updated',
-    data: { ...cart, updated_at: cart.updated_at.toISOString() },
-    agent_id: conversation.agent_id,
-    business_id: cart.business_id ?? conversation.business_id,
-    conversation_id: conversation.id,
-    public: true,
-  };
 }

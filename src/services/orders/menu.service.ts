@@ -5,10 +5,10 @@ import { Product } from '../../entities/product.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { checkQ, containsPattern, readPage, type Page } from '../conversations/conversation.service.js';
 import { run } from '../conversations/records.js';
-import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
-import { lockCart, refreshCart, type OrderConversation } from './cart.service.js';
+import { openCart, refreshCart } from './cart.service.js';
 import { checkProduct, type ProductInput } from './input.js';
 
 export const PRODUCT_WHERE: Attributes = { id: 'int', business_id: 'int', enabled: 'boolean', retailer_id: 'string' };
@@ -61,8 +61,8 @@ export class MenuService {
             [ctx.project.id, fields.business_id, fields.name, fields.price, fields.enabled ?? true, fields.retailer_id ?? null],
           ),
         );
-        const events = await repriceCarts(tx, ctx.project.id, row, null);
-        return { value: ctx.em.map(Product, row), events };
+        const inboxed = await repriceCarts(tx, ctx.project.id, row, null);
+        return { value: ctx.em.map(Product, row), events: [], inboxed };
       },
       { statementsOnly: true },
     );
@@ -95,8 +95,8 @@ export class MenuService {
             ],
           ),
         );
-        const events = await repriceCarts(tx, ctx.project.id, row, before.retailer_id ?? null);
-        return { value: ctx.em.map(Product, row), events };
+        const inboxed = await repriceCarts(tx, ctx.project.id, row, before.retailer_id ?? null);
+        return { value: ctx.em.map(Product, row), events: [], inboxed };
       },
       { statementsOnly: true },
     );
@@ -121,31 +121,31 @@ export class MenuService {
   }
 }
 
-/** The non-empty carts of the product's business that name it, priced again (a new version where they show something new). */
+/**
+ * The non-empty carts of the product's business that name it, priced again (a new version, with its `cart.updated` in
+ * the inbox, where they show something new); whether any was.
+ */
 async function repriceCarts(
   tx: EntityManager,
   projectId: number,
   product: Record<string, any>,
   oldRetailerId: string | null,
-): Promise<NewAiEvent[]> {
+): Promise<boolean> {
   const retailerIds = [product.retailer_id, oldRetailerId].filter((r): r is string => typeof r === 'string');
   const carts = await run(
     tx,
-    `select k.conversation_id, c.agent_id, c.business_id, c.user_id, c.status, c.handler, c.source
-       from ai_carts k join ai_conversations c on c.id = k.conversation_id
+    `select k.conversation_id from ai_carts k
       where k.project_id = ? and k.business_id = ? and k.lines is not null
         and (k.lines @> jsonb_build_array(jsonb_build_object('product_id', ?::int))
              or exists (select 1 from jsonb_array_elements(k.lines) l where l->>'retailer_id' = any(?::text[])))
       order by k.conversation_id`,
     [projectId, product.business_id, product.id, retailerIds],
   );
-  const events: NewAiEvent[] = [];
-  for (const c of carts) {
-    const conversation = { ...c, id: c.conversation_id } as OrderConversation;
-    const row = await lockCart(tx, projectId, conversation.id);
-    if (row?.lines) await refreshCart(tx, projectId, conversation, row, events);
+  for (const { conversation_id } of carts) {
+    const open = await openCart(tx, projectId, conversation_id as number, null);
+    if (open.conversation && open.row?.lines) await refreshCart(tx, projectId, open.conversation, open);
   }
-  return events;
+  return carts.length > 0;
 }
 
 async function uniquely<T>(write: () => Promise<T>): Promise<T> {

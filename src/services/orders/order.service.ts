@@ -7,7 +7,7 @@ import { run } from '../conversations/records.js';
 import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
-import { lockCart, refreshCart, visibleConversation, type CartRecord, type OrderConversation } from './cart.service.js';
+import { openCart, refreshCart, visibleOf, type CartRecord, type OrderConversation } from './cart.service.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
@@ -69,28 +69,27 @@ export class OrderService {
   async place(ctx: RequestContext, conversationId: number, input: PlaceInput): Promise<OrderRecord> {
     assertAiAdmin(ctx);
     const place = checkPlace(input);
-    const conversation = await visibleConversation(ctx, conversationId);
+    const scope = await visibleBusinessIds(ctx);
     const placed = await writeWithEvents<Placed>(
       ctx,
       async (tx) => {
-        const events: NewAiEvent[] = [];
-        // the lock first: a concurrent place of this version waits here, then finds its order below
-        const row = await lockCart(tx, ctx.project.id, conversation.id);
+        // the cart's lock first: a concurrent place of this conversation waits here, then finds its order below
+        const open = await openCart(tx, ctx.project.id, conversationId, null);
+        const conversation = visibleOf(open, scope);
+        const row = open.row;
         // a version was placed only when the cart moved past it (versions never repeat): looked up in a statement of
         // its own, whose snapshot sees the place that held the lock before us
-        if (!row?.lines || Number(row.version) !== place.cart_version) {
-          const placed = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
-          if (placed !== null) return { value: { order: await orderOf(tx, ctx.project.id, placed) }, events };
+        if (!row?.lines || row.version !== place.cart_version) {
+          const id = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
+          if (id !== null) return { value: { order: await orderOf(tx, ctx.project.id, id) }, events: [] };
         }
         if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
         if (conversation.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
         if (!row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
         // a cart the menu changed is stored under its new version before the 409 names it
-        const cart = await refreshCart(tx, ctx.project.id, conversation, row, events);
-        if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events };
-        const order = await insertOrder(ctx, tx, conversation, cart, place);
-        events.push(orderEvent('order.created', conversation.agent_id, order));
-        return { value: { order }, events };
+        const cart = await refreshCart(tx, ctx.project.id, conversation, open);
+        if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events: [], inboxed: true };
+        return { value: { order: await insertOrder(ctx, tx, conversation, cart, place) }, events: [], inboxed: true };
       },
       { statementsOnly: true },
     );
@@ -192,8 +191,8 @@ async function orderOf(tx: EntityManager, projectId: number, id: number): Promis
 }
 
 /**
- * The order from the cart at its version, its lines and its first step, and the cart emptied (as DELETE does), in one
- * statement; the record is the cart's, as a read of the order would show it. The caller holds the cart's lock, so no
+ * The order from the cart at its version with its first step, the cart emptied (as DELETE does) and `order.created`
+ * in one statement, then its lines; the record is the cart's, as a read of the order would show it. The caller holds the cart's lock, so no
  * other place of this version runs meanwhile; were one to, the unique (conversation, cart_version) index keeps the
  * first and this place answers it.
  */
@@ -206,6 +205,29 @@ async function insertOrder(
 ): Promise<OrderRecord> {
   const by = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
   const comment = place.comment ?? cart.comment;
+  // the record's members the cart decides: the event's data is these and those the insert makes (id, uuid, history, times)
+  const decided = {
+    business_id: cart.business_id,
+    conversation_id: conversation.id,
+    customer_id: conversation.user_id,
+    status: 0,
+    delivery_type: cart.delivery_type,
+    paymethod: place.paymethod,
+    currency: cart.currency,
+    summary: cart.summary,
+    products: cart.lines.map((l) => ({
+      product_id: l.product_id,
+      name: l.name,
+      quantity: l.quantity,
+      price: l.price,
+      total: l.total,
+      comment: l.comment,
+    })),
+    address: cart.address,
+    location: cart.location,
+    comment,
+    conversion: null,
+  };
   const [row] = await run(
     tx,
     `with o as (
@@ -216,18 +238,21 @@ async function insertOrder(
                ?)
        on conflict (conversation_id, cart_version) where cart_version is not null do nothing
        returning id, project_id, uuid::text as uuid, history, created_at, updated_at),
-     lines as (
-       insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
-       select o.project_id, o.id, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
-         from o, rows from (jsonb_to_recordset(?::jsonb) as (product_id int, retailer_id text, name text, quantity int, price numeric, comment text))
-              with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
-        order by l.n
-       returning 1),
      emptied as (
        update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
         where project_id = ? and conversation_id = ? and exists (select 1 from o)
+       returning 1),
+     ev as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select o.project_id, 'order.created', ?::int, ?::int, ?::int, true,
+              jsonb_build_object('id', o.id, 'uuid', o.uuid, 'history', o.history,
+                                 'created_at', to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                 'updated_at', to_char(o.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) || ?::jsonb,
+              clock_timestamp()
+         from o
        returning 1)
-     select o.id, o.uuid, o.history, o.created_at, o.updated_at, (select count(*) from lines) as n, (select count(*) from emptied) as e from o`,
+     select o.id, o.uuid, o.history, o.created_at, o.updated_at, (select count(*) from emptied) as e, (select count(*) from ev) as ev
+       from o`,
     [
       ctx.project.id,
       cart.business_id,
@@ -242,36 +267,28 @@ async function insertOrder(
       comment,
       by,
       place.cart_version,
-      JSON.stringify(cart.lines),
       ctx.project.id,
       conversation.id,
+      conversation.agent_id,
+      cart.business_id,
+      conversation.id,
+      JSON.stringify(decided),
     ],
   );
   // placed meanwhile after all (the index decided): that order
   if (!row) return orderOf(tx, ctx.project.id, (await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version))!);
-  return orderRecord({
-    ...row,
-    business_id: cart.business_id,
-    conversation_id: conversation.id,
-    customer_id: conversation.user_id,
-    status: 0,
-    delivery_type: cart.delivery_type,
-    paymethod: place.paymethod,
-    currency: cart.currency,
-    summary: cart.summary,
-    address: cart.address,
-    location: cart.location,
-    comment,
-    conversion: null,
-    products: cart.lines.map((l) => ({
-      product_id: l.product_id,
-      name: l.name,
-      quantity: l.quantity,
-      price: l.price,
-      total: l.total,
-      comment: l.comment,
-    })),
-  });
+  // the lines in a statement of their own: the metrics triggers of `orders` and `order_products` each count an order's
+  // lines once only when the order's statement ends before its lines' (one statement would count them twice)
+  await run(
+    tx,
+    `insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
+     select ?::int, ?::int, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
+       from rows from (jsonb_to_recordset(?::jsonb) as (product_id int, retailer_id text, name text, quantity int, price numeric, comment text))
+            with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
+      order by l.n`,
+    [ctx.project.id, row.id, JSON.stringify(cart.lines)],
+  );
+  return orderRecord({ ...row, ...decided });
 }
 
 /** Order records by id, in no particular order; `scope`: only those of these businesses (null: all). */

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../context/index.js';
 import { messageRecord, messageRecordSql } from '../../conversations/records.js';
-import { eventsCommitted, writeWithEvents, type NewAiEvent } from '../../events/event-log.js';
+import { appendEvents, eventsCommitted, writeWithEvents, type NewAiEvent } from '../../events/event-log.js';
 import { MOVES_FROM, moveTemplateSend, templateSendEvent } from '../template-send.service.js';
 import { readInbound } from '../inbound-types.js';
 import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from '../delivery.js';
@@ -116,9 +116,13 @@ async function storeOpening(ctx: RequestContext, agent: WebhookAgent, sender: Se
       public: true,
     });
     await applyEarlyChanges(tx, p, agent, message, events);
-    if (it.item.type === 'order')
-      await cartFromCatalog(tx, p, agent, conversation as OrderConversation, catalogItems(it.item.payload), events);
-    return { value: 1, events, queued: it.item.media ? ['downloads'] : [] };
+    const catalog = it.item.type === 'order';
+    if (catalog) {
+      // the message's events first, then the cart's cart.updated (which its own statement puts in the inbox)
+      await appendEvents(tx, p, events.splice(0));
+      await cartFromCatalog(tx, p, agent, conversation as OrderConversation, catalogItems(it.item.payload));
+    }
+    return { value: 1, events, inboxed: catalog, queued: it.item.media ? ['downloads'] : [] };
   });
 }
 
