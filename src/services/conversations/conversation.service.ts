@@ -7,7 +7,7 @@ import { type AiMedia } from '../../entities/ai-media.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
 import { appError, notFound404, validationError } from '../../errors/codes.js';
-import { run } from './records.js';
+import { run, TIMESTAMPS } from './records.js';
 import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
@@ -45,6 +45,7 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   last_message_at: 'timestamp',
   unread: 'boolean',
   unread_count: 'int',
+  messages_count: 'int',
   referral_source_id: 'string',
   contact: 'string',
   contact_user_id: 'string',
@@ -231,6 +232,8 @@ export class ConversationService {
       unread_count: (alias) => ({ sql: unreadListSql(alias), params: [ctx.project.id, viewer, viewer] }),
       unread: (alias) => ({ sql: `(${unreadListSql(alias)}) > 0`, params: [ctx.project.id, viewer, viewer] }),
       referral_source_id: REFERRAL_SOURCE_ID,
+      // CONTRACT §11: every message of the conversation, as the record's messages_count counts them
+      messages_count: (alias) => ({ sql: `select count(*)::int from ai_messages mc where mc.conversation_id = ${alias}.id`, params: [] }),
     };
     const filter = () => {
       const filters = [
@@ -297,7 +300,8 @@ export class ConversationService {
           order by m.conversation_id, m.id desc`,
         [ctx.project.id, ...ids],
       );
-      for (const row of rows) if (typeof row.created_at === 'string') row.created_at = new Date(row.created_at);
+      // every timestamp of the row (edited_at, revoked_at too: CONTRACT §11), as the graph's DateTime wants them
+      for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
       return new Map(rows.map((r) => [Number(r.conversation_id), Object.assign(Object.create(AiMessage.prototype), r) as AiMessage]));
     }).load(conversationId);
   }
