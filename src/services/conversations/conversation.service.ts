@@ -224,8 +224,10 @@ export class ConversationService {
     const pattern = search === undefined || search === null ? null : containsPattern(checkQ(search));
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    // q: the matches are counted once (the total when nothing else filters); a few are then read by id
-    const matches = pattern === null ? null : await searchMatches(ctx, pattern);
+    // q: the matches are counted once (the total when nothing else filters); a few are then read by id. A business
+    // owner's search never looks past its businesses (CONTRACT §11, fourth review): no count over the project, no early
+    // answer from one; its own conversations are searched, each through its own messages (scopedSearchFilter).
+    const matches = pattern === null || scope !== null ? null : await searchMatches(ctx, pattern);
     if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
@@ -242,12 +244,13 @@ export class ConversationService {
         ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
         ...(scope ? [{ business_id: { $in: scope } }] : []),
         ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
+        ...(pattern && scope ? [scopedSearchFilter(ctx, pattern, scope)] : []),
       ].filter((f) => Object.keys(f).length);
       return filters.length ? { $and: filters } : {};
     };
     return readPage(ctx, AiConversation, q, filter, {
       computed,
-      total: q.where.items.length ? undefined : unfilteredTotal(ctx, scope, matches),
+      total: q.where.items.length || (pattern !== null && !matches) ? undefined : unfilteredTotal(ctx, scope, matches),
       narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
     });
   }
@@ -517,7 +520,8 @@ const MONTH_GRAIN = 2;
  * snapshot, as the metrics read them). A few rows per agent and month, where count(*) reads every conversation.
  */
 function unfilteredTotal(ctx: RequestContext, scope: number[] | null, matches: SearchMatches | null): PageOptions['total'] {
-  if (matches) return scope === null ? () => matches.n : undefined;
+  // the list shows live conversations only when `where` is empty (CONTRACT §13.3): the history ones matched are not counted
+  if (matches) return scope === null ? () => matches.n - matches.history : undefined;
   const businesses = scope === null ? '' : ` and business_id = any(?::int[])`;
   const params = scope === null ? [ctx.project.id] : [ctx.project.id, scope];
   return async (connectionType) => {
@@ -564,6 +568,8 @@ function matchesSql(): string {
 interface SearchMatches {
   /** How many conversations match. */
   n: number;
+  /** How many of them are imported history (CONTRACT §13.3: listed only when `where` names `source`). */
+  history: number;
   /** Their ids as one array literal (`{1,2,…}`) when there are at most SEARCH_IDS_MAX of them. */
   ids: string | null;
   /** Past SEARCH_IDS_MAX: the project's conversations, to weigh how dense the matches are. */
@@ -577,13 +583,16 @@ interface SearchMatches {
 async function searchMatches(ctx: RequestContext, pattern: string): Promise<SearchMatches> {
   const [row] = await selectOnReplica<SearchMatches>(
     ctx.em,
-    `select count(*)::int as n, case when count(*) <= ${SEARCH_IDS_MAX} then array_agg(id)::text end as ids,
+    `with m as materialized (${matchesSql()})
+     select count(*)::int as n, case when count(*) <= ${SEARCH_IDS_MAX} then array_agg(id)::text end as ids,
             case when count(*) > ${SEARCH_IDS_MAX} then (select count(*)::int from ai_conversations pc where pc.project_id = ?) end
-              as conversations
-       from (${matchesSql()}) m`,
-    [ctx.project.id, ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern],
+              as conversations,
+            (select count(*)::int from ai_conversations hc join m hm on hm.id = hc.id where hc.project_id = ? and hc.source = 'history')
+              as history
+       from m`,
+    [ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern, ctx.project.id, ctx.project.id],
   );
-  return { n: Number(row?.n ?? 0), ids: row?.ids ?? null, conversations: row?.conversations ?? null };
+  return { n: Number(row?.n ?? 0), history: Number(row?.history ?? 0), ids: row?.ids ?? null, conversations: row?.conversations ?? null };
 }
 
 /**
@@ -608,6 +617,31 @@ function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatch
     : { id: { $in: raw(messagesSql, [ctx.project.id, pattern]) } };
   const columns = Q_CONVERSATION_COLUMNS.map((c) => ({ [raw((alias: string) => columnMatch(alias, c), [pattern])]: true }));
   return { $or: [...columns, messages] };
+}
+
+/**
+ * `q` for a business owner (CONTRACT §11, fourth review: a level-2 search never touches other businesses' rows): the
+ * ids of its businesses' conversations, read through their business (ai_conversations_business_idx), that match in a
+ * searched column or in one of their own messages (by conversation, ai_messages_conversation_idx), computed once (an
+ * init plan) and then read by id. No index over the whole project (the trigram ones) is asked: the `exists` in the
+ * `or` leaves PostgreSQL no bitmap over them, and `offset 0` keeps it from hashing the project's matches instead. The
+ * work, the answer and its total depend on the owner's conversations only.
+ */
+export function scopedSearchSql(): string {
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => columnMatch('oc', c)).join(' or ');
+  return `select oc.id from ai_conversations oc
+     where oc.project_id = ? and oc.business_id = any(?::int[])
+       and (${columns}
+            or exists (select 1 from ai_messages om where om.conversation_id = oc.id and og_fold(om.content) like og_fold(?) offset 0))`;
+}
+
+/** The parameters of scopedSearchSql, in order. */
+export function scopedSearchParams(projectId: number, scope: number[], pattern: string): unknown[] {
+  return [projectId, `{${scope.join(',')}}`, ...Q_CONVERSATION_COLUMNS.map(() => pattern), pattern];
+}
+
+function scopedSearchFilter(ctx: RequestContext, pattern: string, scope: number[]): Record<string, unknown> {
+  return { id: raw(`any(array(${scopedSearchSql()}))`, scopedSearchParams(ctx.project.id, scope, pattern)) };
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
