@@ -167,6 +167,53 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('webhook input (
     });
   });
 
+  describe('an edit or revoke kept early, its message then imported from the history (§13.2, §13.3)', () => {
+    it('is applied to the imported message: the revoked text is gone, the edit shows', async () => {
+      const phone = phoneNo();
+      const [revoked, edited, untouched] = [wamid('rv'), wamid('ed'), wamid('un')];
+      const live = (items: unknown[]) =>
+        post(change('messages', `"contacts":[{"wa_id":"${phone}","profile":{"name":"Eva"}}],"messages":${JSON.stringify(items)}`));
+      const item = (extra: Record<string, unknown>) => ({ from: phone, id: wamid('chg'), timestamp: now(), ...extra });
+      expect(
+        (
+          await live([
+            item({ type: 'revoke', revoke: { original_message_id: revoked } }),
+            item({ type: 'edit', edit: { original_message_id: edited, message: { type: 'text', text: { body: 'a las 9, no a las 8' } } } }),
+          ])
+        ).statusCode,
+      ).toBe(200);
+      expect((await db.sql('select 1 from ai_early_changes where external_id in (?, ?)', [revoked, edited])).length).toBe(2);
+      const old = String(Math.floor(Date.now() / 1000) - 3600);
+      const chunk = {
+        metadata: { phase: '0', chunk_order: '1', progress: '20' },
+        threads: [
+          {
+            id: phone,
+            messages: [
+              { from: phone, id: revoked, timestamp: old, type: 'text', text: { body: 'mi contraseña es zebra42' } },
+              { from: phone, id: edited, timestamp: old, type: 'text', text: { body: 'a las 8' } },
+              { from: phone, id: untouched, timestamp: old, type: 'text', text: { body: 'gracias' } },
+            ],
+          },
+        ],
+      };
+      expect((await post(change('history', `"history":${JSON.stringify([chunk])}`))).statusCode).toBe(200);
+      await imported();
+      const rows = await db.sql<{ external_id: string; content: string; revoked_at: unknown; edited_at: unknown; edits: unknown[] }>(
+        'select external_id, content, revoked_at, edited_at, edits from ai_messages where external_id in (?, ?, ?)',
+        [revoked, edited, untouched],
+      );
+      const by = Object.fromEntries(rows.map((r) => [r.external_id, r]));
+      expect(by[revoked]).toMatchObject({ content: '' });
+      expect(by[revoked].revoked_at).not.toBeNull();
+      expect(by[edited]).toMatchObject({ content: 'a las 9, no a las 8', edits: [{ content: 'a las 8' }] });
+      expect(by[edited].edited_at).not.toBeNull();
+      expect(by[untouched]).toMatchObject({ content: 'gracias', revoked_at: null, edited_at: null });
+      // applied once: the kept changes are gone
+      expect((await db.sql('select 1 from ai_early_changes where external_id in (?, ?)', [revoked, edited])).length).toBe(0);
+    });
+  });
+
   describe('a chunk that fails for its data', () => {
     it(`gives up after ${ATTEMPT_RULES.historyChunk.maxAttempts} attempts: failed, and the agent's history.failed says why`, async () => {
       // a chunk stored before these rules: the webhook kept its unpaired surrogate escape, which jsonb refuses
