@@ -1128,6 +1128,7 @@
   document.addEventListener('console:signed-in', begin);
   document.addEventListener('console:signed-out', function () {
     keepDraft();
+    $('reply-text').value = ''; // the draft stays the operator's, never on screen for the next one
     stopLive();
     renderNotify();
   });
