@@ -50,6 +50,17 @@ export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
+/** JSON.stringify's escape of an unpaired surrogate (it writes pairs as they are), not itself an escaped backslash's text. */
+const STRINGIFIED_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+/**
+ * JSON.stringify's output with every unpaired surrogate (which it writes as `\udXXX`, and PostgreSQL's jsonb refuses)
+ * replaced by U+FFFD: for values that were parsed before the notification's text was mended (a chunk stored earlier).
+ */
+export function wellFormedJson(text: string): string {
+  return text.includes('\\ud') ? text.replace(STRINGIFIED_SURROGATE, '$1\uFFFD') : text;
+}
+
 /**
  * JSON text parsed with every NUL removed from its strings and keys, and every unpaired UTF-16
  * surrogate (`\udc00`) replaced by U+FFFD: what a signed WhatsApp notification becomes (Meta retries

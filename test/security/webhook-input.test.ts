@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
@@ -214,38 +214,61 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('webhook input (
     });
   });
 
-  describe('a chunk that fails for its data', () => {
+  describe('a chunk stored before these rules, and one that fails for its data', () => {
+    const storeChunk = async (value: string) =>
+      (
+        await db.sql<{ id: string }>(
+          `insert into ai_history_chunks (project_id, agent_id, business_number, value)
+           values ((select id from projects where code = 'acme'), ?, '15550001111', ?::json) returning id`,
+          [AGENT, value],
+        )
+      )[0].id;
+    const textChunk = (meta: string, phone: string, id: string, body: string) =>
+      `{"metadata":${meta},"threads":[{"id":"${phone}","messages":[{"from":"${phone}","id":"${id}","timestamp":"${now()}","type":"text","text":{"body":"${body}"}}]}]}`;
+
+    it('a chunk the webhook kept with its unpaired surrogate escape (before the fix) is imported with U+FFFD', async () => {
+      const phone = phoneNo();
+      const id = wamid('old');
+      const chunk = await storeChunk(textChunk('{"phase":"0","chunk_order":"3"}', phone, id, 'a\\udc00b \\ud83d\\ude00'));
+      importer.wake();
+      await imported();
+      expect((await db.sql<{ status: string }>('select status from ai_history_chunks where id = ?', [chunk]))[0].status).toBe('done');
+      expect((await db.sql<{ content: string }>('select content from ai_messages where external_id = ?', [id]))[0].content).toBe(
+        'a\uFFFDb \u{1F600}',
+      );
+    });
+
     it(`gives up after ${ATTEMPT_RULES.historyChunk.maxAttempts} attempts: failed, and the agent's history.failed says why`, async () => {
-      // a chunk stored before these rules: the webhook kept its unpaired surrogate escape, which jsonb refuses
-      const [row] = await db.sql<{ id: string }>(
-        `insert into ai_history_chunks (project_id, agent_id, business_number, value)
-         values ((select id from projects where code = 'acme'), ?, '15550001111', ?::json) returning id`,
-        [
-          AGENT,
-          `{"metadata":{"phase":"1","chunk_order":"7","progress":"50"},"threads":[{"id":"${phoneNo()}","messages":[{"from":"${phoneNo()}","id":"${wamid('bad')}","timestamp":"${now()}","type":"text","text":{"body":"a\\udc00b"}}]}]}`,
-        ],
+      // what PostgreSQL refuses of this chunk's data, every time (a check the data breaks, as a bad value would)
+      await db.sql(`create or replace function test_refuse_message() returns trigger language plpgsql as $$
+        begin if new.content like '%fails-for-its-data%' then raise exception 'invalid input: fails-for-its-data'; end if; return new; end $$`);
+      await db.sql(`create trigger test_refuse_message before insert on ai_messages for each row execute function test_refuse_message()`);
+      onTestFinished(async () => {
+        await db.sql('drop trigger if exists test_refuse_message on ai_messages');
+      });
+      const chunk = await storeChunk(
+        textChunk('{"phase":"1","chunk_order":"7","progress":"50"}', phoneNo(), wamid('bad'), 'fails-for-its-data'),
       );
       importer.wake();
       await until(
-        async () =>
-          (await db.sql<{ status: string }>('select status from ai_history_chunks where id = ?', [row.id]))[0].status === 'failed',
+        async () => (await db.sql<{ status: string }>('select status from ai_history_chunks where id = ?', [chunk]))[0].status === 'failed',
         20_000,
         'the chunk to give up',
       );
-      const [chunk] = await db.sql<{ attempts: number; last_error: string }>(
+      const [row] = await db.sql<{ attempts: number; last_error: string }>(
         'select attempts, last_error from ai_history_chunks where id = ?',
-        [row.id],
+        [chunk],
       );
-      expect(chunk.attempts).toBe(ATTEMPT_RULES.historyChunk.maxAttempts);
-      expect(chunk.last_error).toBeTruthy();
+      expect(row.attempts).toBe(ATTEMPT_RULES.historyChunk.maxAttempts);
+      expect(row.last_error).toContain('fails-for-its-data');
       // no further attempt
       await new Promise((r) => setTimeout(r, 300));
-      expect((await db.sql<{ attempts: number }>('select attempts from ai_history_chunks where id = ?', [row.id]))[0].attempts).toBe(
+      expect((await db.sql<{ attempts: number }>('select attempts from ai_history_chunks where id = ?', [chunk]))[0].attempts).toBe(
         ATTEMPT_RULES.historyChunk.maxAttempts,
       );
       const history = (await t.api({ path: `/ai/agents/${AGENT}`, key: KEYS.server })).json().result.history;
       expect(history.failed).toEqual([
-        { phase: 1, chunk_order: 7, error: chunk.last_error, attempts: ATTEMPT_RULES.historyChunk.maxAttempts },
+        { phase: 1, chunk_order: 7, error: row.last_error, attempts: ATTEMPT_RULES.historyChunk.maxAttempts },
       ]);
       // a later history change keeps the record of what failed
       expect((await post(change('history', `"history":[{"metadata":{"phase":"1","chunk_order":"8","progress":"60"}}]`))).statusCode).toBe(

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readInbound } from './inbound-types.js';
 import { applyEarlyChanges } from './message-changes.js';
+import { wellFormedJson } from '../../errors/nul.js';
 import { externalIdOf, isObject, messageKey, phoneOf, run, unixSeconds } from './webhook-items.js';
 
 /** First key of the per-agent lock that makes one agent's chunks import one at a time ("OGhi"). */
@@ -89,7 +90,8 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
                  from m join r on r.external_id = m.external_id where r.media_id is not null
                returning 1)
        select (select count(*) from m)::int as messages, (select count(*) from med)::int as media`,
-      [JSON.stringify(fresh), p, agentId, p, p, agentId],
+      // a chunk stored before its text was mended may hold unpaired surrogates: U+FFFD here too (CONTRACT §11)
+      [wellFormedJson(JSON.stringify(fresh)), p, agentId, p, p, agentId],
     );
     messages = Number(stored.messages);
     media = Number(stored.media);
