@@ -172,6 +172,12 @@ describe.each(ENGINES)('the list (%s)', (engine) => {
     expect((await list({ where: JSON.stringify({ business_id: [1, 2] }), q: 'gorgonzola' }, KEYS.owner)).result.map((c) => c.id)).toEqual([
       1, 2,
     ]);
+    // a condition on the agent relation looks at its businesses' agents only; the unread order is among its own
+    const byAgent = [{ attribute: 'agent', conditions: [{ attribute: 'business_id', value: 2 }] }];
+    expect((await list({ where: JSON.stringify(byAgent) }, KEYS.owner)).result).toEqual([]);
+    const unread = await list({ orderBy: '-unread_count,-last_message_at' }, KEYS.owner);
+    expect(unread.result.map((c) => c.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+    expect(unread.pagination.total).toBe(5);
     // the history conversation when `where` names source
     const history = await list({ q: 'gorgonzola', where: JSON.stringify({ source: 'history' }) }, KEYS.owner);
     expect(history.result.map((c) => c.id)).toEqual([6]);

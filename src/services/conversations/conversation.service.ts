@@ -239,7 +239,7 @@ export class ConversationService {
     };
     const filter = () => {
       const filters = [
-        toFilter(q.where, conversationRelations(ctx), computed),
+        toFilter(q.where, conversationRelations(ctx, scope), computed),
         // CONTRACT §13.3: imported history only when `where` has a condition on `source`
         ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
         ...(scope ? [{ business_id: { $in: scope } }] : []),
@@ -251,7 +251,9 @@ export class ConversationService {
     return readPage(ctx, AiConversation, q, filter, {
       computed,
       total: q.where.items.length || (pattern !== null && !matches) ? undefined : unfilteredTotal(ctx, scope, matches),
-      narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
+      // the unread index is the project's: a business owner's page is found among its own conversations (CONTRACT §11)
+      narrow:
+        pattern === null && scope === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
     });
   }
 
@@ -645,13 +647,14 @@ function scopedSearchFilter(ctx: RequestContext, pattern: string, scope: number[
 }
 
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
-function conversationRelations(ctx: RequestContext): RelationFilters {
+function conversationRelations(ctx: RequestContext, scope: number[] | null = null): RelationFilters {
   return {
     agent: (filter) => {
+      // a business owner's condition on agents looks at its businesses' agents only (CONTRACT §11, fourth review)
       const agents = ctx.em
         .createQueryBuilder(AiAgent, 'ag')
         .select('ag.id')
-        .where({ $and: [{ project: ctx.project.id }, filter] });
+        .where({ $and: [{ project: ctx.project.id }, ...(scope ? [{ business_id: { $in: scope } }] : []), filter] });
       return { agent_id: { $in: raw(agents) } };
     },
   };
