@@ -7,6 +7,7 @@ import { MetaWebhooks } from '../support/whatsapp-fake.js';
 import { loadConfig } from '../../src/config.js';
 import { HistoryImporter } from '../../src/workers/history-importer.js';
 import { ATTEMPT_RULES, afterFailure } from '../../src/workers/attempts.js';
+import { parseAnswer } from '../../src/providers/whatsapp/client.js';
 
 /**
  * CONTRACT §11, fourth review: what Meta's notifications may hold. A body nested deeper than 64 levels is
@@ -295,5 +296,11 @@ describe('the shared bounded-attempt rule (workers/attempts.ts)', () => {
       reason: 'gave up after 24 hours: timeout',
     });
     expect(afterFailure(ATTEMPT_RULES.historyChunk, 1000, 20, 'x')).toEqual({ retry: false, reason: 'gave up after 20 attempts: x' });
+  });
+
+  it("the Cloud API's answers are mended as notifications are (a template's text with \\udc00 or a NUL)", () => {
+    expect(parseAnswer('{"data":[{"name":"t\\udc00","components":[{"text":"a\\u0000b \\ud83d\\ude00"}]}]}')).toEqual({
+      data: [{ name: 't\uFFFD', components: [{ text: 'ab \u{1F600}' }] }],
+    });
   });
 });
