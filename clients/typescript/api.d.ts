@@ -51,6 +51,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v400/{lang}/{project}/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign-out: ends the session whose bearer token the request carries (result true); that token is 401 from then on, its streams end within 60 s; an API key or no credential is 401 */
+        delete: operations["EndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v400/{lang}/{project}/configs": {
         parameters: {
             query?: never;
@@ -2145,6 +2162,134 @@ export interface operations {
                         error: true;
                         /** @enum {string} */
                         code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    EndSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
                         /** @description One message per problem, in the request's language */
                         result: string[];
                     };
@@ -4601,9 +4746,9 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields to answer (`id` always included): `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `usage`, `created_at`, `closed_at`, `updated_at`, `contact`, `contact_user_id`, `contact_name`, `contact_username`, `window_expires_at`, `handler`, `assignee_id`, `messages_count`, `last_message_at`, `unread_count`, `referral`, `source`. Relations (a dotted path selects inside: `agent.name`; a bare name its default fields): `agent`, `last_message`. Unknown: 400. */
                 params?: string;
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `agent_id` (integer), `user_id` (integer), `business_id` (integer), `status` (text), `status_reason` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `closed_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `handler` (text), `assignee_id` (integer), `last_message_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `unread` (boolean), `unread_count` (integer), `referral_source_id` (text), `contact` (text), `contact_user_id` (text), `contact_username` (text), `source` (text). A group naming the relation `agent` ({"attribute": "agent", "conditions": […]}) filters on its `id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `business_id` (integer). `assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen. Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `agent_id` (integer), `user_id` (integer), `business_id` (integer), `status` (text), `status_reason` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `closed_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `handler` (text), `assignee_id` (integer), `last_message_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `unread` (boolean), `unread_count` (integer), `messages_count` (integer), `referral_source_id` (text), `contact` (text), `contact_user_id` (text), `contact_username` (text), `source` (text). A group naming the relation `agent` ({"attribute": "agent", "conditions": […]}) filters on its `id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `business_id` (integer). `assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen. Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
-                /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `created_at`, `closed_at`, `handler`, `assignee_id`, `last_message_at`, `unread`, `unread_count`, `referral_source_id`, `contact`, `contact_user_id`, `contact_username`, `source`. Any other: 400 naming the attributes allowed. */
+                /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `created_at`, `closed_at`, `handler`, `assignee_id`, `last_message_at`, `unread`, `unread_count`, `messages_count`, `referral_source_id`, `contact`, `contact_user_id`, `contact_username`, `source`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
                 /** @description Page number, from 1 */
                 page?: number;

@@ -126,6 +126,12 @@
   }
   $('signout').addEventListener('click', function () {
     document.dispatchEvent(new CustomEvent('console:signed-out'));
+    // the session ends on the server too (CONTRACT §11): its token is refused from now on, its streams end
+    if (state.auth && state.auth.token) {
+      fetch(base() + '/auth/session', { method: 'DELETE', headers: headers(), keepalive: true }).catch(function () {
+        /* the token expires by itself */
+      });
+    }
     sessionStorage.removeItem(STORE);
     state.auth = null;
     $('dashboard').hidden = true;

@@ -296,12 +296,37 @@
   });
 
   // ---- the thread --------------------------------------------------------------------------
+  /**
+   * Drafts are the operator's (CONTRACT §11, fourth review): kept under the project and the signed-in user (or a
+   * digest of the key), so the next person signing in in the same browser sees none of them.
+   */
+  function draftsKey() {
+    var auth = session();
+    if (!auth) return null;
+    var who = auth.userId ? 'user:' + auth.userId : 'key:' + digest(auth.key || '');
+    return DRAFTS + ':' + auth.project + ':' + who;
+  }
+  /** A short non-secret digest (FNV-1a) naming a key without writing it into a storage key. */
+  function digest(text) {
+    var hash = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash.toString(16);
+  }
   function drafts() {
+    var key = draftsKey();
+    if (!key) return {};
     try {
-      return JSON.parse(sessionStorage.getItem(DRAFTS) || '{}');
+      return JSON.parse(sessionStorage.getItem(key) || '{}');
     } catch {
       return {};
     }
+  }
+  function saveDrafts(all) {
+    var key = draftsKey();
+    if (key) sessionStorage.setItem(key, JSON.stringify(all));
   }
   /** The reply box's text belongs to its conversation: kept when another is opened, given back when it is reopened. */
   function keepDraft() {
@@ -310,7 +335,7 @@
     var text = $('reply-text').value;
     if (text) all[state.selected] = text;
     else delete all[state.selected];
-    sessionStorage.setItem(DRAFTS, JSON.stringify(all));
+    saveDrafts(all);
   }
   /** Opens a conversation; `opened` when the operator chose it (only then is it marked seen: the first one opens by itself). */
   function select(id, opened) {
@@ -954,7 +979,7 @@
           }
           var all = drafts();
           delete all[id];
-          sessionStorage.setItem(DRAFTS, JSON.stringify(all));
+          saveDrafts(all);
           $('reply-hint').textContent = '';
           onMessage(m);
         },
@@ -1103,6 +1128,7 @@
   document.addEventListener('console:signed-in', begin);
   document.addEventListener('console:signed-out', function () {
     keepDraft();
+    $('reply-text').value = ''; // the draft stays the operator's, never on screen for the next one
     stopLive();
     renderNotify();
   });

@@ -51,7 +51,7 @@ export class AiAgent extends TenantEntity {
   @Field(() => GraphQLJSON, {
     nullable: true,
     description:
-      "The import of the phone's history: {progress (0-100, the highest seen), phase (the highest seen), messages (imported so far), declined (the business declined sharing), updated_at}; null until a history change arrives.",
+      "The import of the phone's history: {progress (0-100, the highest seen), phase (the highest seen), messages (imported so far), declined (the business declined sharing), failed ([{phase, chunk_order, error, attempts}]: the chunks whose import gave up), updated_at}; null until a history change arrives.",
   })
   @Property({ type: 'json', nullable: true })
   history?: AgentHistory | null;
@@ -81,5 +81,7 @@ export interface AgentHistory {
   phase: number | null;
   messages: number;
   declined: boolean;
+  /** The chunks whose import gave up after the bounded attempts (workers/attempts.ts), oldest first. */
+  failed: { phase: number | null; chunk_order: number | null; error: string; attempts: number }[];
   updated_at: string;
 }

@@ -39,4 +39,11 @@ export class AuthResolver {
   authenticate(@Ctx() ctx: RequestContext, @Arg('input', () => AuthInput) input: AuthInput): Promise<AuthResult> {
     return ctx.services.auth.authenticate(ctx, input);
   }
+
+  @Mutation(() => Boolean, {
+    description: "Ends the caller's session (DELETE /auth/session): its bearer token is refused from then on; an API key cannot end one.",
+  })
+  endSession(@Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.auth.endSession(ctx);
+  }
 }

@@ -1,3 +1,4 @@
+import { depthExceeds, MAX_BODY_DEPTH } from '../errors/depth.js';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseBreaker } from '../db/breaker.js';
@@ -143,8 +144,7 @@ export function clientErrors(err: NodeJS.ErrnoException, socket: Socket): void {
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
-/** Deeper JSON bodies are refused before validation: no body of the API needs more, and recursion over them would overflow. */
-export const MAX_BODY_DEPTH = 64;
+export { MAX_BODY_DEPTH } from '../errors/depth.js';
 
 /** 400 naming `body` for a JSON body nested deeper than MAX_BODY_DEPTH (checked without recursion). */
 export function limitBodyDepth(app: FastifyInstance): void {
@@ -173,18 +173,6 @@ export function refuseNul(app: FastifyInstance): void {
     if (req.body !== null && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) assertNoNul(req.body);
     done();
   });
-}
-
-function depthExceeds(value: object, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (depth > max) return true;
-    for (const child of Object.values(v as object)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }
 
 function toAppError(err: FastifyError): AppError {

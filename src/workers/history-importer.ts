@@ -2,19 +2,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { runStatement } from '../db/direct-read.js';
 import type { HistoryImportConfig } from '../config.js';
 import { importChunk } from '../services/whatsapp/history-import.js';
-import {
-  OutboxWorker,
-  backoffMs,
-  type ClaimOwner,
-  type OutboxJob,
-  type OutboxLog,
-  type OutboxQueue,
-  type OutboxResult,
-} from './outbox-worker.js';
+import { numberOf } from '../services/whatsapp/fields/history.js';
+import { afterFailure, ATTEMPT_RULES } from './attempts.js';
+import { OutboxWorker, type ClaimOwner, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
 /** A chunk's import is one transaction; its lease bounds a process that beats but hangs. */
 const LEASE_MS = 120_000;
-const MAX_RETRY_DELAY_MS = 10 * 60_000;
+/** Retries at most 10 minutes apart, 10 attempts in all (attempts.ts): then `failed`, on the agent's `history.failed`. */
+const RULE = ATTEMPT_RULES.historyChunk;
 /** The tables an import grows, whose statistics it keeps current (`analyzeGrown`). */
 const GROWN_TABLES = ['ai_messages', 'ai_message_search', 'ai_conversations', 'ai_inbound_message_ids'];
 
@@ -39,7 +34,9 @@ type Outcome = { ok: true; messages: number } | { ok: false; error: string };
  * SKIP LOCKED, one statement); the attempt is one transaction (history-import.ts) that re-reads the
  * row at that attempt, so a chunk is imported once: a process killed mid-import loses its
  * transaction with its connection, and its claim within seconds (process-liveness.ts), and another
- * process imports the chunk from the start. A failed import is retried with backoff.
+ * process imports the chunk from the start. A failed import is retried with backoff, up to the shared
+ * bound of attempts.ts: a chunk that fails for its data then is `failed`, and the agent's
+ * `history.failed` names it (phase, chunk_order, error, attempts) in the same transaction.
  */
 export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
   readonly name = 'history importer';
@@ -152,19 +149,65 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
     if (rate > 0) this.paceUntil = Math.max(this.paceUntil, started + (messages * 1000) / rate);
   }
 
-  /** An imported chunk was marked in its own transaction; a failure waits for its retry. */
+  /** An imported chunk was marked in its own transaction; a failure waits for its retry, or gives up (attempts.ts). */
   async record(results: OutboxResult<ClaimedChunk, Outcome>[]): Promise<null> {
     for (const { job, result } of results) {
       if (result.ok) continue;
-      this.opts.log.warn({ chunk: job.id, cause: result.error }, 'history chunk: import failed; retrying');
-      const delay = Math.min(MAX_RETRY_DELAY_MS, backoffMs(this.opts.config.retryBaseMs, job.attempts));
-      await this.opts.orm.em.getConnection().execute(
-        `update ai_history_chunks set next_attempt_at = now() + make_interval(secs => ?), last_error = ?, claimed_by = null, updated_at = now()
-            where id = ? and attempts = ? and status = 'pending'`,
-        [delay / 1000, result.error.slice(0, 1000), job.id, job.attempts],
-        'run',
-      );
+      const next = afterFailure(RULE, this.opts.config.retryBaseMs, job.attempts, result.error);
+      const error = result.error.slice(0, 1000);
+      if (next.retry) {
+        this.opts.log.warn({ chunk: job.id, cause: result.error }, 'history chunk: import failed; retrying');
+        await this.opts.orm.em.getConnection().execute(
+          `update ai_history_chunks set next_attempt_at = now() + make_interval(secs => ?), last_error = ?, claimed_by = null, updated_at = now()
+              where id = ? and attempts = ? and status = 'pending'`,
+          [next.delayMs / 1000, error, job.id, job.attempts],
+          'run',
+        );
+        continue;
+      }
+      this.opts.log.warn({ chunk: job.id, cause: result.error, attempts: job.attempts }, 'history chunk: import failed; given up');
+      await this.giveUp(job, error);
     }
     return null;
+  }
+
+  /**
+   * The chunk `failed` and the agent's `history.failed` gaining it, in one transaction (CONTRACT §11, §13.3). The
+   * chunk's phase and order are read here, in JavaScript: the stored text may be what PostgreSQL's jsonb refuses.
+   */
+  private async giveUp(job: ClaimedChunk, error: string): Promise<void> {
+    await this.opts.orm.em.fork().transactional(async (tx) => {
+      const conn = tx.getConnection();
+      const ctx = tx.getTransactionContext();
+      const [chunk] = await conn.execute<{ agent_id: number; value: unknown }[]>(
+        `update ai_history_chunks set status = 'failed', next_attempt_at = null, last_error = ?, claimed_by = null, updated_at = now()
+          where id = ? and attempts = ? and status = 'pending'
+          returning agent_id, value::text as value`,
+        [error, job.id, job.attempts],
+        'all',
+        ctx,
+      );
+      if (!chunk) return; // a later attempt owns the row
+      const meta = chunkMetadata(chunk.value);
+      const failed = { phase: numberOf(meta.phase), chunk_order: numberOf(meta.chunk_order), error, attempts: job.attempts };
+      await conn.execute(
+        `update ai_agents set history = jsonb_set(coalesce(history, '{}'), '{failed}', coalesce(history->'failed', '[]') || jsonb_build_array(?::jsonb))
+          where id = ?`,
+        [JSON.stringify(failed), chunk.agent_id],
+        'run',
+        ctx,
+      );
+    });
+  }
+}
+
+/** A stored chunk's `metadata` (its phase and order), whatever the text holds. */
+function chunkMetadata(text: unknown): Record<string, unknown> {
+  try {
+    const value: unknown = typeof text === 'string' ? JSON.parse(text) : text;
+    const meta = typeof value === 'object' && value !== null ? (value as { metadata?: unknown }).metadata : null;
+    return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }

@@ -18,19 +18,11 @@ import {
   normalizeSha256,
   type MediaStores,
 } from '../services/media/index.js';
-import {
-  OutboxWorker,
-  backoffMs,
-  type ClaimOwner,
-  type OutboxJob,
-  type OutboxLog,
-  type OutboxQueue,
-  type OutboxResult,
-} from './outbox-worker.js';
+import { afterFailure, ATTEMPT_RULES } from './attempts.js';
+import { OutboxWorker, type ClaimOwner, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
-/** CONTRACT §12.3: retries at most 10 minutes apart, for at most 24 hours. */
-const MAX_RETRY_DELAY_MS = 10 * 60_000;
-const MAX_JOB_AGE_MS = 24 * 3600_000;
+/** CONTRACT §12.3: retries at most 10 minutes apart, for at most 24 hours (the shared rule of attempts.ts). */
+const RULE = ATTEMPT_RULES.mediaDownload;
 /**
  * A claimed download's lease beyond the provider deadline. A process that dies loses its claims by
  * its heartbeat within seconds (process-liveness.ts); the lease, renewed only while the download's
@@ -249,17 +241,20 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
     // a superseded write kept nothing of its own, and the file is another attempt's
     if ('superseded' in result) return;
     const conn = this.opts.orm.em.getConnection();
-    if (!result.ok && result.retry) {
-      const delay = Math.min(MAX_RETRY_DELAY_MS, backoffMs(this.opts.config.retryBaseMs, job.attempts));
-      if (Date.now() + delay - job.created_at.getTime() <= MAX_JOB_AGE_MS) {
-        await conn.execute(
-          `update ai_media set next_attempt_at = now() + make_interval(secs => ?), last_error = ?, claimed_by = null, updated_at = now()
-            where id = ? and attempts = ? and status = 'pending'`,
-          [delay / 1000, result.error.slice(0, 1000), job.media_id, job.attempts],
-          'run',
-        );
-        return;
-      }
+    const next = result.ok
+      ? null
+      : afterFailure(RULE, this.opts.config.retryBaseMs, job.attempts, result.error, {
+          retryable: result.retry,
+          createdAt: job.created_at,
+        });
+    if (next?.retry) {
+      await conn.execute(
+        `update ai_media set next_attempt_at = now() + make_interval(secs => ?), last_error = ?, claimed_by = null, updated_at = now()
+          where id = ? and attempts = ? and status = 'pending'`,
+        [next.delayMs / 1000, result.ok ? null : result.error.slice(0, 1000), job.media_id, job.attempts],
+        'run',
+      );
+      return;
     }
     const file = { id: job.media_id, generation: job.attempts };
     const outcome = await this.opts.orm.em.fork().transactional(async (tx) => {
@@ -267,7 +262,7 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
         tx.getConnection().execute<Record<string, any>[]>(sql, params, 'all', tx.getTransactionContext());
       const final = result.ok
         ? { status: 'stored', size: result.size, sha256: result.sha256, mime: result.mime_type, storage: result.storage, error: null }
-        : { status: 'failed', size: null, sha256: null, mime: null, storage: null, error: this.failureText(result.error, job) };
+        : { status: 'failed', size: null, sha256: null, mime: null, storage: null, error: next ? next.reason : result.error };
       const [media] = await run(
         `update ai_media set status = ?, size = ?, sha256 = ?, mime_type = coalesce(?, mime_type), storage = coalesce(?, storage),
                 generation = ?, error = ?, next_attempt_at = null, claimed_by = null, updated_at = now()
@@ -327,10 +322,6 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
     } catch (err) {
       this.opts.log.warn({ media: file.id, cause: (err as Error).message }, 'media downloader: leftover bytes not deleted');
     }
-  }
-
-  private failureText(error: string, job: ClaimedDownload): string {
-    return Date.now() - job.created_at.getTime() >= MAX_JOB_AGE_MS - MAX_RETRY_DELAY_MS ? `gave up after 24 hours: ${error}` : error;
   }
 
   /**

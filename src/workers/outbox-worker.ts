@@ -309,7 +309,5 @@ export class OutboxWorker<J extends OutboxJob, R> {
   }
 }
 
-/** The delay before attempt `attempts + 1`: `baseMs` doubling from the first retry. */
-export function backoffMs(baseMs: number, attempts: number): number {
-  return baseMs * 2 ** Math.max(0, attempts - 1);
-}
+/** The backoff and the bounded-attempt rule of every outbox: attempts.ts. */
+export { backoffMs } from './attempts.js';

@@ -7,10 +7,11 @@ import { runStatement } from '../db/direct-read.js';
 import type { WebhookConfig } from '../config.js';
 import { hostOf, isPrivateAddress, publicOnlyLookup } from '../platform/network-guard.js';
 import type { CredentialCipher } from '../platform/secrets.js';
-import { backoffMs, OutboxWorker, type ClaimOwner, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
+import { afterFailure, ATTEMPT_RULES } from './attempts.js';
+import { OutboxWorker, type ClaimOwner, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
-/** CONTRACT §9.4: at most 8 attempts per delivery. */
-export const MAX_ATTEMPTS = 8;
+/** CONTRACT §9.4: at most 8 attempts per delivery (the shared rule of attempts.ts). */
+export const MAX_ATTEMPTS = ATTEMPT_RULES.webhookDelivery.maxAttempts;
 /** A claimed attempt's lease lasts its deadline plus this: after it, another process may retry it. */
 const LEASE_MARGIN_MS = 5000;
 /** How many due rows one claim looks at to share the batch fairly between webhooks. */
@@ -259,12 +260,17 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
    */
   async record(results: OutboxResult<Claimed, Outcome>[]): Promise<null> {
     const rows = results.map(({ job, result }) => {
-      const final = !result.ok && (job.attempts >= MAX_ATTEMPTS || job.event_type === null);
+      const next = result.ok
+        ? null
+        : afterFailure(ATTEMPT_RULES.webhookDelivery, this.opts.config.retryBaseMs, job.attempts, result.error ?? '', {
+            retryable: job.event_type !== null,
+          });
+      const final = next !== null && !next.retry;
       return {
         id: job.id,
         attempts: job.attempts,
         status: result.ok ? 'delivered' : final ? 'failed' : 'pending',
-        delay_s: backoffMs(this.opts.config.retryBaseMs, job.attempts) / 1000,
+        delay_s: next?.retry ? next.delayMs / 1000 : 0,
         code: result.status,
         error: result.ok ? null : (result.error?.slice(0, MAX_ERROR_TEXT) ?? null),
       };

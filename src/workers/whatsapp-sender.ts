@@ -17,18 +17,11 @@ import {
   pruneEarlyStatuses,
   settleMessages,
 } from '../services/whatsapp/delivery.js';
-import {
-  backoffMs,
-  OutboxWorker,
-  type ClaimOwner,
-  type OutboxJob,
-  type OutboxLog,
-  type OutboxQueue,
-  type OutboxResult,
-} from './outbox-worker.js';
+import { afterFailure, ATTEMPT_RULES, backoffMs } from './attempts.js';
+import { OutboxWorker, type ClaimOwner, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
-/** CONTRACT §10.1: at most 8 attempts per reply. */
-export const MAX_SEND_ATTEMPTS = 8;
+/** CONTRACT §10.1: at most 8 attempts per reply (the shared rule of attempts.ts). */
+export const MAX_SEND_ATTEMPTS = ATTEMPT_RULES.whatsappSend.maxAttempts;
 /** A claimed send's lease lasts the provider deadline plus this: after it, another process may retry it. */
 const LEASE_MARGIN_MS = 2000;
 const PRUNE_EVERY_MS = 60_000;
@@ -258,7 +251,10 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
    * claims) when no transaction ran.
    */
   async record(results: SendResult[], free: number, owner: string | null): Promise<ClaimedSend[] | null> {
-    const final = (r: SendResult) => r.result.accepted || !r.result.retry || r.job.attempts >= MAX_SEND_ATTEMPTS;
+    const final = (r: SendResult) =>
+      r.result.accepted ||
+      !afterFailure(ATTEMPT_RULES.whatsappSend, this.opts.config.retryBaseMs, r.job.attempts, r.result.error, { retryable: r.result.retry })
+        .retry;
     const retries = results.filter((r) => !final(r));
     if (retries.length) await this.retryLater(retries);
     const byProject = new Map<number, SendResult[]>();

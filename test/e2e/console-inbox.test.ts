@@ -230,6 +230,35 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
     await context.close();
   }, 60_000);
 
+  it('sign-out ends the session on the server (CONTRACT §11); the next operator in the same tab sees no draft', async () => {
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    const box = page.getByLabel('Reply to the customer');
+    await signIn(page, 'admin');
+    await item(page, ids[0]).click();
+    await expect.poll(() => page.locator('#reply').isVisible()).toBe(true);
+    await box.fill('Borrador de Ada');
+    const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('ordergraph-console')).token");
+    expect((await t.api({ path: '/ai/operators', project: 'demo', token })).statusCode).toBe(200);
+    const ended = page.waitForResponse((r) => r.url().endsWith('/auth/session') && r.request().method() === 'DELETE');
+    await page.locator('#signout').click();
+    expect((await ended).status()).toBe(200);
+    expect((await t.api({ path: '/ai/operators', project: 'demo', token })).statusCode).toBe(401);
+    // the next person in the same tab: no draft of Ada's
+    await signIn(page, 'owner');
+    await item(page, ids[0]).click();
+    await expect.poll(() => page.locator('#reply').isVisible()).toBe(true);
+    expect(await box.inputValue()).toBe('');
+    await page.locator('#signout').click();
+    // Ada's own draft is still hers
+    await signIn(page, 'admin');
+    await item(page, ids[0]).click();
+    await expect.poll(() => box.inputValue()).toBe('Borrador de Ada');
+    await box.fill('');
+    expect(blocked).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('41 conversations: pages on scroll, the oldest writes again and rises with its unread count; dates, drafts, templates, new conversations, disabling', async () => {
     const { context, page, blocked, pageErrors } = await offlinePage();
     await signIn(page, 'admin');

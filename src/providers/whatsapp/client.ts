@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TEMPLATE_STATUSES } from '../../entities/ai-template.js';
+import { parseWithoutNul } from '../../errors/nul.js';
 import {
   pathSegment,
   PROVIDER_ID,
@@ -230,10 +231,13 @@ function toTemplate(t: CloudTemplate): ProviderTemplate {
 /** Meta's throttling codes (CONTRACT §10.1): retried like a 429. */
 export const THROTTLING_CODES: ReadonlySet<number> = new Set([4, 80007, 130429, 131056]);
 
-/** A Cloud API answer's JSON body; undefined when it is empty or not JSON. */
+/**
+ * A Cloud API answer's JSON body; undefined when it is empty or not JSON. Mended as notifications are (CONTRACT §11): no
+ * NUL, unpaired surrogates as U+FFFD, so a template's text Meta sends is stored, never refused by PostgreSQL.
+ */
 export function parseAnswer(text: string): any {
   try {
-    return text ? JSON.parse(text) : undefined;
+    return text ? parseWithoutNul(text) : undefined;
   } catch {
     return undefined;
   }

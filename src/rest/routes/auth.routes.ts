@@ -48,4 +48,13 @@ export const authRoutes: RouteSpec[] = [
       };
     },
   },
+  {
+    method: 'DELETE',
+    path: '/auth/session',
+    operation: 'EndSession',
+    summary:
+      'Sign-out: ends the session whose bearer token the request carries (result true); that token is 401 from then on, its streams end within 60 s; an API key or no credential is 401',
+    tags: ['auth'],
+    access: ACCESS.AUTHENTICATED,
+  },
 ];

@@ -7,7 +7,7 @@ import { type AiMedia } from '../../entities/ai-media.js';
 import { AiMessage } from '../../entities/ai-message.js';
 import type { TenantEntity } from '../../entities/tenant.js';
 import { appError, notFound404, validationError } from '../../errors/codes.js';
-import { run } from './records.js';
+import { run, TIMESTAMPS } from './records.js';
 import { loaderFor } from '../../context/batch.js';
 import type { RequestContext } from '../../context/index.js';
 import { translate } from '../../i18n/messages.js';
@@ -45,6 +45,7 @@ export const CONVERSATION_ATTRIBUTES: Attributes = {
   last_message_at: 'timestamp',
   unread: 'boolean',
   unread_count: 'int',
+  messages_count: 'int',
   referral_source_id: 'string',
   contact: 'string',
   contact_user_id: 'string',
@@ -224,29 +225,36 @@ export class ConversationService {
     const pattern = search === undefined || search === null ? null : containsPattern(checkQ(search));
     const scope = await visibleBusinessIds(ctx);
     if (scope !== null && scope.length === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
-    // q: the matches are counted once (the total when nothing else filters); a few are then read by id
-    const matches = pattern === null ? null : await searchMatches(ctx, pattern);
+    // q: the matches are counted once (the total when nothing else filters); a few are then read by id. A business
+    // owner's search never looks past its businesses (CONTRACT §11, fourth review): no count over the project, no early
+    // answer from one; its own conversations are searched, each through its own messages (scopedSearchFilter).
+    const matches = pattern === null || scope !== null ? null : await searchMatches(ctx, pattern);
     if (matches && matches.n === 0) return { items: [], pagination: pagination(q.page, q.page_size, 0, 0) };
     const viewer = viewerOf(ctx) ?? '';
     const computed: Computed = {
       unread_count: (alias) => ({ sql: unreadListSql(alias), params: [ctx.project.id, viewer, viewer] }),
       unread: (alias) => ({ sql: `(${unreadListSql(alias)}) > 0`, params: [ctx.project.id, viewer, viewer] }),
       referral_source_id: REFERRAL_SOURCE_ID,
+      // CONTRACT §11: every message of the conversation, as the record's messages_count counts them
+      messages_count: (alias) => ({ sql: `select count(*)::int from ai_messages mc where mc.conversation_id = ${alias}.id`, params: [] }),
     };
     const filter = () => {
       const filters = [
-        toFilter(q.where, conversationRelations(ctx), computed),
+        toFilter(q.where, conversationRelations(ctx, scope), computed),
         // CONTRACT §13.3: imported history only when `where` has a condition on `source`
         ...(namesAttribute(q.where, 'source') ? [] : [{ source: 'live' }]),
         ...(scope ? [{ business_id: { $in: scope } }] : []),
         ...(pattern && matches ? [searchFilter(ctx, pattern, matches, q.page * q.page_size)] : []),
+        ...(pattern && scope ? [scopedSearchFilter(ctx, pattern, scope)] : []),
       ].filter((f) => Object.keys(f).length);
       return filters.length ? { $and: filters } : {};
     };
     return readPage(ctx, AiConversation, q, filter, {
       computed,
-      total: q.where.items.length ? undefined : unfilteredTotal(ctx, scope, matches),
-      narrow: pattern === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
+      total: q.where.items.length || (pattern !== null && !matches) ? undefined : unfilteredTotal(ctx, scope, matches),
+      // the unread index is the project's: a business owner's page is found among its own conversations (CONTRACT §11)
+      narrow:
+        pattern === null && scope === null && walksUnreadIndex(q) ? () => unreadCandidates(ctx, q, filter, computed, viewer) : undefined,
     });
   }
 
@@ -298,7 +306,8 @@ export class ConversationService {
           order by m.conversation_id, m.id desc`,
         [ctx.project.id, ...ids],
       );
-      for (const row of rows) if (typeof row.created_at === 'string') row.created_at = new Date(row.created_at);
+      // every timestamp of the row (edited_at, revoked_at too: CONTRACT §11), as the graph's DateTime wants them
+      for (const row of rows) for (const k of TIMESTAMPS) if (typeof row[k] === 'string') row[k] = new Date(row[k]);
       return new Map(rows.map((r) => [Number(r.conversation_id), Object.assign(Object.create(AiMessage.prototype), r) as AiMessage]));
     }).load(conversationId);
   }
@@ -518,7 +527,8 @@ const MONTH_GRAIN = 2;
  * snapshot, as the metrics read them). A few rows per agent and month, where count(*) reads every conversation.
  */
 function unfilteredTotal(ctx: RequestContext, scope: number[] | null, matches: SearchMatches | null): PageOptions['total'] {
-  if (matches) return scope === null ? () => matches.n : undefined;
+  // the list shows live conversations only when `where` is empty (CONTRACT §13.3): the history ones matched are not counted
+  if (matches) return scope === null ? () => matches.n - matches.history : undefined;
   const businesses = scope === null ? '' : ` and business_id = any(?::int[])`;
   const params = scope === null ? [ctx.project.id] : [ctx.project.id, scope];
   return async (connectionType) => {
@@ -565,6 +575,8 @@ function matchesSql(): string {
 interface SearchMatches {
   /** How many conversations match. */
   n: number;
+  /** How many of them are imported history (CONTRACT §13.3: listed only when `where` names `source`). */
+  history: number;
   /** Their ids as one array literal (`{1,2,…}`) when there are at most SEARCH_IDS_MAX of them. */
   ids: string | null;
   /** Past SEARCH_IDS_MAX: the project's conversations, to weigh how dense the matches are. */
@@ -578,13 +590,16 @@ interface SearchMatches {
 async function searchMatches(ctx: RequestContext, pattern: string): Promise<SearchMatches> {
   const [row] = await selectOnReplica<SearchMatches>(
     ctx.em,
-    `select count(*)::int as n, case when count(*) <= ${SEARCH_IDS_MAX} then array_agg(id)::text end as ids,
+    `with m as materialized (${matchesSql()})
+     select count(*)::int as n, case when count(*) <= ${SEARCH_IDS_MAX} then array_agg(id)::text end as ids,
             case when count(*) > ${SEARCH_IDS_MAX} then (select count(*)::int from ai_conversations pc where pc.project_id = ?) end
-              as conversations
-       from (${matchesSql()}) m`,
-    [ctx.project.id, ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern],
+              as conversations,
+            (select count(*)::int from ai_conversations hc join m hm on hm.id = hc.id where hc.project_id = ? and hc.source = 'history')
+              as history
+       from m`,
+    [ctx.project.id, ...Q_CONVERSATION_COLUMNS.map(() => pattern), ctx.project.id, pattern, ctx.project.id, ctx.project.id],
   );
-  return { n: Number(row?.n ?? 0), ids: row?.ids ?? null, conversations: row?.conversations ?? null };
+  return { n: Number(row?.n ?? 0), history: Number(row?.history ?? 0), ids: row?.ids ?? null, conversations: row?.conversations ?? null };
 }
 
 /**
@@ -611,14 +626,40 @@ function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatch
   return { $or: [...columns, messages] };
 }
 
+/**
+ * `q` for a business owner (CONTRACT §11, fourth review: a level-2 search never touches other businesses' rows): the
+ * ids of its businesses' conversations, read through their business (ai_conversations_business_idx), that match in a
+ * searched column or in one of their own messages (by conversation, ai_messages_conversation_idx), computed once (an
+ * init plan) and then read by id. No index over the whole project (the trigram ones) is asked: the `exists` in the
+ * `or` leaves PostgreSQL no bitmap over them, and `offset 0` keeps it from hashing the project's matches instead. The
+ * work, the answer and its total depend on the owner's conversations only.
+ */
+export function scopedSearchSql(): string {
+  const columns = Q_CONVERSATION_COLUMNS.map((c) => columnMatch('oc', c)).join(' or ');
+  return `select oc.id from ai_conversations oc
+     where oc.project_id = ? and oc.business_id = any(?::int[])
+       and (${columns}
+            or exists (select 1 from ai_messages om where om.conversation_id = oc.id and og_fold(om.content) like og_fold(?) offset 0))`;
+}
+
+/** The parameters of scopedSearchSql, in order. */
+export function scopedSearchParams(projectId: number, scope: number[], pattern: string): unknown[] {
+  return [projectId, `{${scope.join(',')}}`, ...Q_CONVERSATION_COLUMNS.map(() => pattern), pattern];
+}
+
+function scopedSearchFilter(ctx: RequestContext, pattern: string, scope: number[]): Record<string, unknown> {
+  return { id: raw(`any(array(${scopedSearchSql()}))`, scopedSearchParams(ctx.project.id, scope, pattern)) };
+}
+
 /** A relation group on `agent`: `agent_id in (select id from ai_agents where project_id = ? and …)`, all bound. */
-function conversationRelations(ctx: RequestContext): RelationFilters {
+function conversationRelations(ctx: RequestContext, scope: number[] | null = null): RelationFilters {
   return {
     agent: (filter) => {
+      // a business owner's condition on agents looks at its businesses' agents only (CONTRACT §11, fourth review)
       const agents = ctx.em
         .createQueryBuilder(AiAgent, 'ag')
         .select('ag.id')
-        .where({ $and: [{ project: ctx.project.id }, filter] });
+        .where({ $and: [{ project: ctx.project.id }, ...(scope ? [{ business_id: { $in: scope } }] : []), filter] });
       return { agent_id: { $in: raw(agents) } };
     },
   };

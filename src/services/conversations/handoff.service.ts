@@ -61,12 +61,15 @@ function checkInput(input: HandoffInput): { handler: ConversationHandler; assign
   return { handler: input.handler as ConversationHandler, assigneeId: assigneeId as number | null };
 }
 
-/** An assignee is a level 0 user of the project, or a level 2 user who owns the conversation's business; else 400 naming assignee_id. */
+/**
+ * An assignee is an enabled user of the project who can see the conversation (CONTRACT §10.2, §11 fourth review: the
+ * operators §10.6 lists): level 0, or level 2 owning the conversation's business; else 400 naming assignee_id.
+ */
 async function checkAssignee(tx: EntityManager, projectId: number, userId: number, businessId: number | null): Promise<number> {
   const [user] = await run(
     tx,
     `select u.id from users u
-      where u.project_id = ? and u.id = ?
+      where u.project_id = ? and u.id = ? and u.enabled and not u.guest
         and (u.level = ? or (u.level = ? and exists (
               select 1 from user_businesses ub where ub.user_id = u.id and ub.project_id = u.project_id and ub.business_id = ?)))`,
     [projectId, userId, LEVEL.ADMIN, LEVEL.BUSINESS_OWNER, businessId],

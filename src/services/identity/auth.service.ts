@@ -169,6 +169,28 @@ export class AuthService {
     }
   }
 
+  /**
+   * `DELETE /auth/session` (CONTRACT §11, fourth review): the caller's session ends: its row is deleted, so its token
+   * is 401 everywhere (this process at once, the others within their caller cache) and the streams opened with it end
+   * at their next check. Only a session's own bearer token ends it: an API key, or no credential, is 401. The user's
+   * other sessions go on.
+   */
+  async endSession(ctx: RequestContext): Promise<boolean> {
+    const { caller } = ctx;
+    if (caller.kind !== 'user' || caller.via !== 'session' || caller.credentialId === undefined) throw appError('ERROR_UNAUTHORIZED');
+    const rows = await ctx.em
+      .getConnection()
+      .execute<{ id: number }[]>(
+        `delete from sessions where project_id = ? and id = ? and user_id = ? returning id`,
+        [ctx.project.id, caller.credentialId, caller.user.id],
+        'all',
+        ctx.em.getTransactionContext(),
+      );
+    ctx.services.tenancy.forgetSession(caller.credentialId);
+    if (!rows.length) throw appError('ERROR_UNAUTHORIZED'); // revoked meanwhile, by another request
+    return true;
+  }
+
   private async openSession(ctx: RequestContext, user: User, input: AuthInput): Promise<AuthResult> {
     const token = newToken('ogs');
     if (input.notification_token) await registerDevice(ctx, user, input);

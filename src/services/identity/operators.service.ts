@@ -17,7 +17,8 @@ export const OPERATORS_MAX = 500;
 /**
  * `GET /ai/operators` (CONTRACT §10.6): the project's enabled users of levels 0 and 2 (who can see conversations), by
  * name, so a console shows authors and assignees by name and can assign a conversation to a colleague. A level-2
- * caller sees itself and those who share one of its businesses.
+ * caller sees itself and those who share one of its businesses, each with only the businesses they share (CONTRACT §11,
+ * fourth review: nothing of other businesses); administrators (level 0) are listed with `business_ids` [].
  */
 export class OperatorService {
   async list(ctx: RequestContext): Promise<Operator[]> {
@@ -27,7 +28,10 @@ export class OperatorService {
     const rows = await runStatement<{ id: number; name: string | null; level: number; business_ids: number[] }>(
       ctx.em.getConnection(),
       `select u.id, nullif(trim(concat_ws(' ', u.name, u.lastname)), '') as name, u.level,
-              coalesce(array_agg(ub.business_id order by ub.business_id) filter (where ub.business_id is not null), '{}') as business_ids
+              case when u.level = ? then '{}'::int[] else coalesce(array_agg(ub.business_id order by ub.business_id)
+                filter (where ub.business_id is not null and (?::int is null or ub.business_id in (
+                  select mine.business_id from user_businesses mine where mine.project_id = u.project_id and mine.user_id = ?::int))), '{}') end
+                as business_ids
          from users u left join user_businesses ub on ub.project_id = u.project_id and ub.user_id = u.id
         where u.project_id = ? and u.level in (?, ?) and u.enabled and not u.guest
           and (?::int is null or u.id = ?::int or exists (
@@ -36,7 +40,7 @@ export class OperatorService {
         group by u.id
         order by name nulls last, u.id
         limit ${OPERATORS_MAX}`,
-      [ctx.project.id, LEVEL.ADMIN, LEVEL.BUSINESS_OWNER, owner, owner, owner],
+      [LEVEL.ADMIN, owner, owner, ctx.project.id, LEVEL.ADMIN, LEVEL.BUSINESS_OWNER, owner, owner, owner],
       ctx.em.getTransactionContext(),
     );
     return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), business_ids: r.business_ids.map(Number) }));

@@ -32,6 +32,11 @@ export type Identified = Caller | { kind: 'invalid' };
 export class TenancyService {
   private readonly projects = new TtlCache<string, Project | null>(PROJECT_CACHE_MS, 10_000);
   private readonly callers = new TtlCache<string, { caller: Identified; expiresAt?: Date; projectCode?: string }>(CALLER_CACHE_MS, 10_000);
+  /**
+   * Sessions this process revoked (`DELETE /auth/session`), by id, until every remembered caller of theirs has
+   * expired: a hit on one is refused at once here (other processes within CALLER_CACHE_MS, as a deleted session is).
+   */
+  private readonly revoked = new Map<number, number>();
   /** byApiKey's statement, made once from the User entity's columns. */
   private keySql: string | undefined;
 
@@ -45,6 +50,13 @@ export class TenancyService {
 
   forgetProject(code: string): void {
     this.projects.delete(code);
+  }
+
+  /** The session `id` was revoked: no remembered caller of this process stands for it any longer. */
+  forgetSession(id: number): void {
+    const now = Date.now();
+    for (const [sessionId, until] of this.revoked) if (until <= now) this.revoked.delete(sessionId);
+    this.revoked.set(id, now + 2 * CALLER_CACHE_MS);
   }
 
   /** A request-scoped entity manager that can only see and write rows of `project`. */
@@ -75,6 +87,11 @@ export class TenancyService {
 
   private async rememberedEntry<T extends { caller: Identified; expiresAt?: Date }>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = (await this.callers.getOrLoad(key, load)) as T;
+    const { caller } = hit;
+    if (caller.kind === 'user' && caller.via === 'session' && caller.credentialId !== undefined && this.revoked.has(caller.credentialId)) {
+      this.callers.delete(key);
+      return { ...hit, caller: { kind: 'invalid' } };
+    }
     if (hit.caller.kind === 'invalid') {
       this.callers.delete(key);
       return hit;

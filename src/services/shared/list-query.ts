@@ -321,7 +321,8 @@ export function toFilter(node: Node, relations: RelationFilters = {}, computed: 
   }
   const { attribute, op } = node;
   const value = op === 'ilike' ? likePattern(node.value as string) : node.value;
-  if (Object.prototype.hasOwnProperty.call(computed, attribute)) return computedFilter(computed[attribute], op, value);
+  if (Object.prototype.hasOwnProperty.call(computed, attribute))
+    return computedFilter(computed[attribute], op, value, node.asText === true);
   // The column is an allow-listed attribute name (never caller text); the pattern is a parameter.
   if (node.asText) return { [raw((alias: string) => `${alias}.${attribute}::text`)]: { $ilike: value } };
   if (op === 'null') return { [attribute]: null };
@@ -340,9 +341,12 @@ export function likePattern(value: string): string {
   return value.replaceAll('\\', '\\\\');
 }
 
-/** A condition on a computed attribute: the expression (its own parameters first) against the value. */
-function computedFilter(expression: Computed[string], op: Operator, value: Condition['value']): Record<string, unknown> {
-  const key = (alias: string) => `(${expression(alias).sql})`;
+/**
+ * A condition on a computed attribute: the expression (its own parameters first) against the value; `asText`
+ * (`ilike` on an integer, CONTRACT §11) compares the expression's decimal text.
+ */
+function computedFilter(expression: Computed[string], op: Operator, value: Condition['value'], asText = false): Record<string, unknown> {
+  const key = (alias: string) => (asText ? `(${expression(alias).sql})::text` : `(${expression(alias).sql})`);
   const fragment = () => raw(key, expression('e').params);
   if (op === 'null') return { [fragment()]: null };
   if (op === 'not_null') return { [fragment()]: { $ne: null } };

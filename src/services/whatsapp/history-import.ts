@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readInbound } from './inbound-types.js';
+import { applyEarlyChanges } from './message-changes.js';
+import { wellFormedJson } from '../../errors/nul.js';
 import { externalIdOf, isObject, messageKey, phoneOf, run, unixSeconds } from './webhook-items.js';
 
 /** First key of the per-agent lock that makes one agent's chunks import one at a time ("OGhi"). */
@@ -88,10 +90,12 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
                  from m join r on r.external_id = m.external_id where r.media_id is not null
                returning 1)
        select (select count(*) from m)::int as messages, (select count(*) from med)::int as media`,
-      [JSON.stringify(fresh), p, agentId, p, p, agentId],
+      // a chunk stored before its text was mended may hold unpaired surrogates: U+FFFD here too (CONTRACT §11)
+      [wellFormedJson(JSON.stringify(fresh)), p, agentId, p, p, agentId],
     );
     messages = Number(stored.messages);
     media = Number(stored.media);
+    await applyKeptChanges(tx, p, agentId, fresh);
   }
   await run(
     tx,
@@ -105,6 +109,28 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
     [messages, agentId],
   );
   return { messages, media, problems };
+}
+
+/**
+ * CONTRACT §11, fourth review (§13.2): the edits and revokes kept early for messages this chunk imported are applied
+ * to them, as a live delivery applies them (in the order they came; no event: an import emits none). One indexed look
+ * at the agent's kept changes first: nearly always none.
+ */
+async function applyKeptChanges(tx: EntityManager, p: number, agentId: number, fresh: Row[]): Promise<void> {
+  const [kept] = await run(tx, `select exists (select 1 from ai_early_changes where agent_id = ?) as any`, [agentId]);
+  if (!kept?.any) return;
+  const changed = await run(
+    tx,
+    `select m.* from ai_messages m join ai_conversations c on c.id = m.conversation_id
+      where m.project_id = ? and c.agent_id = ? and c.source = 'history' and m.external_id = any(?::text[])
+        and exists (select 1 from ai_early_changes e where e.agent_id = c.agent_id and (e.external_id = m.external_id or e.external_key = m.external_key))
+      order by m.id for no key update of m`,
+    [p, agentId, fresh.map((r) => r.external_id)],
+  );
+  if (!changed.length) return;
+  const [agent] = await run(tx, `select id, business_id from ai_agents where id = ?`, [agentId]);
+  const who = { id: agentId, business_id: (agent?.business_id ?? null) as number | null, phone_number_id: null, waba_id: null };
+  for (const message of changed) await applyEarlyChanges(tx, p, who, message, []);
 }
 
 /**

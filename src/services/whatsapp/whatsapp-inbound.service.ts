@@ -1,4 +1,5 @@
 import { parseWithoutNul } from '../../errors/nul.js';
+import { assertBodyDepth } from '../../errors/depth.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
@@ -85,6 +86,8 @@ export class WhatsAppInboundService {
     if (!verified) throw appError('ERROR_WEBHOOK_SIGNATURE');
 
     if (!isObject(body)) throw validationError([{ field: 'body', rule: 'object' }]);
+    // CONTRACT §11: deeper than JSON bodies may be is refused whole (never a 5xx, never a job that then fails)
+    assertBodyDepth(body);
     ctx.webhook = {
       agents: targets.map((a) => ({ id: a.id, business_id: a.business_id, phone_number_id: a.phone_number_id, waba_id: a.waba_id })),
     };

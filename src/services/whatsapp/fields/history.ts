@@ -51,6 +51,7 @@ export async function receiveHistory(ctx: RequestContext, change: WebhookChange)
            'phase', greatest((history->>'phase')::numeric, ?::numeric),
            'messages', coalesce((history->>'messages')::bigint, 0),
            'declined', coalesce((history->>'declined')::boolean, false) or ?::boolean,
+           'failed', coalesce(history->'failed', '[]'::jsonb),
            'updated_at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
          where project_id = ? and id = ?`,
         [progress === null ? null : Math.min(100, progress), phase, declined, ctx.project.id, agent.id],
