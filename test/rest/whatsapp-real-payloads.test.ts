@@ -1,8 +1,13 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { HistoryImporter } from '../../src/workers/history-importer.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
-import { MetaWebhooks } from '../support/whatsapp-fake.js';
+import { startMessageOutboxes } from '../support/message-outboxes.js';
+import { until } from '../support/webhook-receiver.js';
+import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
 /**
  * Issue 67: payloads as Meta documents them that the service handled wrong (CONTRACT §12.2, §13.1,
@@ -20,11 +25,19 @@ const creds = (id: number) => ({
 });
 /** Agents per engine: 1 the main one; 2–5 the offboarding cases (5 and 6 share one WABA). */
 const AGENTS_PER_ENGINE = [1, 2, 3, 4, 5, 6];
+const BUSINESS = '15550001111';
+let seq = 0;
+const wamid = (tag: string) => `wamid.${tag}.${process.pid}.${++seq}`;
+const phoneNo = () => `52157${String(Date.now() % 1e6).padStart(6, '0')}${String(++seq).padStart(3, '0')}`;
 const now = () => String(Math.floor(Date.now() / 1000));
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let db: TestDatabase;
+let fake: WhatsAppFake;
 beforeAll(async () => {
   db = await createTestDatabase();
+  fake = await startWhatsAppFake();
+  for (const e of [0, 1]) fake.addAccount({ ...creds(base(e) + 1), templates: [] });
   const agents = [0, 1].flatMap((e) =>
     AGENTS_PER_ENGINE.map((n) => {
       const id = base(e) + n;
@@ -44,17 +57,53 @@ beforeAll(async () => {
   );
   await db.load(baseFixture({ agents }));
 });
-afterAll(() => db.orm.close());
+afterAll(async () => {
+  await fake.close();
+  await db.orm.close();
+});
 
 describe.each(ENGINES.map((engine, e) => [engine, e] as const))('payloads as Meta sends them (%s)', (engine, e) => {
   const MAIN = base(e) + 1;
   let t: TestApp;
   let meta: MetaWebhooks;
+  let importer: HistoryImporter;
+  let stopOutboxes: () => Promise<void>;
+  let off: () => void;
   beforeAll(async () => {
-    t = await startApp(engine, db);
+    t = await startApp(engine, db, { config: { whatsappApiUrl: fake.url, providerTimeoutMs: 2000 } });
     meta = new MetaWebhooks(`${await t.listen()}/v400/en/acme/ai/webhooks/whatsapp`);
+    stopOutboxes = startMessageOutboxes(t, db, fake.url);
+    importer = new HistoryImporter({ orm: db.orm, config: { ...loadConfig({}).historyImport, pollMs: 100 }, log: quiet }).start();
+    off = t.services.events.onWork((kind) => (kind === null || kind === 'history' ? importer.wake() : undefined));
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    off();
+    await importer.stop();
+    await stopOutboxes();
+    await t.close();
+  });
+
+  const change = (field: string, value: Record<string, unknown>, agent = MAIN) => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: `waba${agent}`,
+        changes: [
+          {
+            field,
+            value: { messaging_product: 'whatsapp', metadata: { display_phone_number: BUSINESS, phone_number_id: `pn${agent}` }, ...value },
+          },
+        ],
+      },
+    ],
+  });
+  const byExternal = async (id: string) => (await db.sql<Record<string, any>>('select * from ai_messages where external_id = ?', [id]))[0];
+  const conversationOf = async (id: number) => (await db.sql<Record<string, any>>('select * from ai_conversations where id = ?', [id]))[0];
+  const conversationEvents = (conversationId: number) =>
+    db.sql(`select type from ai_events where conversation_id = ? union all select type from ai_event_inbox where conversation_id = ?`, [
+      conversationId,
+      conversationId,
+    ]);
 
   const agentOf = async (id: number) => (await t.api({ path: `/ai/agents/${id}`, key: KEYS.server })).json().result;
   const agentEvents = async (id: number) =>
@@ -65,6 +114,134 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('payloads as Met
         [id, id],
       )
     ).map((x) => x.data);
+
+  describe('§13.3 the phone history', () => {
+    const history = (chunks: unknown[]) => meta.post(change('history', { history: chunks }), secret(MAIN));
+    /** Meta's later `history` change with the files of earlier `media_placeholder` items: `value.messages`, same ids. */
+    const historyMedia = (messages: unknown[]) => meta.post(change('history', { messages }), secret(MAIN));
+    const imported = () =>
+      until(
+        async () =>
+          (
+            await db.sql<{ n: number }>(`select count(*)::int as n from ai_history_chunks where agent_id = ? and status = 'pending'`, [
+              MAIN,
+            ])
+          )[0].n === 0,
+        10_000,
+        'the import to finish',
+      );
+    const hoursAgo = (h: number) => String(Math.floor(Date.now() / 1000) - h * 3600);
+    const placeholder = (id: string, from: string, to?: string) => ({
+      from,
+      ...(to && { to }),
+      id,
+      timestamp: hoursAgo(30),
+      type: 'media_placeholder',
+      history_context: { status: 'DELIVERED' },
+    });
+    const file = (tag: string) => {
+      const bytes = Buffer.from(`a photo of the menu ${tag} ${process.pid} ${++seq}`);
+      return fake.addMedia({ id: `media-${tag}-${++seq}`, phone_number_id: `pn${MAIN}`, bytes, mime_type: 'image/jpeg' });
+    };
+    const imageItem = (id: string, from: string, media: { id: string; bytes: Buffer }, caption: string) => ({
+      from,
+      id,
+      timestamp: hoursAgo(30),
+      type: 'image',
+      image: { mime_type: 'image/jpeg', sha256: createHash('sha256').update(media.bytes).digest('base64'), id: media.id, caption },
+    });
+    const storedFile = (id: string) =>
+      until(async () => (await byExternal(id))?.payload?.media?.status === 'stored', 10_000, `the file of ${id}`);
+
+    it('a history message whose from is the customer is a user message, even with a to; the business its own', async () => {
+      const phone = phoneNo();
+      const [mine, theirs, noTo] = [wamid('c'), wamid('b'), wamid('n')];
+      await history([
+        {
+          metadata: { phase: 0, chunk_order: 1, progress: 100 },
+          threads: [
+            {
+              id: phone,
+              messages: [
+                { from: phone, to: BUSINESS, id: mine, timestamp: hoursAgo(3), type: 'text', text: { body: 'una pizza' } },
+                {
+                  from: BUSINESS,
+                  to: phone,
+                  id: theirs,
+                  timestamp: hoursAgo(2),
+                  type: 'text',
+                  text: { body: 'va' },
+                  history_context: { status: 'READ' },
+                },
+                {
+                  from: BUSINESS,
+                  id: noTo,
+                  timestamp: hoursAgo(1),
+                  type: 'text',
+                  text: { body: 'listo' },
+                  history_context: { status: 'SENT' },
+                },
+              ],
+            },
+          ],
+        },
+      ]);
+      await imported();
+      expect([await byExternal(mine), await byExternal(theirs), await byExternal(noTo)].map((m) => [m.role, m.delivery_status])).toEqual([
+        ['user', null],
+        ['assistant', 'read'],
+        ['assistant', 'sent'],
+      ]);
+    });
+
+    it("a media_placeholder's file, in a later history change, gives the imported message its type, payload, content and file; no event", async () => {
+      const phone = phoneNo();
+      const [img, ours] = [wamid('ph'), wamid('ph-b')];
+      await history([
+        {
+          metadata: { phase: 0, chunk_order: 1, progress: 50 },
+          threads: [{ id: phone, messages: [placeholder(img, phone), placeholder(ours, BUSINESS, phone)] }],
+        },
+      ]);
+      await imported();
+      expect(await byExternal(img)).toMatchObject({ type: 'unsupported', content: '[UNSUPPORTED]', role: 'user' });
+      const [a, b] = [file('a'), file('b')];
+      const res = await historyMedia([imageItem(img, phone, a, 'la carta'), { ...imageItem(ours, BUSINESS, b, ''), to: phone }]);
+      expect(res.body).toEqual({ error: false, result: { messages: 0, statuses: 0 } });
+      await imported();
+      await storedFile(img);
+      await storedFile(ours);
+      const m = await byExternal(img);
+      expect(m).toMatchObject({ type: 'image', content: 'la carta', role: 'user', source: 'history' });
+      expect(m.payload).toMatchObject({ caption: 'la carta', media: { status: 'stored', mime_type: 'image/jpeg', size: a.bytes.length } });
+      expect(await byExternal(ours)).toMatchObject({ type: 'image', content: '[IMAGE]', role: 'assistant' });
+      const served = await t.api({ path: `/ai/conversations/${m.conversation_id}/messages/${m.id}/media`, key: KEYS.server });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(a.bytes)).toBe(true);
+      expect(await conversationEvents(m.conversation_id)).toEqual([]);
+      expect(await conversationOf(m.conversation_id)).toMatchObject({ source: 'history', last_inbound_at: null });
+      // delivered twice: one file
+      await historyMedia([imageItem(img, phone, a, 'la carta')]);
+      await imported();
+      expect(await db.sql('select id from ai_media where message_id = ?', [m.id])).toHaveLength(1);
+    });
+
+    it('a file that comes before its placeholder is imported waits for it', async () => {
+      const phone = phoneNo();
+      const img = wamid('early');
+      const a = file('early');
+      await historyMedia([imageItem(img, phone, a, 'antes')]);
+      await imported();
+      expect(await byExternal(img)).toBeUndefined();
+      await history([
+        { metadata: { phase: 0, chunk_order: 2, progress: 60 }, threads: [{ id: phone, messages: [placeholder(img, phone)] }] },
+      ]);
+      await imported();
+      await storedFile(img);
+      expect(await byExternal(img)).toMatchObject({ type: 'image', content: 'antes', role: 'user' });
+      expect(await db.sql('select 1 from ai_history_media where external_id = ?', [img])).toEqual([]);
+    });
+  });
 
   describe('§13.5 a number that leaves', () => {
     /** Meta's `PARTNER_REMOVED`: `entry[].id` is the partner's business, the WABA is in `value.waba_info`. */

@@ -38,6 +38,7 @@ import { Migration20261128060000_media_generations } from './Migration2026112806
 import { Migration20261129000100_unread_sort_index } from './Migration20261129000100_unread_sort_index.js';
 import { Migration20261129000300_user_messages_guard } from './Migration20261129000300_user_messages_guard.js';
 import { Migration20261129000400_history_chunks_json } from './Migration20261129000400_history_chunks_json.js';
+import { Migration20261202000100_history_media } from './Migration20261202000100_history_media.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -80,4 +81,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129000100_unread_sort_index', class: Migration20261129000100_unread_sort_index },
   { name: 'Migration20261129000300_user_messages_guard', class: Migration20261129000300_user_messages_guard },
   { name: 'Migration20261129000400_history_chunks_json', class: Migration20261129000400_history_chunks_json },
+  { name: 'Migration20261202000100_history_media', class: Migration20261202000100_history_media },
 ];
