@@ -115,6 +115,148 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('payloads as Met
       )
     ).map((x) => x.data);
 
+  const inbound = (items: Record<string, unknown>[], contacts?: unknown[]) =>
+    meta.post(change('messages', { ...(contacts ? { contacts } : {}), messages: items }), secret(MAIN));
+  const echo = (items: Record<string, unknown>[]) => meta.post(change('smb_message_echoes', { message_echoes: items }), secret(MAIN));
+  const text = (id: string, from: string, body: string, extra: Record<string, unknown> = {}) => ({
+    from,
+    id,
+    timestamp: now(),
+    type: 'text',
+    text: { body },
+    ...extra,
+  });
+  const listed = async (conversationId: number, params: string) =>
+    (
+      await t.api({
+        path: `/ai/conversations/${conversationId}/messages`,
+        key: KEYS.server,
+        query: { params, page_size: '100', orderBy: 'id' },
+      })
+    ).json().result as Record<string, unknown>[];
+
+  describe('§13.1 an echo names the customer by BSUID', () => {
+    it("an echo's to_user_id is the BSUID of the conversation it opens", async () => {
+      const phone = phoneNo();
+      const id = wamid('echo-bsuid');
+      const res = await echo([
+        {
+          from: BUSINESS,
+          to: phone,
+          to_user_id: 'US.13491208655302741918',
+          id,
+          timestamp: now(),
+          type: 'text',
+          text: { body: 'Hola, ¿qué se te antoja?' },
+        },
+      ]);
+      expect(res.body.result.messages).toBe(1);
+      const c = await conversationOf((await byExternal(id)).conversation_id);
+      expect(c).toMatchObject({ contact: phone, contact_user_id: 'US.13491208655302741918', handler: 'human' });
+      // the customer, who writes with the same BSUID, is in that conversation
+      const back = wamid('back');
+      await inbound([text(back, phone, 'una pizza', { from_user_id: 'US.13491208655302741918' })]);
+      expect((await byExternal(back)).conversation_id).toBe(c.id);
+    });
+
+    it('a conversation the echo matches by phone number learns its BSUID', async () => {
+      const phone = phoneNo();
+      const first = wamid('in');
+      await inbound([text(first, phone, 'hola')]);
+      const conversationId = (await byExternal(first)).conversation_id as number;
+      expect((await conversationOf(conversationId)).contact_user_id).toBeNull();
+      const id = wamid('echo-learns');
+      await echo([{ from: BUSINESS, to: phone, to_user_id: 'US.5550001', id, timestamp: now(), type: 'text', text: { body: 'Claro' } }]);
+      expect((await byExternal(id)).conversation_id).toBe(conversationId);
+      expect(await conversationOf(conversationId)).toMatchObject({ contact: phone, contact_user_id: 'US.5550001' });
+    });
+  });
+
+  describe('§12.2 what was lost', () => {
+    const flow = (response_json: unknown) => ({
+      type: 'nfm_reply',
+      nfm_reply: { name: 'flow', body: 'Sent', ...(response_json !== undefined && { response_json }) },
+    });
+    it.each([
+      ['missing', undefined, null],
+      ['not JSON', '{"flow_token": ', null],
+      ['JSON but not an object', '[1,2]', null],
+      ['an object', '{"flow_token":"ft-1","size":"large"}', { flow_token: 'ft-1', size: 'large' }],
+    ])('a Flow answer whose response_json is %s stays interactive (response %j)', async (_label, json, response) => {
+      const phone = phoneNo();
+      const id = wamid('flow');
+      await inbound([{ from: phone, id, timestamp: now(), type: 'interactive', interactive: flow(json) }]);
+      expect(await byExternal(id)).toMatchObject({
+        type: 'interactive',
+        content: '[INTERACTIVE]',
+        payload: { reply_type: 'nfm_reply', name: 'flow', response },
+      });
+    });
+
+    it('a user_changed_number notice keeps its text as type system; the new number becomes the contact', async () => {
+      const [oldPhone, newPhone] = [phoneNo(), phoneNo()];
+      const first = wamid('before');
+      await inbound([text(first, oldPhone, 'hola')], [{ wa_id: oldPhone, profile: { name: 'Rosa' } }]);
+      const conversationId = (await byExternal(first)).conversation_id as number;
+      const id = wamid('sys');
+      const body = `User A changed from ${oldPhone} to ${newPhone}`;
+      // Meta's shape: no contacts[] on a system message
+      const res = await inbound([
+        { from: oldPhone, id, timestamp: now(), type: 'system', system: { body, wa_id: newPhone, type: 'user_changed_number' } },
+      ]);
+      expect(res.body.result.messages).toBe(1);
+      const m = await byExternal(id);
+      expect(m).toMatchObject({
+        conversation_id: conversationId,
+        type: 'system',
+        content: body,
+        payload: { type: 'user_changed_number', body, wa_id: newPhone },
+      });
+      expect((await conversationOf(conversationId)).contact).toBe(newPhone);
+      // the customer now writes from the new number: the same conversation
+      const after = wamid('after');
+      await inbound([text(after, newPhone, 'ya tengo otro número')]);
+      expect((await byExternal(after)).conversation_id).toBe(conversationId);
+      const [record] = (await listed(conversationId, 'id,type,content,payload')).filter((r) => r.id === m.id);
+      expect(record).toEqual({ id: m.id, type: 'system', content: body, payload: { type: 'user_changed_number', body, wa_id: newPhone } });
+      const typed = await t.api({
+        path: `/ai/conversations/${conversationId}/messages`,
+        key: KEYS.server,
+        query: { params: 'id', where: JSON.stringify([{ attribute: 'type', value: 'system' }]) },
+      });
+      expect(typed.json().result).toEqual([{ id: m.id }]);
+    });
+
+    it('context.referred_product is kept on the message record (catalog_id, product_retailer_id)', async () => {
+      const phone = phoneNo();
+      const id = wamid('asks');
+      await inbound([
+        text(id, phone, '¿Esta pizza lleva cebolla?', {
+          context: {
+            from: BUSINESS,
+            id: wamid('catalog'),
+            referred_product: { catalog_id: 'cat-77', product_retailer_id: 'pizza-margarita-l' },
+          },
+        }),
+      ]);
+      const m = await byExternal(id);
+      expect(m.referred_product).toEqual({ catalog_id: 'cat-77', product_retailer_id: 'pizza-margarita-l' });
+      const [record] = await listed(m.conversation_id, 'id,referred_product');
+      expect(record).toEqual({ id: m.id, referred_product: { catalog_id: 'cat-77', product_retailer_id: 'pizza-margarita-l' } });
+      const full = (await t.api({ path: `/ai/conversations/${m.conversation_id}/messages`, key: KEYS.server })).json().result;
+      expect(full[0].referred_product).toEqual({ catalog_id: 'cat-77', product_retailer_id: 'pizza-margarita-l' });
+      const created = await db.sql<{ data: any }>(
+        `select data from ai_events where conversation_id = ? and type = 'message.created' union all select data from ai_event_inbox where conversation_id = ? and type = 'message.created'`,
+        [m.conversation_id, m.conversation_id],
+      );
+      expect(created.map((x) => x.data.referred_product)).toEqual([{ catalog_id: 'cat-77', product_retailer_id: 'pizza-margarita-l' }]);
+      // a message without one: null
+      const plainId = wamid('plain');
+      await inbound([text(plainId, phone, 'gracias')]);
+      expect((await byExternal(plainId)).referred_product).toBeNull();
+    });
+  });
+
   describe('§13.3 the phone history', () => {
     const history = (chunks: unknown[]) => meta.post(change('history', { history: chunks }), secret(MAIN));
     /** Meta's later `history` change with the files of earlier `media_placeholder` items: `value.messages`, same ids. */

@@ -217,7 +217,10 @@ const RECORD_PAYLOADS: Record<Exclude<(typeof MESSAGE_TYPES)[number], 'text'>, J
           title: str(),
           description: nstr(),
           name: nstr("A Flow's name"),
-          response: { type: 'object', description: "A Flow's answer" },
+          response: {
+            type: ['object', 'null'],
+            description: "A Flow's answer (null when WhatsApp's response_json was missing or not an object)",
+          },
         },
         ['reply_type'],
         "The customer's tap on a button or list row, or a Flow's answer",
@@ -259,6 +262,15 @@ const RECORD_PAYLOADS: Record<Exclude<(typeof MESSAGE_TYPES)[number], 'text'>, J
       emoji: { type: ['string', 'null'], description: 'null (or empty) when the reaction was removed' },
     },
     ['message_id', 'emoji'],
+  ),
+  system: open(
+    {
+      type: nstr("WhatsApp's system.type, e.g. user_changed_number"),
+      body: nstr('The notice as WhatsApp wrote it (it names the old number)'),
+      wa_id: nstr('The new number, when given'),
+    },
+    [],
+    "A notice of WhatsApp about the customer (the customer changed their number: the new number becomes the conversation's contact)",
   ),
   unsupported: open(
     {
