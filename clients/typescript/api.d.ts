@@ -1100,11 +1100,10 @@ export interface components {
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
             /**
-             * @description The server also takes a text message without `type` (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * @description Optional: a message without `type` is a text
+             * @constant
              */
-            type: "text";
-            payload?: null;
+            type?: "text";
         };
         LocationMessageRequest: {
             /** @enum {string} */
@@ -1120,10 +1119,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "location";
             payload: {
                 latitude: number;
@@ -1146,10 +1142,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "interactive";
             payload: {
                 /** @constant */
@@ -1253,10 +1246,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "image";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1280,10 +1270,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "video";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1307,10 +1294,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "document";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1336,10 +1320,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "audio";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1362,10 +1343,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "sticker";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1388,10 +1366,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "reaction";
             payload: {
                 /** @description A message of the same conversation */

@@ -134,8 +134,12 @@ const REQUEST_PAYLOADS: Record<Exclude<(typeof OUTBOUND_TYPES)[number], 'text'>,
 };
 
 /**
- * The body of a message write as a `oneOf` discriminated by `type` (absent means `text`), given the
- * members every type shares (role, content, public, usage, reply_to_id).
+ * The body of a message write as a `oneOf` by `type` (absent means `text`), given the members every type
+ * shares (role, content, public, usage, reply_to_id). The text variant does not require `type` (CONTRACT
+ * §12.2: a message posted without one is a text), so the `oneOf` has no `discriminator` (OpenAPI wants the
+ * discriminating member required in every variant, and openapi-typescript would make it so): the variants
+ * exclude each other by `type`'s `const` (required in every variant but text) and `payload` (required in every
+ * variant but text, which has none).
  */
 export function messageRequestBody(
   shared: Record<string, JSONSchema>,
@@ -144,16 +148,16 @@ export function messageRequestBody(
   const components: Record<string, JSONSchema> = {};
   const variants = OUTBOUND_TYPES.map((type) => {
     const name = `${pascal(type)}MessageRequest`;
-    const payload = type === 'text' ? { type: 'null' } : REQUEST_PAYLOADS[type];
     components[name] = closed(
       {
         ...shared,
         type: {
           type: 'string',
           const: type,
-          ...(type === 'text' && { description: 'The server also takes a text message without `type`' }),
+          ...(type === 'text' && { description: 'Optional: a message without `type` is a text' }),
         },
-        payload,
+        // a text has no payload: the variants then exclude each other (every other one requires it)
+        ...(type !== 'text' && { payload: REQUEST_PAYLOADS[type] }),
         ...(type !== 'text' && {
           content: {
             ...shared.content,
@@ -161,15 +165,11 @@ export function messageRequestBody(
           },
         }),
       },
-      type === 'text' ? [...required, 'type', 'content'] : [...required, 'type', 'payload'],
+      type === 'text' ? [...required, 'content'] : [...required, 'type', 'payload'],
     );
     return { type, name };
   });
-  const mapping = Object.fromEntries(variants.map((v) => [v.type, `#/components/schemas/${v.name}`]));
-  return {
-    body: { oneOf: variants.map((v) => ref(v.name)), discriminator: { propertyName: 'type', mapping } },
-    components,
-  };
+  return { body: { oneOf: variants.map((v) => ref(v.name)) }, components };
 }
 
 /* ---------- records ---------- */
