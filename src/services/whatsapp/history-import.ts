@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readInbound } from './inbound-types.js';
+import { NAME_LOCK_CLASS } from './stored-items.js';
 import { externalIdOf, isObject, messageKey, phoneOf, run, unixSeconds } from './webhook-items.js';
 
 /** First key of the per-agent lock that makes one agent's chunks import one at a time ("OGhi"). */
@@ -62,6 +63,13 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
   let media = 0;
   const fresh = rows.length ? await freshRows(tx, p, agentId, rows) : [];
   if (fresh.length) {
+    // the address book's name locks of these numbers, in one order (fields/state-sync.ts takes one of them):
+    // a name committed before a lock is granted is read by the insert below, a later one waits for this commit
+    await run(
+      tx,
+      `select pg_advisory_xact_lock(?, hashtext(?::text || ':' || n.x)) from (select distinct x from unnest(?::text[]) x) n order by n.x`,
+      [NAME_LOCK_CLASS, String(agentId), `{${[...new Set(fresh.map((r) => r.contact))].join(',')}}`],
+    );
     await run(
       tx,
       `insert into ai_conversations as c (project_id, agent_id, business_id, contact, contact_name, status, status_reason, usage, source,
@@ -117,6 +125,9 @@ async function chunkDone(tx: EntityManager, chunkId: string): Promise<void> {
   );
 }
 
+/** How long a history file waits in ai_history_media for its message's import. */
+const WAITING_MEDIA_DAYS = 30;
+
 /** An imported message a media item of a later `history` change may complete (CONTRACT §13.3). */
 interface Placeholder {
   id: number;
@@ -131,6 +142,11 @@ interface Placeholder {
  * already has a file keeps it (a change delivered twice downloads once). Returns the files queued.
  */
 async function receiveMedia(tx: EntityManager, p: number, agentId: number, items: unknown[], problems: string[]): Promise<number> {
+  // a file whose message never came (Meta sends a history once, within days) is not kept for ever
+  await run(tx, `delete from ai_history_media where agent_id = ? and created_at < now() - make_interval(days => ?)`, [
+    agentId,
+    WAITING_MEDIA_DAYS,
+  ]);
   let queued = 0;
   for (const [i, m] of items.entries()) {
     const id = isObject(m) ? externalIdOf(m.id) : null;
