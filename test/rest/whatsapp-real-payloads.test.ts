@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { importChunk } from '../../src/services/whatsapp/history-import.js';
 import { HistoryImporter } from '../../src/workers/history-importer.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -382,6 +383,89 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('payloads as Met
       await storedFile(img);
       expect(await byExternal(img)).toMatchObject({ type: 'image', content: 'antes', role: 'user' });
       expect(await db.sql('select 1 from ai_history_media where external_id = ?', [img])).toEqual([]);
+    });
+  });
+
+  describe('§13.4 an address-book name and the history import of the same number', () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const book = (phone: string, name: string) =>
+      meta.post(
+        change('smb_app_state_sync', {
+          state_sync: [
+            { type: 'contact', contact: { phone_number: phone, full_name: name }, action: 'add', metadata: { timestamp: now() } },
+          ],
+        }),
+        secret(MAIN),
+      );
+    /** A history chunk of one thread stored as the webhook stores it, but not due (the importer leaves it to the test). */
+    const storedChunk = async (phone: string) => {
+      const [row] = await db.sql<{ id: string }>(
+        `insert into ai_history_chunks (project_id, agent_id, business_number, value, next_attempt_at)
+         values ((select project_id from ai_agents where id = ?), ?, ?, ?::json, now() + interval '1 hour') returning id`,
+        [
+          MAIN,
+          MAIN,
+          BUSINESS,
+          JSON.stringify({
+            metadata: { phase: 1, chunk_order: 1, progress: 10 },
+            threads: [
+              {
+                id: phone,
+                messages: [
+                  { from: phone, id: wamid('hist'), timestamp: String(Number(now()) - 86_400), type: 'text', text: { body: 'hola' } },
+                ],
+              },
+            ],
+          }),
+        ],
+      );
+      return String(row.id);
+    };
+    const historyName = async (phone: string) =>
+      (
+        await db.sql<{ contact_name: string | null }>(
+          `select contact_name from ai_conversations where agent_id = ? and contact = ? and source = 'history'`,
+          [MAIN, phone],
+        )
+      ).map((r) => r.contact_name);
+
+    it('a name that arrives while the import is creating the conversation is not lost', async () => {
+      const phone = phoneNo();
+      const chunk = await storedChunk(phone);
+      let sync: Promise<unknown> | null = null;
+      await db.orm.em.fork().transactional(async (tx) => {
+        expect((await importChunk(tx, chunk, 0))?.messages).toBe(1);
+        sync = book(phone, 'Lucía (import)'); // the book's change is received while the import is not committed
+        await sleep(300);
+      });
+      expect((await sync!) as { status: number }).toMatchObject({ status: 200 });
+      expect(await historyName(phone)).toEqual(['Lucía (import)']);
+    });
+
+    it('a name committed before the import names the conversation it creates', async () => {
+      const phone = phoneNo();
+      await book(phone, 'Mara');
+      const chunk = await storedChunk(phone);
+      await db.orm.em.fork().transactional((tx) => importChunk(tx, chunk, 0));
+      expect(await historyName(phone)).toEqual(['Mara']);
+    });
+
+    it('in either order, at any interleaving, the conversation ends with the name', async () => {
+      for (let round = 0; round < 6; round++) {
+        const phone = phoneNo();
+        const chunk = await storedChunk(phone);
+        const jitter = () => sleep(Math.floor(Math.random() * 30));
+        await Promise.all([
+          jitter().then(() => book(phone, `Name ${round}`)),
+          jitter().then(() =>
+            db.orm.em.fork().transactional(async (tx) => {
+              await importChunk(tx, chunk, 0);
+              await jitter();
+            }),
+          ),
+        ]);
+        expect(await historyName(phone)).toEqual([`Name ${round}`]);
+      }
     });
   });
 

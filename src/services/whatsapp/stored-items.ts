@@ -40,6 +40,15 @@ const USER_BY_PHONE = `(select id from users
    order by id limit 1)`;
 /** CONTRACT §13.4: the name the business gave (agent, phone number) in its address book; it wins over `profile.name`. */
 export const BOOK_NAME = `(select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = ?::text)`;
+/**
+ * First key of the per-(agent, phone number) lock of the address book's name ("OGnm"): a name's change
+ * (fields/state-sync.ts) and the history import's conversations of that number (history-import.ts) take
+ * it, so whichever commits second sees the other (issue 67: a name committed while the import was creating
+ * the conversation was lost).
+ */
+export const NAME_LOCK_CLASS = 0x4f476e6d;
+/** The name lock's second key for (agent, phone number). */
+export const nameLockKey = (agentId: number, phone: string) => `${agentId}:${phone}`;
 /** First key of the per-(agent, phone number) lock that serialises the openers of one number ("OGph"). */
 const PHONE_LOCK_CLASS = 0x4f477068;
 
