@@ -1,3 +1,4 @@
+import { drainRefusedBodies } from './rest/body-drain.js';
 import './rest/request.js';
 import { randomUUID } from 'node:crypto';
 import v8 from 'node:v8';
@@ -123,6 +124,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     done(null, payload);
   });
   useStrictBodies(app);
+  drainRefusedBodies(app); // CONTRACT §16: a refused body is read and dropped for a while, so the client reads the answer
   const breaker = new DatabaseBreaker({
     url: config.databaseUrl ?? orm.config.getClientUrl(),
     bounds: boundsOf(config),

@@ -1167,8 +1167,8 @@ export interface components {
             description?: string | null;
             /** @description A Flow's name */
             name?: string | null;
-            /** @description A Flow's answer */
-            response?: Record<string, never>;
+            /** @description A Flow's answer (null when WhatsApp's response_json was missing or not an object) */
+            response?: Record<string, never> | null;
         } | {
             /** @enum {string} */
             type: "button" | "list" | "cta_url" | "location_request_message";
@@ -1209,6 +1209,15 @@ export interface components {
             message_id: number | null;
             /** @description null (or empty) when the reaction was removed */
             emoji: string | null;
+        };
+        /** @description A notice of WhatsApp about the customer (the customer changed their number: the new number becomes the conversation's contact) */
+        SystemPayload: {
+            /** @description WhatsApp's system.type, e.g. user_changed_number */
+            type?: string | null;
+            /** @description The notice as WhatsApp wrote it (it names the old number) */
+            body?: string | null;
+            /** @description The new number, when given */
+            wa_id?: string | null;
         };
         UnsupportedPayload: {
             /** @description WhatsApp's name of the type */
@@ -1295,11 +1304,10 @@ export interface components {
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
             /**
-             * @description The server also takes a text message without `type` (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * @description Optional: a message without `type` is a text
+             * @constant
              */
-            type: "text";
-            payload?: null;
+            type?: "text";
         };
         LocationMessageRequest: {
             /** @enum {string} */
@@ -1315,10 +1323,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "location";
             payload: {
                 latitude: number;
@@ -1341,10 +1346,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "interactive";
             payload: {
                 /** @constant */
@@ -1448,10 +1450,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "image";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1475,10 +1474,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "video";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1502,10 +1498,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "document";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1531,10 +1524,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "audio";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1557,10 +1547,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "sticker";
             payload: {
                 /** @description A file uploaded with POST /ai/media (exactly one of media_id and link) */
@@ -1583,10 +1570,7 @@ export interface components {
             };
             /** @description A message of the same conversation */
             reply_to_id?: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "reaction";
             payload: {
                 /** @description A message of the same conversation */
@@ -1685,7 +1669,7 @@ export interface components {
             edits: {
                 content: string;
                 /** @description The typed content under WhatsApp's names; null for text */
-                payload: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | null;
+                payload: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | components["schemas"]["SystemPayload"] | null;
                 /** Format: date-time */
                 edited_at: string | null;
             }[];
@@ -1706,6 +1690,11 @@ export interface components {
                 welcome_message?: {
                     text?: string | null;
                 } | null;
+            } | null;
+            /** @description The catalog product the customer asks about (WhatsApp's context.referred_product): product_retailer_id is the product's retailer_id in the agent's business */
+            referred_product: {
+                catalog_id: string | null;
+                product_retailer_id: string | null;
             } | null;
         } & ({
             /** @constant */
@@ -1763,6 +1752,10 @@ export interface components {
             /** @constant */
             type: "template";
             payload: components["schemas"]["TemplatePayload"] | null;
+        } | {
+            /** @constant */
+            type: "system";
+            payload: components["schemas"]["SystemPayload"] | null;
         });
         TemplateSend: {
             id: number;
@@ -5394,9 +5387,9 @@ export interface operations {
     AiConversationMessages: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`. Unknown: 400. */
                 fields?: string;
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`. Here `params` means what `fields` means; when both are sent, `fields` wins. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`. Here `params` means what `fields` means; when both are sent, `fields` wins. Unknown: 400. */
                 params?: string;
                 /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `role` (text), `public` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `delivery_status` (text), `type` (text), `reply_to_id` (integer), `source` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
@@ -5461,9 +5454,9 @@ export interface operations {
                              * @description What the message is; `payload` has the shape of its type
                              * @enum {string}
                              */
-                            type?: "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "interactive" | "button" | "order" | "reaction" | "unsupported" | "template";
+                            type?: "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "interactive" | "button" | "order" | "reaction" | "unsupported" | "template" | "system";
                             /** @description The typed content under WhatsApp's names; null for text */
-                            payload?: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | null;
+                            payload?: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | components["schemas"]["SystemPayload"] | null;
                             reply_to_id?: number | null;
                             /** @enum {string} */
                             source?: "api" | "whatsapp" | "business_app" | "history";
@@ -5473,7 +5466,7 @@ export interface operations {
                             edits?: {
                                 content: string;
                                 /** @description The typed content under WhatsApp's names; null for text */
-                                payload: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | null;
+                                payload: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | components["schemas"]["SystemPayload"] | null;
                                 /** Format: date-time */
                                 edited_at: string | null;
                             }[];
@@ -5494,6 +5487,11 @@ export interface operations {
                                 welcome_message?: {
                                     text?: string | null;
                                 } | null;
+                            } | null;
+                            /** @description The catalog product the customer asks about (WhatsApp's context.referred_product): product_retailer_id is the product's retailer_id in the agent's business */
+                            referred_product?: {
+                                catalog_id: string | null;
+                                product_retailer_id: string | null;
                             } | null;
                         }[];
                         pagination: components["schemas"]["Pagination"];

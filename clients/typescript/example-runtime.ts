@@ -95,7 +95,8 @@ export async function runAgent(opts: RuntimeOptions): Promise<RuntimeReport> {
 
   const text = await client.POST('/v400/{lang}/{project}/ai/conversations/{conversation_id}/messages', {
     params: { path, header: { 'Idempotency-Key': `runtime-${opts.conversationId}-text` } },
-    body: { role: 'assistant', type: 'text', content: 'A person will take it from here.' },
+    // a text needs no `type` (the plainest call of the API)
+    body: { role: 'assistant', content: 'A person will take it from here.' },
   });
   if (!text.data) throw new Error(`text: ${text.error?.code ?? text.response.status}`);
   sent.push(text.data.result.id);

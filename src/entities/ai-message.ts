@@ -64,7 +64,8 @@ export class AiMessage extends TenantEntity {
   author_id?: number | null;
 
   @Field(() => String, {
-    description: 'Text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction or unsupported.',
+    description:
+      'Text, image, audio, video, document, sticker, location, contacts, interactive, button, order, reaction, template, system (a notice of WhatsApp: the customer changed their number) or unsupported.',
   })
   @Property({ type: 'text' })
   type: Opt<MessageType> = 'text';
@@ -112,6 +113,14 @@ export class AiMessage extends TenantEntity {
   })
   @Property({ type: 'json', nullable: true })
   referral?: Record<string, unknown> | null;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      "The catalog product the customer asks about (WhatsApp's context.referred_product: {catalog_id, product_retailer_id}, the product's retailer_id in the agent's business); null when none.",
+  })
+  @Property({ type: 'json', nullable: true })
+  referred_product?: Record<string, unknown> | null;
 }
 
 /** CONTRACT §13.1: where a message came from. */
@@ -141,6 +150,7 @@ export const MESSAGE_TYPES = [
   'reaction',
   'unsupported',
   'template',
+  'system',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 /** The types whose payload carries a file (`payload.media`). */

@@ -288,7 +288,8 @@ export class MediaDownloader implements OutboxQueue<ClaimedDownload, Outcome> {
           returning m.*`,
         [job.media_id, job.project_id],
       );
-      if (!message) return { owned: true, appended: false };
+      // CONTRACT §13.3: a file of the phone's history emits no event
+      if (!message || message.source === 'history') return { owned: true, appended: false };
       const appended = await appendEvents(tx, job.project_id, [
         {
           type: 'message.updated',

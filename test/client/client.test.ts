@@ -58,6 +58,7 @@ describe('the generated TypeScript client', () => {
       type Message = Write['responses'][200]['content']['application/json']['result'];
       export const ok: Body = { role: 'assistant', type: 'interactive', payload: { type: 'button', body: { text: 'Hi' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] } } };
       export const text: Body = { role: 'assistant', type: 'text', content: 'Hi' };
+      export const plain: Body = { role: 'assistant', content: 'Hi' };
       export const bad: Body = { role: 'assistant', type: 'location', payload: { latitude: 1 } };
       export function read(m: Message): number | null {
         if (m.type === 'location' && m.payload) return m.payload.latitude;

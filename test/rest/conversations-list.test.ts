@@ -544,6 +544,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         edits: [],
         revoked_at: null,
         referral: null,
+        referred_product: null,
       });
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 1, total: 4, from: 1, to: 4 });
       const big = (await msgs('25', { page: '3', page_size: '100' })).json();

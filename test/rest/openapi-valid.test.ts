@@ -100,8 +100,13 @@ describe.each(ENGINES)('/openapi.json passes real validators (%s)', (engine) => 
     expect(op('/configs', 'get').responses['200'].headers).toHaveProperty('X-Request-Id');
     expect(op('/ai/media', 'post').requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
     const write = op('/ai/conversations/:conversation_id/messages', 'post').requestBody.content['application/json'].schema;
-    expect(write.discriminator.propertyName).toBe('type');
-    expect(Object.keys(write.discriminator.mapping)).toContain('interactive');
+    // CONTRACT §12.2: a text may be posted without `type`, so the text variant does not require it (and no discriminator, which would)
+    expect(write.discriminator).toBeUndefined();
+    const variants = write.oneOf.map((v: { $ref: string }) => doc.components.schemas[v.$ref.split('/').pop()!]);
+    const text = variants.find((v: any) => v.properties.type.const === 'text');
+    expect(text.required).toEqual(['role', 'content']);
+    expect(variants.filter((v: any) => v !== text).every((v: any) => v.required.includes('type'))).toBe(true);
+    expect(variants.map((v: any) => v.properties.type.const)).toContain('interactive');
     const where = op('/ai/conversations', 'get').parameters.find((x: any) => x.name === 'where');
     expect(where.description).toContain('`assignee_id` (integer)');
     expect(op('/ai/conversations/:conversation_id', 'get').parameters.find((x: any) => x.name === 'conversation_id').schema.type).toBe(

@@ -39,8 +39,10 @@ import { Migration20261129000100_unread_sort_index } from './Migration2026112900
 import { Migration20261129000300_user_messages_guard } from './Migration20261129000300_user_messages_guard.js';
 import { Migration20261129000400_history_chunks_json } from './Migration20261129000400_history_chunks_json.js';
 import { Migration20261202000100_history_failed } from './Migration20261202000100_history_failed.js';
+import { Migration20261202000100_history_media } from './Migration20261202000100_history_media.js';
 import { Migration20261202000100_orders } from './Migration20261202000100_orders.js';
 import { Migration20261202000150_order_metric_deltas } from './Migration20261202000150_order_metric_deltas.js';
+import { Migration20261202000200_system_messages_referred_product } from './Migration20261202000200_system_messages_referred_product.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -84,6 +86,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129000300_user_messages_guard', class: Migration20261129000300_user_messages_guard },
   { name: 'Migration20261129000400_history_chunks_json', class: Migration20261129000400_history_chunks_json },
   { name: 'Migration20261202000100_history_failed', class: Migration20261202000100_history_failed },
+  { name: 'Migration20261202000100_history_media', class: Migration20261202000100_history_media },
   { name: 'Migration20261202000100_orders', class: Migration20261202000100_orders },
   { name: 'Migration20261202000150_order_metric_deltas', class: Migration20261202000150_order_metric_deltas },
+  { name: 'Migration20261202000200_system_messages_referred_product', class: Migration20261202000200_system_messages_referred_product },
 ];

@@ -134,8 +134,12 @@ const REQUEST_PAYLOADS: Record<Exclude<(typeof OUTBOUND_TYPES)[number], 'text'>,
 };
 
 /**
- * The body of a message write as a `oneOf` discriminated by `type` (absent means `text`), given the
- * members every type shares (role, content, public, usage, reply_to_id).
+ * The body of a message write as a `oneOf` by `type` (absent means `text`), given the members every type
+ * shares (role, content, public, usage, reply_to_id). The text variant does not require `type` (CONTRACT
+ * §12.2: a message posted without one is a text), so the `oneOf` has no `discriminator` (OpenAPI wants the
+ * discriminating member required in every variant, and openapi-typescript would make it so): the variants
+ * exclude each other by `type`'s `const` (required in every variant but text) and `payload` (required in every
+ * variant but text, which has none).
  */
 export function messageRequestBody(
   shared: Record<string, JSONSchema>,
@@ -144,16 +148,16 @@ export function messageRequestBody(
   const components: Record<string, JSONSchema> = {};
   const variants = OUTBOUND_TYPES.map((type) => {
     const name = `${pascal(type)}MessageRequest`;
-    const payload = type === 'text' ? { type: 'null' } : REQUEST_PAYLOADS[type];
     components[name] = closed(
       {
         ...shared,
         type: {
           type: 'string',
           const: type,
-          ...(type === 'text' && { description: 'The server also takes a text message without `type`' }),
+          ...(type === 'text' && { description: 'Optional: a message without `type` is a text' }),
         },
-        payload,
+        // a text has no payload: the variants then exclude each other (every other one requires it)
+        ...(type !== 'text' && { payload: REQUEST_PAYLOADS[type] }),
         ...(type !== 'text' && {
           content: {
             ...shared.content,
@@ -161,15 +165,11 @@ export function messageRequestBody(
           },
         }),
       },
-      type === 'text' ? [...required, 'type', 'content'] : [...required, 'type', 'payload'],
+      type === 'text' ? [...required, 'content'] : [...required, 'type', 'payload'],
     );
     return { type, name };
   });
-  const mapping = Object.fromEntries(variants.map((v) => [v.type, `#/components/schemas/${v.name}`]));
-  return {
-    body: { oneOf: variants.map((v) => ref(v.name)), discriminator: { propertyName: 'type', mapping } },
-    components,
-  };
+  return { body: { oneOf: variants.map((v) => ref(v.name)) }, components };
 }
 
 /* ---------- records ---------- */
@@ -217,7 +217,10 @@ const RECORD_PAYLOADS: Record<Exclude<(typeof MESSAGE_TYPES)[number], 'text'>, J
           title: str(),
           description: nstr(),
           name: nstr("A Flow's name"),
-          response: { type: 'object', description: "A Flow's answer" },
+          response: {
+            type: ['object', 'null'],
+            description: "A Flow's answer (null when WhatsApp's response_json was missing or not an object)",
+          },
         },
         ['reply_type'],
         "The customer's tap on a button or list row, or a Flow's answer",
@@ -259,6 +262,15 @@ const RECORD_PAYLOADS: Record<Exclude<(typeof MESSAGE_TYPES)[number], 'text'>, J
       emoji: { type: ['string', 'null'], description: 'null (or empty) when the reaction was removed' },
     },
     ['message_id', 'emoji'],
+  ),
+  system: open(
+    {
+      type: nstr("WhatsApp's system.type, e.g. user_changed_number"),
+      body: nstr('The notice as WhatsApp wrote it (it names the old number)'),
+      wa_id: nstr('The new number, when given'),
+    },
+    [],
+    "A notice of WhatsApp about the customer (the customer changed their number: the new number becomes the conversation's contact)",
   ),
   unsupported: open(
     {

@@ -43,6 +43,14 @@ const REFERRAL: JSONSchema = {
   },
 };
 
+const REFERRED_PRODUCT: JSONSchema = {
+  type: 'object',
+  description:
+    "The catalog product the customer asks about (WhatsApp's context.referred_product): product_retailer_id is the product's retailer_id in the agent's business",
+  properties: { catalog_id: nstr, product_retailer_id: nstr },
+  required: ['catalog_id', 'product_retailer_id'],
+};
+
 const EDITS: JSONSchema = {
   type: 'array',
   description: 'Earlier versions, oldest first (at most 20); edited_at is when that version was written (null for the original)',
@@ -66,6 +74,7 @@ export const FIELD_SCHEMAS: Readonly<Record<string, JSONSchema>> = {
   'AiMessage.usage': USAGE,
   'AiMessage.source': oneOfStrings(['api', 'whatsapp', 'business_app', 'history']),
   'AiMessage.referral': REFERRAL,
+  'AiMessage.referred_product': REFERRED_PRODUCT,
   'AiMessage.edits': EDITS,
   'AiConversation.usage': USAGE,
   'AiConversation.status': oneOfStrings(['active', 'closed']),

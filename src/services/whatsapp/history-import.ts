@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { readInbound } from './inbound-types.js';
 import { applyEarlyChanges } from './message-changes.js';
 import { wellFormedJson } from '../../errors/nul.js';
+import { NAME_LOCK_CLASS } from './stored-items.js';
 import { externalIdOf, isObject, messageKey, phoneOf, run, unixSeconds } from './webhook-items.js';
 
 /** First key of the per-agent lock that makes one agent's chunks import one at a time ("OGhi"). */
@@ -54,11 +55,23 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
   await run(tx, `select pg_advisory_xact_lock(?, ?)`, [HISTORY_LOCK_CLASS, agentId]);
   const value = typeof chunk.value === 'string' ? JSON.parse(chunk.value) : chunk.value;
   const problems: string[] = [];
-  const rows = readChunk(value, chunk.business_number ?? null, problems);
+  if (isObject(value) && Array.isArray(value.messages) && value.threads === undefined) {
+    const applied = await receiveMedia(tx, p, agentId, value.messages, problems);
+    await chunkDone(tx, chunkId);
+    return { messages: 0, media: applied, problems };
+  }
+  const rows = readChunk(value, problems);
   let messages = 0;
   let media = 0;
   const fresh = rows.length ? await freshRows(tx, p, agentId, rows) : [];
   if (fresh.length) {
+    // the address book's name locks of these numbers, in one order (fields/state-sync.ts takes one of them):
+    // a name committed before a lock is granted is read by the insert below, a later one waits for this commit
+    await run(
+      tx,
+      `select pg_advisory_xact_lock(?, hashtext(?::text || ':' || n.x)) from (select distinct x from unnest(?::text[]) x) n order by n.x`,
+      [NAME_LOCK_CLASS, String(agentId), `{${[...new Set(fresh.map((r) => r.contact))].join(',')}}`],
+    );
     await run(
       tx,
       `insert into ai_conversations as c (project_id, agent_id, business_id, contact, contact_name, status, status_reason, usage, source,
@@ -96,12 +109,9 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
     messages = Number(stored.messages);
     media = Number(stored.media);
     await applyKeptChanges(tx, p, agentId, fresh);
+    media += await applyWaitingMedia(tx, p, agentId, fresh);
   }
-  await run(
-    tx,
-    `update ai_history_chunks set status = 'done', claimed_by = null, next_attempt_at = null, updated_at = now() where id = ?::bigint`,
-    [chunkId],
-  );
+  await chunkDone(tx, chunkId);
   await run(
     tx,
     `update ai_agents set history = jsonb_set(coalesce(history, '{}'), '{messages}', to_jsonb(coalesce((history->>'messages')::bigint, 0) + ?::int))
@@ -109,6 +119,114 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
     [messages, agentId],
   );
   return { messages, media, problems };
+}
+
+async function chunkDone(tx: EntityManager, chunkId: string): Promise<void> {
+  await run(
+    tx,
+    `update ai_history_chunks set status = 'done', claimed_by = null, next_attempt_at = null, updated_at = now() where id = ?::bigint`,
+    [chunkId],
+  );
+}
+
+/** How long a history file waits in ai_history_media for its message's import. */
+const WAITING_MEDIA_DAYS = 30;
+
+/** An imported message a media item of a later `history` change may complete (CONTRACT §13.3). */
+interface Placeholder {
+  id: number;
+  conversation_id: number;
+}
+
+/**
+ * CONTRACT §13.3: the media items of a later `history` change (the files of earlier `media_placeholder`
+ * items, same ids), under the agent's lock. An item whose imported message is stored gives it its `type`,
+ * `payload` and `content` by §12.2 and its file's download job (no event, window or unread); one whose
+ * message is not imported yet waits in ai_history_media for that import (applyWaitingMedia). A message that
+ * already has a file keeps it (a change delivered twice downloads once). Returns the files queued.
+ */
+async function receiveMedia(tx: EntityManager, p: number, agentId: number, items: unknown[], problems: string[]): Promise<number> {
+  // a file whose message never came (Meta sends a history once, within days) is not kept for ever
+  await run(tx, `delete from ai_history_media where agent_id = ? and created_at < now() - make_interval(days => ?)`, [
+    agentId,
+    WAITING_MEDIA_DAYS,
+  ]);
+  let queued = 0;
+  for (const [i, m] of items.entries()) {
+    const id = isObject(m) ? externalIdOf(m.id) : null;
+    if (!isObject(m) || !id) {
+      problems.push(`messages[${i}]: no usable id`);
+      continue;
+    }
+    const [target] = await run(
+      tx,
+      `select m.id, m.conversation_id from ai_messages m join ai_conversations c on c.id = m.conversation_id
+        where m.external_id = ? and m.project_id = ? and c.agent_id = ? and m.source = 'history' limit 1`,
+      [id, p, agentId],
+    );
+    if (target) queued += await completePlaceholder(tx, p, agentId, target as Placeholder, m, `messages[${i}]`, problems);
+    else
+      await run(
+        tx,
+        `insert into ai_history_media (agent_id, external_id, project_id, item) values (?, ?, ?, ?::json)
+         on conflict (agent_id, external_id) do update set item = excluded.item`,
+        [agentId, id, p, JSON.stringify(m)],
+      );
+  }
+  return queued;
+}
+
+/** The media items that waited in ai_history_media for messages this import just stored, applied and dropped. */
+async function applyWaitingMedia(tx: EntityManager, p: number, agentId: number, fresh: Row[]): Promise<number> {
+  const waiting = await run(
+    tx,
+    `delete from ai_history_media w where w.agent_id = ? and w.external_id = any(?::text[]) returning w.external_id, w.item`,
+    [agentId, `{${fresh.map((r) => JSON.stringify(r.external_id)).join(',')}}`],
+  );
+  let queued = 0;
+  for (const w of waiting) {
+    const [target] = await run(
+      tx,
+      `select m.id, m.conversation_id from ai_messages m join ai_conversations c on c.id = m.conversation_id
+        where m.external_id = ? and m.project_id = ? and c.agent_id = ? and m.source = 'history' limit 1`,
+      [w.external_id, p, agentId],
+    );
+    const item = typeof w.item === 'string' ? JSON.parse(w.item) : w.item;
+    if (target && isObject(item)) queued += await completePlaceholder(tx, p, agentId, target as Placeholder, item, w.external_id, []);
+  }
+  return queued;
+}
+
+/** One imported message completed by its media item (read as a live item: a media item needs its `id`). */
+async function completePlaceholder(
+  tx: EntityManager,
+  p: number,
+  agentId: number,
+  target: Placeholder,
+  m: Record<string, any>,
+  where: string,
+  problems: string[],
+): Promise<number> {
+  const item = readInbound(m);
+  if (!item.media) {
+    problems.push(`${where}: not a media item with an id`);
+    return 0;
+  }
+  const [updated] = await run(
+    tx,
+    `update ai_messages set type = ?, payload = ?::jsonb, content = ?
+      where id = ? and project_id = ? and not exists (select 1 from ai_media where message_id = ? and project_id = ?)
+      returning id`,
+    [item.type, JSON.stringify(item.payload), item.content, target.id, p, target.id, p],
+  );
+  if (!updated) return 0;
+  await run(
+    tx,
+    `insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
+     values (?, ?, 'inbound', ?, ?, ?, ?, ?, ?)`,
+    [item.media.id, p, target.conversation_id, target.id, agentId, item.media.mime_type, item.media.filename, item.media.provider_media_id],
+  );
+  return 1;
 }
 
 /**
@@ -153,8 +271,12 @@ async function freshRows(tx: EntityManager, p: number, agentId: number, rows: Ro
   return rows.filter((r) => fresh.has(r.external_id));
 }
 
-/** The chunk's messages as rows to insert: one per usable id (the first of a repeated one). */
-function readChunk(value: unknown, businessNumber: string | null, problems: string[]): Row[] {
+/**
+ * The chunk's messages as rows to insert: one per usable id (the first of a repeated one). CONTRACT
+ * §13.3: `from` decides the role: a message from the thread's `id` (the customer) is a `user` message
+ * whatever else it carries (a `to` included), the others the business's.
+ */
+function readChunk(value: unknown, problems: string[]): Row[] {
   const rows = new Map<string, Row>();
   const threads = isObject(value) && Array.isArray(value.threads) ? value.threads : [];
   for (const [t, thread] of threads.entries()) {
@@ -171,7 +293,7 @@ function readChunk(value: unknown, businessNumber: string | null, problems: stri
         continue;
       }
       if (rows.has(id)) continue;
-      const business = m.to !== undefined || (businessNumber !== null && m.from === businessNumber);
+      const business = m.from !== contact;
       const item = readInbound(m, true);
       const status =
         isObject(m.history_context) && typeof m.history_context.status === 'string' ? m.history_context.status.toLowerCase() : '';

@@ -2,7 +2,7 @@ import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { assertAiModule } from '../identity/access.js';
 import { FIELDS } from './fields/index.js';
-import { clip, isObject, list, type WebhookAgent, type WhatsAppDeliveryResult } from './webhook-items.js';
+import { accountWabaId, clip, isObject, list, type WebhookAgent, type WhatsAppDeliveryResult } from './webhook-items.js';
 
 export { isObject, type WhatsAppDeliveryResult } from './webhook-items.js';
 
@@ -43,7 +43,7 @@ export async function receiveNotification(ctx: RequestContext, payload: unknown)
       }
       const phone = isObject(change.value.metadata) ? change.value.metadata.phone_number_id : undefined;
       const agent = typeof phone === 'string' ? webhook.agents.find((a) => a.phone_number_id === phone) : undefined;
-      const agents = agentsNamed(webhook.agents, agent, isObject(entry) ? entry.id : undefined);
+      const agents = agentsNamed(webhook.agents, agent, accountWabaId(entry, change.value));
       await receiver(ctx, { agent, agents, value: change.value, entry: entry as Record<string, any>, where, problems, result });
     }
   }
@@ -56,8 +56,11 @@ export async function receiveNotification(ctx: RequestContext, payload: unknown)
   return result;
 }
 
-/** The agent the change names by phone number id, else every agent of the entry's WABA (CONTRACT §13.5). */
-function agentsNamed(all: readonly WebhookAgent[], agent: WebhookAgent | undefined, wabaId: unknown): readonly WebhookAgent[] {
+/**
+ * The agent the change names by phone number id, else every agent of the WABA it names
+ * (`value.waba_info.waba_id`, else `entry[].id`: CONTRACT §13.5).
+ */
+function agentsNamed(all: readonly WebhookAgent[], agent: WebhookAgent | undefined, wabaId: string | null): readonly WebhookAgent[] {
   if (agent) return [agent];
-  return typeof wabaId === 'string' && wabaId ? all.filter((a) => a.waba_id === wabaId) : [];
+  return wabaId ? all.filter((a) => a.waba_id === wabaId) : [];
 }

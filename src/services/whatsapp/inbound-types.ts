@@ -16,6 +16,16 @@ export interface InboundContent {
   reactedExternalId: string | null;
   /** `context.id`: the message at Meta this one answers. */
   contextId: string | null;
+  /** CONTRACT §12.2: `context.referred_product` (`{catalog_id, product_retailer_id}`), else null. */
+  referredProduct: ReferredProduct | null;
+  /** CONTRACT §12.2: a `user_changed_number` notice's new number, which becomes the conversation's contact; else null. */
+  newContact: string | null;
+}
+
+/** The catalog product an item asks about (CONTRACT §12.2; §15's product with that `retailer_id` in the agent's business). */
+export interface ReferredProduct {
+  catalog_id: string | null;
+  product_retailer_id: string | null;
 }
 
 export interface InboundMedia {
@@ -44,7 +54,7 @@ export function readInbound(m: Obj, history = false): InboundContent {
     history && MEDIA_MESSAGE_TYPES.includes(kind as MediaMessageType) && isObj(m[kind]) && !m[kind].id
       ? mediaWithoutId
       : (READERS[kind] ?? null);
-  let out: Omit<InboundContent, 'contextId'> | null;
+  let out: Read | null;
   try {
     out = read ? read(m, kind) : null;
   } catch {
@@ -52,12 +62,34 @@ export function readInbound(m: Obj, history = false): InboundContent {
   }
   if (out && out.payload && Buffer.byteLength(JSON.stringify(out.payload)) > MAX_PAYLOAD_BYTES) out = null;
   const result = out ?? unsupported(m, kind);
-  return { ...result, payload: clean(result.payload), content: clean(result.content), contextId };
+  return {
+    newContact: null,
+    ...result,
+    payload: clean(result.payload),
+    content: clean(result.content),
+    contextId,
+    referredProduct: clean(referredProductOf(m.context)),
+  };
 }
 
-type Reader = (m: Obj, kind: string) => Omit<InboundContent, 'contextId'> | null;
+/** What a reader gives: everything but the members every item has (`context`), and the new contact (system notices only). */
+type Read = Omit<InboundContent, 'contextId' | 'referredProduct' | 'newContact'> & { newContact?: string | null };
+type Reader = (m: Obj, kind: string) => Read | null;
 
-const plain = (type: MessageType, payload: Obj | null, content: string): Omit<InboundContent, 'contextId'> => ({
+/**
+ * CONTRACT §12.2: `context.referred_product` kept as sent (strings, else null); null when the item has none.
+ * The product it names is §15's product whose `retailer_id` is `product_retailer_id`, in the agent's business: what
+ * `GET /ai/products?where={"business_id": …, "retailer_id": …}` answers (the unique index of Migration20261202000100_orders).
+ */
+function referredProductOf(context: unknown): ReferredProduct | null {
+  const r = isObj(context) ? context.referred_product : undefined;
+  if (!isObj(r)) return null;
+  const id = (v: unknown) => (typeof v === 'string' && v.length <= 256 ? v : null);
+  const product = { catalog_id: id(r.catalog_id), product_retailer_id: id(r.product_retailer_id) };
+  return product.catalog_id === null && product.product_retailer_id === null ? null : product;
+}
+
+const plain = (type: MessageType, payload: Obj | null, content: string): Read => ({
   type,
   payload,
   content,
@@ -96,12 +128,20 @@ const READERS: Record<string, Reader> = {
     }
     if (i.type === 'nfm_reply') {
       const r = i.nfm_reply;
-      if (!isObj(r) || typeof r.response_json !== 'string') return null;
-      const response: unknown = JSON.parse(r.response_json);
-      if (!isObj(response)) return null;
-      return plain('interactive', { reply_type: 'nfm_reply', name: str(r.name), response }, '[INTERACTIVE]');
+      if (!isObj(r)) return null;
+      // CONTRACT §12.2: a missing or broken response_json leaves `response` null; the answer is still interactive
+      return plain('interactive', { reply_type: 'nfm_reply', name: str(r.name), response: flowResponse(r.response_json) }, '[INTERACTIVE]');
     }
     return null;
+  },
+  system: (m) => {
+    const s = m.system;
+    if (!isObj(s) || (s.body !== undefined && typeof s.body !== 'string')) return null;
+    const payload = { type: str(s.type), body: str(s.body), wa_id: str(s.wa_id) };
+    const read = plain('system', payload, payload.body ?? '[SYSTEM]');
+    // CONTRACT §12.2: the new number becomes the contact of the conversation the notice lands in
+    const changed = payload.type === 'user_changed_number' && /^[0-9]{1,64}$/.test(payload.wa_id ?? '') ? payload.wa_id : null;
+    return { ...read, newContact: changed };
   },
   button: (m) => {
     const b = m.button;
@@ -136,7 +176,18 @@ const READERS: Record<string, Reader> = {
   ...Object.fromEntries(MEDIA_MESSAGE_TYPES.map((kind) => [kind, (m: Obj) => mediaItem(m, kind)])),
 };
 
-function mediaItem(m: Obj, kind: MediaMessageType): Omit<InboundContent, 'contextId'> | null {
+/** A Flow's `response_json` parsed, when it is the text of a JSON object; else null. */
+function flowResponse(json: unknown): Obj | null {
+  if (typeof json !== 'string') return null;
+  try {
+    const response: unknown = JSON.parse(json);
+    return isObj(response) ? response : null;
+  } catch {
+    return null;
+  }
+}
+
+function mediaItem(m: Obj, kind: MediaMessageType): Read | null {
   const part = m[kind];
   if (!isObj(part) || typeof part.id !== 'string' || !part.id || part.id.length > MAX_PROVIDER_ID) return null;
   const id = newMediaId();
@@ -160,7 +211,7 @@ function mediaItem(m: Obj, kind: MediaMessageType): Omit<InboundContent, 'contex
 }
 
 /** CONTRACT §13.3: an imported media item without an id keeps its kind, with `payload.media` null (nothing to download). */
-function mediaWithoutId(m: Obj, kind: string): Omit<InboundContent, 'contextId'> {
+function mediaWithoutId(m: Obj, kind: string): Read {
   const part = m[kind] as Obj;
   const caption = kind === 'audio' || kind === 'sticker' ? null : str(part.caption);
   const payload: Obj = { media: null, caption, ...(kind === 'document' && { filename: str(part.filename) }) };
@@ -168,7 +219,7 @@ function mediaWithoutId(m: Obj, kind: string): Omit<InboundContent, 'contextId'>
 }
 
 /** `unsupported`, and anything unreadable: Meta's type and its errors (code, title). */
-function unsupported(m: Obj, kind: string): Omit<InboundContent, 'contextId'> {
+function unsupported(m: Obj, kind: string): Read {
   const own = isObj(m.unsupported) ? str(m.unsupported.type) : null;
   // CONTRACT §12.2: `errors` null when the item has none
   const errors = Array.isArray(m.errors)

@@ -40,6 +40,15 @@ const USER_BY_PHONE = `(select id from users
    order by id limit 1)`;
 /** CONTRACT §13.4: the name the business gave (agent, phone number) in its address book; it wins over `profile.name`. */
 export const BOOK_NAME = `(select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = ?::text)`;
+/**
+ * First key of the per-(agent, phone number) lock of the address book's name ("OGnm"): a name's change
+ * (fields/state-sync.ts) and the history import's conversations of that number (history-import.ts) take
+ * it, so whichever commits second sees the other (issue 67: a name committed while the import was creating
+ * the conversation was lost).
+ */
+export const NAME_LOCK_CLASS = 0x4f476e6d;
+/** The name lock's second key for (agent, phone number). */
+export const nameLockKey = (agentId: number, phone: string) => `${agentId}:${phone}`;
 /** First key of the per-(agent, phone number) lock that serialises the openers of one number ("OGph"). */
 const PHONE_LOCK_CLASS = 0x4f477068;
 
@@ -71,18 +80,18 @@ const inConversation = (externalId: string | null) => [externalId, messageKey(ex
  * The message inserted into the conversation `c` (a CTE of one `id`), as `m`; its file's download
  * job as `med`; the conversation touched as `touched`: for a customer's message the window, the
  * identifiers it learns and the name (a phone number replaces a BSUID in `contact` unless another
- * active conversation of the agent has it); for an echo nothing but `updated_at` (CONTRACT §13.1:
- * echoes neither open nor extend the window). The first referral stays the conversation's.
+ * active conversation of the agent has it); for an echo only the BSUID it names (`to_user_id`) and
+ * `updated_at` (CONTRACT §13.1: echoes neither open nor extend the window). The first referral stays the conversation's.
  */
 export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemToStore) {
   const { item } = it;
   const sql = `m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, reply_to_id,
-                                  source, delivery_status, referral, external_key)
+                                  source, delivery_status, referral, external_key, referred_product)
        select ?::int, c.id, ?::text, ?::text, true, ?::timestamptz, ?::text, ?::text,
               case when ?::text is null then ?::jsonb
                    else jsonb_set(?::jsonb, '{message_id}', coalesce((select to_jsonb(r.id) ${IN_CONVERSATION}), 'null'::jsonb)) end,
               (select r.id ${IN_CONVERSATION}),
-              ?::text, ?::text, ?::jsonb, ?::text
+              ?::text, ?::text, ?::jsonb, ?::text, ?::jsonb
          from c where exists (select 1 from k)
        returning *),
      med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
@@ -97,13 +106,18 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
          contact_username = coalesce(?::text, contact_username),
          contact = case when ?::text is not null and contact is distinct from ?::text and not exists (
                      select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
+                   then ?::text
+                   when ?::text is not null and contact is distinct from ?::text and not exists (
+                     select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
                    then ?::text else contact end,
          referral = coalesce(referral, ?::jsonb)
        where project_id = ?::int and id in (select conversation_id from m))`;
   const payload = item.payload === null ? null : JSON.stringify(item.payload);
   const referral = it.referral === null ? null : JSON.stringify(it.referral);
   const media = item.media;
-  const learn: Sender = it.echo ? { phone: null, bsuid: null, name: null, username: null } : s;
+  // an echo teaches the conversation only the customer's BSUID (CONTRACT §13.1: `to_user_id`), never a name or a window
+  const newContact = it.echo ? null : item.newContact;
+  const learn: Sender = it.echo ? { phone: null, bsuid: s.bsuid, name: null, username: null } : s;
   const params = [
     p,
     it.echo ? 'assistant' : 'user',
@@ -120,6 +134,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
     it.echo ? 'sent' : null,
     referral,
     messageKey(it.externalId),
+    item.referredProduct === null ? null : JSON.stringify(item.referredProduct),
     media?.id ?? null,
     p,
     agent.id,
@@ -133,6 +148,11 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
     learn.name,
     learn.name,
     learn.username,
+    // CONTRACT §12.2: a user_changed_number notice makes its new number the contact (unless another active conversation of the agent has it)
+    newContact,
+    newContact,
+    newContact,
+    newContact,
     learn.phone,
     learn.phone,
     learn.phone,

@@ -78,6 +78,18 @@ export function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * CONTRACT §13.5: the WABA id an `account_update` change names: `value.waba_info.waba_id` when given (a
+ * partner event such as `PARTNER_REMOVED` puts the partner's business id in `entry[].id`), else
+ * `entry[].id`; null when neither is a non-empty string.
+ */
+export function accountWabaId(entry: unknown, value: unknown): string | null {
+  const info = isObject(value) && isObject(value.waba_info) ? value.waba_info.waba_id : undefined;
+  if (typeof info === 'string' && info) return info;
+  const id = isObject(entry) ? entry.id : undefined;
+  return typeof id === 'string' && id ? id : null;
+}
+
 /** The marker before a wamid's message token (Meta's `…\x15\x02\x00`, then one byte of direction, then `\x18 LEN TOKEN`). */
 const TOKEN_MARK = Buffer.from([0x15, 0x02, 0x00]);
 

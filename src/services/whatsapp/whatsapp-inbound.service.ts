@@ -7,6 +7,7 @@ import { sameSecret, type CredentialCipher } from '../../platform/secrets.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
 import { isObject, receiveNotification, type WhatsAppDeliveryResult } from './inbound-notification.js';
+import { accountWabaId } from './webhook-items.js';
 
 /** A WhatsApp agent of the project with its webhook credentials (decrypted; never logged or returned). */
 interface WhatsAppAgent {
@@ -142,8 +143,9 @@ export class WhatsAppInboundService {
 }
 
 /**
- * The phone_number_ids a notification names, and the WABA ids (`entry[].id`) of its changes that name
- * no phone number (an account update, CONTRACT §13.5); empty for anything that is not Meta's shape.
+ * The phone_number_ids a notification names, and the WABA ids of its account updates that name no
+ * phone number (`value.waba_info.waba_id`, else `entry[].id`: CONTRACT §13.5); empty for anything that
+ * is not Meta's shape.
  */
 function namedPhoneIds(body: unknown): { phones: Set<string>; wabas: Set<string> } {
   const phones = new Set<string>();
@@ -155,7 +157,10 @@ function namedPhoneIds(body: unknown): { phones: Set<string>; wabas: Set<string>
       const id =
         isObject(change) && isObject(change.value) && isObject(change.value.metadata) ? change.value.metadata.phone_number_id : undefined;
       if (typeof id === 'string' && id) phones.add(id);
-      else if (isObject(change) && change.field === 'account_update' && typeof entry.id === 'string' && entry.id) wabas.add(entry.id);
+      else if (isObject(change) && change.field === 'account_update') {
+        const waba = accountWabaId(entry, change.value);
+        if (waba) wabas.add(waba);
+      }
     }
   }
   return { phones, wabas };

@@ -5,11 +5,12 @@ import { writeWithEvents, type NewAiEvent } from '../../events/event-log.js';
 import { run, type WebhookChange } from '../webhook-items.js';
 
 /** Meta's account updates that mean the number left the Cloud API (CONTRACT §13.5). */
-const OFFBOARDING: ReadonlySet<string> = new Set(['ACCOUNT_OFFBOARDED', 'PARTNER_REMOVED']);
+const OFFBOARDING: ReadonlySet<string> = new Set(['ACCOUNT_OFFBOARDED', 'ACCOUNT_DELETED', 'PARTNER_REMOVED']);
 
 /**
  * Field `account_update` (CONTRACT §13.5): an offboarded number disables its agent (the one its
- * phone number id names, else every agent of the entry's WABA) with `disabled_reason` `offboarded`,
+ * phone number id names, else every agent of the WABA the change names: `value.waba_info.waba_id`,
+ * else `entry[].id`) with `disabled_reason` `offboarded`,
  * and emits `agent.updated`; its pending replies then fail as a disabled agent's do (§10.1). Other
  * events are ignored. Counts in neither `messages` nor `statuses`.
  */

@@ -48,7 +48,13 @@ async function storeEcho(ctx: RequestContext, agent: WebhookAgent, e: unknown, w
   if (!createdAt) return skip(problems, `${where}: timestamp ${clip(e.timestamp)} is not Unix seconds`);
   const edit = changeOf(e);
   if (edit) return receiveChange(ctx, agent, edit, createdAt, where, problems);
-  const to: Sender = { phone: phoneOf(e.to), bsuid: phoneOf(e.to) ? null : bsuidOf(e.to), name: null, username: null };
+  // CONTRACT §13.1: `to_user_id`, when given, is the customer's BSUID (§12.1); a `to` that is no phone number may be one too
+  const to: Sender = {
+    phone: phoneOf(e.to),
+    bsuid: bsuidOf(e.to_user_id) ?? (phoneOf(e.to) ? null : bsuidOf(e.to)),
+    name: null,
+    username: null,
+  };
   if (!to.phone && !to.bsuid) return skip(problems, `${where}: no usable to`);
   if (typeof e.type !== 'string' || !ECHO_TYPES.has(e.type)) return skip(problems, `${where}: echo of type ${clip(e.type)} skipped`);
   const it: ItemToStore = { externalId: id, item: readInbound(e), createdAt, echo: true, referral: null };

@@ -11,10 +11,13 @@ const DECLINED = 2593109;
  * it, or with a `to`), the outbox of the import (workers/history-importer.ts), and the agent's
  * `history` takes the chunk's phase and progress (the highest seen) and `declined`, in one
  * transaction; the answer never waits for the import. Counts in neither `messages` nor `statuses`.
+ * A change that carries `value.messages` instead (the files of earlier `media_placeholder` items) is
+ * stored as a chunk of its own, `{"messages": [...]}`, which the import applies to the imported messages.
  */
 export async function receiveHistory(ctx: RequestContext, change: WebhookChange): Promise<void> {
   const { agent, value, where, problems } = change;
   if (!agent) return;
+  if (value.history === undefined && value.messages !== undefined) return receiveHistoryMedia(ctx, change);
   const chunks: Record<string, unknown>[] = [];
   let phase: number | null = null;
   let progress: number | null = null;
@@ -57,6 +60,34 @@ export async function receiveHistory(ctx: RequestContext, change: WebhookChange)
         [progress === null ? null : Math.min(100, progress), phase, declined, ctx.project.id, agent.id],
       );
       return { value: null, events: [], queued: chunks.length ? ['history'] : [] };
+    },
+    { statementsOnly: true },
+  );
+}
+
+/**
+ * CONTRACT §13.3: a later `history` change whose `value.messages` carry the media items of earlier
+ * `media_placeholder` items (same ids): stored as one chunk `{"messages": [...]}` for the import (which
+ * holds the agent's lock, so it never races the import of the placeholders themselves); the agent's
+ * `history` does not change.
+ */
+async function receiveHistoryMedia(ctx: RequestContext, change: WebhookChange): Promise<void> {
+  const { agent, value, where, problems } = change;
+  if (!agent) return;
+  const items = list(value.messages, `${where}.value.messages`, problems).filter((m, i) =>
+    isObject(m) ? true : skip(problems, `${where}.value.messages[${i}]: not a message`),
+  );
+  if (!items.length) return;
+  await writeWithEvents(
+    ctx,
+    async (tx) => {
+      await run(tx, `insert into ai_history_chunks (project_id, agent_id, business_number, value) values (?, ?, ?, ?::json)`, [
+        ctx.project.id,
+        agent.id,
+        businessNumber(value.metadata),
+        JSON.stringify({ messages: items }),
+      ]);
+      return { value: null, events: [], queued: ['history'] };
     },
     { statementsOnly: true },
   );
