@@ -38,6 +38,7 @@ import { Migration20261128060000_media_generations } from './Migration2026112806
 import { Migration20261129000100_unread_sort_index } from './Migration20261129000100_unread_sort_index.js';
 import { Migration20261129000300_user_messages_guard } from './Migration20261129000300_user_messages_guard.js';
 import { Migration20261202000100_orders } from './Migration20261202000100_orders.js';
+import { Migration20261202000200_order_notices } from './Migration20261202000200_order_notices.js';
 import { Migration20261129000400_history_chunks_json } from './Migration20261129000400_history_chunks_json.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
@@ -82,4 +83,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129000300_user_messages_guard', class: Migration20261129000300_user_messages_guard },
   { name: 'Migration20261129000400_history_chunks_json', class: Migration20261129000400_history_chunks_json },
   { name: 'Migration20261202000100_orders', class: Migration20261202000100_orders },
+  { name: 'Migration20261202000200_order_notices', class: Migration20261202000200_order_notices },
 ];

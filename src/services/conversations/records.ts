@@ -75,7 +75,8 @@ export function messageRecordSql(m: string): string {
     'delivery_error', ${m}.delivery_error, 'author_id', ${m}.author_id, 'type', ${m}.type, 'payload', ${m}.payload,
     'reply_to_id', ${m}.reply_to_id, 'source', ${m}.source,
     'edited_at', to_char(${m}.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', ${m}.edits,
-    'revoked_at', to_char(${m}.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', ${m}.referral)`;
+    'revoked_at', to_char(${m}.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', ${m}.referral,
+    'order_id', ${m}.order_id)`;
 }
 
 /** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
@@ -100,6 +101,7 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     edits: m.edits ?? [],
     revoked_at: iso(m.revoked_at),
     referral: m.referral ?? null,
+    order_id: m.order_id ?? null,
   };
 }
 

@@ -4,10 +4,12 @@ import { Order } from '../../entities/order.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
 import { run } from '../conversations/records.js';
-import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { appendEvents, writeWithEvents, type NewAiEvent, type OutboxKind } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { emptyCart, lockCart, refreshCart, visibleConversation, type CartRecord, type OrderConversation } from './cart.service.js';
+import { queueConversion } from './conversions.js';
+import { noticeTarget, writeNotice } from './notices.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
@@ -74,7 +76,9 @@ export class OrderService {
       ctx,
       async (tx) => {
         const events: NewAiEvent[] = [];
-        // the lock first: a concurrent place of this version waits here, then finds its order below
+        // the conversation's lock before the cart's, as an inbound catalog cart takes them (§15.5: the notice is one of its messages)
+        const target = await noticeTarget(tx, ctx.project.id, conversation.id);
+        // the cart's lock: a concurrent place of this version waits here, then finds its order below
         const row = await lockCart(tx, ctx.project.id, conversation.id);
         const existing = await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version);
         if (existing) return { value: { order: existing }, events };
@@ -84,11 +88,19 @@ export class OrderService {
         // a cart the menu changed is stored under its new version before the 409 names it
         const cart = await refreshCart(tx, ctx.project.id, conversation, row, events);
         if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events };
-        const order = await insertOrder(ctx, tx, conversation, cart, place);
+        let order = await insertOrder(ctx, tx, conversation, cart, place);
         if (!order) return { value: { order: (await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version))! }, events };
+        const queued: OutboxKind[] = [];
+        // §15.6: the ad's credit, queued with the order (its `conversion` pending in the order.created it emits)
+        if (await queueConversion(tx, ctx.project.id, order.id, conversation.id)) {
+          queued.push('conversions');
+          order = (await orderRecords(tx, ctx.project.id, [order.id], null))[0];
+        }
         await emptyCart(tx, ctx.project.id, conversation, row, null);
-        events.push(orderEvent('order.created', conversation.agent_id, order));
-        return { value: { order }, events };
+        // order.created before the notice's message.created (which its statement puts in the inbox)
+        await appendEvents(tx, ctx.project.id, [...events, orderEvent('order.created', conversation.agent_id, order)]);
+        if (target) queued.push(...(await writeNotice(tx, ctx.project.id, target, order, 0, null)));
+        return { value: { order }, events: [], inboxed: true, queued };
       },
       { statementsOnly: true },
     );
@@ -153,7 +165,12 @@ export class OrderService {
             [status, status, by, reason, ctx.project.id, row.id],
           );
         const [order] = await orderRecords(tx, ctx.project.id, [row.id as number], null);
-        return { value: order, events: same ? [] : [orderEvent('order.status', (row.agent_id as number | null) ?? null, order)] };
+        if (same) return { value: order, events: [] };
+        // order.status first, then the notice (§15.5: once per move; a repeated status is no move)
+        await appendEvents(tx, ctx.project.id, [orderEvent('order.status', (row.agent_id as number | null) ?? null, order)]);
+        const target = await noticeTarget(tx, ctx.project.id, order.conversation_id);
+        const queued = target ? await writeNotice(tx, ctx.project.id, target, order, status, reason) : [];
+        return { value: order, events: [], inboxed: true, queued };
       },
       { statementsOnly: true },
     );

@@ -1,0 +1,139 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WHATSAPP_WINDOW_MS } from '../../entities/ai-conversation.js';
+import type { OrderMessage } from '../../entities/ai-agent.js';
+import { messageRecordSql, run } from '../conversations/records.js';
+import type { OutboxKind } from '../events/event-log.js';
+import { bodyPlaceholderCount } from '../whatsapp/template.service.js';
+import { filledBody } from '../whatsapp/template-message.js';
+import type { OrderRecord } from './order.service.js';
+
+/** What a notice needs of the order's conversation, read under its row lock (noticeTarget). */
+export interface NoticeTarget {
+  conversation_id: number;
+  agent_id: number;
+  agent_business_id: number | null;
+  window_open: boolean;
+  /** The agent's notice per status (CONTRACT §15.5), or null. */
+  order_messages: Record<string, OrderMessage> | null;
+}
+
+/**
+ * The order's conversation, locked (`for no key update`, as every message write locks it: the notice takes its
+ * place among the conversation's messages in the order they commit), when it is a WhatsApp conversation (a
+ * contact, a `whatsapp` agent); null otherwise (an app conversation: no notice). Taken before the cart's or the
+ * order's other locks by a place, after the order's by a move (nothing locks a conversation after an order).
+ */
+export async function noticeTarget(tx: EntityManager, projectId: number, conversationId: number | null): Promise<NoticeTarget | null> {
+  if (conversationId === null) return null;
+  const [row] = await run(
+    tx,
+    `select c.id, c.agent_id, a.business_id as agent_business_id, a.order_messages,
+            coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open,
+            coalesce(c.contact, '') <> '' and a.provider = 'whatsapp' as whatsapp
+       from ai_conversations c join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
+      where c.project_id = ? and c.id = ?
+      for no key update of c`,
+    [WHATSAPP_WINDOW_MS / 1000, projectId, conversationId],
+  );
+  if (!row?.whatsapp) return null;
+  return {
+    conversation_id: row.id,
+    agent_id: row.agent_id,
+    agent_business_id: row.agent_business_id ?? null,
+    window_open: row.window_open === true,
+    order_messages: row.order_messages ?? null,
+  };
+}
+
+/** `{{total}}`: the total with its currency, two decimals (`23.50 EUR`); `-` when the order has none. */
+export function totalText(order: OrderRecord): string {
+  const total = order.summary.total;
+  if (total === null) return '-';
+  return [total.toFixed(2), order.currency].filter(Boolean).join(' ');
+}
+
+/** An entry's text with `{{order}}`, `{{total}}` and `{{eta}}` filled. */
+export function noticeText(text: string, order: OrderRecord, reason: string | null): string {
+  const values: Record<string, string> = { order: String(order.id), total: totalText(order), eta: reason?.trim() ? reason : '-' };
+  return text.replace(/\{\{\s*(order|total|eta)\s*\}\}/g, (_, name: string) => values[name]);
+}
+
+/**
+ * CONTRACT §15.5: the customer hears that the order was placed (`status` 0) or moved to `status`, in the caller's
+ * transaction (the move's), when the agent has an entry for it. Inside the customer service window: a public
+ * `assistant` text with the entry's text filled in, `pending`, with its row in the reply outbox (§10.1: sent after
+ * every earlier message of the conversation); outside: the entry's template when it is still APPROVED (a `template`
+ * message as §10.6 shows one, `pending`, sent by the same outbox with the order id, the total and the reason as its
+ * body parameters); else nothing. Each carries `order_id`; its `message.created` goes to the events inbox in the
+ * same statement. Returns the outbox kinds it queued rows for.
+ */
+export async function writeNotice(
+  tx: EntityManager,
+  projectId: number,
+  target: NoticeTarget,
+  order: OrderRecord,
+  status: number,
+  reason: string | null,
+): Promise<OutboxKind[]> {
+  const entry = target.order_messages?.[String(status)];
+  if (!entry?.text) return [];
+  if (target.window_open) {
+    await insertNotice(tx, projectId, target, order.id, { type: 'text', content: noticeText(entry.text, order, reason), payload: null });
+    return ['sends'];
+  }
+  if (entry.template_id === null) return [];
+  const [template] = await run(
+    tx,
+    `select id, name, language, components from ai_templates where id = ? and agent_id = ? and status = 'APPROVED'`,
+    [entry.template_id, target.agent_id],
+  );
+  if (!template) return [];
+  const values = [String(order.id), totalText(order), reason?.trim() ? reason : '-'];
+  const count = bodyPlaceholderCount(template.components);
+  const parameters = Array.from({ length: count }, (_, i) => values[i] ?? '-');
+  await insertNotice(tx, projectId, target, order.id, {
+    type: 'template',
+    content: filledBody(template.components, parameters) || String(template.name),
+    payload: { template_id: template.id, name: template.name, language: template.language, body_parameters: parameters },
+  });
+  return ['sends'];
+}
+
+/** The notice, its send, the conversation's change and its message.created, in one statement. */
+async function insertNotice(
+  tx: EntityManager,
+  projectId: number,
+  target: NoticeTarget,
+  orderId: number,
+  m: { type: 'text' | 'template'; content: string; payload: Record<string, unknown> | null },
+): Promise<void> {
+  await run(
+    tx,
+    `with m as (
+       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+                                type, payload, reply_to_id, order_id)
+       values (?, ?, 'assistant', ?, true, null, null, now(), 'pending', ?, ?::jsonb, null, ?) returning *),
+     queued as (
+       insert into ai_message_sends (message_id, project_id, conversation_id)
+       select id, project_id, conversation_id from m),
+     changed as (
+       update ai_conversations set updated_at = now(), last_message_at = greatest(last_message_at, now()) where id = ? and project_id = ?),
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', ?::int, ?::int, m.conversation_id, true, ${messageRecordSql('m')}, clock_timestamp()
+         from m)
+     select m.id from m`,
+    [
+      projectId,
+      target.conversation_id,
+      m.content,
+      m.type,
+      m.payload ? JSON.stringify(m.payload) : null,
+      orderId,
+      target.conversation_id,
+      projectId,
+      target.agent_id,
+      target.agent_business_id,
+    ],
+  );
+}
