@@ -5,7 +5,13 @@ import { messageRecordSql, run } from '../conversations/records.js';
 import type { OutboxKind } from '../events/event-log.js';
 import { bodyPlaceholderCount } from '../whatsapp/template.service.js';
 import { filledBody } from '../whatsapp/template-message.js';
-import type { OrderRecord } from './order.service.js';
+
+/** What a notice shows of the order (order.service.ts's OrderRecord has it). */
+export interface NoticeOrder {
+  id: number;
+  currency: string | null;
+  summary: { total: number | null };
+}
 
 /** What a notice needs of the order's conversation, read under its row lock (noticeTarget). */
 export interface NoticeTarget {
@@ -46,14 +52,14 @@ export async function noticeTarget(tx: EntityManager, projectId: number, convers
 }
 
 /** `{{total}}`: the total with its currency, two decimals (`23.50 EUR`); `-` when the order has none. */
-export function totalText(order: OrderRecord): string {
+export function totalText(order: NoticeOrder): string {
   const total = order.summary.total;
   if (total === null) return '-';
   return [total.toFixed(2), order.currency].filter(Boolean).join(' ');
 }
 
 /** An entry's text with `{{order}}`, `{{total}}` and `{{eta}}` filled. */
-export function noticeText(text: string, order: OrderRecord, reason: string | null): string {
+export function noticeText(text: string, order: NoticeOrder, reason: string | null): string {
   const values: Record<string, string> = { order: String(order.id), total: totalText(order), eta: reason?.trim() ? reason : '-' };
   return text.replace(/\{\{\s*(order|total|eta)\s*\}\}/g, (_, name: string) => values[name]);
 }
@@ -71,7 +77,7 @@ export async function writeNotice(
   tx: EntityManager,
   projectId: number,
   target: NoticeTarget,
-  order: OrderRecord,
+  order: NoticeOrder,
   status: number,
   reason: string | null,
 ): Promise<OutboxKind[]> {
