@@ -262,6 +262,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
         edits: [],
         revoked_at: null,
         referral: null,
+        order_id: null,
       });
     });
 
