@@ -429,6 +429,24 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('order notices a
     }
   });
 
+  it('eight failed attempts: failed with the last error, never a ninth', async () => {
+    fake.fail('events', CLOUD_ANSWERS.serverError, { times: MAX_CONVERSION_ATTEMPTS });
+    try {
+      const o = await placeOrder((await conversation({ referral: { ctwa_clid: `clid-${engine}-8` } })).id);
+      const done = await until(
+        () => order(o.id),
+        (r) => r.conversion?.status !== 'pending',
+        15_000,
+      );
+      expect(done.conversion).toEqual({ status: 'failed', error: '1: An unknown error has occurred.', sent_at: null });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(eventsOf(o.uuid)).toHaveLength(MAX_CONVERSION_ATTEMPTS);
+      expect(await orderUpdated(o.id)).toBe(1);
+    } finally {
+      fake.reset();
+    }
+  }, 30_000);
+
   it('an event more than 7 days old when it could be sent is failed "too old", never sent', async () => {
     fake.fail('events', { hang: true }, { times: 1 });
     try {
