@@ -338,6 +338,24 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('order notices a
     ]);
   });
 
+  it('a move through /graphql tells the customer as the REST route does, once; the graph shows order_id and conversion', async () => {
+    const c = await conversation();
+    const o = await placeOrder(c.id);
+    const gql = (query: string) =>
+      t.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': KEYS.server }, payload: { query } });
+    for (let i = 0; i < 2; i++) {
+      const res = await gql(`mutation { moveAiOrder(order_id: ${o.id}, status: 7, reason: "15 min") { id status conversion { status } } }`);
+      expect(res.json().data.moveAiOrder).toEqual({ id: o.id, status: 7, conversion: null });
+    }
+    const rows = await until(
+      () => notices(o.id),
+      (r) => r.length === 2 && r.every((m) => m.delivery_status === 'accepted'),
+    );
+    expect(rows.map((r) => r.content)).toEqual([`Order ${o.id} received: 9.50 EUR (-)`, `Order ${o.id} accepted, ready in 15 min`]);
+    const read = await gql(`{ aiConversationMessages(conversation_id: ${c.id}) { items { id order_id } } }`);
+    expect(read.json().data.aiConversationMessages.items).toEqual(rows.map((r) => ({ id: r.id, order_id: o.id })));
+  });
+
   it('no notice for an app conversation (no contact, not a WhatsApp agent)', async () => {
     const app = await conversation({ agent: WEB, contact: null });
     const o = await placeOrder(app.id);
