@@ -9,24 +9,25 @@ export const PENDING_CONVERSION = { status: 'pending', error: null, sent_at: nul
 /**
  * CONTRACT §15.6, in the placing transaction: when the order's conversation came from an ad (its `referral` has a
  * `ctwa_clid`) and its agent has the `dataset_id` and `access_token` credentials (by their stored names, never
- * decrypted here), the order's Purchase event is queued in the outbox `ai_conversion_sends`
- * (workers/conversion-sender.ts) and the order's `conversion` is `pending`. Returns whether it was queued.
+ * decrypted here: notices.ts placeTarget reads both under the conversation's lock), the order's Purchase event is
+ * queued in the outbox `ai_conversion_sends` (workers/conversion-sender.ts) and the order's `conversion` is
+ * `pending`, in one statement. Returns whether it was queued.
  */
-export async function queueConversion(tx: EntityManager, projectId: number, orderId: number, conversationId: number): Promise<boolean> {
+export async function queueConversion(
+  tx: EntityManager,
+  projectId: number,
+  orderId: number,
+  agentId: number,
+  clid: string,
+): Promise<boolean> {
   const rows = await run(
     tx,
-    `with src as (
-       select c.agent_id, c.referral->>'ctwa_clid' as clid
-         from ai_conversations c join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
-        where c.project_id = ? and c.id = ? and coalesce(c.referral->>'ctwa_clid', '') <> ''
-          and a.credential_keys @> array['dataset_id', 'access_token']::text[]),
-     queued as (
-       insert into ai_conversion_sends (order_id, project_id, agent_id, ctwa_clid)
-       select ?::int, ?::int, src.agent_id, src.clid from src
+    `with queued as (
+       insert into ai_conversion_sends (order_id, project_id, agent_id, ctwa_clid) values (?, ?, ?, ?)
        on conflict (order_id) do nothing
        returning order_id)
      update orders set conversion = ?::jsonb where project_id = ? and id in (select order_id from queued) returning id`,
-    [projectId, conversationId, orderId, projectId, JSON.stringify(PENDING_CONVERSION), projectId],
+    [orderId, projectId, agentId, clid, JSON.stringify(PENDING_CONVERSION), projectId],
   );
   return rows.length > 0;
 }

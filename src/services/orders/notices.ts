@@ -23,6 +23,14 @@ export interface NoticeTarget {
   order_messages: Record<string, OrderMessage> | null;
 }
 
+/** The order's conversation as a place sees it under its lock: its notices (null: not a WhatsApp conversation) and the ad's credit. */
+export interface PlaceTarget {
+  notices: NoticeTarget | null;
+  agent_id: number;
+  /** CONTRACT §15.6: the referral's `ctwa_clid` when the agent also stores `dataset_id` and `access_token`, else null. */
+  conversion_clid: string | null;
+}
+
 /**
  * The order's conversation, locked (`for no key update`, as every message write locks it: the notice takes its
  * place among the conversation's messages in the order they commit), when it is a WhatsApp conversation (a
@@ -31,24 +39,33 @@ export interface NoticeTarget {
  */
 export async function noticeTarget(tx: EntityManager, projectId: number, conversationId: number | null): Promise<NoticeTarget | null> {
   if (conversationId === null) return null;
+  return (await placeTarget(tx, projectId, conversationId))?.notices ?? null;
+}
+
+/** noticeTarget, with what §15.6 needs to know of the conversation and its agent (one statement, one lock); null when there is no such conversation. */
+export async function placeTarget(tx: EntityManager, projectId: number, conversationId: number): Promise<PlaceTarget | null> {
   const [row] = await run(
     tx,
     `select c.id, c.agent_id, a.business_id as agent_business_id, a.order_messages,
             coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open,
-            coalesce(c.contact, '') <> '' and a.provider = 'whatsapp' as whatsapp
+            coalesce(c.contact, '') <> '' and a.provider = 'whatsapp' as whatsapp,
+            case when a.credential_keys @> array['dataset_id', 'access_token']::text[] then nullif(c.referral->>'ctwa_clid', '') end as clid
        from ai_conversations c join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
       where c.project_id = ? and c.id = ?
       for no key update of c`,
     [WHATSAPP_WINDOW_MS / 1000, projectId, conversationId],
   );
-  if (!row?.whatsapp) return null;
-  return {
-    conversation_id: row.id,
-    agent_id: row.agent_id,
-    agent_business_id: row.agent_business_id ?? null,
-    window_open: row.window_open === true,
-    order_messages: row.order_messages ?? null,
-  };
+  if (!row) return null;
+  const notices: NoticeTarget | null = row.whatsapp
+    ? {
+        conversation_id: row.id,
+        agent_id: row.agent_id,
+        agent_business_id: row.agent_business_id ?? null,
+        window_open: row.window_open === true,
+        order_messages: row.order_messages ?? null,
+      }
+    : null;
+  return { notices, agent_id: row.agent_id, conversion_clid: row.clid ?? null };
 }
 
 /** `{{total}}`: the total with its currency, two decimals (`23.50 EUR`); `-` when the order has none. */

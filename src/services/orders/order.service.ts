@@ -9,7 +9,7 @@ import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { emptyCart, lockCart, refreshCart, visibleConversation, type CartRecord, type OrderConversation } from './cart.service.js';
 import { queueConversion } from './conversions.js';
-import { noticeTarget, writeNotice } from './notices.js';
+import { noticeTarget, placeTarget, writeNotice } from './notices.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
@@ -77,7 +77,7 @@ export class OrderService {
       async (tx) => {
         const events: NewAiEvent[] = [];
         // the conversation's lock before the cart's, as an inbound catalog cart takes them (§15.5: the notice is one of its messages)
-        const target = await noticeTarget(tx, ctx.project.id, conversation.id);
+        const target = await placeTarget(tx, ctx.project.id, conversation.id);
         // the cart's lock: a concurrent place of this version waits here, then finds its order below
         const row = await lockCart(tx, ctx.project.id, conversation.id);
         const existing = await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version);
@@ -92,14 +92,15 @@ export class OrderService {
         if (!order) return { value: { order: (await orderOfVersion(tx, ctx.project.id, conversation.id, place.cart_version))! }, events };
         const queued: OutboxKind[] = [];
         // §15.6: the ad's credit, queued with the order (its `conversion` pending in the order.created it emits)
-        if (await queueConversion(tx, ctx.project.id, order.id, conversation.id)) {
+        const clid = target?.conversion_clid ?? null;
+        if (clid !== null && target && (await queueConversion(tx, ctx.project.id, order.id, target.agent_id, clid))) {
           queued.push('conversions');
           order = (await orderRecords(tx, ctx.project.id, [order.id], null))[0];
         }
         await emptyCart(tx, ctx.project.id, conversation, row, null);
         // order.created before the notice's message.created (which its statement puts in the inbox)
         await appendEvents(tx, ctx.project.id, [...events, orderEvent('order.created', conversation.agent_id, order)]);
-        if (target) queued.push(...(await writeNotice(tx, ctx.project.id, target, order, 0, null)));
+        if (target?.notices) queued.push(...(await writeNotice(tx, ctx.project.id, target.notices, order, 0, null)));
         return { value: { order }, events: [], inboxed: true, queued };
       },
       { statementsOnly: true },
