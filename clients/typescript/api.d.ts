@@ -633,7 +633,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Changes the fields given; credentials merge key by key, a key set to null is removed */
+        /** Changes the fields given; credentials merge key by key, a key set to null is removed; order_messages replaces the notices */
         patch: operations["UpdateAiAgent"];
         trace?: never;
     };
@@ -1696,6 +1696,7 @@ export interface components {
                 catalog_id: string | null;
                 product_retailer_id: string | null;
             } | null;
+            order_id: number | null;
         } & ({
             /** @constant */
             type: "text";
@@ -1782,13 +1783,22 @@ export interface components {
             disabled_reason: string | null;
             /** @description any JSON value (JSON) */
             history: unknown;
+            /** @description The notice per order status code ("0" placed, "7" accepted, …) */
+            order_messages: {
+                [key: string]: {
+                    text: string;
+                    template_id: number | null;
+                    locale: string | null;
+                };
+            } | null;
             /**
              * @example {
              *       "waba_id": true,
              *       "phone_number_id": true,
              *       "access_token": true,
              *       "app_secret": false,
-             *       "verify_token": false
+             *       "verify_token": false,
+             *       "dataset_id": false
              *     }
              */
             credentials: {
@@ -1875,7 +1885,11 @@ export interface components {
                 reason: string | null;
             }[];
             conversion: {
-                status: string;
+                /**
+                 * @description pending until the Purchase event is sent (sent) or given up (failed)
+                 * @enum {string}
+                 */
+                status: "pending" | "sent" | "failed";
                 error: string | null;
                 /** Format: date-time */
                 sent_at: string | null;
@@ -5387,9 +5401,9 @@ export interface operations {
     AiConversationMessages: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`, `order_id`. Unknown: 400. */
                 fields?: string;
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`. Here `params` means what `fields` means; when both are sent, `fields` wins. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`, `order_id`. Here `params` means what `fields` means; when both are sent, `fields` wins. Unknown: 400. */
                 params?: string;
                 /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `role` (text), `public` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `delivery_status` (text), `type` (text), `reply_to_id` (integer), `source` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
@@ -5493,6 +5507,7 @@ export interface operations {
                                 catalog_id: string | null;
                                 product_retailer_id: string | null;
                             } | null;
+                            order_id?: number | null;
                         }[];
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9418,7 +9433,7 @@ export interface operations {
     AiAgents: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `order_messages`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
                 params?: string;
                 /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `business_id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
@@ -9465,13 +9480,22 @@ export interface operations {
                             disabled_reason?: string | null;
                             /** @description any JSON value (JSON) */
                             history?: unknown;
+                            /** @description The notice per order status code ("0" placed, "7" accepted, …) */
+                            order_messages?: {
+                                [key: string]: {
+                                    text: string;
+                                    template_id: number | null;
+                                    locale: string | null;
+                                };
+                            } | null;
                             /**
                              * @example {
                              *       "waba_id": true,
                              *       "phone_number_id": true,
                              *       "access_token": true,
                              *       "app_secret": false,
-                             *       "verify_token": false
+                             *       "verify_token": false,
+                             *       "dataset_id": false
                              *     }
                              */
                             credentials?: {
@@ -9627,7 +9651,7 @@ export interface operations {
                     provider_external_id: string;
                     enabled?: boolean;
                     /**
-                     * @description WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token. Write-only.
+                     * @description WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token, dataset_id (the Conversions API dataset). Write-only.
                      * @example {
                      *       "waba_id": "<waba id>",
                      *       "phone_number_id": "<phone number id>",
@@ -9829,7 +9853,7 @@ export interface operations {
     AiAgent: {
         parameters: {
             query?: {
-                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
+                /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `order_messages`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
                 params?: string;
             };
             header?: {
@@ -9869,13 +9893,22 @@ export interface operations {
                             disabled_reason?: string | null;
                             /** @description any JSON value (JSON) */
                             history?: unknown;
+                            /** @description The notice per order status code ("0" placed, "7" accepted, …) */
+                            order_messages?: {
+                                [key: string]: {
+                                    text: string;
+                                    template_id: number | null;
+                                    locale: string | null;
+                                };
+                            } | null;
                             /**
                              * @example {
                              *       "waba_id": true,
                              *       "phone_number_id": true,
                              *       "access_token": true,
                              *       "app_secret": false,
-                             *       "verify_token": false
+                             *       "verify_token": false,
+                             *       "dataset_id": false
                              *     }
                              */
                             credentials?: {
@@ -10029,7 +10062,7 @@ export interface operations {
                     provider_external_id?: string;
                     enabled?: boolean;
                     /**
-                     * @description WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token. Write-only.
+                     * @description WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token, dataset_id (the Conversions API dataset). Write-only.
                      * @example {
                      *       "waba_id": "<waba id>",
                      *       "phone_number_id": "<phone number id>",
@@ -10039,6 +10072,17 @@ export interface operations {
                     credentials?: {
                         [key: string]: string | null;
                     };
+                    /**
+                     * @description The notices an order of a WhatsApp conversation sends, replacing the whole object (null removes them): keys are order status codes ("0" placed, "1" to "23" moves), values {"text" (1-1024 characters; {{order}} the order id, {{total}} the total and its currency, {{eta}} the move's reason or -), "template_id" (an APPROVED template of the agent, sent outside the customer service window; optional), "locale" (optional)}.
+                     * @example {
+                     *       "7": {
+                     *         "text": "Order {{order}} accepted: {{total}}, ready in {{eta}}",
+                     *         "template_id": null,
+                     *         "locale": "en"
+                     *       }
+                     *     }
+                     */
+                    order_messages?: Record<string, never> | null;
                 };
             };
         };

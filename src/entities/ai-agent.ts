@@ -56,6 +56,14 @@ export class AiAgent extends TenantEntity {
   @Property({ type: 'json', nullable: true })
   history?: AgentHistory | null;
 
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      'The notices an order of its WhatsApp conversations sends (CONTRACT §15.5): an object keyed by status code ("0" placed, "7", "4", …) of {text (1-1024, with {{order}}, {{total}}, {{eta}}), template_id (an APPROVED template of the agent, sent outside the window) or null, locale or null}; null when none.',
+  })
+  @Property({ type: 'json', nullable: true })
+  order_messages?: Record<string, OrderMessage> | null;
+
   @Property({ type: 'text', nullable: true, hidden: true, lazy: true })
   credentials?: string | null;
 
@@ -73,6 +81,13 @@ export class AiAgent extends TenantEntity {
   @Field(() => Date)
   @Property({ onUpdate: () => new Date() })
   updated_at: Opt<Date> = new Date();
+}
+
+/** CONTRACT §15.5: the notice of one order status. */
+export interface OrderMessage {
+  text: string;
+  template_id: number | null;
+  locale: string | null;
 }
 
 /** CONTRACT §13.3: an agent's history import. */

@@ -121,6 +121,10 @@ export class AiMessage extends TenantEntity {
   })
   @Property({ type: 'json', nullable: true })
   referred_product?: Record<string, unknown> | null;
+
+  @Field(() => Int, { nullable: true, description: 'The order whose notice this message is (an order placed or moved); else null.' })
+  @Property({ nullable: true })
+  order_id?: number | null;
 }
 
 /** CONTRACT §13.1: where a message came from. */

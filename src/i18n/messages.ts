@@ -73,6 +73,7 @@ const en_rules = {
   form_parts: 'The field {field} must come in a form of at most {max} parts.',
   part_headers: 'The field {field} must come in parts whose headers are at most {max} bytes.',
   no_nul: 'The field {field} must not contain the NUL character (U+0000).',
+  approved_template: 'The field {field} must be the id of an APPROVED template of this agent.',
   filter:
     'The field {field} must be a filter: {"attribute": value}, or conditions [{"attribute", "value"}] under "conditions" with a "conector" AND or OR.',
 };
@@ -136,6 +137,7 @@ const es_rules: Rules = {
   form_parts: 'El campo {field} debe llegar en un formulario de como máximo {max} partes.',
   part_headers: 'El campo {field} debe llegar en partes cuyas cabeceras tengan como máximo {max} bytes.',
   no_nul: 'El campo {field} no debe contener el carácter NUL (U+0000).',
+  approved_template: 'El campo {field} debe ser el id de una plantilla APPROVED de este agente.',
   filter:
     'El campo {field} debe ser un filtro: {"atributo": valor}, o condiciones [{"attribute", "value"}] en "conditions" con un "conector" AND u OR.',
 };
@@ -194,6 +196,7 @@ const fr_rules: Rules = {
   form_parts: "Le champ {field} doit arriver dans un formulaire d'au plus {max} parties.",
   part_headers: 'Le champ {field} doit arriver dans des parties dont les en-têtes font au plus {max} octets.',
   no_nul: 'Le champ {field} ne doit pas contenir le caractère NUL (U+0000).',
+  approved_template: 'Le champ {field} doit être l’id d’un modèle APPROVED de cet agent.',
   filter:
     'Le champ {field} doit être un filtre : {"attribut": valeur}, ou des conditions [{"attribute", "value"}] sous "conditions" avec un "conector" AND ou OR.',
 };
@@ -251,6 +254,7 @@ const ar_rules: Rules = {
   form_parts: 'الحقل {field} يجب أن يصل في نموذج من {max} أجزاء على الأكثر.',
   part_headers: 'الحقل {field} يجب أن يصل في أجزاء لا تتجاوز ترويساتها {max} بايت.',
   no_nul: 'الحقل {field} يجب ألا يحتوي على المحرف NUL (U+0000).',
+  approved_template: 'الحقل {field} يجب أن يكون معرّف قالب APPROVED لهذا الوكيل.',
   filter:
     'الحقل {field} يجب أن يكون مرشحًا: {"attribute": value}، أو شروطًا [{"attribute", "value"}] ضمن "conditions" مع "conector" بقيمة AND أو OR.',
 };

@@ -66,7 +66,7 @@ export type ProviderRegistry = ReadonlyMap<string, MessagingProvider>;
  */
 export const PROVIDER_ID_MAX = 64;
 export const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-export const PROVIDER_ID_KEYS: ReadonlySet<string> = new Set(['waba_id', 'phone_number_id']);
+export const PROVIDER_ID_KEYS: ReadonlySet<string> = new Set(['waba_id', 'phone_number_id', 'dataset_id']);
 
 /** An id as one path segment of a provider URL: percent-encoded, and an id or nothing leaves. */
 export function pathSegment(id: string): string {

@@ -41,7 +41,7 @@ export class AiCredentialCheck implements CredentialCheck {
 const CREDENTIALS = {
   nullable: true,
   description:
-    'An object of strings, write-only (WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token); in a patch a key set to null is removed.',
+    'An object of strings, write-only (WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token, dataset_id (the Conversions API dataset)); in a patch a key set to null is removed.',
 };
 
 /** Agents (CONTRACT §10.3): thin, the rules live in AgentService. */
@@ -96,11 +96,17 @@ export class AgentResolver {
     @Arg('business_id', () => Int, { nullable: true, description: 'null: no business; absent: unchanged' }) business_id?: number | null,
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
     @Arg('credentials', () => GraphQLJSON, CREDENTIALS) credentials?: unknown,
+    @Arg('order_messages', () => GraphQLJSON, {
+      nullable: true,
+      description:
+        'The order notices (CONTRACT §15.5), replacing the whole object: {"STATUS": {text, template_id, locale}}; null removes them; absent: unchanged.',
+    })
+    order_messages?: unknown,
   ): Promise<AiAgent> {
     return ctx.services.agents.update(
       ctx,
       agentId,
-      present({ name, provider, provider_type, provider_external_id, business_id, enabled, credentials }),
+      present({ name, provider, provider_type, provider_external_id, business_id, enabled, credentials, order_messages }),
     );
   }
 

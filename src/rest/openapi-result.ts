@@ -55,7 +55,7 @@ const SCALARS: Record<string, JSONSchema> = {
   CredentialFlags: {
     type: 'object',
     additionalProperties: { type: 'boolean' },
-    example: { waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false },
+    example: { waba_id: true, phone_number_id: true, access_token: true, app_secret: false, verify_token: false, dataset_id: false },
   },
 };
 

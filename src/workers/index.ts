@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Services } from '../services/index.js';
+import { ConversionSender } from './conversion-sender.js';
 import { HistoryImporter } from './history-importer.js';
 import { IdleSweeper } from './idle-sweeper.js';
 import { MediaDownloader } from './media-downloader.js';
@@ -21,6 +22,7 @@ import { WhatsAppSender } from './whatsapp-sender.js';
  * | WhatsApp sender (`whatsapp-sender.ts`): the outbox of replies (CONTRACT §10.1) | a poll (`WHATSAPP_SEND_POLL_MS`) and every commit that queued a reply (here or, through the bus, in another process) | the same loop (`outbox-worker.ts`); only a conversation's oldest pending reply is due, so order holds across processes |
  * | media downloader (`media-downloader.ts`): the downloads of inbound files (CONTRACT §12.3) | a poll (`MEDIA_DOWNLOAD_POLL_MS`) and every commit that stored an inbound file | the same loop (claims name the process, released when it stops beating); leases renewed while a download runs, fenced writes |
  * | history importer (`history-importer.ts`): imports the phone's history chunks (CONTRACT §13.3) | a poll (`HISTORY_IMPORT_POLL_MS`) and every commit that stored a chunk | the same loop; each chunk one transaction fenced by its attempt, an agent's chunks one at a time (an advisory lock) |
+ * | conversions sender (`conversion-sender.ts`): the outbox of Conversions API Purchase events (CONTRACT §15.6) | a poll (`WHATSAPP_SEND_POLL_MS`) and every commit that placed an order from an ad | the same loop; claims name the process, backoff from `WHATSAPP_RETRY_BASE_MS`, 8 attempts |
  * | process liveness (`process-liveness.ts`): this process's heartbeat row; releases the outbox claims of processes that stopped beating | a timer (500 ms) on a connection of its own | the release deletes the dead row under its lock first: one process releases each |
  * | metrics compactor (`metrics-compactor.ts`): folds the conversation metrics' deltas into the rollups | a timer (`METRICS_COMPACT_MS`, default 1000) | a transaction-scoped advisory lock: one compactor at a time, the others skip their pass; each batch is deleted and folded in one statement |
  *
@@ -72,23 +74,35 @@ export async function startWorkers(
     onEvents: (projectId) => events.sequence(projectId),
   });
   const history = new HistoryImporter({ orm, config: config.historyImport, log, liveness });
+  const conversions = new ConversionSender({
+    orm,
+    cipher: services.deps.cipher,
+    config: config.whatsappSends,
+    apiUrl: config.whatsappApiUrl,
+    timeoutMs: config.providerTimeoutMs,
+    log,
+    liveness,
+    onEvents: (projectId) => events.sequence(projectId),
+  });
   await liveness.start();
   webhooks.start();
   replies.start();
   downloads.start();
   history.start();
+  conversions.start();
   // A commit that queued rows for an outbox, here or in another process, wakes its worker (null: all of them).
   const unsubscribe = events.onWork((kind) => {
     if (kind === null || kind === 'webhooks') webhooks.wake();
     if (kind === null || kind === 'sends') replies.wake();
     if (kind === null || kind === 'downloads') downloads.wake();
     if (kind === null || kind === 'history') history.wake();
+    if (kind === null || kind === 'conversions') conversions.wake();
   });
   return {
     async stop(drain) {
       unsubscribe();
       await Promise.all([sweeper.stop(), compactor.stop()]);
-      await Promise.all([drain(), webhooks.stop(), replies.stop(), downloads.stop(), history.stop()]);
+      await Promise.all([drain(), webhooks.stop(), replies.stop(), downloads.stop(), history.stop(), conversions.stop()]);
       // the claims left (made while stop began) are freed with this process's row: nobody waits for their leases
       await liveness.stop();
     },

@@ -10,6 +10,7 @@ import { loadConfig } from '../config.js';
 import { MediaUploads, type FileToSend } from './media-uploads.js';
 import { pruneEarlyChanges } from '../services/whatsapp/message-changes.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
+import { templateSendEvent } from '../services/whatsapp/template-send.service.js';
 import {
   applyEarlyStatuses,
   lockExternalIds,
@@ -301,6 +302,19 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
       const early = await applyEarlyStatuses(tx, projectId, accepted);
       const jobs = new Map(owned.map((r) => [r.job.message_id, r.job]));
       const events: NewAiEvent[] = [];
+      // CONTRACT §15.5: an order notice sent as a template is in the send log too (§9.3), as §6.1's sends are
+      for (const { job, result } of owned) {
+        if (!result.accepted || job.type !== 'template' || !job.contact) continue;
+        const [row] = await run(
+          tx,
+          `insert into ai_template_sends (project_id, agent_id, template_id, message_id, "to", status)
+           select ?, ?, t.id, ?, ?, 'accepted' from ai_templates t where t.id = ? and t.agent_id = ?
+           on conflict (agent_id, message_id) do nothing
+           returning *`,
+          [projectId, job.agent_id, result.id, job.contact, Number(job.payload?.template_id) || 0, job.agent_id],
+        );
+        if (row) events.push(templateSendEvent('template.sent', row, { id: job.agent_id, business_id: job.business_id }));
+      }
       for (const row of settled) {
         const job = jobs.get(Number(row.id))!;
         const agent = { id: job.agent_id, business_id: job.business_id };

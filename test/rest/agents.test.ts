@@ -153,6 +153,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         'history',
         'id',
         'name',
+        'order_messages',
         'provider',
         'provider_external_id',
         'provider_type',
@@ -172,6 +173,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         access_token: true,
         app_secret: false,
         verify_token: false,
+        dataset_id: false,
       });
       const row = await stored(agent.id);
       expect(row.credentials).not.toContain(secretOf(`${e}-first`));
@@ -487,6 +489,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         access_token: true,
         app_secret: true,
         verify_token: true,
+        dataset_id: false,
       });
       expect((await stored(a.id)).plain).toEqual({
         waba_id: 'waba-merge',
@@ -642,6 +645,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         access_token: true,
         app_secret: false,
         verify_token: false,
+        dataset_id: false,
       });
       const id = res.data.aiAgents.items[0].id;
       const upd = await graph('mutation($id: Int!) { updateAiAgent(agent_id: $id, name: "Graph name") { name credentials } }', { id });

@@ -263,6 +263,7 @@ describe.each(ENGINES)('current conversation (%s)', (engine) => {
         revoked_at: null,
         referral: null,
         referred_product: null,
+        order_id: null,
       });
     });
 

@@ -97,6 +97,7 @@ const AGENT_FIELDS = [
   'history',
   'id',
   'name',
+  'order_messages',
   'provider',
   'provider_external_id',
   'provider_type',
@@ -545,6 +546,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         revoked_at: null,
         referral: null,
         referred_product: null,
+        order_id: null,
       });
       expect(body.pagination).toEqual({ current_page: 1, page_size: 10, total_pages: 1, total: 4, from: 1, to: 4 });
       const big = (await msgs('25', { page: '3', page_size: '100' })).json();
@@ -658,6 +660,7 @@ describe.each(ENGINES)('conversation lists (%s)', (engine) => {
         access_token: true,
         app_secret: false,
         verify_token: false,
+        dataset_id: false,
       });
       expect(credentials.body).not.toContain('SECRET-TOKEN');
       const stored = await db.sql<{ credentials: string }>('select credentials from ai_agents where id = 1');

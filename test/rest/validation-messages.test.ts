@@ -374,6 +374,17 @@ const CASES: Case[] = [
     params: ['sticker', 'image/webp', 512000],
   },
   {
+    rule: 'approved_template',
+    field: 'order_messages.7.template_id',
+    request: {
+      method: 'PATCH',
+      path: '/ai/agents/9000',
+      ...server,
+      body: { order_messages: { '7': { text: 'Ready', template_id: 999999 } } },
+    },
+    en: 'The field order_messages.7.template_id must be the id of an APPROVED template of this agent.',
+  },
+  {
     rule: 'file_type',
     field: 'file',
     request: multipart('application/x-msdownload'),

@@ -11,6 +11,9 @@ import type { AddressInfo } from 'node:net';
  * - `POST /v21.0/{phone_number_id}/media` (multipart: `messaging_product`, `type`, `file`) → `{id}`; the uploads are
  *   kept (`uploads`: MIME type, size, SHA-256) and a message may name their ids;
  * - `GET /v21.0/{phone_number_id}?fields=…` → the phone number's `{id, display_phone_number, verified_name, quality_rating}`;
+ * - `POST /v21.0/{dataset_id}/events` (the Conversions API, CONTRACT §15.6) → `{events_received, messages, fbtrace_id}`,
+ *   the body checked exactly (`data` of events with exactly §15.6's members and types, `event_time` at most 7 days old,
+ *   the account's WABA id); `conversionEvents()` lists the accepted ones;
  * - a wrong bearer token → 401 `{error: {message, type, code}}` like Graph API's OAuthException.
  * - `GET /v21.0/{media_id}` → `{url, mime_type, sha256, file_size, id}` for a file added with `addMedia`, and
  *   `GET {url}` with the same bearer token → its bytes (CONTRACT §12.3), optionally trickled (`bytesPerSecond`);
@@ -30,6 +33,8 @@ export interface FakeAccount {
   waba_id: string;
   phone_number_id: string;
   access_token: string;
+  /** The Conversions API dataset of the account (CONTRACT §15.6). */
+  dataset_id?: string;
   templates: FakeTemplate[];
   /** The phone number as the read answers it (defaults from the phone_number_id). */
   display_phone_number?: string;
@@ -45,6 +50,8 @@ export interface RecordedRequest {
   body: any;
   /** When it arrived (Date.now()). */
   at: number;
+  /** The status the fake answered (set when it answers; undefined while hanging). */
+  status?: number;
 }
 
 /** A scripted answer: a status/body, never answering, or the normal answer after a delay. */
@@ -59,7 +66,7 @@ export const CLOUD_ANSWERS = {
   unauthorized: { status: 401, body: graphError('Invalid OAuth access token - Cannot parse access token', 'OAuthException', 190) },
 } satisfies Record<string, FailureAnswer>;
 
-type FakeCall = 'list' | 'send' | 'phone' | 'media' | 'bytes' | 'upload';
+type FakeCall = 'list' | 'send' | 'phone' | 'media' | 'bytes' | 'upload' | 'events';
 
 /** A file the fake serves as Meta serves inbound media. */
 export interface FakeMedia {
@@ -140,7 +147,7 @@ export class WhatsAppFake {
   }
 
   account(wabaOrPhone: string): FakeAccount | undefined {
-    return this.accounts.find((a) => a.waba_id === wabaOrPhone || a.phone_number_id === wabaOrPhone);
+    return this.accounts.find((a) => a.waba_id === wabaOrPhone || a.phone_number_id === wabaOrPhone || a.dataset_id === wabaOrPhone);
   }
 
   /** A file Meta keeps for the account: its metadata and bytes are served (CONTRACT §12.3). */
@@ -168,6 +175,11 @@ export class WhatsAppFake {
   reset({ requests = false } = {}): void {
     this.failures = [];
     if (requests) this.requests.length = 0;
+  }
+
+  /** The Conversions API requests the fake accepted (200), in order. */
+  conversionEvents(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path.endsWith('/events') && r.status === 200);
   }
 
   requestsTo(kind: 'list' | 'send' | 'upload' | 'typing'): RecordedRequest[] {
@@ -215,7 +227,9 @@ export class WhatsAppFake {
                 ? 'send'
                 : parts.length === 3 && parts[2] === 'media' && req.method === 'POST'
                   ? 'upload'
-                  : null;
+                  : parts.length === 3 && parts[2] === 'events' && req.method === 'POST'
+                    ? 'events'
+                    : null;
     if ((parts[0] !== API_VERSION && kind !== 'bytes') || !kind) {
       return json(res, 400, graphError('Unsupported request', 'GraphMethodException', 100));
     }
@@ -269,6 +283,13 @@ export class WhatsAppFake {
       return json(res, 200, { data: slice, paging });
     }
 
+    if (kind === 'events') {
+      if (parts[1] !== account.dataset_id) return json(res, 400, graphError('Unsupported post request.', 'GraphMethodException', 100));
+      const problem = conversionProblem(body, account);
+      if (problem) return json(res, 400, graphError(`(#100) Invalid parameter: ${problem}`, 'OAuthException', 100));
+      recorded.status = 200;
+      return json(res, 200, { events_received: (body as { data: unknown[] }).data.length, messages: [], fbtrace_id: 'AbCdEfGh' });
+    }
     if (parts[1] !== account.phone_number_id) return json(res, 400, graphError('Unsupported post request.', 'GraphMethodException', 100));
     if (kind === 'upload') return this.upload(res, account, body as MultipartBody);
     if ((body as { status?: string })?.status === 'read') return this.typing(res, body);
@@ -394,6 +415,34 @@ export class WhatsAppFake {
     const who = msg.to ?? msg.recipient;
     return json(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: who, wa_id: who }], messages: [{ id: textId(this.sent) }] });
   }
+}
+
+/** CONTRACT §15.6: what the Conversions API would refuse in a business-messaging request, or null; members exactly §15.6's. */
+function conversionProblem(body: unknown, account: FakeAccount): string | null {
+  const exactly = (o: unknown, keys: string[]) =>
+    typeof o === 'object' && o !== null && !Array.isArray(o) && Object.keys(o).sort().join() === [...keys].sort().join();
+  if (!exactly(body, ['data'])) return 'body';
+  const data = (body as { data: unknown }).data;
+  if (!Array.isArray(data) || data.length === 0 || data.length > 1000) return 'data';
+  for (const e of data as Record<string, any>[]) {
+    const members = ['event_name', 'event_time', 'event_id', 'action_source', 'messaging_channel', 'user_data', 'custom_data'];
+    if (!exactly(e, members)) return 'data[].members';
+    if (!['Purchase', 'LeadSubmitted', 'AddToCart', 'InitiateCheckout', 'ViewContent'].includes(e.event_name)) return 'event_name';
+    const now = Date.now() / 1000;
+    if (!Number.isInteger(e.event_time) || e.event_time > now + 60) return 'event_time';
+    // Meta: an event_time more than 7 days in the past fails the whole request
+    if (e.event_time < now - 7 * 24 * 3600) return 'event_time: more than 7 days in the past';
+    if (typeof e.event_id !== 'string' || !e.event_id) return 'event_id';
+    if (e.action_source !== 'business_messaging') return 'action_source';
+    if (e.messaging_channel !== 'whatsapp') return 'messaging_channel';
+    if (!exactly(e.user_data, ['whatsapp_business_account_id', 'ctwa_clid'])) return 'user_data';
+    if (e.user_data.whatsapp_business_account_id !== account.waba_id) return 'user_data.whatsapp_business_account_id';
+    if (typeof e.user_data.ctwa_clid !== 'string' || !e.user_data.ctwa_clid) return 'user_data.ctwa_clid';
+    if (!exactly(e.custom_data, ['currency', 'value'])) return 'custom_data';
+    if (typeof e.custom_data.currency !== 'string' || !/^[A-Z]{3}$/.test(e.custom_data.currency)) return 'custom_data.currency';
+    if (typeof e.custom_data.value !== 'number' || !Number.isFinite(e.custom_data.value)) return 'custom_data.value';
+  }
+  return null;
 }
 
 const RICH_TYPES = ['location', 'interactive', 'image', 'video', 'document', 'audio', 'sticker', 'reaction'];

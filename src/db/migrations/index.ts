@@ -42,6 +42,7 @@ import { Migration20261202000100_history_failed } from './Migration2026120200010
 import { Migration20261202000100_history_media } from './Migration20261202000100_history_media.js';
 import { Migration20261202000100_orders } from './Migration20261202000100_orders.js';
 import { Migration20261202000150_order_metric_deltas } from './Migration20261202000150_order_metric_deltas.js';
+import { Migration20261202000200_order_notices } from './Migration20261202000200_order_notices.js';
 import { Migration20261202000200_system_messages_referred_product } from './Migration20261202000200_system_messages_referred_product.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
@@ -89,5 +90,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261202000100_history_media', class: Migration20261202000100_history_media },
   { name: 'Migration20261202000100_orders', class: Migration20261202000100_orders },
   { name: 'Migration20261202000150_order_metric_deltas', class: Migration20261202000150_order_metric_deltas },
+  { name: 'Migration20261202000200_order_notices', class: Migration20261202000200_order_notices },
   { name: 'Migration20261202000200_system_messages_referred_product', class: Migration20261202000200_system_messages_referred_product },
 ];

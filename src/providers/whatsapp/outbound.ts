@@ -40,6 +40,16 @@ export function cloudMessage(address: { to: string } | { recipient: string }, re
     case 'reaction':
       body.reaction = { message_id: reply.reactionTo, emoji: p.emoji };
       break;
+    case 'template': {
+      // CONTRACT §15.5: an order notice outside the window, as §6.1's send writes a template
+      const parameters = Array.isArray(p.body_parameters) ? (p.body_parameters as unknown[]) : [];
+      body.template = {
+        name: p.name,
+        language: { code: p.language },
+        components: parameters.length ? [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] : [],
+      };
+      break;
+    }
     case 'image':
     case 'video':
     case 'document':

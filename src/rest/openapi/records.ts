@@ -51,6 +51,22 @@ const REFERRED_PRODUCT: JSONSchema = {
   required: ['catalog_id', 'product_retailer_id'],
 };
 
+/** CONTRACT §15.5: an agent's order notices, keyed by status code. */
+const ORDER_MESSAGES: JSONSchema = {
+  type: 'object',
+  description: 'The notice per order status code ("0" placed, "7" accepted, …)',
+  propertyNames: { pattern: '^(0|[1-9]|1[0-9]|2[0-3])$' },
+  additionalProperties: {
+    type: 'object',
+    properties: {
+      text: { type: 'string', minLength: 1, maxLength: 1024 },
+      template_id: { type: ['integer', 'null'] },
+      locale: { type: ['string', 'null'] },
+    },
+    required: ['text', 'template_id', 'locale'],
+  },
+};
+
 const EDITS: JSONSchema = {
   type: 'array',
   description: 'Earlier versions, oldest first (at most 20); edited_at is when that version was written (null for the original)',
@@ -84,6 +100,11 @@ export const FIELD_SCHEMAS: Readonly<Record<string, JSONSchema>> = {
   'AiConversation.referral': REFERRAL,
   'AiMedia.status': oneOfStrings(MEDIA_STATUSES),
   'AiTemplateSend.status': oneOfStrings(TEMPLATE_SEND_STATUSES),
+  'AiAgent.order_messages': ORDER_MESSAGES,
+  'AiOrderConversion.status': oneOfStrings(
+    ['pending', 'sent', 'failed'],
+    'pending until the Purchase event is sent (sent) or given up (failed)',
+  ),
 };
 
 /** Marks an object schema built for a GraphQL type, for passes that reshape records of that type (removed before publishing). */

@@ -18,7 +18,8 @@ const credentials = (patch: boolean): JSONSchema => ({
   type: 'object',
   maxProperties: MAX_CREDENTIAL_KEYS,
   additionalProperties: { type: patch ? ['string', 'null'] : 'string', minLength: 1, maxLength: MAX_CREDENTIAL_VALUE },
-  description: 'WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token. Write-only.',
+  description:
+    'WhatsApp: waba_id, phone_number_id, access_token, app_secret, verify_token, dataset_id (the Conversions API dataset). Write-only.',
   example: { waba_id: '<waba id>', phone_number_id: '<phone number id>', access_token: '<access token>' },
 });
 const fields = (patch: boolean): Record<string, JSONSchema> => ({
@@ -30,6 +31,13 @@ const fields = (patch: boolean): Record<string, JSONSchema> => ({
   enabled: { type: 'boolean' },
   credentials: credentials(patch),
 });
+/** CONTRACT §15.5: checked member by member by the service (each problem names its member). */
+const ORDER_MESSAGES: JSONSchema = {
+  type: ['object', 'null'],
+  description:
+    'The notices an order of a WhatsApp conversation sends, replacing the whole object (null removes them): keys are order status codes ("0" placed, "1" to "23" moves), values {"text" (1-1024 characters; {{order}} the order id, {{total}} the total and its currency, {{eta}} the move\'s reason or -), "template_id" (an APPROVED template of the agent, sent outside the customer service window; optional), "locale" (optional)}.',
+  example: { '7': { text: 'Order {{order}} accepted: {{total}}, ready in {{eta}}', template_id: null, locale: 'en' } },
+};
 /** Only the members sent: an absent one leaves a patched agent's field as it is. */
 const sent = (body: Record<string, unknown> | undefined) =>
   Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
@@ -78,8 +86,8 @@ export const agentRoutes: RouteSpec[] = [
     path: '/ai/agents/:agent_id',
     operation: 'UpdateAiAgent',
     errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_BUSINESS_NOT_FOUND'],
-    summary: 'Changes the fields given; credentials merge key by key, a key set to null is removed',
-    schema: { params: agentParams, body: object(fields(true)) },
+    summary: 'Changes the fields given; credentials merge key by key, a key set to null is removed; order_messages replaces the notices',
+    schema: { params: agentParams, body: object({ ...fields(true), order_messages: ORDER_MESSAGES }) },
     variables: (input) => ({ ...sent(input.body), ...agentId(input) }),
   },
   {

@@ -3,7 +3,7 @@ import type { CredentialCipher } from '../../platform/secrets.js';
 
 /** The credential keys each provider knows (CONTRACT §10.3); other providers take any keys. */
 export const KNOWN_CREDENTIAL_KEYS: Readonly<Record<string, readonly string[]>> = {
-  whatsapp: ['waba_id', 'phone_number_id', 'access_token', 'app_secret', 'verify_token'],
+  whatsapp: ['waba_id', 'phone_number_id', 'access_token', 'app_secret', 'verify_token', 'dataset_id'],
 };
 
 /**

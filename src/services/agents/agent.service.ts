@@ -16,6 +16,7 @@ import { findVisibleAgent } from './agent-lookup.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
 import { pagination, parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { credentialColumns, decryptCredentials, KEYS_PARAM, KNOWN_CREDENTIAL_KEYS } from './agent-credentials.js';
+import { checkOrderMessages } from './order-messages.js';
 
 /** What `where` and `orderBy` accept on the agents list (CONTRACT §10.3). */
 export const AGENT_ATTRIBUTES: Attributes = {
@@ -43,7 +44,7 @@ const INT_MAX = 2_147_483_647;
 /** The unique index on a project's WhatsApp phone numbers (the migration's name). */
 const PHONE_INDEX = 'ai_agents_whatsapp_phone_uq';
 const RECORD_COLUMNS =
-  'id, business_id, name, provider, provider_type, provider_external_id, enabled, disabled_reason, history, credential_keys, created_at, updated_at';
+  'id, business_id, name, provider, provider_type, provider_external_id, enabled, disabled_reason, history, order_messages, credential_keys, created_at, updated_at';
 
 /** A create or a patch as received: every member unchecked; `credentials` values may be null in a patch. */
 export interface AgentInput {
@@ -54,6 +55,8 @@ export interface AgentInput {
   provider_external_id?: unknown;
   enabled?: unknown;
   credentials?: unknown;
+  /** CONTRACT §15.5: a patch only; null removes them. */
+  order_messages?: unknown;
 }
 
 interface CheckedFields {
@@ -154,6 +157,8 @@ export class AgentService {
         }
         // the merged set against the (possibly new) provider's keys
         checkCredentialPatch(provider, merged, problems, false);
+        const orderMessages =
+          input.order_messages === undefined ? undefined : await checkOrderMessages(tx, agent.id, input.order_messages, problems);
         if (problems.length) throw validationError(problems);
         const columns = credentialColumns(provider, merged);
         const [updated] = await tx.getConnection().execute<Record<string, unknown>[]>(
@@ -162,7 +167,8 @@ export class AgentService {
              provider_external_id = coalesce(?, provider_external_id), enabled = coalesce(?, enabled),
              disabled_reason = case when ?::boolean then null else disabled_reason end,
              business_id = case when ? then ? else business_id end,
-             credentials = ?, credential_keys = ${KEYS_PARAM}, phone_number_id = ?, updated_at = now()
+             credentials = ?, credential_keys = ${KEYS_PARAM}, phone_number_id = ?,
+             order_messages = case when ?::boolean then ?::jsonb else order_messages end, updated_at = now()
            where id = ? and project_id = ?
            returning ${RECORD_COLUMNS}`,
           [
@@ -177,6 +183,8 @@ export class AgentService {
             columns.credential_keys.length ? this.cipher.encrypt(merged) : null,
             JSON.stringify(columns.credential_keys),
             columns.phone_number_id,
+            orderMessages !== undefined,
+            orderMessages ? JSON.stringify(orderMessages) : null,
             agent.id,
             ctx.project.id,
           ],

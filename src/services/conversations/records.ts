@@ -76,7 +76,7 @@ export function messageRecordSql(m: string): string {
     'reply_to_id', ${m}.reply_to_id, 'source', ${m}.source,
     'edited_at', to_char(${m}.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', ${m}.edits,
     'revoked_at', to_char(${m}.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', ${m}.referral,
-    'referred_product', ${m}.referred_product)`;
+    'referred_product', ${m}.referred_product, 'order_id', ${m}.order_id)`;
 }
 
 /** The message record as the REST API shows it (CONTRACT §6.2, §9.1). */
@@ -102,6 +102,7 @@ export function messageRecord(m: Record<string, any>): Record<string, unknown> {
     revoked_at: iso(m.revoked_at),
     referral: m.referral ?? null,
     referred_product: m.referred_product ?? null,
+    order_id: m.order_id ?? null,
   };
 }
 

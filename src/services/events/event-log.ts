@@ -37,8 +37,11 @@ export interface NewAiEvent {
 /** The channel of the NOTIFY that says "events up to id N in project P": payload `P:N`. */
 export const EVENTS_CHANNEL = 'ai_events';
 
-/** The outbox workers a commit can give something to do (workers/index.ts): webhook deliveries, WhatsApp replies, inbound files, history chunks. */
-export const OUTBOX_KINDS = ['webhooks', 'sends', 'downloads', 'history'] as const;
+/**
+ * The outbox workers a commit can give something to do (workers/index.ts): webhook deliveries, WhatsApp replies,
+ * inbound files, history chunks, Conversions API events (CONTRACT §15.6).
+ */
+export const OUTBOX_KINDS = ['webhooks', 'sends', 'downloads', 'history', 'conversions'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 /**
  * The channel of the NOTIFY that says "rows were queued for these outbox workers": payload

@@ -5,6 +5,7 @@ import { run } from '../conversations/records.js';
 import { writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { checkCart, LINES_MAX, QUANTITY_MAX, type CartInput } from './input.js';
+import { TARGET_COLUMNS } from './notices.js';
 import {
   priceCart,
   samePricedCart,
@@ -46,9 +47,12 @@ export interface CartRow {
   updated_at: Date;
 }
 
-/** What one statement reads of a conversation's cart: the conversation, its cart row (locked) and the menu its lines name. */
+/**
+ * What one statement reads of a conversation's cart: the conversation (locked, with what its notices and the ad's
+ * credit need: notices.ts TARGET_COLUMNS), its cart row (locked) and the menu its lines name.
+ */
 export interface OpenCart {
-  conversation: OrderConversation | null;
+  conversation: (OrderConversation & Record<string, unknown>) | null;
   row: CartRow | null;
   /** The pricing business's terms; null when it is not a business of the project. */
   terms: BusinessTerms | null;
@@ -121,8 +125,8 @@ export class CartService {
 }
 
 /**
- * In the caller's transaction, one statement: the conversation, its cart row locked (a concurrent write of this cart
- * waits here), the pricing business's terms and the products that `price.lines` name (without `price`: the stored
+ * In the caller's transaction, one statement: the conversation locked (`for no key update`, as message writes lock
+ * it: a notice of §15.5 is one of its messages), then its cart row locked (a concurrent write of this cart waits here), the pricing business's terms and the products that `price.lines` name (without `price`: the stored
  * cart's lines in its business).
  */
 export async function openCart(
@@ -135,7 +139,10 @@ export async function openCart(
   const [row] = await run(
     tx,
     `with c as (
-       select id, agent_id, business_id, user_id, status, handler, source from ai_conversations where project_id = ? and id = ?),
+       select c.id, c.agent_id, c.business_id, c.user_id, c.status, c.handler, c.source, ${TARGET_COLUMNS}
+         from ai_conversations c join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
+        where c.project_id = ? and c.id = ?
+          for no key update of c),
      k as (
        select conversation_id, business_id, delivery_type, lines, address, location, comment, version, shown,
               to_char(updated_at at time zone 'UTC', ${ISO_MS}) as updated_at
@@ -156,7 +163,7 @@ export async function openCart(
   const cart = row.cart as (Omit<CartRow, 'updated_at'> & { updated_at: string }) | null;
   const business = row.business as { currency: string; delivery_cents: number; tax_hundredths: number } | null;
   return {
-    conversation: row.conversation as OrderConversation | null,
+    conversation: row.conversation as OpenCart['conversation'],
     row: cart && { ...cart, version: Number(cart.version), updated_at: new Date(cart.updated_at) },
     terms: business && {
       currency: business.currency.trim(),

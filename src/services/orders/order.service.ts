@@ -4,10 +4,12 @@ import { Order } from '../../entities/order.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
 import { run } from '../conversations/records.js';
-import { writeWithEvents, type NewAiEvent } from '../events/event-log.js';
+import { appendEvents, writeWithEvents, type NewAiEvent, type OutboxKind } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { openCart, refreshCart, visibleOf, type CartRecord, type OrderConversation } from './cart.service.js';
+import { PENDING_CONVERSION } from './conversions.js';
+import { noticeTarget, targetOf, writeNotice } from './notices.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
@@ -73,7 +75,8 @@ export class OrderService {
     const placed = await writeWithEvents<Placed>(
       ctx,
       async (tx) => {
-        // the cart's lock first: a concurrent place of this conversation waits here, then finds its order below
+        // the conversation's lock, then the cart's (as an inbound catalog cart takes them), in one statement: a concurrent
+        // place of this conversation waits here, then finds its order below
         const open = await openCart(tx, ctx.project.id, conversationId, null);
         const conversation = visibleOf(open, scope);
         const row = open.row;
@@ -89,7 +92,13 @@ export class OrderService {
         // a cart the menu changed is stored under its new version before the 409 names it
         const cart = await refreshCart(tx, ctx.project.id, conversation, open);
         if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events: [], inboxed: true };
-        return { value: { order: await insertOrder(ctx, tx, conversation, cart, place) }, events: [], inboxed: true };
+        // §15.6: the ad's credit queued with the order (its `conversion` pending in the order.created the insert emits)
+        const target = targetOf(open.conversation!);
+        const order = await insertOrder(ctx, tx, conversation, cart, place, target.conversion_clid);
+        const queued: OutboxKind[] = target.conversion_clid === null ? [] : ['conversions'];
+        // §15.5: the notice's message.created after the order.created (each statement puts its own in the inbox)
+        if (target.notices) queued.push(...(await writeNotice(tx, ctx.project.id, target.notices, order, 0, null)));
+        return { value: { order }, events: [], inboxed: true, queued };
       },
       { statementsOnly: true },
     );
@@ -154,7 +163,12 @@ export class OrderService {
             [status, status, by, reason, ctx.project.id, row.id],
           );
         const [order] = await orderRecords(tx, ctx.project.id, [row.id as number], null);
-        return { value: order, events: same ? [] : [orderEvent('order.status', (row.agent_id as number | null) ?? null, order)] };
+        if (same) return { value: order, events: [] };
+        // order.status first, then the notice (§15.5: once per move; a repeated status is no move)
+        await appendEvents(tx, ctx.project.id, [orderEvent('order.status', (row.agent_id as number | null) ?? null, order)]);
+        const target = await noticeTarget(tx, ctx.project.id, order.conversation_id);
+        const queued = target ? await writeNotice(tx, ctx.project.id, target, order, status, reason) : [];
+        return { value: order, events: [], inboxed: true, queued };
       },
       { statementsOnly: true },
     );
@@ -202,6 +216,7 @@ async function insertOrder(
   conversation: OrderConversation,
   cart: CartRecord,
   place: { cart_version: number; paymethod: string; comment: string | null },
+  conversionClid: string | null,
 ): Promise<OrderRecord> {
   const by = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
   const comment = place.comment ?? cart.comment;
@@ -226,18 +241,22 @@ async function insertOrder(
     address: cart.address,
     location: cart.location,
     comment,
-    conversion: null,
+    conversion: conversionClid === null ? null : { ...PENDING_CONVERSION },
   };
   const [row] = await run(
     tx,
     `with o as (
        insert into orders (project_id, business_id, customer_id, conversation_id, status, summary, delivery_type, paymethod, currency,
-                           address, location, comment, history, cart_version)
-       values (?, ?, ?, ?, 0, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?,
+                           address, location, comment, conversion, history, cart_version)
+       values (?, ?, ?, ?, 0, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb,
                jsonb_build_array(jsonb_build_object('status', 0, 'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', ?::int, 'reason', null)),
                ?)
        on conflict (conversation_id, cart_version) where cart_version is not null do nothing
        returning id, project_id, uuid::text as uuid, history, created_at, updated_at),
+     conversion as (
+       insert into ai_conversion_sends (order_id, project_id, agent_id, ctwa_clid)
+       select o.id, o.project_id, ?::int, ?::text from o where ?::text is not null
+       returning 1),
      emptied as (
        update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
         where project_id = ? and conversation_id = ? and exists (select 1 from o)
@@ -251,7 +270,8 @@ async function insertOrder(
               clock_timestamp()
          from o
        returning 1)
-     select o.id, o.uuid, o.history, o.created_at, o.updated_at, (select count(*) from emptied) as e, (select count(*) from ev) as ev
+     select o.id, o.uuid, o.history, o.created_at, o.updated_at, (select count(*) from emptied) as e, (select count(*) from ev) as ev,
+            (select count(*) from conversion) as c
        from o`,
     [
       ctx.project.id,
@@ -265,8 +285,12 @@ async function insertOrder(
       cart.address,
       cart.location === null ? null : JSON.stringify(cart.location),
       comment,
+      decided.conversion === null ? null : JSON.stringify(decided.conversion),
       by,
       place.cart_version,
+      conversation.agent_id,
+      conversionClid,
+      conversionClid,
       ctx.project.id,
       conversation.id,
       conversation.agent_id,

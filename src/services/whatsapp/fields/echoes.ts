@@ -162,6 +162,7 @@ async function takeOver(
         where s.conversation_id = ? and s.project_id = ? and s.status = 'pending'
           and not (s.claimed_by is not null and s.next_attempt_at > now())
           and m.id = s.message_id and m.role = 'assistant' and m.author_id is null and m.source = 'api'
+          and m.order_id is null
         returning s.message_id)
      update ai_messages m set delivery_status = 'failed', delivery_error = ?
        from gone where m.id = gone.message_id and m.project_id = ? and m.delivery_status = 'pending'
