@@ -26,6 +26,8 @@ alter table products
   add column search text generated always as (og_fold(name)) stored;
 create unique index products_business_retailer_uq on products (business_id, retailer_id) where retailer_id is not null;
 create index products_project_business_idx on products (project_id, business_id, id);
+-- its prefix (project_id) serves what products_project_idx did
+drop index if exists products_project_idx;
 
 create table ai_carts (
   conversation_id int primary key references ai_conversations (id) on delete cascade,
@@ -73,6 +75,7 @@ alter table orders drop column uuid, drop column delivery_type, drop column paym
   drop column location, drop column comment, drop column history, drop column conversion, drop column cart_version;
 drop table if exists ai_carts;
 drop index if exists products_project_business_idx;
+create index if not exists products_project_idx on products (project_id);
 alter table products drop column search, drop column enabled, drop column retailer_id, drop column created_at, drop column updated_at;
 alter table businesses drop column currency, drop column delivery_price, drop column tax_rate;
 `);
