@@ -60,7 +60,7 @@ describe('documentWithSelection', () => {
   it('expands a bare relation to its scalar fields', async () => {
     const doc = await conversations('agent');
     expect(items(doc)).toContain(
-      'agent { id business_id name provider provider_type provider_external_id enabled disabled_reason history created_at updated_at credentials }',
+      'agent { id business_id name provider provider_type provider_external_id enabled disabled_reason history order_messages created_at updated_at credentials }',
     );
   });
 

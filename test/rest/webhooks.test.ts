@@ -118,7 +118,7 @@ describe.each(ENGINES)('webhooks (%s)', (engine) => {
       [{ url: 42, events: ['*'] }, 'url'],
       [{ events: ['*'] }, 'url'],
       [{ url: PUBLIC_URL, events: [] }, 'events'],
-      [{ url: PUBLIC_URL, events: ['order.created'] }, 'events'],
+      [{ url: PUBLIC_URL, events: ['order.deleted'] }, 'events'],
       [{ url: PUBLIC_URL, events: ['*', 'message.created'] }, 'events'],
       [{ url: PUBLIC_URL, events: 'message.created' }, 'events'],
       [{ url: PUBLIC_URL }, 'events'],
