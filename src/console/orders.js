@@ -370,6 +370,11 @@
       }),
     );
   }
+  /** The reason given with the order's last move (a rejection's, an estimated time), if any. */
+  function reasonOf(o) {
+    var last = o.history && o.history.length ? o.history[o.history.length - 1] : null;
+    return last && last.status === o.status && last.reason ? last.reason : null;
+  }
   function card(o) {
     var group = groupOf(o.status);
     var error = state.errors.get(o.id);
@@ -405,6 +410,9 @@
       ),
       o.address ? h('p', { class: 'order-address' }, h('span', { class: 'muted' }, t('order_address') + ': '), dom.name(o.address)) : null,
       o.comment ? h('p', { class: 'order-comment' }, h('span', { class: 'muted' }, t('order_comment') + ': '), dom.name(o.comment)) : null,
+      reasonOf(o)
+        ? h('p', { class: 'order-reason' }, h('span', { class: 'muted' }, t('order_reason') + ': '), dom.name(reasonOf(o)))
+        : null,
       linesOf(o.products, o.currency),
       h('p', { class: 'order-total' }, h('span', null, t('order_total')), h('strong', { class: 'num' }, money(totalOf(o), o.currency))),
       error ? h('p', { class: 'error', role: 'alert' }, error) : null,
@@ -518,6 +526,8 @@
     var known = state.orders.get(o.id);
     if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
     if (known || isToday(o.created_at)) state.orders.set(o.id, o);
+    // "new" until it leaves the pending group
+    if (groupOf(o.status) !== 'pending') state.fresh.delete(o.id);
     if (o.conversation_id != null && !state.customers.has(o.conversation_id)) loadCustomers();
     render();
     putThread(o);

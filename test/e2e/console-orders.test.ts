@@ -243,6 +243,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, the Orders page (CONTRACT §15.7)', (
       await page.locator(`.reject-form[data-order="${order.late.id}"] button[type="submit"]`).click();
       await expect.poll(() => cardIn(page, 'done', order.late.id).count(), { timeout: 10_000 }).toBe(1);
       expect(await cardIn(page, 'done', order.late.id).locator('.badge.status').innerText()).toBe('Rejected by the restaurant');
+      expect(await cardIn(page, 'done', order.late.id).locator('.order-reason').innerText()).toBe('Reason: Sin masa hasta las 20:00');
       const rejected = await statusOf(order.late.id);
       expect(rejected.status).toBe(5);
       expect(rejected.history.at(-1)).toMatchObject({ status: 5, reason: 'Sin masa hasta las 20:00', by: 2 });
