@@ -727,6 +727,10 @@
     chimes: function () {
       return state.chimes;
     },
+    /** The AudioContext's state (`running` once a click allowed sound), or null before. */
+    audio: function () {
+      return audioContext ? audioContext.state : null;
+    },
   };
   if (session()) begin();
 })();

@@ -191,10 +191,15 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, the Orders page (CONTRACT §15.7)', (
 
       // a new order placed through the API appears live, with the sound
       expect(await page.evaluate('window.OrderGraphConsole.orders.chimes()')).toBe(0);
+      // (the other business's new order never reaches this owner's page)
+      order.norte2 = await place(conv.norte, 2, 2, [{ product_id: product['Tiramisu'], quantity: 2 }]);
       order.live = await place(conv.live, 1, 1, [{ product_id: product['Pepperoni'], quantity: 2 }], 'Gran Vía 1');
       await expect.poll(() => groupIds(page, 'pending'), { timeout: 10_000 }).toEqual([order.live.id, order.late.id, order.pickup.id]);
       expect(await cardIn(page, 'pending', order.live.id).locator('.badge.new').count()).toBe(1);
       expect(await page.evaluate('window.OrderGraphConsole.orders.chimes()')).toBe(1);
+      expect(await page.locator(`.order-card[data-order="${order.norte2.id}"]`).count()).toBe(0);
+      // the chime is the Web Audio API's (the page's first click allowed it), no file was fetched
+      await expect.poll(() => page.evaluate('window.OrderGraphConsole.orders.audio()')).toBe('running');
       // looked at already: the title has nothing new to say
       expect(await page.title()).toBe('Orders — OrderGraph console');
 
@@ -278,6 +283,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, the Orders page (CONTRACT §15.7)', (
       const threadOrder = page.locator(`#thread-commerce [data-order="${order.marta.id}"]`);
       await expect.poll(() => threadOrder.count(), { timeout: 10_000 }).toBe(1);
       await expect.poll(() => cart.count()).toBe(0);
+      // announced in the title, without a sound: it was turned off
+      await expect.poll(() => page.title()).toMatch(/^\(1\) Orders — /);
+      expect(await page.evaluate('window.OrderGraphConsole.orders.chimes()')).toBe(2);
       expect(await threadOrder.locator('.badge.status').innerText()).toBe('Pending');
       expect(await threadOrder.innerText()).toContain('Pepperoni × 2');
       await moveByKey(order.marta.id, 7);
