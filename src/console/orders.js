@@ -624,7 +624,7 @@
     return h(
       'section',
       { class: 'cart', id: 'thread-cart', 'data-version': cart.version, 'aria-labelledby': 'thread-cart-title' },
-      h('h4', { id: 'thread-cart-title' }, '🛒 ' + t('cart_title'), ' ', h('span', { class: 'badge dt' }, t('dt_' + cart.delivery_type))),
+      h('h4', { id: 'thread-cart-title' }, t('cart_title'), ' ', h('span', { class: 'badge dt' }, t('dt_' + cart.delivery_type))),
       h(
         'ul',
         { class: 'order-lines' },

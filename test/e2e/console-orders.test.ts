@@ -360,6 +360,27 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, the Orders page (CONTRACT §15.7)', (
       expect(await text(norte.locator('.order-total .num'))).toMatch(/^\u200f?[0-9٠-٩.,٫]+\s?€$/u);
       expect(await noSidewaysScroll(ar.page)).toBeLessThanOrEqual(0);
       await ar.page.screenshot({ path: path.join(DOCS, 'console-orders-ar-phone.png') });
+      // a thread's cart, right to left on the phone: its problem line in words, nothing wider than the screen
+      await putCart(
+        conv.omar,
+        1,
+        1,
+        [
+          { product_id: product['Margherita'], quantity: 1 },
+          { retailer_id: 'shawarma', quantity: 2 },
+        ],
+        'شارع الملك فهد 12',
+      );
+      await ar.page.locator('#page-inbox').click();
+      await ar.page.locator(`#conversations button[data-id="${conv.omar}"]`).click();
+      const cart = ar.page.locator('#thread-cart');
+      await expect.poll(() => cart.count(), { timeout: 10_000 }).toBe(1);
+      expect(await text(cart)).toContain('ليس في القائمة');
+      expect(await text(cart)).toContain('شارع الملك فهد 12');
+      expect(await cart.locator('[data-problem="unknown"]').count()).toBe(1);
+      expect(await noSidewaysScroll(ar.page)).toBeLessThanOrEqual(0);
+      await cart.scrollIntoViewIfNeeded();
+      await ar.page.screenshot({ path: path.join(OUT, 'console-orders-ar-thread.png') });
       expect(ar.blocked).toEqual([]);
       expect(ar.pageErrors).toEqual([]);
     } finally {
