@@ -244,6 +244,11 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, the Orders page (CONTRACT §15.7)', (
       const reason = page.locator(`#reject-reason-${order.late.id}`);
       await expect.poll(() => reason.isVisible()).toBe(true);
       await reason.fill('Sin masa hasta las 20:00');
+      // a live redraw (another order arriving) keeps the reason being typed, and the focus
+      order.during = await place(conv.pierre, 1, 2, [{ product_id: product['Lemonade'], quantity: 4 }]);
+      await expect.poll(() => cardIn(page, 'pending', order.during.id).count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.locator(`#reject-reason-${order.late.id}`).inputValue()).toBe('Sin masa hasta las 20:00');
+      expect(await page.evaluate('document.activeElement.id')).toBe(`reject-reason-${order.late.id}`);
       await page.screenshot({ path: path.join(OUT, 'console-orders-reject.png') });
       await page.locator(`.reject-form[data-order="${order.late.id}"] button[type="submit"]`).click();
       await expect.poll(() => cardIn(page, 'done', order.late.id).count(), { timeout: 10_000 }).toBe(1);
