@@ -152,10 +152,15 @@
                     'ul',
                     { class: 'orders' },
                     x.orders.map(function (o) {
+                      // its status by name (§15.7; the words are orders-words.js's)
                       return h(
                         'li',
-                        { 'data-order': o.id },
-                        t('order_line', { id: ids.format(o.id), total: money.format(o.total) }) + ' · ' + og.inbox.when(o.created_at),
+                        { 'data-order': o.id, 'data-status': o.status },
+                        t('order_line', { id: ids.format(o.id), total: money.format(o.total) }) +
+                          ' · ' +
+                          og.inbox.when(o.created_at) +
+                          ' · ',
+                        h('span', { class: 'badge status s' + o.status }, t('ost_' + o.status)),
                       );
                     }),
                   )

@@ -58,6 +58,11 @@
     'message.created',
     'message.status',
     'message.updated', // a file stored or failed (§12.3): its placeholder becomes the picture
+    // §15.7: carts and orders, for orders.js (passed on as `console:event`)
+    'cart.updated',
+    'order.created',
+    'order.status',
+    'order.updated',
   ];
   var view = window.OrderGraphMessageView;
   var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
@@ -625,6 +630,7 @@
     es.addEventListener('stream.reset', function () {
       reload();
       if (state.selected) loadMessages(state.selected);
+      document.dispatchEvent(new CustomEvent('console:resync'));
     });
   }
   function reconnect() {
@@ -638,6 +644,7 @@
     state.poll = setInterval(function () {
       reload();
       if (state.selected) loadMessages(state.selected);
+      document.dispatchEvent(new CustomEvent('console:resync'));
     }, 10000);
   }
   function stopLive() {
@@ -649,6 +656,7 @@
     if (state.observer) state.observer.disconnect();
     dropMedia();
     state = freshState();
+    og.unread = 0;
     document.title = baseTitle;
   }
   function setMode(m) {
@@ -656,6 +664,8 @@
   }
 
   function onEvent(ev) {
+    // carts and orders are other panels' (orders.js)
+    if (/^(cart|order)\./.test(ev.type)) return void document.dispatchEvent(new CustomEvent('console:event', { detail: ev }));
     if (ev.type === 'message.created') return onMessage(ev.data);
     if (ev.type === 'message.status' || ev.type === 'message.updated') {
       if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
@@ -734,7 +744,10 @@
     state.conversations.forEach(function (c) {
       unread += c.unread_count || 0;
     });
-    document.title = unread ? '(' + n(unread) + ') ' + baseTitle : baseTitle;
+    og.unread = unread;
+    // orders.js composes the title with its new orders; without it, the unread count alone
+    if (og.retitle) og.retitle();
+    else document.title = unread ? '(' + n(unread) + ') ' + baseTitle : baseTitle;
   }
   function notify(c, m, known) {
     if (!('Notification' in window) || Notification.permission !== 'granted' || (known === undefined && !c)) return;
@@ -1150,6 +1163,14 @@
     },
     when: when,
     contactOf: contactOf,
+    /** Opens conversation `id` (the Orders page's "Open conversation"), read first when the queue does not hold it. */
+    open: function (id) {
+      if (state.conversations.has(id)) return select(id, true);
+      fetchConversation(id).then(function (c) {
+        if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
+        select(c.id, true);
+      }, showError);
+    },
   };
   if (session()) begin();
 })();
