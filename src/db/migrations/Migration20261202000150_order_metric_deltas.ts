@@ -178,32 +178,6 @@ begin
   return greatest(moved_c, moved_o, moved_p);
 end $$;
 
--- A statement of new orders has no state yet (deletes take theirs out row by row): their contributions in one statement,
--- metrics_refresh_orders' work without the previous contributions (the general path when a state is there after all).
-create or replace function metrics_orders_trg() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'INSERT' then
-    if exists (select 1 from metrics_order_state s join metrics_new n on n.id = s.order_id) then
-      perform metrics_refresh_orders(array(select id from metrics_new));
-      return null;
-    end if;
-    with n as (select * from metrics_order_current(array(select id from metrics_new))),
-    state as (insert into metrics_order_state select * from n),
-    orders_delta as (
-      insert into metrics_order_delta (project_id, bucket, business_id, agent_id, status_group, orders, revenue)
-      select project_id, metrics_b15(created_at), business_id, agent_id, status_group, count(*), sum(total)
-        from n group by 1, 2, 3, 4, 5)
-    insert into metrics_product_delta (project_id, bucket, business_id, product_id, name, times_sold, orders, revenue)
-    select n.project_id, metrics_b15(n.created_at), n.business_id, coalesce(op.product_id, 0), op.name, sum(op.quantity),
-           count(distinct n.order_id), sum(op.quantity * op.price)
-      from n join order_products op on op.order_id = n.order_id
-     group by 1, 2, 3, 4, 5;
-  elsif tg_op = 'UPDATE' then
-    perform metrics_refresh_orders(array(select id from metrics_new union select id from metrics_old));
-  end if;
-  return null;
-end $$;
-
 create or replace function metrics_truncate_trg() returns trigger language plpgsql as $$
 begin
   if tg_table_name = 'orders' then
