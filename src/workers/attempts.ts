@@ -6,8 +6,8 @@
  * after `maxAttempts` attempts, after `maxAgeMs` from its creation when its kind has an age bound,
  * or at once when its failure is not one to retry (an answer that will not change: its data).
  *
- * A new outbox kind (§15's conversion events, say) adds its rule to `ATTEMPT_RULES` and calls
- * `afterFailure` from its `record`: nothing else to copy.
+ * A new outbox kind adds its rule to `ATTEMPT_RULES` and calls `afterFailure` from its `record`, as §15's
+ * conversion events do (workers/conversion-sender.ts): nothing else to copy.
  */
 export interface AttemptRule {
   /** Attempts in all; the last failure is final. */
@@ -29,6 +29,8 @@ export const ATTEMPT_RULES = {
   mediaDownload: { maxAttempts: 200, maxDelayMs: 10 * 60_000, maxAgeMs: 24 * 3600_000, describe: () => 'gave up after 24 hours' },
   /** CONTRACT §13.3 and §11: a history chunk that fails 10 times is `failed`, its reason on the agent's `history.failed`. */
   historyChunk: { maxAttempts: 10, maxDelayMs: 10 * 60_000 },
+  /** CONTRACT §15.6: at most 8 attempts per Conversions API event, as §10.1's replies (an order's notices are replies). */
+  conversionEvent: { maxAttempts: 8, maxDelayMs: Infinity },
 } as const satisfies Record<string, AttemptRule>;
 
 export type AttemptKind = keyof typeof ATTEMPT_RULES;

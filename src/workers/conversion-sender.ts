@@ -7,18 +7,11 @@ import { decryptCredentials } from '../services/agents/agent-credentials.js';
 import { appendEvents, type NewAiEvent } from '../services/events/event-log.js';
 import { CONVERSION_MAX_AGE_MS } from '../services/orders/conversions.js';
 import { amount, orderEvent, orderRecords } from '../services/orders/order.service.js';
-import {
-  backoffMs,
-  OutboxWorker,
-  type ClaimOwner,
-  type OutboxJob,
-  type OutboxLog,
-  type OutboxQueue,
-  type OutboxResult,
-} from './outbox-worker.js';
+import { afterFailure, ATTEMPT_RULES, backoffMs } from './attempts.js';
+import { OutboxWorker, type ClaimOwner, type OutboxJob, type OutboxLog, type OutboxQueue, type OutboxResult } from './outbox-worker.js';
 
-/** CONTRACT §15.6: at most 8 attempts per event, as §10.1's replies. */
-export const MAX_CONVERSION_ATTEMPTS = 8;
+/** CONTRACT §15.6: at most 8 attempts per event, as §10.1's replies (the shared rule of workers/attempts.ts). */
+export const MAX_CONVERSION_ATTEMPTS = ATTEMPT_RULES.conversionEvent.maxAttempts;
 /** A claimed event's lease lasts the provider deadline plus this: after it, another process may send it again. */
 const LEASE_MARGIN_MS = 2000;
 /** Meta's throttling codes (CONTRACT §10.1): retried as a 429 is. */
@@ -193,7 +186,11 @@ export class ConversionSender implements OutboxQueue<ClaimedEvent, ConversionOut
    * per project (the order's `conversion`, `order.updated`, the row `done`). Null: the worker claims next.
    */
   async record(results: EventResult[]): Promise<null> {
-    const final = (r: EventResult) => r.result.ok || !r.result.retry || r.job.attempts >= MAX_CONVERSION_ATTEMPTS;
+    const final = (r: EventResult) =>
+      r.result.ok ||
+      !afterFailure(ATTEMPT_RULES.conversionEvent, this.opts.config.retryBaseMs, r.job.attempts, r.result.error, {
+        retryable: r.result.retry,
+      }).retry;
     const retries = results.filter((r) => !final(r));
     if (retries.length) {
       const rows = retries.map(({ job, result }) => ({
