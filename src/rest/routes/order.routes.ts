@@ -1,5 +1,6 @@
 import { ACCESS } from '../../services/identity/access.js';
 import { Q_MAX } from '../../services/conversations/conversation.service.js';
+import { INT_MAX } from '../../services/conversations/message-rules.js';
 import {
   ADDRESS_MAX,
   CART_COMMENT_MAX,
@@ -26,7 +27,6 @@ import { listQuery, listVariables } from './conversation.routes.js';
 const common: Pick<RouteSpec, 'access' | 'ai'> = { access: ACCESS.AI_ADMIN, ai: true };
 const menu = { ...common, tags: ['ai-menu'] };
 const carts = { ...common, tags: ['ai-orders'] };
-const INT_MAX = 2_147_483_647;
 
 /** CONTRACT §16: a path id is 1–18 digits; one no record has (however large) is simply not found (0 never exists). */
 const PATH_ID = '^[0-9]{1,18}$';

@@ -28,7 +28,7 @@ import {
   type RelationFilters,
   type Relations,
 } from '../shared/list-query.js';
-import { INT_MAX } from './message-rules.js';
+import { INT_MAX, storedId } from './message-rules.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
@@ -276,7 +276,7 @@ export class ConversationService {
         : await run(ctx.em, 'select id from ai_messages where project_id = ? and conversation_id = ? and id = ?', [
             project,
             conversation.id,
-            Number.isInteger(messageId) && messageId > 0 && messageId <= INT_MAX ? messageId : 0,
+            storedId(messageId),
           ]);
     if (!target) throw validationError([{ field: 'message_id', key: 'invalid_field' }]);
     // the mark and the user messages up to it (the conversation's unread_count subtracts them)

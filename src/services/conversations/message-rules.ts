@@ -10,6 +10,9 @@ import { checkPayload, OUTBOUND_TYPES, type OutboundType } from './message-paylo
 /** The largest id a path or body may name (PostgreSQL integer). */
 export const INT_MAX = 2_147_483_647;
 
+/** An id as a lookup binds it: one no record can have (out of range, not an integer) becomes 0, which none has. */
+export const storedId = (id: number): number => (Number.isInteger(id) && id > 0 && id <= INT_MAX ? id : 0);
+
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 
 export const STATUS_REASONS = ['completed', 'abandoned', 'failed'] as const;

@@ -63,6 +63,9 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
   };
 }
 
+/** SQL for an instant as the API's records write it (`2026-12-02T01:02:03.456Z`, UTC, milliseconds), from `expr`. */
+export const isoText = (expr: string) => `to_char(${expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
  * messageRecord built by PostgreSQL from the row `m` (an alias of ai_messages' columns), as jsonb:
  * for writes that are one statement with their event (whatsapp/inbound-notification.ts). Keep the two in
@@ -70,12 +73,12 @@ export function conversationRecord(c: Record<string, any>, messagesCount: number
  */
 export function messageRecordSql(m: string): string {
   return `jsonb_build_object('id', ${m}.id, 'conversation_id', ${m}.conversation_id, 'role', ${m}.role, 'content', ${m}.content,
-    'public', ${m}.public, 'created_at', to_char(${m}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'public', ${m}.public, 'created_at', ${isoText(`${m}.created_at`)},
     'usage', ${m}.usage, 'external_id', ${m}.external_id, 'delivery_status', ${m}.delivery_status,
     'delivery_error', ${m}.delivery_error, 'author_id', ${m}.author_id, 'type', ${m}.type, 'payload', ${m}.payload,
     'reply_to_id', ${m}.reply_to_id, 'source', ${m}.source,
-    'edited_at', to_char(${m}.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', ${m}.edits,
-    'revoked_at', to_char(${m}.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', ${m}.referral,
+    'edited_at', ${isoText(`${m}.edited_at`)}, 'edits', ${m}.edits,
+    'revoked_at', ${isoText(`${m}.revoked_at`)}, 'referral', ${m}.referral,
     'referred_product', ${m}.referred_product, 'order_id', ${m}.order_id)`;
 }
 

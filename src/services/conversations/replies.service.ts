@@ -4,9 +4,12 @@ import { appError, validationError, type Problem } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { ACCESS, assertAccess, assertAiAdmin, assertAiModule } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
+import { refusingDuplicates } from '../shared/unique.js';
 import { checkQ, containsPattern, readPage, type Page } from './conversation.service.js';
-import { INT_MAX } from './message-rules.js';
+import { storedId } from './message-rules.js';
 import { run } from './records.js';
+
+const DUPLICATE_SHORTCUT: Problem = { field: 'shortcut', key: 'duplicate_reply' };
 
 export const REPLY_ATTRIBUTES: Attributes = { id: 'int', shortcut: 'string', created_at: 'timestamp', updated_at: 'timestamp' };
 export const SHORTCUT_PATTERN = '^[a-z0-9_-]{1,32}$';
@@ -51,12 +54,14 @@ export class ReplyService {
   async create(ctx: RequestContext, input: ReplyInput): Promise<AiReply> {
     assertWriter(ctx);
     const fields = checkReply(input, true);
-    const [row] = await uniquely(() =>
-      run(ctx.em, `insert into ai_replies (project_id, shortcut, content) values (?, ?, ?) returning ${COLUMNS}`, [
-        ctx.project.id,
-        fields.shortcut,
-        fields.content,
-      ]),
+    const [row] = await refusingDuplicates(
+      () =>
+        run(ctx.em, `insert into ai_replies (project_id, shortcut, content) values (?, ?, ?) returning ${COLUMNS}`, [
+          ctx.project.id,
+          fields.shortcut,
+          fields.content,
+        ]),
+      DUPLICATE_SHORTCUT,
     );
     return ctx.em.map(AiReply, row);
   }
@@ -65,13 +70,15 @@ export class ReplyService {
   async update(ctx: RequestContext, id: number, input: ReplyInput): Promise<AiReply> {
     assertWriter(ctx);
     const fields = checkReply(input, false);
-    const [row] = await uniquely(() =>
-      run(
-        ctx.em,
-        `update ai_replies set shortcut = coalesce(?, shortcut), content = coalesce(?, content), updated_at = now()
+    const [row] = await refusingDuplicates(
+      () =>
+        run(
+          ctx.em,
+          `update ai_replies set shortcut = coalesce(?, shortcut), content = coalesce(?, content), updated_at = now()
           where project_id = ? and id = ? returning ${COLUMNS}`,
-        [fields.shortcut ?? null, fields.content ?? null, ctx.project.id, replyId(id)],
-      ),
+          [fields.shortcut ?? null, fields.content ?? null, ctx.project.id, storedId(id)],
+        ),
+      DUPLICATE_SHORTCUT,
     );
     if (!row) throw appError('ERROR_AI_REPLY_NOT_FOUND');
     return ctx.em.map(AiReply, row);
@@ -82,7 +89,7 @@ export class ReplyService {
     assertWriter(ctx);
     const [row] = await run(ctx.em, `delete from ai_replies where project_id = ? and id = ? returning ${COLUMNS}`, [
       ctx.project.id,
-      replyId(id),
+      storedId(id),
     ]);
     if (!row) throw appError('ERROR_AI_REPLY_NOT_FOUND');
     return ctx.em.map(AiReply, row);
@@ -94,8 +101,6 @@ function assertWriter(ctx: RequestContext): void {
   assertAccess(ctx, ACCESS.INTERNAL);
   assertAiModule(ctx);
 }
-
-const replyId = (id: number) => (Number.isInteger(id) && id > 0 && id <= INT_MAX ? id : 0);
 
 function checkReply(input: ReplyInput, creating: boolean): { shortcut?: string; content?: string } {
   const problems: Problem[] = [];
@@ -114,13 +119,4 @@ function checkReply(input: ReplyInput, creating: boolean): { shortcut?: string; 
   }
   if (problems.length) throw validationError(problems);
   return { shortcut: shortcut as string | undefined, content: content as string | undefined };
-}
-
-async function uniquely<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw validationError([{ field: 'shortcut', key: 'duplicate_reply' }]);
-    throw err;
-  }
 }

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 import { appError, validationError } from '../../errors/codes.js';
-import { run } from '../conversations/records.js';
+import { storedId } from '../conversations/message-rules.js';
+import { isoText, run } from '../conversations/records.js';
 import { writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { checkCart, LINES_MAX, QUANTITY_MAX, type CartInput } from './input.js';
@@ -58,9 +59,6 @@ export interface OpenCart {
   terms: BusinessTerms | null;
   menu: MenuProduct[];
 }
-
-const INT_MAX = 2_147_483_647;
-const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * A conversation's cart (CONTRACT §15.2): priced from the menu whenever it is read, under a `version` that changes
@@ -135,7 +133,7 @@ export async function openCart(
   conversationId: number,
   price: { lines: LineInput[]; business_id: number | null } | null,
 ): Promise<OpenCart> {
-  const id = Number.isSafeInteger(conversationId) && conversationId > 0 && conversationId <= INT_MAX ? conversationId : 0;
+  const id = storedId(conversationId);
   const [row] = await run(
     tx,
     `with c as (
@@ -145,7 +143,7 @@ export async function openCart(
           for no key update of c),
      k as (
        select conversation_id, business_id, delivery_type, lines, address, location, comment, version, shown,
-              to_char(updated_at at time zone 'UTC', ${ISO_MS}) as updated_at
+              ${isoText('updated_at')} as updated_at
          from ai_carts where project_id = ? and conversation_id = (select id from c) for update),
      l as (select e from jsonb_array_elements(coalesce(?::jsonb, (select lines from k), '[]'::jsonb)) e),
      b as (
@@ -266,7 +264,7 @@ const CART_EVENT = `, ev as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select ?::int, 'cart.updated', ?::int, ?::int, ?::int, true,
               jsonb_build_object('conversation_id', ?::int) || ?::jsonb
-                || jsonb_build_object('version', saved.version, 'updated_at', to_char(saved.updated_at at time zone 'UTC', ${ISO_MS})),
+                || jsonb_build_object('version', saved.version, 'updated_at', ${isoText('saved.updated_at')}),
               clock_timestamp()
          from saved)`;
 

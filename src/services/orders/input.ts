@@ -1,4 +1,5 @@
 import { validationError, type Problem } from '../../errors/codes.js';
+import { INT_MAX } from '../conversations/message-rules.js';
 import type { CartFields, LineInput } from './pricing.js';
 
 /**
@@ -24,7 +25,6 @@ export const FINAL_STATUSES: ReadonlySet<number> = new Set([1, 2, 5, 6, 10, 11, 
 /** Statuses nothing moves to: pending and preorder are where an order starts. */
 export const START_STATUSES: ReadonlySet<number> = new Set([0, 13]);
 const LINE_MEMBERS = ['product_id', 'retailer_id', 'quantity', 'comment'];
-const INT_MAX = 2_147_483_647;
 
 export interface CartInput {
   business_id?: unknown;

@@ -2,19 +2,22 @@ import { raw } from '@mikro-orm/postgresql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 import { Product } from '../../entities/product.js';
-import { appError, validationError } from '../../errors/codes.js';
+import { appError, validationError, type Problem } from '../../errors/codes.js';
 import { checkQ, containsPattern, readPage, type Page } from '../conversations/conversation.service.js';
+import { storedId } from '../conversations/message-rules.js';
 import { run } from '../conversations/records.js';
 import { writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
+import { refusingDuplicates } from '../shared/unique.js';
 import { openCart, refreshCart } from './cart.service.js';
 import { checkProduct, type ProductInput } from './input.js';
+
+const DUPLICATE_RETAILER_ID: Problem = { field: 'retailer_id', key: 'duplicate_retailer_id' };
 
 export const PRODUCT_WHERE: Attributes = { id: 'int', business_id: 'int', enabled: 'boolean', retailer_id: 'string' };
 export const PRODUCT_ORDER_BY: Attributes = { id: 'int', name: 'string', price: 'int', updated_at: 'timestamp' };
 const COLUMNS = 'id, business_id, name, price::float8 as price, enabled, retailer_id, created_at, updated_at';
-const INT_MAX = 2_147_483_647;
 
 /**
  * The menu (CONTRACT §15.1): a business's products, which the business changes (a price rises, a dish runs out) and
@@ -54,12 +57,14 @@ export class MenuService {
     return writeWithEvents(
       ctx,
       async (tx) => {
-        const [row] = await uniquely(() =>
-          run(
-            tx,
-            `insert into products (project_id, business_id, name, price, enabled, retailer_id) values (?, ?, ?, ?, ?, ?) returning ${COLUMNS}`,
-            [ctx.project.id, fields.business_id, fields.name, fields.price, fields.enabled ?? true, fields.retailer_id ?? null],
-          ),
+        const [row] = await refusingDuplicates(
+          () =>
+            run(
+              tx,
+              `insert into products (project_id, business_id, name, price, enabled, retailer_id) values (?, ?, ?, ?, ?, ?) returning ${COLUMNS}`,
+              [ctx.project.id, fields.business_id, fields.name, fields.price, fields.enabled ?? true, fields.retailer_id ?? null],
+            ),
+          DUPLICATE_RETAILER_ID,
         );
         const inboxed = await repriceCarts(tx, ctx.project.id, row, null);
         return { value: ctx.em.map(Product, row), events: [], inboxed };
@@ -78,22 +83,24 @@ export class MenuService {
       ctx,
       async (tx) => {
         const before = await this.visible(ctx, tx, productId, scope, true);
-        const [row] = await uniquely(() =>
-          run(
-            tx,
-            `update products set name = coalesce(?, name), price = coalesce(?, price), enabled = coalesce(?, enabled),
+        const [row] = await refusingDuplicates(
+          () =>
+            run(
+              tx,
+              `update products set name = coalesce(?, name), price = coalesce(?, price), enabled = coalesce(?, enabled),
                     retailer_id = case when ?::boolean then ? else retailer_id end, updated_at = now()
               where project_id = ? and id = ? returning ${COLUMNS}`,
-            [
-              fields.name ?? null,
-              fields.price ?? null,
-              fields.enabled ?? null,
-              fields.retailer_id !== undefined,
-              fields.retailer_id ?? null,
-              ctx.project.id,
-              before.id,
-            ],
-          ),
+              [
+                fields.name ?? null,
+                fields.price ?? null,
+                fields.enabled ?? null,
+                fields.retailer_id !== undefined,
+                fields.retailer_id ?? null,
+                ctx.project.id,
+                before.id,
+              ],
+            ),
+          DUPLICATE_RETAILER_ID,
         );
         const inboxed = await repriceCarts(tx, ctx.project.id, row, before.retailer_id ?? null);
         return { value: ctx.em.map(Product, row), events: [], inboxed };
@@ -110,7 +117,7 @@ export class MenuService {
     scope: number[] | null,
     lock: boolean,
   ): Promise<Product> {
-    const id = Number.isSafeInteger(productId) && productId > 0 && productId <= INT_MAX ? productId : 0;
+    const id = storedId(productId);
     const [row] = await run(
       em,
       `select ${COLUMNS} from products where project_id = ? and id = ? and (?::int[] is null or business_id = any(?::int[]))${lock ? ' for update' : ''}`,
@@ -146,13 +153,4 @@ async function repriceCarts(
     if (open.conversation && open.row?.lines) await refreshCart(tx, projectId, open.conversation, open);
   }
   return carts.length > 0;
-}
-
-async function uniquely<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw validationError([{ field: 'retailer_id', key: 'duplicate_retailer_id' }]);
-    throw err;
-  }
 }

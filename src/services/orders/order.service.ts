@@ -3,7 +3,8 @@ import type { RequestContext } from '../../context/index.js';
 import { Order } from '../../entities/order.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
-import { run } from '../conversations/records.js';
+import { storedId } from '../conversations/message-rules.js';
+import { isoText, run } from '../conversations/records.js';
 import { appendEvents, writeWithEvents, type NewAiEvent, type OutboxKind } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
@@ -24,7 +25,6 @@ export const ORDER_WHERE: Attributes = {
 };
 export const ORDER_ORDER_BY: Attributes = { id: 'int', created_at: 'timestamp', status: 'int', updated_at: 'timestamp' };
 const NEWEST_FIRST = '-created_at,-id';
-const INT_MAX = 2_147_483_647;
 
 export interface OrderLine {
   product_id: number | null;
@@ -109,7 +109,7 @@ export class OrderService {
   /** `GET /ai/orders/{id}`. */
   async get(ctx: RequestContext, orderId: number): Promise<OrderRecord> {
     assertAiAdmin(ctx);
-    const [order] = await orderRecords(ctx.em, ctx.project.id, [checkedId(orderId)], await visibleBusinessIds(ctx));
+    const [order] = await orderRecords(ctx.em, ctx.project.id, [storedId(orderId)], await visibleBusinessIds(ctx));
     if (!order) throw appError('ERROR_AI_ORDER_NOT_FOUND');
     return order;
   }
@@ -148,7 +148,7 @@ export class OrderService {
           tx,
           `select o.id, o.status, o.business_id, c.agent_id from orders o left join ai_conversations c on c.id = o.conversation_id
             where o.project_id = ? and o.id = ? and (?::int[] is null or o.business_id = any(?::int[])) for update of o`,
-          [ctx.project.id, checkedId(orderId), scope, scope],
+          [ctx.project.id, storedId(orderId), scope, scope],
         );
         if (!row) throw appError('ERROR_AI_ORDER_NOT_FOUND');
         const same = row.status === status;
@@ -158,7 +158,7 @@ export class OrderService {
           await run(
             tx,
             `update orders set status = ?, updated_at = now(),
-                    history = history || jsonb_build_array(jsonb_build_object('status', ?::int, 'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', ?::int, 'reason', ?::text))
+                    history = history || jsonb_build_array(jsonb_build_object('status', ?::int, 'at', ${isoText('now()')}, 'by', ?::int, 'reason', ?::text))
               where project_id = ? and id = ?`,
             [status, status, by, reason, ctx.project.id, row.id],
           );
@@ -174,8 +174,6 @@ export class OrderService {
     );
   }
 }
-
-const checkedId = (id: number) => (Number.isSafeInteger(id) && id > 0 && id <= INT_MAX ? id : 0);
 
 const statusRefused = () =>
   validationError([
@@ -249,7 +247,7 @@ async function insertOrder(
        insert into orders (project_id, business_id, customer_id, conversation_id, status, summary, delivery_type, paymethod, currency,
                            address, location, comment, conversion, history, cart_version)
        values (?, ?, ?, ?, 0, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb,
-               jsonb_build_array(jsonb_build_object('status', 0, 'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', ?::int, 'reason', null)),
+               jsonb_build_array(jsonb_build_object('status', 0, 'at', ${isoText('now()')}, 'by', ?::int, 'reason', null)),
                ?)
        on conflict (conversation_id, cart_version) where cart_version is not null do nothing
        returning id, project_id, uuid::text as uuid, history, created_at, updated_at),
@@ -265,8 +263,8 @@ async function insertOrder(
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select o.project_id, 'order.created', ?::int, ?::int, ?::int, true,
               jsonb_build_object('id', o.id, 'uuid', o.uuid, 'history', o.history,
-                                 'created_at', to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                 'updated_at', to_char(o.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) || ?::jsonb,
+                                 'created_at', ${isoText('o.created_at')},
+                                 'updated_at', ${isoText('o.updated_at')}) || ?::jsonb,
               clock_timestamp()
          from o
        returning 1)
