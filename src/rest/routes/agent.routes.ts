@@ -3,7 +3,7 @@ import { ACCESS } from '../../services/identity/access.js';
 import { AGENT_ATTRIBUTES, AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
 import { integerId, object, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
-import { listQuery, listVariables } from './conversation.routes.js';
+import { listQuery, listVariables, sentMembers } from './conversation.routes.js';
 
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai agents'], access: ACCESS.AI_ADMIN, ai: true };
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
@@ -38,9 +38,6 @@ const ORDER_MESSAGES: JSONSchema = {
     'The notices an order of a WhatsApp conversation sends, replacing the whole object (null removes them): keys are order status codes ("0" placed, "1" to "23" moves), values {"text" (1-1024 characters; {{order}} the order id, {{total}} the total and its currency, {{eta}} the move\'s reason or -), "template_id" (an APPROVED template of the agent, sent outside the customer service window; optional), "locale" (optional)}.',
   example: { '7': { text: 'Order {{order}} accepted: {{total}}, ready in {{eta}}', template_id: null, locale: 'en' } },
 };
-/** Only the members sent: an absent one leaves a patched agent's field as it is. */
-const sent = (body: Record<string, unknown> | undefined) =>
-  Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
 const agentId = ({ params }: RouteInput) => ({ agent_id: Number(params.agent_id) });
 /** CONTRACT §10.3: agents a dashboard manages. Levels 0/2 and server keys; the service scopes a business owner. */
 export const agentRoutes: RouteSpec[] = [
@@ -78,7 +75,7 @@ export const agentRoutes: RouteSpec[] = [
     errors: ['ERROR_BUSINESS_NOT_FOUND'],
     summary: 'Creates an agent; provider_external_id and a WhatsApp phone_number_id are unique in the project',
     schema: { body: object(fields(false), ['name', 'provider', 'provider_type', 'provider_external_id']) },
-    variables: ({ body }) => sent(body),
+    variables: ({ body }) => sentMembers(body),
   },
   {
     ...common,
@@ -88,7 +85,7 @@ export const agentRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_BUSINESS_NOT_FOUND'],
     summary: 'Changes the fields given; credentials merge key by key, a key set to null is removed; order_messages replaces the notices',
     schema: { params: agentParams, body: object({ ...fields(true), order_messages: ORDER_MESSAGES }) },
-    variables: (input) => ({ ...sent(input.body), ...agentId(input) }),
+    variables: (input) => ({ ...sentMembers(input.body), ...agentId(input) }),
   },
   {
     ...common,

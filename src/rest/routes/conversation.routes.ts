@@ -39,6 +39,16 @@ export const listQuery = (...selection: ('params' | 'fields')[]): JSONSchema => 
   },
 });
 
+/** listQuery with `q`: a list that searches (1–Q_MAX characters). */
+export const searchQuery = (...selection: ('params' | 'fields')[]): JSONSchema => {
+  const schema = listQuery(...selection) as { properties: Record<string, JSONSchema> };
+  return { ...schema, properties: { ...schema.properties, q: { type: 'string', minLength: 1, maxLength: Q_MAX } } };
+};
+
+/** Only the members a body sent: an absent one leaves the record's field as it is. */
+export const sentMembers = (body: Record<string, unknown> | undefined) =>
+  Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
+
 const INT_MAX = 2_147_483_647;
 /** Fields a conversation's `params` selection always answers. */
 const CONVERSATION_ALWAYS = ['messages_count'] as const;
@@ -116,10 +126,7 @@ export const conversationRoutes: RouteSpec[] = [
     access: ACCESS.AI_ADMIN,
     ai: true,
     schema: {
-      querystring: (() => {
-        const schema = listQuery('params') as { properties: Record<string, JSONSchema> };
-        return { ...schema, properties: { ...schema.properties, q: { type: 'string', minLength: 1, maxLength: Q_MAX } } };
-      })(),
+      querystring: searchQuery('params'),
     },
     variables: (input) => ({ ...listVariables(input), q: input.query.q ?? null }),
     document: ({ query }, base) =>

@@ -1,9 +1,8 @@
 import { ACCESS } from '../../services/identity/access.js';
-import { Q_MAX } from '../../services/conversations/conversation.service.js';
 import { REPLY_CONTENT_MAX, SHORTCUT_MAX, SHORTCUT_PATTERN } from '../../services/conversations/replies.service.js';
 import { integerId, object, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
-import { listQuery, listVariables } from './conversation.routes.js';
+import { listQuery, listVariables, searchQuery, sentMembers } from './conversation.routes.js';
 
 /** CONTRACT §10.6: saved replies, colleagues by name, a conversation's orders. */
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai-counter'], access: ACCESS.AI_ADMIN, ai: true };
@@ -15,9 +14,6 @@ const replyFields: Record<string, JSONSchema> = {
   content: { type: 'string', minLength: 1, maxLength: REPLY_CONTENT_MAX },
 };
 const replyId = ({ params }: RouteInput) => ({ reply_id: Number(params.reply_id) });
-/** Only the members sent: an absent one leaves the reply's field as it is. */
-const sent = (body: Record<string, unknown> | undefined) =>
-  Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
 
 export const counterRoutes: RouteSpec[] = [
   {
@@ -28,10 +24,7 @@ export const counterRoutes: RouteSpec[] = [
     summary:
       "The project's saved replies: where, orderBy (id, shortcut, created_at, updated_at), q (shortcut or content contains it), page, page_size",
     schema: {
-      querystring: (() => {
-        const schema = listQuery() as { properties: Record<string, JSONSchema> };
-        return { ...schema, properties: { ...schema.properties, q: { type: 'string', minLength: 1, maxLength: Q_MAX } } };
-      })(),
+      querystring: searchQuery(),
     },
     variables: (input) => ({ ...listVariables(input), q: input.query.q ?? null }),
     ...paged('aiReplies'),
@@ -43,7 +36,7 @@ export const counterRoutes: RouteSpec[] = [
     operation: 'CreateAiReply',
     summary: 'Saves a reply; shortcut is unique in the project',
     schema: { body: object(replyFields, ['shortcut', 'content']) },
-    variables: ({ body }) => sent(body),
+    variables: ({ body }) => sentMembers(body),
   },
   {
     ...writer,
@@ -53,7 +46,7 @@ export const counterRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_REPLY_NOT_FOUND'],
     summary: 'Changes the fields given of a saved reply',
     schema: { params: replyParams, body: object(replyFields) },
-    variables: (input) => ({ ...sent(input.body), ...replyId(input) }),
+    variables: (input) => ({ ...sentMembers(input.body), ...replyId(input) }),
   },
   {
     ...writer,

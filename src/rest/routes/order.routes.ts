@@ -1,5 +1,4 @@
 import { ACCESS } from '../../services/identity/access.js';
-import { Q_MAX } from '../../services/conversations/conversation.service.js';
 import { INT_MAX } from '../../services/conversations/message-rules.js';
 import {
   ADDRESS_MAX,
@@ -21,7 +20,7 @@ import {
 } from '../../services/orders/index.js';
 import { object, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
-import { listQuery, listVariables } from './conversation.routes.js';
+import { listQuery, listVariables, searchQuery, sentMembers } from './conversation.routes.js';
 
 /** CONTRACT §15: the menu, a conversation's cart, its orders and their way. Levels 0/2 and server keys (level 2: their businesses). */
 const common: Pick<RouteSpec, 'access' | 'ai'> = { access: ACCESS.AI_ADMIN, ai: true };
@@ -35,9 +34,6 @@ const idOf = (raw: string) => {
   const n = Number(raw);
   return Number.isSafeInteger(n) && n <= INT_MAX ? n : 0;
 };
-/** Only the members sent: an absent one leaves the record's field as it is. */
-const sent = (body: Record<string, unknown> | undefined) =>
-  Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
 
 const price: JSONSchema = { type: 'number', minimum: 0, maximum: PRICE_MAX, description: 'At most 2 decimals' };
 const retailerId: JSONSchema = { type: 'string', minLength: 1, maxLength: RETAILER_ID_MAX };
@@ -99,10 +95,7 @@ export const orderRoutes: RouteSpec[] = [
     operation: 'AiProducts',
     summary: 'The menu: where, orderBy, q (the name contains it, case and accents ignored), page, page_size',
     schema: {
-      querystring: (() => {
-        const schema = listQuery() as { properties: Record<string, JSONSchema> };
-        return { ...schema, properties: { ...schema.properties, q: { type: 'string', minLength: 1, maxLength: Q_MAX } } };
-      })(),
+      querystring: searchQuery(),
     },
     variables: (input) => ({ ...listVariables(input), q: input.query.q ?? null }),
     ...paged('aiProducts'),
@@ -126,7 +119,7 @@ export const orderRoutes: RouteSpec[] = [
     operation: 'CreateAiProduct',
     summary: "Adds a product to a business's menu (retailer_id: its WhatsApp catalog id, unique per business)",
     schema: { body: object(productMembers(true), ['business_id', 'name', 'price']) },
-    variables: ({ body }) => sent(body),
+    variables: ({ body }) => sentMembers(body),
   },
   {
     ...menu,
@@ -136,7 +129,7 @@ export const orderRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_PRODUCT_NOT_FOUND'],
     summary: 'Changes the members given (a price rises, a dish runs out); the carts naming it are priced again',
     schema: { params: idParams('product_id'), body: object(productMembers(false)) },
-    variables: (input) => ({ ...sent(input.body), product_id: idOf(input.params.product_id) }),
+    variables: (input) => ({ ...sentMembers(input.body), product_id: idOf(input.params.product_id) }),
   },
   {
     ...carts,
@@ -158,7 +151,7 @@ export const orderRoutes: RouteSpec[] = [
     summary: "Replaces the conversation's cart: lines by product_id or retailer_id, priced from the menu (never from the caller)",
     schema: { params: idParams('conversation_id'), body: cartBody(openLine) },
     documentedBody: () => ({ body: cartBody(closedLine) }),
-    variables: (input) => ({ ...sent(input.body), ...conversationId(input) }),
+    variables: (input) => ({ ...sentMembers(input.body), ...conversationId(input) }),
   },
   {
     ...carts,
@@ -197,7 +190,7 @@ export const orderRoutes: RouteSpec[] = [
         ['cart_version', 'paymethod'],
       ),
     },
-    variables: (input) => ({ ...sent(input.body), ...conversationId(input) }),
+    variables: (input) => ({ ...sentMembers(input.body), ...conversationId(input) }),
   },
   {
     ...carts,
@@ -236,6 +229,6 @@ export const orderRoutes: RouteSpec[] = [
         ['status'],
       ),
     },
-    variables: (input) => ({ ...sent(input.body), ...orderId(input) }),
+    variables: (input) => ({ ...sentMembers(input.body), ...orderId(input) }),
   },
 ];

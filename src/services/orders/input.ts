@@ -49,7 +49,7 @@ function text(problems: Problem[], field: string, v: unknown, max: number): stri
   return null;
 }
 
-export function checkRetailerId(problems: Problem[], field: string, v: unknown): string | null {
+function checkRetailerId(problems: Problem[], field: string, v: unknown): string | null {
   if (typeof v !== 'string' || length(v) < 1 || length(v) > RETAILER_ID_MAX || !/^[^\p{C}]+$/u.test(v) || v.trim() === '') {
     problems.push({ field, rule: 'length', params: { min: 1, max: RETAILER_ID_MAX } });
     return null;

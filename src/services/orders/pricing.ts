@@ -69,7 +69,7 @@ export interface PricedCart extends CartFields {
   problems: Problem[];
 }
 
-export const DELIVERY = 1;
+const DELIVERY = 1;
 
 export function priceCart(fields: CartFields, lines: LineInput[], menu: MenuProduct[], terms: BusinessTerms): PricedCart {
   const byId = new Map(menu.map((p) => [p.id, p]));
