@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { BROWSER_ZONE, browserDay, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { offlineContext, browserDay, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
 import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
@@ -103,16 +103,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
 
   /** A page whose every request to another host fails the test; Notification recorded (granted). */
   async function offlinePage(viewport = { width: 1280, height: 900 }, isMobile = false) {
-    const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, timezoneId: BROWSER_ZONE });
-    const blocked: string[] = [];
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname !== '127.0.0.1') {
-        blocked.push(url.href);
-        return route.abort('blockedbyclient');
-      }
-      return route.continue();
-    });
+    const { context, blocked } = await offlineContext(browser, viewport, isMobile);
     // the browser's notifications, granted and recorded (headless Chromium shows none)
     await context.addInitScript(`
       window.__notes = [];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
-import { BROWSER_ZONE, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { offlineContext, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { createTestDatabase, TEST_CREDENTIALS_KEY, type TestDatabase } from '../support/db.js';
 
 const OUT = path.resolve(__dirname, '..', 'artifacts');
@@ -120,16 +120,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, the Orders page (CONTRACT §15.7)', (
   });
 
   async function offlinePage(viewport = { width: 1366, height: 900 }, isMobile = false) {
-    const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, timezoneId: BROWSER_ZONE });
-    const blocked: string[] = [];
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname !== '127.0.0.1') {
-        blocked.push(url.href);
-        return route.abort('blockedbyclient');
-      }
-      return route.continue();
-    });
+    const { context, blocked } = await offlineContext(browser, viewport, isMobile);
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`); browser tests skip, saying why, without it. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -30,4 +30,26 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A context at `viewport` in BROWSER_ZONE where no request leaves the machine: every request to a host other than
+ * 127.0.0.1 is aborted, and its address kept in `blocked` (a test expects it empty).
+ */
+export async function offlineContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  isMobile = false,
+): Promise<{ context: BrowserContext; blocked: string[] }> {
+  const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, timezoneId: BROWSER_ZONE });
+  const blocked: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname !== '127.0.0.1') {
+      blocked.push(url.href);
+      return route.abort('blockedbyclient');
+    }
+    return route.continue();
+  });
+  return { context, blocked };
 }
