@@ -584,6 +584,8 @@ const messageRecord = (m: Record<string, any>) => ({
   edits: m.edits ?? [],
   revoked_at: iso(m.revoked_at ?? null),
   referral: m.referral ?? null,
+  referred_product: m.referred_product ?? null,
+  order_id: m.order_id ?? null,
 });
 const conversationRecord = (c: Record<string, any>, messagesCount: number) => ({
   id: c.id,
@@ -614,7 +616,8 @@ const MESSAGE_JSON = `jsonb_build_object('id', m.id, 'conversation_id', m.conver
   'external_id', m.external_id, 'delivery_status', m.delivery_status, 'delivery_error', m.delivery_error, 'author_id', m.author_id,
   'type', m.type, 'payload', m.payload, 'reply_to_id', m.reply_to_id, 'source', m.source,
   'edited_at', to_char(m.edited_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'edits', m.edits,
-  'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral)`;
+  'revoked_at', to_char(m.revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'referral', m.referral,
+  'referred_product', m.referred_product, 'order_id', m.order_id)`;
 /**
  * serve's statement: the message, its send queued when it is a WhatsApp reply (never in the bench),
  * the conversation's change (`set`, its parameters from $11) and its message.created inbox row.
