@@ -44,6 +44,7 @@ import { Migration20261202000100_orders } from './Migration20261202000100_orders
 import { Migration20261202000150_order_metric_deltas } from './Migration20261202000150_order_metric_deltas.js';
 import { Migration20261202000200_order_notices } from './Migration20261202000200_order_notices.js';
 import { Migration20261202000200_system_messages_referred_product } from './Migration20261202000200_system_messages_referred_product.js';
+import { Migration20261202000300_bigint_ids } from './Migration20261202000300_bigint_ids.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -92,4 +93,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261202000150_order_metric_deltas', class: Migration20261202000150_order_metric_deltas },
   { name: 'Migration20261202000200_order_notices', class: Migration20261202000200_order_notices },
   { name: 'Migration20261202000200_system_messages_referred_product', class: Migration20261202000200_system_messages_referred_product },
+  { name: 'Migration20261202000300_bigint_ids', class: Migration20261202000300_bigint_ids },
 ];

@@ -1,7 +1,7 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
 import { AGENT_ATTRIBUTES, AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
-import { integerId, object, type JSONSchema } from '../json-schema.js';
+import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables, sentMembers } from './conversation.routes.js';
 
@@ -38,7 +38,7 @@ const ORDER_MESSAGES: JSONSchema = {
     'The notices an order of a WhatsApp conversation sends, replacing the whole object (null removes them): keys are order status codes ("0" placed, "1" to "23" moves), values {"text" (1-1024 characters; {{order}} the order id, {{total}} the total and its currency, {{eta}} the move\'s reason or -), "template_id" (an APPROVED template of the agent, sent outside the customer service window; optional), "locale" (optional)}.',
   example: { '7': { text: 'Order {{order}} accepted: {{total}}, ready in {{eta}}', template_id: null, locale: 'en' } },
 };
-const agentId = ({ params }: RouteInput) => ({ agent_id: Number(params.agent_id) });
+const agentId = ({ params }: RouteInput) => ({ agent_id: pathId(params.agent_id) });
 /** CONTRACT §10.3: agents a dashboard manages. Levels 0/2 and server keys; the service scopes a business owner. */
 export const agentRoutes: RouteSpec[] = [
   {

@@ -1,6 +1,6 @@
 import { LOCALES } from '../../entities/ai-translation.js';
 import { ACCESS } from '../../services/identity/access.js';
-import { integerId, object } from '../json-schema.js';
+import { integerId, object, pathId } from '../json-schema.js';
 import type { RouteSpec } from '../route-spec.js';
 import { optionalObject } from './template.routes.js';
 
@@ -9,7 +9,7 @@ const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai translati
 /** `{LOCALE: object | null}`; the service checks the locales and values (also for /graphql). */
 const translationsBody = optionalObject({ translations: { type: ['object', 'null'] } });
 const write = ({ params, body }: { params: Record<string, any>; body: any }) => ({
-  agent_id: Number(params.agent_id),
+  agent_id: pathId(params.agent_id),
   translations: body?.translations ?? null,
 });
 
@@ -22,7 +22,7 @@ export const translationRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_AGENT_NOT_FOUND'],
     summary: "The agent's translations keyed by locale, or one locale's value ({} when none)",
     schema: { params: agentParams, querystring: { type: 'object', properties: { locale: { type: 'string', enum: [...LOCALES] } } } },
-    variables: ({ params, query }) => ({ agent_id: Number(params.agent_id), locale: query.locale ?? null }),
+    variables: ({ params, query }) => ({ agent_id: pathId(params.agent_id), locale: query.locale ?? null }),
   },
   {
     ...common,
@@ -55,6 +55,6 @@ export const translationRoutes: RouteSpec[] = [
       params: agentParams,
       body: object({ source_agent_id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['source_agent_id']),
     },
-    variables: ({ params, body }) => ({ agent_id: Number(params.agent_id), source_agent_id: body.source_agent_id }),
+    variables: ({ params, body }) => ({ agent_id: pathId(params.agent_id), source_agent_id: body.source_agent_id }),
   },
 ];
