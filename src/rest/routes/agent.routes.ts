@@ -4,6 +4,7 @@ import { AGENT_ATTRIBUTES, AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VAL
 import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables, sentMembers } from './conversation.routes.js';
+import { ID_MAX } from '../../services/conversations/message-rules.js';
 
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai agents'], access: ACCESS.AI_ADMIN, ai: true };
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
@@ -24,7 +25,7 @@ const credentials = (patch: boolean): JSONSchema => ({
 });
 const fields = (patch: boolean): Record<string, JSONSchema> => ({
   name: text(AGENT_LIMITS.name),
-  business_id: { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647 },
+  business_id: { type: ['integer', 'null'], format: 'int64', minimum: 1, maximum: ID_MAX },
   provider: text(AGENT_LIMITS.provider),
   provider_type: text(AGENT_LIMITS.provider_type),
   provider_external_id: text(AGENT_LIMITS.provider_external_id, '^[a-zA-Z0-9_-]+$'),

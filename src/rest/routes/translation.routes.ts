@@ -3,6 +3,7 @@ import { ACCESS } from '../../services/identity/access.js';
 import { integerId, object, pathId } from '../json-schema.js';
 import type { RouteSpec } from '../route-spec.js';
 import { optionalObject } from './template.routes.js';
+import { ID_MAX } from '../../services/conversations/message-rules.js';
 
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai translations'], access: ACCESS.AI_ADMIN, ai: true };
@@ -53,7 +54,7 @@ export const translationRoutes: RouteSpec[] = [
     summary: "Replace the agent's translations with another agent's of the same project",
     schema: {
       params: agentParams,
-      body: object({ source_agent_id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['source_agent_id']),
+      body: object({ source_agent_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX } }, ['source_agent_id']),
     },
     variables: ({ params, body }) => ({ agent_id: pathId(params.agent_id), source_agent_id: body.source_agent_id }),
   },
