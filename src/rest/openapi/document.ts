@@ -186,6 +186,7 @@ function headersRead(spec: RouteSpec): Record<string, unknown>[] {
 
 const typeNames: Record<string, string> = {
   int: 'integer',
+  id: 'id, a 64-bit integer',
   string: 'text',
   boolean: 'boolean',
   timestamp: 'timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)',
