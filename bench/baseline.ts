@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { verify as argonVerify } from '@node-rs/argon2';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
+import { readInt8AsNumbers } from '../src/db/connection-guard.js';
 
 /**
  * The benchmark's baseline: hand-written Fastify + `pg` routes that run exactly the SQL
@@ -14,6 +15,8 @@ import pg from 'pg';
  * Runs as its own process: `node dist/bench/baseline.js` with DATABASE_URL and PORT.
  */
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_MAX ?? 10) });
+// ids are bigint: read as serve reads them (JSON numbers)
+pool.on('connect', (client) => void readInt8AsNumbers(client as never));
 pool.on('error', () => undefined);
 const app = Fastify({ logger: false });
 
@@ -495,7 +498,7 @@ const inbox = (tx: Tx, projectId: number, events: NewEvent[]) =>
   tx.query(
     `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
      select $1, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-       from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+       from rows from (jsonb_to_recordset($2::jsonb) as (type text, agent_id bigint, business_id bigint, conversation_id bigint, public boolean, data jsonb))
             with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
       order by r.n`,
     [projectId, JSON.stringify(events)],
@@ -696,12 +699,12 @@ app.post('/v400/:lang/:project/ai/conversations/:conversation_id/messages', asyn
         for no key update of c),
      go as (
        select c.*, $4::boolean and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound from c
-        where c.status = 'active' and ($5::int[] is null or coalesce(c.business_id, -1) = any($6::int[]))
+        where c.status = 'active' and ($5::bigint[] is null or coalesce(c.business_id, -1) = any($6::bigint[]))
           and not (c.handler = 'human' and $7::boolean)),
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select go.project_id, go.id, $8::text, $9::text, $10::boolean, $11::jsonb, $12::int, now(), case when go.outbound then 'pending' end, $13::text,
+       select go.project_id, go.id, $8::text, $9::text, $10::boolean, $11::jsonb, $12::bigint, now(), case when go.outbound then 'pending' end, $13::text,
               $14::jsonb, null
          from go where not go.outbound or (go.window_open and $15::boolean)
        returning *),
@@ -773,7 +776,7 @@ app.post('/v400/:lang/:project/ai/agents/:provider_external_id/conversations/cur
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select c.project_id, c.id, 'user', $5::text, true, null, $6::int, now(), null, 'text', null, null from c
+       select c.project_id, c.id, 'user', $5::text, true, null, $6::bigint, now(), null, 'text', null, null from c
        returning *),
      changed as (update ai_conversations set updated_at = now() where id in (select conversation_id from m) and project_id = $7),
      ${inboxedSql('(select id from a)', '(select business_id from a)')}

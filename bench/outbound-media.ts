@@ -109,7 +109,7 @@ export async function queueMix(
 ): Promise<void> {
   await sql(
     `with r as (
-       select i, (?::int[])[1 + (i % ?)] as conversation_id, ? || ' c' || (i % ?) || ' m' || (i / ?) as tag, i % 20 as k
+       select i, (?::bigint[])[1 + (i % ?)] as conversation_id, ? || ' c' || (i % ?) || ' m' || (i / ?) as tag, i % 20 as k
          from generate_series(0, ? - 1) as i),
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status, type, payload)

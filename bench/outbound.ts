@@ -355,7 +355,7 @@ async function drain(
     await sql(
       `with m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, created_at, delivery_status)
-       select ?, (?::int[])[1 + (i % ?)], 'assistant', ? || ' c' || (i % ?) || ' m' || (i / ?), true, now(), 'pending'
+       select ?, (?::bigint[])[1 + (i % ?)], 'assistant', ? || ' c' || (i % ?) || ' m' || (i / ?), true, now(), 'pending'
          from generate_series(0, ? - 1) as i order by i
        returning id, project_id, conversation_id)
      insert into ai_message_sends (message_id, project_id, conversation_id) select id, project_id, conversation_id from m order by id`,

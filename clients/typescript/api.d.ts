@@ -1184,7 +1184,10 @@ export interface components {
         };
         /** @description A template sent to the contact (its send shares the message id at the provider and its statuses) */
         TemplatePayload: {
-            /** @description The approved template sent */
+            /**
+             * Format: int64
+             * @description The approved template sent
+             */
             template_id: number;
             /** @description The template's name at the provider */
             name: string;
@@ -1205,7 +1208,10 @@ export interface components {
         ReactionPayload: {
             /** @description The reacted message's id at WhatsApp */
             external_id?: string;
-            /** @description Ours, or null when unknown */
+            /**
+             * Format: int64
+             * @description Ours, or null when unknown
+             */
             message_id: number | null;
             /** @description null (or empty) when the reaction was removed */
             emoji: string | null;
@@ -1301,7 +1307,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /**
              * @description Optional: a message without `type` is a text
@@ -1321,7 +1330,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "location";
@@ -1344,7 +1356,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "interactive";
@@ -1448,7 +1463,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "image";
@@ -1472,7 +1490,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "video";
@@ -1496,7 +1517,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "document";
@@ -1522,7 +1546,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "audio";
@@ -1545,7 +1572,10 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "sticker";
@@ -1568,21 +1598,31 @@ export interface components {
                 input_tokens?: number;
                 output_tokens?: number;
             };
-            /** @description A message of the same conversation */
+            /**
+             * Format: int64
+             * @description A message of the same conversation
+             */
             reply_to_id?: number | null;
             /** @constant */
             type: "reaction";
             payload: {
-                /** @description A message of the same conversation */
+                /**
+                 * Format: int64
+                 * @description A message of the same conversation
+                 */
                 message_id: number;
                 /** @description One emoji; the empty string removes the reaction */
                 emoji: string;
             };
         };
         Conversation: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             agent_id: number;
+            /** Format: int64 */
             user_id: number | null;
+            /** Format: int64 */
             business_id: number | null;
             /** @enum {string} */
             status: "active" | "closed";
@@ -1612,6 +1652,7 @@ export interface components {
              * @enum {string}
              */
             handler: "ai" | "human";
+            /** Format: int64 */
             assignee_id: number | null;
             messages_count: number | null;
             /** Format: date-time */
@@ -1637,7 +1678,9 @@ export interface components {
             source: "live" | "history";
         };
         Message: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             conversation_id: number;
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "tool";
@@ -1659,7 +1702,9 @@ export interface components {
              */
             delivery_status: "pending" | "accepted" | "sent" | "delivered" | "read" | "failed" | null;
             delivery_error: string | null;
+            /** Format: int64 */
             author_id: number | null;
+            /** Format: int64 */
             reply_to_id: number | null;
             /** @enum {string} */
             source: "api" | "whatsapp" | "business_app" | "history";
@@ -1696,6 +1741,7 @@ export interface components {
                 catalog_id: string | null;
                 product_retailer_id: string | null;
             } | null;
+            /** Format: int64 */
             order_id: number | null;
         } & ({
             /** @constant */
@@ -1759,8 +1805,11 @@ export interface components {
             payload: components["schemas"]["SystemPayload"] | null;
         });
         TemplateSend: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             agent_id: number;
+            /** Format: int64 */
             template_id: number | null;
             message_id: string;
             to: string;
@@ -1773,7 +1822,9 @@ export interface components {
             updated_at: string;
         };
         Agent: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             business_id: number | null;
             name: string;
             provider: string;
@@ -1787,6 +1838,7 @@ export interface components {
             order_messages: {
                 [key: string]: {
                     text: string;
+                    /** Format: int64 */
                     template_id: number | null;
                     locale: string | null;
                 };
@@ -1810,10 +1862,13 @@ export interface components {
             updated_at: string;
         };
         Cart: {
+            /** Format: int64 */
             conversation_id: number;
+            /** Format: int64 */
             business_id: number;
             delivery_type: number;
             lines: {
+                /** Format: int64 */
                 product_id: number | null;
                 retailer_id: string | null;
                 name: string | null;
@@ -1838,6 +1893,7 @@ export interface components {
             };
             problems: {
                 line: number;
+                /** Format: int64 */
                 product_id: number | null;
                 retailer_id: string | null;
                 reason: string;
@@ -1847,10 +1903,14 @@ export interface components {
             updated_at: string;
         };
         Order: {
+            /** Format: int64 */
             id: number;
             uuid: string;
+            /** Format: int64 */
             business_id: number | null;
+            /** Format: int64 */
             conversation_id: number | null;
+            /** Format: int64 */
             customer_id: number | null;
             status: number;
             delivery_type: number | null;
@@ -1864,6 +1924,7 @@ export interface components {
                 total: number | null;
             };
             products: {
+                /** Format: int64 */
                 product_id: number | null;
                 name: string;
                 quantity: number;
@@ -1900,9 +1961,13 @@ export interface components {
             updated_at: string;
         };
         ConversationEvent: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             agent_id: number;
+            /** Format: int64 */
             user_id: number | null;
+            /** Format: int64 */
             business_id: number | null;
             /** @enum {string} */
             status: "active" | "closed";
@@ -1932,6 +1997,7 @@ export interface components {
              * @enum {string}
              */
             handler: "ai" | "human";
+            /** Format: int64 */
             assignee_id: number | null;
             messages_count: number | null;
             /** Format: date-time */
@@ -2084,6 +2150,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             name: string | null;
                             lastname: string | null;
@@ -2394,6 +2461,7 @@ export interface operations {
                         error: false;
                         /** @description An array of entries; with mode=dictionary, an object of the same entries keyed by key. */
                         result: {
+                            /** Format: int64 */
                             id: number | null;
                             key: string;
                             value: string;
@@ -2405,6 +2473,7 @@ export interface operations {
                             plugin: string | null;
                         }[] | {
                             [key: string]: {
+                                /** Format: int64 */
                                 id: number | null;
                                 key: string;
                                 value: string;
@@ -2547,7 +2616,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             agent_id: number;
                             external_id: string;
                             name: string;
@@ -2708,7 +2779,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             agent_id: number;
                             external_id: string;
                             name: string;
@@ -3934,6 +4007,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: int64 */
                     source_agent_id: number;
                 };
             };
@@ -4158,9 +4232,13 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             agent_id: number;
+                            /** Format: int64 */
                             user_id: number | null;
+                            /** Format: int64 */
                             business_id: number | null;
                             /** @enum {string} */
                             status: "active" | "closed";
@@ -4180,6 +4258,7 @@ export interface operations {
                              * @enum {string}
                              */
                             handler: "ai" | "human";
+                            /** Format: int64 */
                             assignee_id: number | null;
                         };
                     };
@@ -4753,7 +4832,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields to answer (`id` always included): `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `usage`, `created_at`, `closed_at`, `updated_at`, `contact`, `contact_user_id`, `contact_name`, `contact_username`, `window_expires_at`, `handler`, `assignee_id`, `messages_count`, `last_message_at`, `unread_count`, `referral`, `source`. Relations (a dotted path selects inside: `agent.name`; a bare name its default fields): `agent`, `last_message`. Unknown: 400. */
                 params?: string;
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `agent_id` (integer), `user_id` (integer), `business_id` (integer), `status` (text), `status_reason` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `closed_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `handler` (text), `assignee_id` (integer), `last_message_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `unread` (boolean), `unread_count` (integer), `messages_count` (integer), `referral_source_id` (text), `contact` (text), `contact_user_id` (text), `contact_username` (text), `source` (text). A group naming the relation `agent` ({"attribute": "agent", "conditions": […]}) filters on its `id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `business_id` (integer). `assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen. Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (id, a 64-bit integer), `agent_id` (id, a 64-bit integer), `user_id` (id, a 64-bit integer), `business_id` (id, a 64-bit integer), `status` (text), `status_reason` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `closed_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `handler` (text), `assignee_id` (id, a 64-bit integer), `last_message_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `unread` (boolean), `unread_count` (integer), `messages_count` (integer), `referral_source_id` (text), `contact` (text), `contact_user_id` (text), `contact_username` (text), `source` (text). A group naming the relation `agent` ({"attribute": "agent", "conditions": […]}) filters on its `id` (id, a 64-bit integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `business_id` (id, a 64-bit integer). `assignee_id` also takes "me" (the calling user); `unread` is true for conversations with messages the caller has not seen. Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
                 /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `agent_id`, `user_id`, `business_id`, `status`, `status_reason`, `created_at`, `closed_at`, `handler`, `assignee_id`, `last_message_at`, `unread`, `unread_count`, `messages_count`, `referral_source_id`, `contact`, `contact_user_id`, `contact_username`, `source`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
@@ -4790,9 +4869,13 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             agent_id?: number;
+                            /** Format: int64 */
                             user_id?: number | null;
+                            /** Format: int64 */
                             business_id?: number | null;
                             /** @enum {string} */
                             status?: "active" | "closed";
@@ -4822,6 +4905,7 @@ export interface operations {
                              * @enum {string}
                              */
                             handler?: "ai" | "human";
+                            /** Format: int64 */
                             assignee_id?: number | null;
                             messages_count: number | null;
                             /** Format: date-time */
@@ -4997,9 +5081,13 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             agent_id?: number;
+                            /** Format: int64 */
                             user_id?: number | null;
+                            /** Format: int64 */
                             business_id?: number | null;
                             /** @enum {string} */
                             status?: "active" | "closed";
@@ -5029,6 +5117,7 @@ export interface operations {
                              * @enum {string}
                              */
                             handler?: "ai" | "human";
+                            /** Format: int64 */
                             assignee_id?: number | null;
                             messages_count: number | null;
                             /** Format: date-time */
@@ -5405,7 +5494,7 @@ export interface operations {
                 fields?: string;
                 /** @description Comma-separated fields to answer (`id` always included): `id`, `conversation_id`, `role`, `content`, `public`, `created_at`, `usage`, `external_id`, `delivery_status`, `delivery_error`, `author_id`, `type`, `payload`, `reply_to_id`, `source`, `edited_at`, `edits`, `revoked_at`, `referral`, `referred_product`, `order_id`. Here `params` means what `fields` means; when both are sent, `fields` wins. Unknown: 400. */
                 params?: string;
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `role` (text), `public` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `delivery_status` (text), `type` (text), `reply_to_id` (integer), `source` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (id, a 64-bit integer), `role` (text), `public` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)), `delivery_status` (text), `type` (text), `reply_to_id` (id, a 64-bit integer), `source` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
                 /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `role`, `public`, `created_at`, `delivery_status`, `type`, `reply_to_id`, `source`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
@@ -5441,7 +5530,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             conversation_id?: number;
                             /** @enum {string} */
                             role?: "user" | "assistant" | "system" | "tool";
@@ -5463,6 +5554,7 @@ export interface operations {
                              */
                             delivery_status?: "pending" | "accepted" | "sent" | "delivered" | "read" | "failed" | null;
                             delivery_error?: string | null;
+                            /** Format: int64 */
                             author_id?: number | null;
                             /**
                              * @description What the message is; `payload` has the shape of its type
@@ -5471,6 +5563,7 @@ export interface operations {
                             type?: "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "interactive" | "button" | "order" | "reaction" | "unsupported" | "template" | "system";
                             /** @description The typed content under WhatsApp's names; null for text */
                             payload?: components["schemas"]["ImagePayload"] | components["schemas"]["AudioPayload"] | components["schemas"]["VideoPayload"] | components["schemas"]["DocumentPayload"] | components["schemas"]["StickerPayload"] | components["schemas"]["LocationPayload"] | components["schemas"]["ContactsPayload"] | components["schemas"]["InteractivePayload"] | components["schemas"]["ButtonPayload"] | components["schemas"]["OrderPayload"] | components["schemas"]["ReactionPayload"] | components["schemas"]["UnsupportedPayload"] | components["schemas"]["TemplatePayload"] | components["schemas"]["SystemPayload"] | null;
+                            /** Format: int64 */
                             reply_to_id?: number | null;
                             /** @enum {string} */
                             source?: "api" | "whatsapp" | "business_app" | "history";
@@ -5507,6 +5600,7 @@ export interface operations {
                                 catalog_id: string | null;
                                 product_retailer_id: string | null;
                             } | null;
+                            /** Format: int64 */
                             order_id?: number | null;
                         }[];
                         pagination: components["schemas"]["Pagination"];
@@ -6069,6 +6163,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** Format: int64 */
                     message_id?: number | null;
                 };
             };
@@ -6284,6 +6379,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     handler: "ai" | "human";
+                    /** Format: int64 */
                     assignee_id?: number | null;
                 };
             };
@@ -7615,6 +7711,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             product_id: number | null;
                             name: string;
                             times_sold: number;
@@ -8267,7 +8364,7 @@ export interface operations {
     AiTemplateSends: {
         parameters: {
             query?: {
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `status` (text), `template_id` (integer), `to` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `status` (text), `template_id` (id, a 64-bit integer), `to` (text), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
                 /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `created_at`, `status`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
@@ -8450,6 +8547,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             url: string;
                             events: string[];
@@ -8613,6 +8711,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             url: string;
                             events: string[];
@@ -8824,6 +8923,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             url: string;
                             events: string[];
@@ -9435,7 +9535,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields to answer (`id` always included): `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `disabled_reason`, `history`, `order_messages`, `credentials`, `created_at`, `updated_at`. Unknown: 400. */
                 params?: string;
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `business_id` (integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (id, a 64-bit integer), `business_id` (id, a 64-bit integer), `name` (text), `provider` (text), `provider_type` (text), `provider_external_id` (text), `enabled` (boolean), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
                 /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `business_id`, `name`, `provider`, `provider_type`, `provider_external_id`, `enabled`, `created_at`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
@@ -9470,7 +9570,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             business_id?: number | null;
                             name?: string;
                             provider?: string;
@@ -9484,6 +9586,7 @@ export interface operations {
                             order_messages?: {
                                 [key: string]: {
                                     text: string;
+                                    /** Format: int64 */
                                     template_id: number | null;
                                     locale: string | null;
                                 };
@@ -9645,6 +9748,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** Format: int64 */
                     business_id?: number | null;
                     provider: string;
                     provider_type: string;
@@ -9883,7 +9987,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             business_id?: number | null;
                             name?: string;
                             provider?: string;
@@ -9897,6 +10003,7 @@ export interface operations {
                             order_messages?: {
                                 [key: string]: {
                                     text: string;
+                                    /** Format: int64 */
                                     template_id: number | null;
                                     locale: string | null;
                                 };
@@ -10056,6 +10163,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** Format: int64 */
                     business_id?: number | null;
                     provider?: string;
                     provider_type?: string;
@@ -10946,6 +11054,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             shortcut: string;
                             content: string;
@@ -11110,6 +11219,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             shortcut: string;
                             content: string;
@@ -11321,6 +11431,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             shortcut: string;
                             content: string;
@@ -11483,6 +11594,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             shortcut: string;
                             content: string;
@@ -11673,6 +11785,7 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             name: string | null;
                             level: number;
@@ -11832,9 +11945,11 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
                             status: number;
                             total: number | null;
+                            /** Format: int64 */
                             business_id: number | null;
                             /** Format: date-time */
                             created_at: string;
@@ -12173,7 +12288,7 @@ export interface operations {
     AiProducts: {
         parameters: {
             query?: {
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `business_id` (integer), `enabled` (boolean), `retailer_id` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (id, a 64-bit integer), `business_id` (id, a 64-bit integer), `enabled` (boolean), `retailer_id` (text). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
                 /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `name`, `price`, `updated_at`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
@@ -12210,7 +12325,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             business_id: number | null;
                             name: string;
                             price: number;
@@ -12359,6 +12476,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: int64 */
                     business_id: number;
                     name: string;
                     /** @description At most 2 decimals */
@@ -12381,7 +12499,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             business_id: number | null;
                             name: string;
                             price: number;
@@ -12595,7 +12715,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             business_id: number | null;
                             name: string;
                             price: number;
@@ -12764,7 +12886,9 @@ export interface operations {
                         /** @constant */
                         error: false;
                         result: {
+                            /** Format: int64 */
                             id: number;
+                            /** Format: int64 */
                             business_id: number | null;
                             name: string;
                             price: number;
@@ -13094,6 +13218,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: int64 */
                     business_id: number;
                     /**
                      * @description 1 delivery, 2 pickup, 3 eat-in, 4 curbside, 5 drive-thru
@@ -13101,6 +13226,7 @@ export interface operations {
                      */
                     delivery_type: 1 | 2 | 3 | 4 | 5;
                     lines: ({
+                        /** Format: int64 */
                         product_id?: number;
                         retailer_id?: string;
                         quantity: number;
@@ -13432,7 +13558,7 @@ export interface operations {
     AiOrders: {
         parameters: {
             query?: {
-                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (integer), `uuid` (text), `business_id` (integer), `conversation_id` (integer), `customer_id` (integer), `status` (integer), `delivery_type` (integer), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
+                /** @description JSON: an object of exact matches, AND-ed (an array value means any of), or an array of conditions {"attribute", "value"} where value is a literal or {"condition", "value"} with condition one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `ilike`, `in`, `null`, `not_null` (`in` takes an array; `null` and `not_null` take no value); a group is {"conditions": […], "conector": "AND"|"OR"}. Attributes: `id` (id, a 64-bit integer), `uuid` (text), `business_id` (id, a 64-bit integer), `conversation_id` (id, a 64-bit integer), `customer_id` (id, a 64-bit integer), `status` (integer), `delivery_type` (integer), `created_at` (timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)). Any other attribute, or malformed JSON: 400 naming the attributes allowed. */
                 where?: string;
                 /** @description Comma-separated attributes, `-` for descending (default and last key: `id` ascending). Attributes: `id`, `created_at`, `status`, `updated_at`. Any other: 400 naming the attributes allowed. */
                 orderBy?: string;
@@ -13961,7 +14087,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "conversation.created";
@@ -13998,7 +14127,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "conversation.closed";
@@ -14035,7 +14167,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "conversation.handoff";
@@ -14072,7 +14207,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "message.created";
@@ -14109,7 +14247,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "message.status";
@@ -14146,7 +14287,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "message.updated";
@@ -14183,7 +14327,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "template.sent";
@@ -14220,7 +14367,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "template.status";
@@ -14257,7 +14407,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "agent.updated";
@@ -14294,7 +14447,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "cart.updated";
@@ -14331,7 +14487,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "order.created";
@@ -14368,7 +14527,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "order.status";
@@ -14405,7 +14567,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Increasing in commit order within the project */
+                    /**
+                     * Format: int64
+                     * @description Increasing in commit order within the project
+                     */
                     id: number;
                     /** @constant */
                     type: "order.updated";

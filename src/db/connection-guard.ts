@@ -27,6 +27,24 @@ export interface PgConnection {
   connection?: { stream?: { destroy(): void } };
   /** knex's mark: the pool destroys the connection instead of handing it out again. */
   __knex__disposed?: unknown;
+  setTypeParser?: (oid: number, format: 'text', parse: (text: string) => unknown) => void;
+}
+
+const INT8_OID = 20;
+
+/**
+ * `bigint` values (every id since Migration20261202000300, counts, sums) read as JS numbers while they are exact
+ * (below 2^53: CONTRACT §16 answers ids as JSON numbers), else as the text pg gives by default.
+ */
+export function int8Value(text: string): number | string {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : text;
+}
+
+/** Reads `bigint` columns of this connection as int8Value does (the pool's afterCreate). */
+export function readInt8AsNumbers<T extends PgConnection>(conn: T): T {
+  conn.setTypeParser?.(INT8_OID, 'text', int8Value);
+  return conn;
 }
 
 /** pg's message for its client-side read bound (query_timeout). */

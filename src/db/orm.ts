@@ -1,6 +1,6 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ENTITIES } from '../entities/index.js';
-import { guardConnection, reusable, StatementClock, type PgConnection } from './connection-guard.js';
+import { guardConnection, readInt8AsNumbers, reusable, StatementClock, type PgConnection } from './connection-guard.js';
 import { LATEST_MIGRATION } from './migrations/latest.js';
 import { TenantGuard } from './tenant-guard.js';
 import { noteOrmWarning, probeStatementTimeout, RESTORING_SETTING } from './startup-params.js';
@@ -61,7 +61,8 @@ function boundOptions(bounds: DatabaseBounds | undefined): Record<string, unknow
  */
 const guardedPool = (clock: StatementClock | undefined) => ({
   pool: {
-    afterCreate: (conn: PgConnection, done: (err: Error | null, conn: PgConnection) => void) => done(null, guardConnection(conn, clock)),
+    afterCreate: (conn: PgConnection, done: (err: Error | null, conn: PgConnection) => void) =>
+      done(null, guardConnection(readInt8AsNumbers(conn), clock)),
     validate: (conn: PgConnection) => reusable(conn),
   },
   log: {

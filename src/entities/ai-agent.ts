@@ -1,6 +1,6 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { ArrayType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 /**
@@ -13,11 +13,11 @@ import { TenantEntity } from './tenant.js';
 @Entity({ tableName: 'ai_agents' })
 @Unique({ properties: ['project', 'provider_external_id'] })
 export class AiAgent extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => GraphQLSafeInt, { nullable: true })
   @Property({ nullable: true })
   business_id?: number | null;
 

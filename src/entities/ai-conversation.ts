@@ -1,6 +1,6 @@
 import { Entity, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
+import { Field, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { TenantEntity } from './tenant.js';
 
 export interface ConversationUsage {
@@ -15,19 +15,19 @@ export interface ConversationUsage {
 @Entity({ tableName: 'ai_conversations' })
 @Index({ properties: ['project', 'id'] })
 export class AiConversation extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @Property()
   agent_id!: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => GraphQLSafeInt, { nullable: true })
   @Property({ nullable: true })
   user_id?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => GraphQLSafeInt, { nullable: true })
   @Property({ nullable: true })
   business_id?: number | null;
 
@@ -101,7 +101,7 @@ export class AiConversation extends TenantEntity {
   @Property({ length: 8 })
   handler: Opt<ConversationHandler> = 'ai';
 
-  @Field(() => Int, { nullable: true, description: 'The user who took the conversation over, or null.' })
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The user who took the conversation over, or null.' })
   @Property({ nullable: true })
   assignee_id?: number | null;
 

@@ -1,17 +1,17 @@
 import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { GraphQLJSON } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
+import { Field, ObjectType } from 'type-graphql';
 import type { ConversationUsage } from './ai-conversation.js';
 import { TenantEntity } from './tenant.js';
 
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'ai_messages' })
 export class AiMessage extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @Property()
   conversation_id!: number;
 
@@ -56,7 +56,7 @@ export class AiMessage extends TenantEntity {
   @Property({ length: 1000, nullable: true })
   delivery_error?: string | null;
 
-  @Field(() => Int, {
+  @Field(() => GraphQLSafeInt, {
     nullable: true,
     description: 'The user who added the message through the API; null for server keys and inbound WhatsApp messages.',
   })
@@ -77,7 +77,10 @@ export class AiMessage extends TenantEntity {
   @Property({ type: 'json', nullable: true })
   payload?: Record<string, unknown> | null;
 
-  @Field(() => Int, { nullable: true, description: 'The message of the same conversation this one answers or reacts to, or null.' })
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'The message of the same conversation this one answers or reacts to, or null.',
+  })
   @Property({ nullable: true })
   reply_to_id?: number | null;
 
@@ -122,7 +125,10 @@ export class AiMessage extends TenantEntity {
   @Property({ type: 'json', nullable: true })
   referred_product?: Record<string, unknown> | null;
 
-  @Field(() => Int, { nullable: true, description: 'The order whose notice this message is (an order placed or moved); else null.' })
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'The order whose notice this message is (an order placed or moved); else null.',
+  })
   @Property({ nullable: true })
   order_id?: number | null;
 }

@@ -1,12 +1,13 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 /** CONTRACT §10.6: a project's saved reply, an answer an operator reuses (typing `/` in the console's reply box). */
 @ObjectType({ simpleResolvers: true, description: 'A saved reply.' })
 @Entity({ tableName: 'ai_replies' })
 export class AiReply extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 

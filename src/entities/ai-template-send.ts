@@ -1,5 +1,6 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 /** A send's status, in the order it moves (CONTRACT §9.3); `failed` is final. */
@@ -10,15 +11,15 @@ export type TemplateSendStatus = (typeof TEMPLATE_SEND_STATUSES)[number];
 @ObjectType({ simpleResolvers: true, description: 'A template send and its delivery status.' })
 @Entity({ tableName: 'ai_template_sends' })
 export class AiTemplateSend extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @Property()
   agent_id!: number;
 
-  @Field(() => Int, { nullable: true, description: 'The stored template sent (null once it is deleted).' })
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The stored template sent (null once it is deleted).' })
   @Property({ nullable: true })
   template_id?: number | null;
 

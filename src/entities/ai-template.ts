@@ -1,6 +1,6 @@
 import { Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
+import { Field, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { TenantEntity } from './tenant.js';
 
 export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
@@ -10,11 +10,11 @@ export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', '
 @Entity({ tableName: 'ai_templates' })
 @Unique({ properties: ['agent_id', 'external_id'] })
 export class AiTemplate extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @Property()
   agent_id!: number;
 

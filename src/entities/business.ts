@@ -1,15 +1,16 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { DecimalType, Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'businesses' })
 export class Business extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => GraphQLSafeInt, { nullable: true })
   @Property({ nullable: true })
   franchise_id?: number | null;
 

@@ -1,11 +1,12 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'franchises' })
 export class Franchise extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 

@@ -1,16 +1,17 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { DecimalType, Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
 
 /** A dish of a business's menu (CONTRACT §15.1). Never deleted: orders keep their lines. */
 @ObjectType({ simpleResolvers: true, description: "A product of a business's menu." })
 @Entity({ tableName: 'products' })
 export class Product extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => GraphQLSafeInt, { nullable: true })
   @Property({ nullable: true })
   business_id?: number | null;
 

@@ -1,6 +1,6 @@
 import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
+import { Field, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 
 export type LimitScope = 'project' | 'ip' | 'user';
 export interface RateLimitRule {
@@ -15,7 +15,7 @@ export interface RateLimitRule {
 @ObjectType({ simpleResolvers: true, description: 'A tenant of the platform.' })
 @Entity({ tableName: 'projects' })
 export class Project {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 

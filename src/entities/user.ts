@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from './tenant.js';
@@ -16,7 +17,7 @@ export const LEVEL = {
 @ObjectType({ simpleResolvers: true, description: 'A user of a project. The password hash is never part of the graph.' })
 @Entity({ tableName: 'users' })
 export class User extends TenantEntity {
-  @Field(() => Int)
+  @Field(() => GraphQLSafeInt)
   @PrimaryKey()
   id!: number;
 

@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { AiAgent } from '../entities/ai-agent.js';
@@ -64,7 +64,7 @@ export class AgentResolver {
   }
 
   @Query(() => AiAgent, { description: 'One agent (GET /ai/agents/{agent_id}).' })
-  aiAgent(@Ctx() ctx: RequestContext, @Arg('agent_id', () => Int) agentId: number): Promise<AiAgent> {
+  aiAgent(@Ctx() ctx: RequestContext, @Arg('agent_id', () => GraphQLSafeInt) agentId: number): Promise<AiAgent> {
     return ctx.services.agents.get(ctx, agentId);
   }
 
@@ -75,7 +75,7 @@ export class AgentResolver {
     @Arg('provider', () => String) provider: string,
     @Arg('provider_type', () => String) provider_type: string,
     @Arg('provider_external_id', () => String) provider_external_id: string,
-    @Arg('business_id', () => Int, { nullable: true }) business_id?: number | null,
+    @Arg('business_id', () => GraphQLSafeInt, { nullable: true }) business_id?: number | null,
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
     @Arg('credentials', () => GraphQLJSON, CREDENTIALS) credentials?: unknown,
   ): Promise<AiAgent> {
@@ -88,12 +88,13 @@ export class AgentResolver {
   @Mutation(() => AiAgent, { description: 'Changes the fields given; credentials merge key by key (PATCH /ai/agents/{agent_id}).' })
   updateAiAgent(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('name', () => String, { nullable: true }) name?: string | null,
     @Arg('provider', () => String, { nullable: true }) provider?: string | null,
     @Arg('provider_type', () => String, { nullable: true }) provider_type?: string | null,
     @Arg('provider_external_id', () => String, { nullable: true }) provider_external_id?: string | null,
-    @Arg('business_id', () => Int, { nullable: true, description: 'null: no business; absent: unchanged' }) business_id?: number | null,
+    @Arg('business_id', () => GraphQLSafeInt, { nullable: true, description: 'null: no business; absent: unchanged' })
+    business_id?: number | null,
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
     @Arg('credentials', () => GraphQLJSON, CREDENTIALS) credentials?: unknown,
     @Arg('order_messages', () => GraphQLJSON, {
@@ -113,7 +114,7 @@ export class AgentResolver {
   @Mutation(() => AiCredentialCheck, {
     description: "Reads the provider's account with the agent's credentials (POST /ai/agents/{agent_id}/credentials/check).",
   })
-  checkAiAgentCredentials(@Ctx() ctx: RequestContext, @Arg('agent_id', () => Int) agentId: number): Promise<AiCredentialCheck> {
+  checkAiAgentCredentials(@Ctx() ctx: RequestContext, @Arg('agent_id', () => GraphQLSafeInt) agentId: number): Promise<AiCredentialCheck> {
     return ctx.services.agents.checkCredentials(ctx, agentId);
   }
 

@@ -1,10 +1,11 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
 import type { ConfigEntry as ConfigEntryShape } from '../services/settings/config.service.js';
 
 @ObjectType({ simpleResolvers: true, description: 'A configuration entry; built-in entries have a null id and no description.' })
 export class ConfigEntry implements ConfigEntryShape {
-  @Field(() => Int, { nullable: true }) id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) id!: number | null;
   @Field(() => String) key!: string;
   @Field(() => String) value!: string;
   @Field(() => Int) type!: number;

@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, Field, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { AiAgent } from '../entities/ai-agent.js';
 import { AiConversation, windowExpiresAt } from '../entities/ai-conversation.js';
@@ -74,21 +74,21 @@ export class ConversationResolver {
   })
   markAiConversationSeen(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
-    @Arg('message_id', () => Int, { nullable: true }) messageId?: number | null,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
+    @Arg('message_id', () => GraphQLSafeInt, { nullable: true }) messageId?: number | null,
   ): Promise<AiConversationSeen> {
     return ctx.services.conversations.markSeen(ctx, conversationId, messageId);
   }
 
   @Query(() => AiConversation, { description: 'One conversation (GET /ai/conversations/{conversation_id}).' })
-  aiConversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number): Promise<AiConversation> {
+  aiConversation(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number): Promise<AiConversation> {
     return ctx.services.conversations.get(ctx, id);
   }
 
   @Query(() => AiMessagePage, { description: 'Every message of a conversation (GET /ai/conversations/{conversation_id}/messages).' })
   aiConversationMessages(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
     @Arg('where', () => GraphQLJSON, WHERE) where?: unknown,
     @Arg('orderBy', () => String, ORDER) orderBy?: string | null,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,
@@ -102,8 +102,8 @@ export class ConversationResolver {
   })
   aiMessageMedia(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
-    @Arg('message_id', () => Int) messageId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
+    @Arg('message_id', () => GraphQLSafeInt) messageId: number,
   ): Promise<AiMedia> {
     return ctx.services.conversations.messageMedia(ctx, conversationId, messageId);
   }
@@ -144,7 +144,7 @@ export class ConversationResolver {
   })
   addAiConversationMessage(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
     @Arg('role', () => String) role: string,
     @Arg('content', () => String, {
       nullable: true,
@@ -167,7 +167,7 @@ export class ConversationResolver {
       description: "The type's object (location, interactive, a file's media_id or link, a reaction); none for text",
     })
     payload?: unknown,
-    @Arg('reply_to_id', () => Int, { nullable: true, description: 'A message of the same conversation this one answers' })
+    @Arg('reply_to_id', () => GraphQLSafeInt, { nullable: true, description: 'A message of the same conversation this one answers' })
     replyToId?: number | null,
   ): Promise<AiMessage> {
     return ctx.services.conversationWrites.addMessage(ctx, conversationId, {
@@ -186,7 +186,7 @@ export class ConversationResolver {
   })
   closeAiConversation(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
     @Arg('status_reason', () => String) statusReason: string,
   ): Promise<AiConversation> {
     return ctx.services.conversationWrites.close(ctx, conversationId, statusReason);
@@ -198,9 +198,12 @@ export class ConversationResolver {
   })
   handoffAiConversation(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
     @Arg('handler', () => String, { description: 'human or ai' }) handler: string,
-    @Arg('assignee_id', () => Int, { nullable: true, description: 'A level 0 or 2 user who can see the conversation; only with human' })
+    @Arg('assignee_id', () => GraphQLSafeInt, {
+      nullable: true,
+      description: 'A level 0 or 2 user who can see the conversation; only with human',
+    })
     assigneeId?: number | null,
   ): Promise<AiConversation> {
     return ctx.services.handoff.handoff(ctx, conversationId, { handler, assignee_id: assigneeId });
@@ -210,7 +213,10 @@ export class ConversationResolver {
     description:
       "WhatsApp: marks the customer's newest message read and shows the typing indicator, at most one provider call per conversation and second (POST /ai/conversations/{conversation_id}/typing); false for conversations of other channels.",
   })
-  showAiConversationTyping(@Ctx() ctx: RequestContext, @Arg('conversation_id', () => Int) conversationId: number): Promise<boolean> {
+  showAiConversationTyping(
+    @Ctx() ctx: RequestContext,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
+  ): Promise<boolean> {
     return ctx.services.typing.typing(ctx, conversationId);
   }
 

@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { AiReply } from '../entities/ai-reply.js';
 import type { RequestContext } from '../context/index.js';
@@ -14,7 +14,7 @@ export class AiReplyPage implements Page<AiReply> {
 
 @ObjectType({ simpleResolvers: true, description: 'A colleague who can see conversations.' })
 export class AiOperator implements Operator {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt) id!: number;
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => Int) level!: number;
   @Field(() => [Int]) business_ids!: number[];
@@ -22,11 +22,11 @@ export class AiOperator implements Operator {
 
 @ObjectType({ simpleResolvers: true, description: 'An order placed in a conversation.' })
 export class AiConversationOrder implements ConversationOrder {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt) id!: number;
   @Field(() => Int) status!: number;
   @Field(() => Float, { nullable: true, description: "The order's summary.total; null when the platform's is not a number" })
   total!: number | null;
-  @Field(() => Int, { nullable: true }) business_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) business_id!: number | null;
   @Field(() => Date) created_at!: Date;
 }
 
@@ -66,7 +66,7 @@ export class CounterResolver {
   @Mutation(() => AiReply, { description: 'Changes the fields given (PATCH /ai/replies/{reply_id}).' })
   updateAiReply(
     @Ctx() ctx: RequestContext,
-    @Arg('reply_id', () => Int) replyId: number,
+    @Arg('reply_id', () => GraphQLSafeInt) replyId: number,
     @Arg('shortcut', () => String, { nullable: true }) shortcut?: string | null,
     @Arg('content', () => String, { nullable: true }) content?: string | null,
   ): Promise<AiReply> {
@@ -74,7 +74,7 @@ export class CounterResolver {
   }
 
   @Mutation(() => AiReply, { description: 'Deletes a saved reply and answers it as it was (DELETE /ai/replies/{reply_id}).' })
-  deleteAiReply(@Ctx() ctx: RequestContext, @Arg('reply_id', () => Int) replyId: number): Promise<AiReply> {
+  deleteAiReply(@Ctx() ctx: RequestContext, @Arg('reply_id', () => GraphQLSafeInt) replyId: number): Promise<AiReply> {
     return ctx.services.replies.remove(ctx, replyId);
   }
 
@@ -88,7 +88,7 @@ export class CounterResolver {
   })
   aiConversationOrders(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,
     @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
   ): Promise<AiConversationOrderPage> {

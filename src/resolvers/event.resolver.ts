@@ -1,5 +1,5 @@
 import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
-import { Arg, Field, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Field, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { appError } from '../errors/codes.js';
 import type { RequestContext } from '../context/index.js';
 import type { AiEventRecord } from '../services/events/feed.js';
@@ -47,7 +47,7 @@ export class EventResolver {
   aiEvents(
     @Root() event: AiEventRecord,
     @Arg('types', () => [String], { nullable: true, description: 'Event types to receive (default all).' }) _types?: string[] | null,
-    @Arg('conversation_id', () => Int, { nullable: true }) _conversationId?: number | null,
+    @Arg('conversation_id', () => GraphQLSafeInt, { nullable: true }) _conversationId?: number | null,
     @Arg('last_event_id', () => String, LAST) _lastEventId?: string | null,
   ): AiEventRecord {
     return event;

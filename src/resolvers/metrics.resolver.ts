@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Args, ArgsType, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
 import type * as M from '../services/metrics/metrics.service.js';
@@ -5,8 +6,8 @@ import type * as S from '../services/metrics/series-plan.js';
 
 @ArgsType()
 export class MetricsQueryArgs implements M.MetricsArgs {
-  @Field(() => Int, { nullable: true, description: 'Restricts the metrics to one business.' }) business_id?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Restricts the metrics to the businesses of one franchise.' }) franchise_id?:
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'Restricts the metrics to one business.' }) business_id?: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'Restricts the metrics to the businesses of one franchise.' }) franchise_id?:
     number | null;
   @Field(() => String, { nullable: true, description: 'YYYY-MM; without it, the current day.' }) month?: string | null;
   @Field(() => String, { nullable: true, description: 'IANA zone name; wins over timezone_offset.' }) timezone?: string | null;
@@ -72,7 +73,7 @@ export class PerformanceMetrics implements M.PerformanceMetrics {
 
 @ObjectType({ simpleResolvers: true })
 export class ProductMetric implements M.ProductMetric {
-  @Field(() => Int, { nullable: true }) product_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) product_id!: number | null;
   @Field(() => String, { description: 'As on the order line.' }) name!: string;
   @Field(() => Int, { description: 'Total quantity.' }) times_sold!: number;
   @Field(() => Int, { description: 'Orders containing the product.' }) orders!: number;
@@ -116,8 +117,8 @@ export class MetricsSeriesArgs implements S.SeriesArgs {
   @Field(() => String, { description: 'hour, day, week (ISO, from Monday) or month.' }) group_by!: string;
   @Field(() => String, { description: 'YYYY-MM-DD: the first local day of the range.' }) from!: string;
   @Field(() => String, { description: 'YYYY-MM-DD: the last local day of the range (inclusive).' }) to!: string;
-  @Field(() => Int, { nullable: true, description: 'Restricts the series to one business.' }) business_id?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Restricts the series to the businesses of one franchise.' }) franchise_id?:
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'Restricts the series to one business.' }) business_id?: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'Restricts the series to the businesses of one franchise.' }) franchise_id?:
     number | null;
   @Field(() => String, { nullable: true, description: 'IANA zone name; wins over timezone_offset.' }) timezone?: string | null;
   @Field(() => Int, { nullable: true, description: 'Hours from UTC, -12..14.' }) timezone_offset?: number | null;

@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Product } from '../entities/product.js';
 import type { RequestContext } from '../context/index.js';
@@ -23,7 +23,7 @@ export class AiLocation {
   description: 'A line of a cart, priced from the menu now (a problem line: name, price and total null when its product is unknown).',
 })
 export class AiCartLine {
-  @Field(() => Int, { nullable: true }) product_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) product_id!: number | null;
   @Field(() => String, { nullable: true }) retailer_id!: string | null;
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => Int) quantity!: number;
@@ -44,15 +44,15 @@ export class AiCartSummary {
 @ObjectType({ simpleResolvers: true, description: 'A line that cannot be ordered now; it counts in no sum.' })
 export class AiCartProblem {
   @Field(() => Int, { description: '0-based index of the line' }) line!: number;
-  @Field(() => Int, { nullable: true }) product_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) product_id!: number | null;
   @Field(() => String, { nullable: true }) retailer_id!: string | null;
   @Field(() => String, { description: 'unknown or disabled' }) reason!: 'unknown' | 'disabled';
 }
 
 @ObjectType({ simpleResolvers: true, description: "A conversation's cart, priced from the menu whenever it is read." })
 export class AiCart implements CartRecord {
-  @Field(() => Int) conversation_id!: number;
-  @Field(() => Int) business_id!: number;
+  @Field(() => GraphQLSafeInt) conversation_id!: number;
+  @Field(() => GraphQLSafeInt) business_id!: number;
   @Field(() => Int, { description: '1 delivery, 2 pickup, 3 eat-in, 4 curbside, 5 drive-thru' }) delivery_type!: number;
   @Field(() => [AiCartLine]) lines!: AiCartLine[];
   @Field(() => String, { nullable: true }) address!: string | null;
@@ -76,7 +76,7 @@ export class AiOrderSummary {
 
 @ObjectType({ simpleResolvers: true, description: 'A line of an order, as it was sold.' })
 export class AiOrderLine implements OrderLine {
-  @Field(() => Int, { nullable: true }) product_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) product_id!: number | null;
   @Field(() => String) name!: string;
   @Field(() => Int) quantity!: number;
   @Field(() => Float) price!: number;
@@ -101,11 +101,11 @@ export class AiOrderConversion {
 
 @ObjectType({ simpleResolvers: true, description: 'An order.' })
 export class AiOrder implements OrderRecord {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt) id!: number;
   @Field(() => String, { description: 'Random, for links a customer may see' }) uuid!: string;
-  @Field(() => Int, { nullable: true }) business_id!: number | null;
-  @Field(() => Int, { nullable: true }) conversation_id!: number | null;
-  @Field(() => Int, { nullable: true }) customer_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) business_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) conversation_id!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) customer_id!: number | null;
   @Field(() => Int, { description: "The platform's status code (0 pending … 23 driver on way)" }) status!: number;
   @Field(() => Int, { nullable: true }) delivery_type!: number | null;
   @Field(() => String, { nullable: true }) paymethod!: string | null;
@@ -147,14 +147,14 @@ export class OrderResolver {
   }
 
   @Query(() => Product, { description: 'One product (GET /ai/products/{product_id}).' })
-  aiProduct(@Ctx() ctx: RequestContext, @Arg('product_id', () => Int) productId: number): Promise<Product> {
+  aiProduct(@Ctx() ctx: RequestContext, @Arg('product_id', () => GraphQLSafeInt) productId: number): Promise<Product> {
     return ctx.services.menu.get(ctx, productId);
   }
 
   @Mutation(() => Product, { description: 'Adds a product to a business menu (POST /ai/products).' })
   createAiProduct(
     @Ctx() ctx: RequestContext,
-    @Arg('business_id', () => Int) business_id: number,
+    @Arg('business_id', () => GraphQLSafeInt) business_id: number,
     @Arg('name', () => String) name: string,
     @Arg('price', () => Float) price: number,
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
@@ -166,7 +166,7 @@ export class OrderResolver {
   @Mutation(() => Product, { description: 'Changes the members given of a product (PATCH /ai/products/{product_id}).' })
   updateAiProduct(
     @Ctx() ctx: RequestContext,
-    @Arg('product_id', () => Int) productId: number,
+    @Arg('product_id', () => GraphQLSafeInt) productId: number,
     @Arg('name', () => String, { nullable: true }) name?: string | null,
     @Arg('price', () => Float, { nullable: true }) price?: number | null,
     @Arg('enabled', () => Boolean, { nullable: true }) enabled?: boolean | null,
@@ -176,15 +176,15 @@ export class OrderResolver {
   }
 
   @Query(() => AiCart, { description: "A conversation's cart, priced now (GET /ai/conversations/{conversation_id}/cart)." })
-  aiCart(@Ctx() ctx: RequestContext, @Arg('conversation_id', () => Int) conversationId: number): Promise<CartRecord> {
+  aiCart(@Ctx() ctx: RequestContext, @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number): Promise<CartRecord> {
     return ctx.services.carts.get(ctx, conversationId);
   }
 
   @Mutation(() => AiCart, { description: "Replaces a conversation's cart (PUT /ai/conversations/{conversation_id}/cart)." })
   setAiCart(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
-    @Arg('business_id', () => Int) business_id: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
+    @Arg('business_id', () => GraphQLSafeInt) business_id: number,
     @Arg('delivery_type', () => Int) delivery_type: number,
     @Arg('lines', () => GraphQLJSON, { description: '1–100 lines: {product_id | retailer_id, quantity 1–999, comment}' }) lines: unknown,
     @Arg('address', () => String, { nullable: true }) address?: string | null,
@@ -198,7 +198,7 @@ export class OrderResolver {
     nullable: true,
     description: "Empties a conversation's cart: null (DELETE /ai/conversations/{conversation_id}/cart).",
   })
-  clearAiCart(@Ctx() ctx: RequestContext, @Arg('conversation_id', () => Int) conversationId: number): Promise<null> {
+  clearAiCart(@Ctx() ctx: RequestContext, @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number): Promise<null> {
     return ctx.services.carts.remove(ctx, conversationId);
   }
 
@@ -207,7 +207,7 @@ export class OrderResolver {
   })
   placeAiOrder(
     @Ctx() ctx: RequestContext,
-    @Arg('conversation_id', () => Int) conversationId: number,
+    @Arg('conversation_id', () => GraphQLSafeInt) conversationId: number,
     @Arg('cart_version', () => Int) cart_version: number,
     @Arg('paymethod', () => String) paymethod: string,
     @Arg('comment', () => String, { nullable: true }) comment?: string | null,
@@ -227,14 +227,14 @@ export class OrderResolver {
   }
 
   @Query(() => AiOrder, { description: 'One order (GET /ai/orders/{order_id}).' })
-  aiOrder(@Ctx() ctx: RequestContext, @Arg('order_id', () => Int) orderId: number): Promise<OrderRecord> {
+  aiOrder(@Ctx() ctx: RequestContext, @Arg('order_id', () => GraphQLSafeInt) orderId: number): Promise<OrderRecord> {
     return ctx.services.orders.get(ctx, orderId);
   }
 
   @Mutation(() => AiOrder, { description: "Moves an order to one of the platform's statuses (POST /ai/orders/{order_id}/status)." })
   moveAiOrder(
     @Ctx() ctx: RequestContext,
-    @Arg('order_id', () => Int) orderId: number,
+    @Arg('order_id', () => GraphQLSafeInt) orderId: number,
     @Arg('status', () => Int) status: number,
     @Arg('reason', () => String, { nullable: true }) reason?: string | null,
   ): Promise<OrderRecord> {

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { AiTemplate } from '../entities/ai-template.js';
 import type { RequestContext } from '../context/index.js';
 import type { TemplateSendResult as SendResultShape } from '../services/whatsapp/template.service.js';
@@ -18,7 +19,7 @@ export class TemplateResolver {
   @Query(() => [AiTemplate], { description: "An agent's stored templates, by name and language (GET .../templates)." })
   aiTemplates(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('status', () => String, { nullable: true, description: 'APPROVED, PENDING, REJECTED, PAUSED or DISABLED (any case)' })
     status?: string | null,
   ): Promise<AiTemplate[]> {
@@ -26,7 +27,7 @@ export class TemplateResolver {
   }
 
   @Mutation(() => [AiTemplate], { description: 'Pulls every template from the provider and upserts them (POST .../templates/refresh).' })
-  refreshAiTemplates(@Ctx() ctx: RequestContext, @Arg('agent_id', () => Int) agentId: number): Promise<AiTemplate[]> {
+  refreshAiTemplates(@Ctx() ctx: RequestContext, @Arg('agent_id', () => GraphQLSafeInt) agentId: number): Promise<AiTemplate[]> {
     return ctx.services.templates.refresh(ctx, agentId);
   }
 
@@ -35,7 +36,7 @@ export class TemplateResolver {
   })
   syncAiTemplates(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('delete_removed', () => Boolean, { nullable: true }) deleteRemoved?: boolean | null,
   ): Promise<string[]> {
     return ctx.services.templates.sync(ctx, agentId, deleteRemoved === true);
@@ -44,8 +45,8 @@ export class TemplateResolver {
   @Mutation(() => AiTemplateSendResult, { description: 'Sends an approved template (POST .../templates/{template_id}/send).' })
   sendAiTemplate(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
-    @Arg('template_id', () => Int) templateId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
+    @Arg('template_id', () => GraphQLSafeInt) templateId: number,
     @Arg('to', () => String) to: string,
     @Arg('body_parameters', () => [String], { nullable: true }) bodyParameters?: string[] | null,
   ): Promise<AiTemplateSendResult> {

@@ -1,5 +1,5 @@
-import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
+import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
 import type { TranslationMap, TranslationsResult as ResultShape } from '../services/agents/translation.service.js';
 
@@ -15,7 +15,7 @@ export class TranslationResolver {
   @Query(() => GraphQLJSON, { description: "An agent's translations keyed by locale, or one locale's value ({} when none)." })
   aiTranslations(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('locale', () => String, { nullable: true }) locale?: string | null,
   ): Promise<unknown> {
     return ctx.services.translations.get(ctx, agentId, locale);
@@ -24,7 +24,7 @@ export class TranslationResolver {
   @Mutation(() => AiTranslationsResult, { description: 'Replaces every locale (PUT .../translations).' })
   replaceAiTranslations(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('translations', () => GraphQLJSON, { nullable: true }) translations?: unknown,
   ): Promise<AiTranslationsResult> {
     return ctx.services.translations.replace(ctx, agentId, translations);
@@ -33,7 +33,7 @@ export class TranslationResolver {
   @Mutation(() => AiTranslationsResult, { description: 'Deep-merges per locale; null removes a key (PATCH .../translations).' })
   updateAiTranslations(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('translations', () => GraphQLJSON, { nullable: true }) translations?: unknown,
   ): Promise<AiTranslationsResult> {
     return ctx.services.translations.merge(ctx, agentId, translations);
@@ -44,8 +44,8 @@ export class TranslationResolver {
   })
   copyAiTranslations(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
-    @Arg('source_agent_id', () => Int) sourceAgentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
+    @Arg('source_agent_id', () => GraphQLSafeInt) sourceAgentId: number,
   ): Promise<AiTranslationsResult> {
     return ctx.services.translations.copy(ctx, agentId, sourceAgentId);
   }

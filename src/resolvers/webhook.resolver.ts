@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/index.js';
 import type { Page } from '../services/conversations/conversation.service.js';
@@ -6,7 +7,7 @@ import { Pagination } from './conversation.resolver.js';
 
 @ObjectType({ simpleResolvers: true, description: 'An outbound webhook; its secret is shown only when it is created.' })
 export class AiWebhook implements WebhookRecord {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt) id!: number;
   @Field(() => String) url!: string;
   @Field(() => [String], { description: 'Event types delivered, or ["*"] for all.' }) events!: string[];
   @Field(() => Boolean) enabled!: boolean;
@@ -56,14 +57,14 @@ export class WebhookResolver {
   }
 
   @Mutation(() => AiWebhook, { description: 'Deletes a webhook and its deliveries (DELETE /ai/webhooks/{webhook_id}).' })
-  deleteAiWebhook(@Ctx() ctx: RequestContext, @Arg('webhook_id', () => Int) webhookId: number): Promise<AiWebhook> {
+  deleteAiWebhook(@Ctx() ctx: RequestContext, @Arg('webhook_id', () => GraphQLSafeInt) webhookId: number): Promise<AiWebhook> {
     return ctx.services.webhooks.delete(ctx, webhookId);
   }
 
   @Query(() => AiWebhookDeliveryPage, { description: "A webhook's deliveries, newest first (GET /ai/webhooks/{webhook_id}/deliveries)." })
   aiWebhookDeliveries(
     @Ctx() ctx: RequestContext,
-    @Arg('webhook_id', () => Int) webhookId: number,
+    @Arg('webhook_id', () => GraphQLSafeInt) webhookId: number,
     @Arg('page', () => Int, { nullable: true }) page?: number | null,
     @Arg('page_size', () => Int, { nullable: true }) page_size?: number | null,
   ): Promise<AiWebhookDeliveryPage> {

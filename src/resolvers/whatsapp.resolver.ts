@@ -1,4 +1,4 @@
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { AiTemplateSend } from '../entities/ai-template-send.js';
 import type { RequestContext } from '../context/index.js';
@@ -24,7 +24,7 @@ export class WhatsAppResolver {
   @Query(() => AiTemplateSendPage, { description: "An agent's template sends, newest first by default (GET .../templates/sends)." })
   aiTemplateSends(
     @Ctx() ctx: RequestContext,
-    @Arg('agent_id', () => Int) agentId: number,
+    @Arg('agent_id', () => GraphQLSafeInt) agentId: number,
     @Arg('where', () => GraphQLJSON, { nullable: true, description: '`where` on status, template_id, to, created_at' })
     where?: unknown,
     @Arg('orderBy', () => String, { nullable: true, description: 'id, created_at, status; `-` for descending; default `-created_at`' })

@@ -20,7 +20,17 @@ export const NAMED_PATTERNS: Readonly<Record<string, Rule>> = {
   [SEND_TO_PATTERN]: 'phone',
 };
 
-export const integerId: JSONSchema = { type: 'string', pattern: '^[0-9]{1,9}$' };
+/** CONTRACT §16: a path id is 1–18 digits, leading zeros allowed (else 400 naming it). */
+export const integerId: JSONSchema = { type: 'string', pattern: '^[0-9]{1,18}$' };
+
+/**
+ * A path id as its GraphQL variable. Record ids are exact JSON numbers (below 2^53): a larger one names no record, and
+ * becomes 0, which none has, so the route answers its not-found code.
+ */
+export const pathId = (raw: string): number => {
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : 0;
+};
 export const externalId: JSONSchema = { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' };
 
 /** A closed object; `required` only when not empty (OpenAPI 3.0 forbids `required: []`). */

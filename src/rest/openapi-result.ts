@@ -50,7 +50,7 @@ const SCALARS: Record<string, JSONSchema> = {
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
   DateTime: { type: 'string', format: 'date-time' },
-  SafeInt: { type: 'integer' },
+  SafeInt: { type: 'integer', format: 'int64' },
   // an agent's credentials: which keys are stored, never a value (resolvers/agent.resolver.ts)
   CredentialFlags: {
     type: 'object',

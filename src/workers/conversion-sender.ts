@@ -202,7 +202,7 @@ export class ConversionSender implements OutboxQueue<ClaimedEvent, ConversionOut
       await this.opts.orm.em.getConnection().execute(
         `update ai_conversion_sends s set next_attempt_at = now() + make_interval(secs => r.delay_s), last_error = r.error, claimed_by = null,
                 updated_at = now()
-           from jsonb_to_recordset(?::jsonb) as r(order_id int, attempts int, delay_s float8, error text)
+           from jsonb_to_recordset(?::jsonb) as r(order_id bigint, attempts int, delay_s float8, error text)
           where s.order_id = r.order_id and s.attempts = r.attempts and s.status = 'pending'`,
         [JSON.stringify(rows)],
         'run',

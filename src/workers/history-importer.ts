@@ -79,7 +79,7 @@ export class HistoryImporter implements OutboxQueue<ClaimedChunk, Outcome> {
       `with due as (
          select id from ai_history_chunks
           where id in (select min(id) from ai_history_chunks
-                        where status = 'pending' and next_attempt_at <= now() and agent_id <> all(?::int[]) group by agent_id)
+                        where status = 'pending' and next_attempt_at <= now() and agent_id <> all(?::bigint[]) group by agent_id)
             and status = 'pending' and next_attempt_at <= now()
           order by next_attempt_at, id
           limit ?

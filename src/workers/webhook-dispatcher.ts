@@ -127,9 +127,9 @@ export class WebhookDispatcher implements OutboxQueue<Claimed, Outcome> {
            select s.id, row_number() over (partition by s.webhook_id order by s.next_attempt_at, s.id) as rn,
                   coalesce(room.n, ?::int) as room
              from (select id, webhook_id, next_attempt_at from ai_webhook_deliveries
-                    where status = 'pending' and next_attempt_at <= now() and webhook_id <> all(?::int[])
+                    where status = 'pending' and next_attempt_at <= now() and webhook_id <> all(?::bigint[])
                     order by next_attempt_at, id limit ?) s
-             left join unnest(?::int[], ?::int[]) as room(webhook_id, n) on room.webhook_id = s.webhook_id
+             left join unnest(?::bigint[], ?::bigint[]) as room(webhook_id, n) on room.webhook_id = s.webhook_id
          ) ranked where rn <= room
        ),
        due as (

@@ -277,8 +277,8 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     }));
     await this.opts.orm.em.getConnection().execute(
       `update ai_message_sends s set next_attempt_at = now() + make_interval(secs => r.delay_s), last_error = r.error, claimed_by = null
-         from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, delay_s float8, error text)
-        where s.message_id = any(?::int[]) and s.message_id = r.message_id and s.attempts = r.attempts and s.status = 'pending'`,
+         from jsonb_to_recordset(?::jsonb) as r(message_id bigint, attempts int, delay_s float8, error text)
+        where s.message_id = any(?::bigint[]) and s.message_id = r.message_id and s.attempts = r.attempts and s.status = 'pending'`,
       [JSON.stringify(rows), `{${rows.map((r) => r.message_id).join(',')}}`],
       'run',
     );
@@ -351,10 +351,10 @@ export class WhatsAppSender implements OutboxQueue<ClaimedSend, TextSendOutcome>
     }));
     const done = await run(
       tx,
-      `with r as (select * from jsonb_to_recordset(?::jsonb) as r(message_id int, attempts int, accepted boolean, error text)),
+      `with r as (select * from jsonb_to_recordset(?::jsonb) as r(message_id bigint, attempts int, accepted boolean, error text)),
        locked as (
          select s.message_id from ai_message_sends s join r on r.message_id = s.message_id
-          where s.message_id = any(?::int[]) and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
+          where s.message_id = any(?::bigint[]) and s.status = 'pending' and (r.accepted or s.attempts = r.attempts)
           order by s.message_id
           for update of s)
        update ai_message_sends s set status = 'done', next_attempt_at = null, last_error = r.error, claimed_by = null

@@ -180,14 +180,14 @@ for (const via of ['directly', 'through PgBouncer'] as const) {
         const ids = conversations.map((c) => c.id);
         await until(async () => {
           const [{ n }] = await db.sql<{ n: number }>(
-            `select count(*)::int as n from ai_messages where conversation_id = any(?::int[]) and delivery_status = 'pending'`,
+            `select count(*)::int as n from ai_messages where conversation_id = any(?::bigint[]) and delivery_status = 'pending'`,
             [`{${ids.join(',')}}`],
           );
           return n === 0;
         }, 30_000);
         const replies = await db.sql<{ content: string; delivery_status: string; delivery_error: string | null }>(
           `select content, delivery_status, delivery_error from ai_messages
-          where conversation_id = any(?::int[]) and role = 'assistant' and source = 'api'`,
+          where conversation_id = any(?::bigint[]) and role = 'assistant' and source = 'api'`,
           [`{${ids.join(',')}}`],
         );
         const sent = new Set(fake.requestsTo('send').map((r) => r.body.text?.body as string));
@@ -197,11 +197,11 @@ for (const via of ['directly', 'through PgBouncer'] as const) {
           else expect(m).toMatchObject({ delivery_status: 'failed', delivery_error: 'superseded by the business app' });
         }
         const echoes = await db.sql<{ n: number }>(
-          `select count(*)::int as n from ai_messages where conversation_id = any(?::int[]) and source = 'business_app' and delivery_status = 'sent'`,
+          `select count(*)::int as n from ai_messages where conversation_id = any(?::bigint[]) and source = 'business_app' and delivery_status = 'sent'`,
           [`{${ids.join(',')}}`],
         );
         expect(echoes[0].n).toBe(PAIRS);
-        const handlers = await db.sql<{ handler: string }>(`select distinct handler from ai_conversations where id = any(?::int[])`, [
+        const handlers = await db.sql<{ handler: string }>(`select distinct handler from ai_conversations where id = any(?::bigint[])`, [
           `{${ids.join(',')}}`,
         ]);
         expect(handlers).toEqual([{ handler: 'human' }]);

@@ -648,7 +648,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('agents (%s)', (
         dataset_id: false,
       });
       const id = res.data.aiAgents.items[0].id;
-      const upd = await graph('mutation($id: Int!) { updateAiAgent(agent_id: $id, name: "Graph name") { name credentials } }', { id });
+      const upd = await graph('mutation($id: SafeInt!) { updateAiAgent(agent_id: $id, name: "Graph name") { name credentials } }', { id });
       expect(upd.data.updateAiAgent.name).toBe('Graph name');
       const conv = await graph('{ aiConversations(page_size: 1) { items { agent { id credentials } } } }');
       expect(conv.errors).toBeUndefined();

@@ -330,7 +330,7 @@ describe.each(ENGINES)('inbox API of §10.5 (%s)', (engine) => {
                     (select count(*) from ai_messages m where m.conversation_id = s.conversation_id and m.role = 'user' and m.id <= s.message_id))
                   as n`,
         ),
-      ).toEqual([{ n: '0' }]);
+      ).toEqual([{ n: 0 }]);
     const first = await post(X, { role: 'user', content: 'hola' });
     await post(X, { role: 'assistant', content: 'hola, ¿qué desea?' });
     await post(X, { role: 'user', content: 'una pizza', public: false });

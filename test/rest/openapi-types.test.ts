@@ -103,7 +103,7 @@ describe.each(ENGINES)('OpenAPI for typed clients (%s)', (engine) => {
     expect(conversation.required).toEqual(expect.arrayContaining(['id', 'status', 'created_at', 'usage', 'closed_at']));
     const one = doc.paths[openApiPath('/ai/conversations/:conversation_id')].get.responses['200'].content['application/json'].schema;
     expect(one.required).not.toContain('pagination');
-    expect(one.properties.result.properties.id).toEqual({ type: 'integer' });
+    expect(one.properties.result.properties.id).toEqual({ type: 'integer', format: 'int64' });
   });
 
   it('openapi-typescript types read result fields without a cast', () => {

@@ -108,7 +108,7 @@ describe.each(ENGINES)('/openapi.json passes real validators (%s)', (engine) => 
     expect(variants.filter((v: any) => v !== text).every((v: any) => v.required.includes('type'))).toBe(true);
     expect(variants.map((v: any) => v.properties.type.const)).toContain('interactive');
     const where = op('/ai/conversations', 'get').parameters.find((x: any) => x.name === 'where');
-    expect(where.description).toContain('`assignee_id` (integer)');
+    expect(where.description).toContain('`assignee_id` (id, a 64-bit integer)');
     expect(op('/ai/conversations/:conversation_id', 'get').parameters.find((x: any) => x.name === 'conversation_id').schema.type).toBe(
       'integer',
     );

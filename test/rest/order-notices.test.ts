@@ -419,7 +419,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('order notices a
       expect((await order(o.id)).conversion).toBeNull();
       expect(eventsOf(o.uuid)).toEqual([]);
     }
-    const [{ n }] = await db.sql<{ n: number }>('select count(*)::int as n from ai_conversion_sends where order_id = any(?::int[])', [
+    const [{ n }] = await db.sql<{ n: number }>('select count(*)::int as n from ai_conversion_sends where order_id = any(?::bigint[])', [
       `{${[noClid.id, noDataset.id, noReferral.id].join(',')}}`,
     ]);
     expect(n).toBe(0);

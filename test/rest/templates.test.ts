@@ -549,22 +549,22 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI templates (%
 
   describe('on /graphql', () => {
     it('lists and syncs with the same rules', async () => {
-      const list = await graph('query($a: Int!) { aiTemplates(agent_id: $a, status: "approved") { id name language status } }', {
+      const list = await graph('query($a: SafeInt!) { aiTemplates(agent_id: $a, status: "approved") { id name language status } }', {
         a: MAIN,
       });
       expect(list.errors).toBeUndefined();
       expect(list.data.aiTemplates.map((x: any) => x.name)).toEqual(['plain', 'two_params', 'welcome', 'welcome']);
-      const bad = await graph('query($a: Int!) { aiTemplates(agent_id: $a, status: "nope") { id } }', { a: MAIN });
+      const bad = await graph('query($a: SafeInt!) { aiTemplates(agent_id: $a, status: "nope") { id } }', { a: MAIN });
       expect(bad.errors[0].extensions.code).toBe('ERROR_VALIDATION');
-      const foreign = await graph('query($a: Int!) { aiTemplates(agent_id: $a) { id } }', { a: OTHER_AGENT(e) });
+      const foreign = await graph('query($a: SafeInt!) { aiTemplates(agent_id: $a) { id } }', { a: OTHER_AGENT(e) });
       expect(foreign.errors[0].extensions).toMatchObject({ code: 'ERROR_AI_AGENT_NOT_FOUND', status: 400 });
-      const sync = await graph('mutation($a: Int!) { syncAiTemplates(agent_id: $a, delete_removed: false) }', { a: MAIN });
+      const sync = await graph('mutation($a: SafeInt!) { syncAiTemplates(agent_id: $a, delete_removed: false) }', { a: MAIN });
       expect(sync.data.syncAiTemplates).toEqual([]);
     });
 
     it('sends with the same validation', async () => {
       const q =
-        'mutation($a: Int!, $t: Int!, $to: String!, $p: [String!]) { sendAiTemplate(agent_id: $a, template_id: $t, to: $to, body_parameters: $p) { message_id to template language status } }';
+        'mutation($a: SafeInt!, $t: SafeInt!, $to: String!, $p: [String!]) { sendAiTemplate(agent_id: $a, template_id: $t, to: $to, body_parameters: $p) { message_id to template language status } }';
       const ok = await graph(q, { a: MAIN, t: tid(MAIN, 1), to: '+5215512345678', p: ['Ana'] });
       expect(ok.data.sendAiTemplate).toMatchObject({ to: '5215512345678', template: 'welcome', language: 'es', status: 'accepted' });
       const badTo = await graph(q, { a: MAIN, t: tid(MAIN, 1), to: '12345', p: ['Ana'] });

@@ -295,25 +295,31 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('AI translations
 
   describe('on /graphql', () => {
     it('reads and changes translations with the same rules', async () => {
-      const q = await graph('query($a: Int!, $l: String) { aiTranslations(agent_id: $a, locale: $l) }', { a: b + AGENT.source, l: 'ar' });
+      const q = await graph('query($a: SafeInt!, $l: String) { aiTranslations(agent_id: $a, locale: $l) }', {
+        a: b + AGENT.source,
+        l: 'ar',
+      });
       expect(q.data.aiTranslations).toEqual({ hello: 'مرحبا' });
-      const bad = await graph('query($a: Int!) { aiTranslations(agent_id: $a, locale: "xx") }', { a: MAIN });
+      const bad = await graph('query($a: SafeInt!) { aiTranslations(agent_id: $a, locale: "xx") }', { a: MAIN });
       expect(bad.errors[0].extensions.code).toBe('ERROR_VALIDATION');
       const empty = b + AGENT.empty;
       const patch = await graph(
-        'mutation($a: Int!, $t: JSON) { updateAiTranslations(agent_id: $a, translations: $t) { message translations } }',
+        'mutation($a: SafeInt!, $t: JSON) { updateAiTranslations(agent_id: $a, translations: $t) { message translations } }',
         { a: empty, t: { es: { a: { b: 'c' } } } },
       );
       expect(patch.data.updateAiTranslations).toEqual({
         message: 'The translations were updated.',
         translations: { es: { a: { b: 'c' } } },
       });
-      const foreign = await graph('mutation($a: Int!, $s: Int!) { copyAiTranslations(agent_id: $a, source_agent_id: $s) { message } }', {
-        a: empty,
-        s: OTHER_AGENT(e),
-      });
+      const foreign = await graph(
+        'mutation($a: SafeInt!, $s: SafeInt!) { copyAiTranslations(agent_id: $a, source_agent_id: $s) { message } }',
+        {
+          a: empty,
+          s: OTHER_AGENT(e),
+        },
+      );
       expect(foreign.errors[0].extensions.code).toBe('ERROR_AI_AGENT_NOT_FOUND');
-      const replaced = await graph('mutation($a: Int!) { replaceAiTranslations(agent_id: $a, translations: {}) { translations } }', {
+      const replaced = await graph('mutation($a: SafeInt!) { replaceAiTranslations(agent_id: $a, translations: {}) { translations } }', {
         a: empty,
       });
       expect(replaced.data.replaceAiTranslations.translations).toEqual({});

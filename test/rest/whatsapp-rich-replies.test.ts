@@ -493,7 +493,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
         url: '/graphql',
         headers: { 'x-api-key': KEYS.server },
         payload: {
-          query: `mutation ($id: Int!, $p: JSON) { addAiConversationMessage(conversation_id: $id, role: "assistant", type: "location", payload: $p) { id type payload content delivery_status } }`,
+          query: `mutation ($id: SafeInt!, $p: JSON) { addAiConversationMessage(conversation_id: $id, role: "assistant", type: "location", payload: $p) { id type payload content delivery_status } }`,
           variables: { id: c.id, p: { latitude: 1.5, longitude: 2.5, name: 'Here' } },
         },
       });
@@ -506,7 +506,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
         url: '/graphql',
         headers: { 'x-api-key': KEYS.server },
         payload: {
-          query: `mutation ($id: Int!) { addAiConversationMessage(conversation_id: $id, role: "assistant", type: "location", payload: {latitude: 100, longitude: 0}) { id } }`,
+          query: `mutation ($id: SafeInt!) { addAiConversationMessage(conversation_id: $id, role: "assistant", type: "location", payload: {latitude: 100, longitude: 0}) { id } }`,
           variables: { id: c.id },
         },
       });
@@ -675,7 +675,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
         method: 'POST',
         url: '/graphql',
         headers: { 'x-api-key': KEYS.server },
-        payload: { query: `mutation ($id: Int!) { showAiConversationTyping(conversation_id: $id) }`, variables: { id: c.id } },
+        payload: { query: `mutation ($id: SafeInt!) { showAiConversationTyping(conversation_id: $id) }`, variables: { id: c.id } },
       });
       expect(res.json()).toEqual({ data: { showAiConversationTyping: true } });
       expect(typingCalls(c.inbound.at(-1)!)).toHaveLength(1);
@@ -719,7 +719,7 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('Rich WhatsApp r
         method: 'POST',
         url: '/graphql',
         headers: { 'x-api-key': KEYS.server },
-        payload: { query: `mutation ($id: Int!) { showAiConversationTyping(conversation_id: $id) }`, variables: { id: c.id } },
+        payload: { query: `mutation ($id: SafeInt!) { showAiConversationTyping(conversation_id: $id) }`, variables: { id: c.id } },
       });
       expect(gql.json().errors[0].extensions.code).toBe('ERROR_AI_CONVERSATION_HANDED_OFF');
       expect((await typing(c.id, { key: KEYS.admin })).json()).toEqual({ error: false, result: true });

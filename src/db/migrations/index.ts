@@ -45,6 +45,7 @@ import { Migration20261202000150_order_metric_deltas } from './Migration20261202
 import { Migration20261202000200_order_notices } from './Migration20261202000200_order_notices.js';
 import { Migration20261202000200_system_messages_referred_product } from './Migration20261202000200_system_messages_referred_product.js';
 import { Migration20261202000250_order_trigger_plans } from './Migration20261202000250_order_trigger_plans.js';
+import { Migration20261202000300_bigint_ids } from './Migration20261202000300_bigint_ids.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -94,4 +95,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261202000200_order_notices', class: Migration20261202000200_order_notices },
   { name: 'Migration20261202000200_system_messages_referred_product', class: Migration20261202000200_system_messages_referred_product },
   { name: 'Migration20261202000250_order_trigger_plans', class: Migration20261202000250_order_trigger_plans },
+  { name: 'Migration20261202000300_bigint_ids', class: Migration20261202000300_bigint_ids },
 ];

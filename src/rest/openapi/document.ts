@@ -110,9 +110,14 @@ function parametersOf(spec: RouteSpec, data: JSONSchema): Record<string, unknown
   ];
   const params = (spec.schema?.params?.properties ?? {}) as Record<string, JSONSchema>;
   for (const [name, s] of Object.entries(params)) {
-    // ids are digits in the path: documented as the integers every answer gives
+    // ids are 1–18 digits in the path (CONTRACT §16): documented as the 64-bit integers every answer gives
     const id = typeof s.pattern === 'string' && DIGITS.test(s.pattern);
-    out.push({ name, in: 'path', required: true, schema: id ? { type: 'integer', minimum: 0 } : s });
+    out.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: id ? { type: 'integer', format: 'int64', minimum: 0 } : s,
+    });
   }
   const query = (spec.schema?.querystring?.properties ?? {}) as Record<string, JSONSchema>;
   const required = (spec.schema?.querystring?.required as string[] | undefined) ?? [];
@@ -181,6 +186,7 @@ function headersRead(spec: RouteSpec): Record<string, unknown>[] {
 
 const typeNames: Record<string, string> = {
   int: 'integer',
+  id: 'id, a 64-bit integer',
   string: 'text',
   boolean: 'boolean',
   timestamp: 'timestamp (ISO 8601 or YYYY-MM-DD HH:mm:ss, UTC without a zone)',
@@ -532,7 +538,7 @@ function webhooksOf(records: Record<string, JSONSchema>): Record<string, unknown
               schema: {
                 type: 'object',
                 properties: {
-                  id: { type: 'integer', description: 'Increasing in commit order within the project' },
+                  id: { type: 'integer', format: 'int64', description: 'Increasing in commit order within the project' },
                   type: { type: 'string', const: type },
                   created_at: { type: 'string', format: 'date-time' },
                   data,

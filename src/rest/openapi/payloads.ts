@@ -125,7 +125,7 @@ const REQUEST_PAYLOADS: Record<Exclude<(typeof OUTBOUND_TYPES)[number], 'text'>,
   interactive: { oneOf: INTERACTIVE_TYPES.map((t) => interactiveRequest(t)) },
   reaction: closed(
     {
-      message_id: { type: 'integer', minimum: 1, description: 'A message of the same conversation' },
+      message_id: { type: 'integer', format: 'int64', minimum: 1, description: 'A message of the same conversation' },
       emoji: { type: 'string', description: 'One emoji; the empty string removes the reaction' },
     },
     ['message_id', 'emoji'],
@@ -231,7 +231,7 @@ const RECORD_PAYLOADS: Record<Exclude<(typeof MESSAGE_TYPES)[number], 'text'>, J
   button: open({ payload: nstr(), text: nstr() }, [], "A tap on a template's quick-reply button"),
   template: open(
     {
-      template_id: { type: 'integer', description: 'The approved template sent' },
+      template_id: { type: 'integer', format: 'int64', description: 'The approved template sent' },
       name: str("The template's name at the provider"),
       language: str(),
       body_parameters: { type: ['array', 'null'], items: { type: 'string' }, description: "Values of the body's placeholders, in order" },
@@ -258,7 +258,7 @@ const RECORD_PAYLOADS: Record<Exclude<(typeof MESSAGE_TYPES)[number], 'text'>, J
   reaction: open(
     {
       external_id: str("The reacted message's id at WhatsApp"),
-      message_id: { type: ['integer', 'null'], description: 'Ours, or null when unknown' },
+      message_id: { type: ['integer', 'null'], format: 'int64', description: 'Ours, or null when unknown' },
       emoji: { type: ['string', 'null'], description: 'null (or empty) when the reaction was removed' },
     },
     ['message_id', 'emoji'],

@@ -60,7 +60,7 @@ const ORDER_MESSAGES: JSONSchema = {
     type: 'object',
     properties: {
       text: { type: 'string', minLength: 1, maxLength: 1024 },
-      template_id: { type: ['integer', 'null'] },
+      template_id: { type: ['integer', 'null'], format: 'int64' },
       locale: { type: ['string', 'null'] },
     },
     required: ['text', 'template_id', 'locale'],

@@ -1,9 +1,10 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
 import { AGENT_ATTRIBUTES, AGENT_LIMITS, MAX_CREDENTIAL_KEYS, MAX_CREDENTIAL_VALUE } from '../../services/agents/agent.service.js';
-import { integerId, object, type JSONSchema } from '../json-schema.js';
+import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables, sentMembers } from './conversation.routes.js';
+import { ID_MAX } from '../../services/conversations/message-rules.js';
 
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai agents'], access: ACCESS.AI_ADMIN, ai: true };
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
@@ -24,7 +25,7 @@ const credentials = (patch: boolean): JSONSchema => ({
 });
 const fields = (patch: boolean): Record<string, JSONSchema> => ({
   name: text(AGENT_LIMITS.name),
-  business_id: { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647 },
+  business_id: { type: ['integer', 'null'], format: 'int64', minimum: 1, maximum: ID_MAX },
   provider: text(AGENT_LIMITS.provider),
   provider_type: text(AGENT_LIMITS.provider_type),
   provider_external_id: text(AGENT_LIMITS.provider_external_id, '^[a-zA-Z0-9_-]+$'),
@@ -38,7 +39,7 @@ const ORDER_MESSAGES: JSONSchema = {
     'The notices an order of a WhatsApp conversation sends, replacing the whole object (null removes them): keys are order status codes ("0" placed, "1" to "23" moves), values {"text" (1-1024 characters; {{order}} the order id, {{total}} the total and its currency, {{eta}} the move\'s reason or -), "template_id" (an APPROVED template of the agent, sent outside the customer service window; optional), "locale" (optional)}.',
   example: { '7': { text: 'Order {{order}} accepted: {{total}}, ready in {{eta}}', template_id: null, locale: 'en' } },
 };
-const agentId = ({ params }: RouteInput) => ({ agent_id: Number(params.agent_id) });
+const agentId = ({ params }: RouteInput) => ({ agent_id: pathId(params.agent_id) });
 /** CONTRACT §10.3: agents a dashboard manages. Levels 0/2 and server keys; the service scopes a business owner. */
 export const agentRoutes: RouteSpec[] = [
   {

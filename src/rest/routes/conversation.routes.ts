@@ -1,7 +1,14 @@
 import { documentWithSelection } from '../../graph/selection.js';
 import { ACCESS } from '../../services/identity/access.js';
 import { CONVERSATION_HANDLERS } from '../../entities/ai-conversation.js';
-import { CONTENT_MAX, CURRENT_CONTENT_MAX, MESSAGE_ROLES, STATUS_REASONS, USAGE_MAX } from '../../services/conversations/message-rules.js';
+import {
+  CONTENT_MAX,
+  CURRENT_CONTENT_MAX,
+  ID_MAX,
+  MESSAGE_ROLES,
+  STATUS_REASONS,
+  USAGE_MAX,
+} from '../../services/conversations/message-rules.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { OUTBOUND_TYPES } from '../../services/conversations/message-payload.js';
 import {
@@ -11,15 +18,15 @@ import {
   Q_MAX,
 } from '../../services/conversations/conversation.service.js';
 import { messageRequestBody } from '../openapi/payloads.js';
-import { object, type JSONSchema } from '../json-schema.js';
+import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import { MESSAGE_EXAMPLES } from './message-examples.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 
-/** Spec §4: integer ids match ^[0-9]+$; provider_external_id ^[a-zA-Z0-9-_]+$. Anything else: 400. */
+/** CONTRACT §16: integer ids are 1–18 digits; provider_external_id ^[a-zA-Z0-9-_]+$. Anything else: 400. */
 const conversationIdParams: JSONSchema = {
   type: 'object',
-  properties: { conversation_id: { type: 'string', pattern: '^[0-9]+$' } },
+  properties: { conversation_id: integerId },
   required: ['conversation_id'],
 };
 const agentParams: JSONSchema = {
@@ -49,14 +56,8 @@ export const searchQuery = (...selection: ('params' | 'fields')[]): JSONSchema =
 export const sentMembers = (body: Record<string, unknown> | undefined) =>
   Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
 
-const INT_MAX = 2_147_483_647;
 /** Fields a conversation's `params` selection always answers. */
 const CONVERSATION_ALWAYS = ['messages_count'] as const;
-/** A well-formed id too large to exist is simply not found (0 never exists). */
-const idOf = (raw: string) => {
-  const s = raw.replace(/^0+(?=\d)/, '');
-  return s.length <= 10 && Number(s) <= INT_MAX ? Number(s) : 0;
-};
 
 export const listVariables = ({ query }: RouteInput) => ({
   where: rawWhere(query.where) ?? null,
@@ -89,7 +90,13 @@ const messageMembers: Record<string, JSONSchema> = {
       '(button, list, cta_url, location_request_message); image/video/document/audio/sticker {media_id | link, caption, filename}; ' +
       'reaction {message_id, emoji}',
   },
-  reply_to_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX, description: 'A message of the same conversation' },
+  reply_to_id: {
+    type: ['integer', 'null'],
+    format: 'int64',
+    minimum: 1,
+    maximum: ID_MAX,
+    description: 'A message of the same conversation',
+  },
 };
 const messageBody = { ...object(messageMembers, ['role']), 'x-examples': MESSAGE_EXAMPLES };
 
@@ -158,7 +165,7 @@ export const conversationRoutes: RouteSpec[] = [
     access: ACCESS.AI_ADMIN,
     ai: true,
     schema: { params: conversationIdParams, querystring: { type: 'object', properties: { params: { type: 'string', maxLength: 2000 } } } },
-    variables: ({ params }) => ({ id: idOf(params.conversation_id) }),
+    variables: ({ params }) => ({ id: pathId(params.conversation_id) }),
     document: ({ query }, base) =>
       documentWithSelection({
         parameter: 'params',
@@ -189,11 +196,11 @@ export const conversationRoutes: RouteSpec[] = [
     schema: {
       params: {
         type: 'object',
-        properties: { conversation_id: { type: 'string', pattern: '^[0-9]+$' }, message_id: { type: 'string', pattern: '^[0-9]+$' } },
+        properties: { conversation_id: integerId, message_id: integerId },
         required: ['conversation_id', 'message_id'],
       },
     },
-    variables: ({ params }) => ({ conversation_id: idOf(params.conversation_id), message_id: idOf(params.message_id) }),
+    variables: ({ params }) => ({ conversation_id: pathId(params.conversation_id), message_id: pathId(params.message_id) }),
     file: (data) => ({ media_id: data.aiMessageMedia.id }),
   },
   {
@@ -208,7 +215,7 @@ export const conversationRoutes: RouteSpec[] = [
     ai: true,
     // The SDK always selects with `params`: here it means what `fields` means, and `fields` wins.
     schema: { params: conversationIdParams, querystring: listQuery('fields', 'params') },
-    variables: (input) => ({ conversation_id: idOf(input.params.conversation_id), ...listVariables(input) }),
+    variables: (input) => ({ conversation_id: pathId(input.params.conversation_id), ...listVariables(input) }),
     document: ({ query }, base) =>
       documentWithSelection({
         parameter: query.fields !== undefined ? 'fields' : 'params',
@@ -259,7 +266,7 @@ export const conversationRoutes: RouteSpec[] = [
       return { body: { ...body, 'x-examples': MESSAGE_EXAMPLES }, components };
     },
     variables: ({ params, body }) => ({
-      conversation_id: idOf(params.conversation_id),
+      conversation_id: pathId(params.conversation_id),
       role: body.role,
       content: body.content ?? null,
       public: body.public ?? null,
@@ -282,7 +289,7 @@ export const conversationRoutes: RouteSpec[] = [
       params: conversationIdParams,
       body: object({ status_reason: { type: 'string', enum: [...STATUS_REASONS] } }, ['status_reason']),
     },
-    variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), status_reason: body.status_reason }),
+    variables: ({ params, body }) => ({ conversation_id: pathId(params.conversation_id), status_reason: body.status_reason }),
   },
   {
     method: 'POST',
@@ -295,9 +302,9 @@ export const conversationRoutes: RouteSpec[] = [
     ai: true,
     schema: {
       params: conversationIdParams,
-      body: object({ message_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX } }),
+      body: object({ message_id: { type: ['integer', 'null'], format: 'int64', minimum: 1, maximum: ID_MAX } }),
     },
-    variables: ({ params, body }) => ({ conversation_id: idOf(params.conversation_id), message_id: body?.message_id ?? null }),
+    variables: ({ params, body }) => ({ conversation_id: pathId(params.conversation_id), message_id: body?.message_id ?? null }),
   },
   {
     method: 'POST',
@@ -314,13 +321,13 @@ export const conversationRoutes: RouteSpec[] = [
       body: object(
         {
           handler: { type: 'string', enum: [...CONVERSATION_HANDLERS] },
-          assignee_id: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX },
+          assignee_id: { type: ['integer', 'null'], format: 'int64', minimum: 1, maximum: ID_MAX },
         },
         ['handler'],
       ),
     },
     variables: ({ params, body }) => ({
-      conversation_id: idOf(params.conversation_id),
+      conversation_id: pathId(params.conversation_id),
       handler: body.handler,
       assignee_id: body.assignee_id ?? null,
     }),
@@ -344,6 +351,6 @@ export const conversationRoutes: RouteSpec[] = [
     access: ACCESS.AI_ADMIN,
     ai: true,
     schema: { params: conversationIdParams },
-    variables: ({ params }) => ({ conversation_id: idOf(params.conversation_id) }),
+    variables: ({ params }) => ({ conversation_id: pathId(params.conversation_id) }),
   },
 ];

@@ -1,6 +1,6 @@
 import { ACCESS } from '../../services/identity/access.js';
 import { REPLY_CONTENT_MAX, SHORTCUT_MAX, SHORTCUT_PATTERN } from '../../services/conversations/replies.service.js';
-import { integerId, object, type JSONSchema } from '../json-schema.js';
+import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables, searchQuery, sentMembers } from './conversation.routes.js';
 
@@ -13,7 +13,7 @@ const replyFields: Record<string, JSONSchema> = {
   shortcut: { type: 'string', minLength: 1, maxLength: SHORTCUT_MAX, pattern: SHORTCUT_PATTERN },
   content: { type: 'string', minLength: 1, maxLength: REPLY_CONTENT_MAX },
 };
-const replyId = ({ params }: RouteInput) => ({ reply_id: Number(params.reply_id) });
+const replyId = ({ params }: RouteInput) => ({ reply_id: pathId(params.reply_id) });
 
 export const counterRoutes: RouteSpec[] = [
   {
@@ -74,17 +74,10 @@ export const counterRoutes: RouteSpec[] = [
     summary:
       'The orders placed in a conversation, newest first: {id, status, total (summary.total), business_id, created_at}; page, page_size',
     schema: {
-      params: object({ conversation_id: { type: 'string', pattern: '^[0-9]+$' } }, ['conversation_id']),
+      params: object({ conversation_id: integerId }, ['conversation_id']),
       querystring: listQuery(),
     },
-    variables: ({ params, query }) => {
-      const id = params.conversation_id.replace(/^0+(?=\d)/, '');
-      return {
-        conversation_id: id.length <= 10 && Number(id) <= 2_147_483_647 ? Number(id) : 0,
-        page: query.page,
-        page_size: query.page_size,
-      };
-    },
+    variables: ({ params, query }) => ({ conversation_id: pathId(params.conversation_id), page: query.page, page_size: query.page_size }),
     ...paged('aiConversationOrders'),
   },
 ];

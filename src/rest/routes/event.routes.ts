@@ -1,6 +1,6 @@
 import { ACCESS } from '../../services/identity/access.js';
 import { parseLastEventId } from '../../services/events/events.service.js';
-import type { JSONSchema } from '../json-schema.js';
+import { integerId, pathId, type JSONSchema } from '../json-schema.js';
 import type { RouteInput, RouteSpec } from '../route-spec.js';
 
 /** The query of both SSE routes: the resume point and the credential forms EventSource can send. */
@@ -15,7 +15,7 @@ const eventsQuery: JSONSchema = {
   properties: {
     ...resumeQuery,
     types: { type: 'string', maxLength: 500 },
-    conversation_id: { type: 'string', pattern: '^[0-9]{1,10}$' },
+    conversation_id: integerId,
   },
 };
 
@@ -47,7 +47,7 @@ export const eventRoutes: RouteSpec[] = [
               .map((t: string) => t.trim())
               .filter(Boolean)
           : null,
-      conversation_id: input.query.conversation_id !== undefined ? Number(input.query.conversation_id) : null,
+      conversation_id: input.query.conversation_id !== undefined ? pathId(input.query.conversation_id) : null,
       last_event_id: lastEventId(input),
     }),
   },

@@ -1,13 +1,14 @@
 import { ACCESS } from '../../services/identity/access.js';
 import { SERIES_GROUPINGS, SERIES_METRICS } from '../../services/metrics/series-plan.js';
 import type { RouteSpec } from '../route-spec.js';
+import { ID_MAX } from '../../services/conversations/message-rules.js';
 
 /** The common query parameters of every metrics operation (spec §4.4, §8). */
 const METRICS_QUERY = {
   type: 'object',
   properties: {
-    business_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
-    franchise_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    business_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX },
+    franchise_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX },
     month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM; without it, the current day' },
     timezone: { type: 'string', maxLength: 64, description: 'IANA zone name; wins over timezone_offset' },
     timezone_offset: { type: 'integer', minimum: -12, maximum: 14, description: 'hours from UTC' },

@@ -1,5 +1,5 @@
 import { ACCESS } from '../../services/identity/access.js';
-import { INT_MAX } from '../../services/conversations/message-rules.js';
+import { ID_MAX, INT_MAX } from '../../services/conversations/message-rules.js';
 import {
   ADDRESS_MAX,
   CART_COMMENT_MAX,
@@ -18,7 +18,7 @@ import {
   REASON_MAX,
   RETAILER_ID_MAX,
 } from '../../services/orders/index.js';
-import { object, type JSONSchema } from '../json-schema.js';
+import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import { paged, type RouteInput, type RouteSpec } from '../route-spec.js';
 import { listQuery, listVariables, searchQuery, sentMembers } from './conversation.routes.js';
 
@@ -27,18 +27,12 @@ const common: Pick<RouteSpec, 'access' | 'ai'> = { access: ACCESS.AI_ADMIN, ai: 
 const menu = { ...common, tags: ['ai-menu'] };
 const carts = { ...common, tags: ['ai-orders'] };
 
-/** CONTRACT §16: a path id is 1–18 digits; one no record has (however large) is simply not found (0 never exists). */
-const PATH_ID = '^[0-9]{1,18}$';
-const idParams = (name: string): JSONSchema => object({ [name]: { type: 'string', pattern: PATH_ID } }, [name]);
-const idOf = (raw: string) => {
-  const n = Number(raw);
-  return Number.isSafeInteger(n) && n <= INT_MAX ? n : 0;
-};
+const idParams = (name: string): JSONSchema => object({ [name]: integerId }, [name]);
 
 const price: JSONSchema = { type: 'number', minimum: 0, maximum: PRICE_MAX, description: 'At most 2 decimals' };
 const retailerId: JSONSchema = { type: 'string', minLength: 1, maxLength: RETAILER_ID_MAX };
 const productMembers = (creating: boolean): Record<string, JSONSchema> => ({
-  ...(creating ? { business_id: { type: 'integer', minimum: 1, maximum: INT_MAX } } : {}),
+  ...(creating ? { business_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX } } : {}),
   name: { type: 'string', minLength: 1, maxLength: NAME_MAX },
   price,
   enabled: { type: 'boolean' },
@@ -48,7 +42,7 @@ const productMembers = (creating: boolean): Record<string, JSONSchema> => ({
 });
 
 const lineMembers: Record<string, JSONSchema> = {
-  product_id: { type: 'integer', minimum: 1, maximum: INT_MAX },
+  product_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX },
   retailer_id: retailerId,
   quantity: { type: 'integer', minimum: 1, maximum: QUANTITY_MAX },
   comment: { type: ['string', 'null'], maxLength: LINE_COMMENT_MAX },
@@ -64,7 +58,7 @@ const location: JSONSchema = object(
 const cartBody = (line: JSONSchema): JSONSchema =>
   object(
     {
-      business_id: { type: 'integer', minimum: 1, maximum: INT_MAX },
+      business_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX },
       delivery_type: {
         type: 'integer',
         enum: [...DELIVERY_TYPES],
@@ -84,8 +78,8 @@ const closedLine: JSONSchema = {
   description: 'Exactly one of product_id and retailer_id; a price or any other member is refused',
 };
 
-const conversationId = ({ params }: RouteInput) => ({ conversation_id: idOf(params.conversation_id) });
-const orderId = ({ params }: RouteInput) => ({ order_id: idOf(params.order_id) });
+const conversationId = ({ params }: RouteInput) => ({ conversation_id: pathId(params.conversation_id) });
+const orderId = ({ params }: RouteInput) => ({ order_id: pathId(params.order_id) });
 
 export const orderRoutes: RouteSpec[] = [
   {
@@ -110,7 +104,7 @@ export const orderRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_PRODUCT_NOT_FOUND'],
     summary: 'One product',
     schema: { params: idParams('product_id') },
-    variables: ({ params }) => ({ product_id: idOf(params.product_id) }),
+    variables: ({ params }) => ({ product_id: pathId(params.product_id) }),
   },
   {
     ...menu,
@@ -129,7 +123,7 @@ export const orderRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_PRODUCT_NOT_FOUND'],
     summary: 'Changes the members given (a price rises, a dish runs out); the carts naming it are priced again',
     schema: { params: idParams('product_id'), body: object(productMembers(false)) },
-    variables: (input) => ({ ...sentMembers(input.body), product_id: idOf(input.params.product_id) }),
+    variables: (input) => ({ ...sentMembers(input.body), product_id: pathId(input.params.product_id) }),
   },
   {
     ...carts,

@@ -1,6 +1,6 @@
 import { ACCESS } from '../../services/identity/access.js';
 import { SEND_TO_MAX, SEND_TO_MIN, SEND_TO_PATTERN } from '../../services/whatsapp/template.service.js';
-import { integerId, object, type JSONSchema } from '../json-schema.js';
+import { integerId, object, pathId, type JSONSchema } from '../json-schema.js';
 import type { RouteSpec } from '../route-spec.js';
 
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
@@ -28,7 +28,7 @@ export const templateRoutes: RouteSpec[] = [
       // Case-insensitive: the service checks the value against the five statuses.
       querystring: { type: 'object', properties: { status: { type: 'string', maxLength: 32 } } },
     },
-    variables: ({ params, query }) => ({ agent_id: Number(params.agent_id), status: query.status ?? null }),
+    variables: ({ params, query }) => ({ agent_id: pathId(params.agent_id), status: query.status ?? null }),
   },
   {
     ...common,
@@ -38,7 +38,7 @@ export const templateRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_AI_PROVIDER_NOT_CONFIGURED', 'ERROR_AI_PROVIDER_REJECTED', 'ERROR_AI_PROVIDER_UNAVAILABLE'],
     summary: 'Pull every template from the provider, upsert them, return the stored list',
     schema: { params: agentParams },
-    variables: ({ params }) => ({ agent_id: Number(params.agent_id) }),
+    variables: ({ params }) => ({ agent_id: pathId(params.agent_id) }),
   },
   {
     ...common,
@@ -48,7 +48,7 @@ export const templateRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_AGENT_NOT_FOUND', 'ERROR_AI_PROVIDER_NOT_CONFIGURED', 'ERROR_AI_PROVIDER_REJECTED', 'ERROR_AI_PROVIDER_UNAVAILABLE'],
     summary: 'Reconcile the stored templates with the provider; one created|updated|deleted:NAME:LANG string per change',
     schema: { params: agentParams, body: optionalObject({ delete_removed: { type: 'boolean' } }) },
-    variables: ({ params, body }) => ({ agent_id: Number(params.agent_id), delete_removed: body?.delete_removed === true }),
+    variables: ({ params, body }) => ({ agent_id: pathId(params.agent_id), delete_removed: body?.delete_removed === true }),
   },
   {
     ...common,
@@ -75,8 +75,8 @@ export const templateRoutes: RouteSpec[] = [
       ),
     },
     variables: ({ params, body }) => ({
-      agent_id: Number(params.agent_id),
-      template_id: Number(params.template_id),
+      agent_id: pathId(params.agent_id),
+      template_id: pathId(params.template_id),
       to: body.to,
       body_parameters: body.body_parameters ?? null,
     }),

@@ -1,15 +1,16 @@
 import { LOCALES } from '../../entities/ai-translation.js';
 import { ACCESS } from '../../services/identity/access.js';
-import { integerId, object } from '../json-schema.js';
+import { integerId, object, pathId } from '../json-schema.js';
 import type { RouteSpec } from '../route-spec.js';
 import { optionalObject } from './template.routes.js';
+import { ID_MAX } from '../../services/conversations/message-rules.js';
 
 const agentParams = object({ agent_id: integerId }, ['agent_id']);
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai translations'], access: ACCESS.AI_ADMIN, ai: true };
 /** `{LOCALE: object | null}`; the service checks the locales and values (also for /graphql). */
 const translationsBody = optionalObject({ translations: { type: ['object', 'null'] } });
 const write = ({ params, body }: { params: Record<string, any>; body: any }) => ({
-  agent_id: Number(params.agent_id),
+  agent_id: pathId(params.agent_id),
   translations: body?.translations ?? null,
 });
 
@@ -22,7 +23,7 @@ export const translationRoutes: RouteSpec[] = [
     errors: ['ERROR_AI_AGENT_NOT_FOUND'],
     summary: "The agent's translations keyed by locale, or one locale's value ({} when none)",
     schema: { params: agentParams, querystring: { type: 'object', properties: { locale: { type: 'string', enum: [...LOCALES] } } } },
-    variables: ({ params, query }) => ({ agent_id: Number(params.agent_id), locale: query.locale ?? null }),
+    variables: ({ params, query }) => ({ agent_id: pathId(params.agent_id), locale: query.locale ?? null }),
   },
   {
     ...common,
@@ -53,8 +54,8 @@ export const translationRoutes: RouteSpec[] = [
     summary: "Replace the agent's translations with another agent's of the same project",
     schema: {
       params: agentParams,
-      body: object({ source_agent_id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['source_agent_id']),
+      body: object({ source_agent_id: { type: 'integer', format: 'int64', minimum: 1, maximum: ID_MAX } }, ['source_agent_id']),
     },
-    variables: ({ params, body }) => ({ agent_id: Number(params.agent_id), source_agent_id: body.source_agent_id }),
+    variables: ({ params, body }) => ({ agent_id: pathId(params.agent_id), source_agent_id: body.source_agent_id }),
   },
 ];

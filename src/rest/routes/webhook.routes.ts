@@ -2,7 +2,7 @@ import { ACCESS } from '../../services/identity/access.js';
 import { AI_EVENT_TYPES } from '../../services/events/event-log.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
 import { MAX_WEBHOOK_URL } from '../../services/events/webhook.service.js';
-import { integerId, object } from '../json-schema.js';
+import { integerId, object, pathId } from '../json-schema.js';
 import { paged, type RouteSpec } from '../route-spec.js';
 
 const common: Pick<RouteSpec, 'tags' | 'access' | 'ai'> = { tags: ['ai webhooks'], access: ACCESS.INTERNAL, ai: true };
@@ -43,7 +43,7 @@ export const webhookRoutes: RouteSpec[] = [
     errors: ['ERROR_WEBHOOK_NOT_FOUND'],
     summary: 'Delete a webhook and its delivery log',
     schema: { params: webhookParams },
-    variables: ({ params }) => ({ webhook_id: Number(params.webhook_id) }),
+    variables: ({ params }) => ({ webhook_id: pathId(params.webhook_id) }),
   },
   {
     ...common,
@@ -63,7 +63,7 @@ export const webhookRoutes: RouteSpec[] = [
       },
     },
     variables: ({ params, query }) => ({
-      webhook_id: Number(params.webhook_id),
+      webhook_id: pathId(params.webhook_id),
       page: query.page ?? null,
       page_size: query.page_size ?? null,
     }),

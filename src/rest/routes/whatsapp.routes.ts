@@ -1,7 +1,7 @@
 import { ACCESS } from '../../services/identity/access.js';
 import { SEND_ORDER, SEND_WHERE } from '../../services/whatsapp/template-send.service.js';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../services/shared/list-query.js';
-import { integerId, object } from '../json-schema.js';
+import { integerId, object, pathId } from '../json-schema.js';
 import { rawWhere } from '../raw-where.js';
 import { paged, type RouteSpec } from '../route-spec.js';
 
@@ -71,7 +71,7 @@ export const whatsappRoutes: RouteSpec[] = [
       },
     },
     variables: ({ params, query }) => ({
-      agent_id: Number(params.agent_id),
+      agent_id: pathId(params.agent_id),
       where: rawWhere(query.where) ?? null,
       orderBy: query.orderBy ?? null,
       page: query.page ?? null,

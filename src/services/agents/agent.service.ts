@@ -14,14 +14,15 @@ import {
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { findVisibleAgent } from './agent-lookup.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
+import { ID_MAX } from '../conversations/message-rules.js';
 import { pagination, parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { credentialColumns, decryptCredentials, KEYS_PARAM, KNOWN_CREDENTIAL_KEYS } from './agent-credentials.js';
 import { checkOrderMessages } from './order-messages.js';
 
 /** What `where` and `orderBy` accept on the agents list (CONTRACT §10.3). */
 export const AGENT_ATTRIBUTES: Attributes = {
-  id: 'int',
-  business_id: 'int',
+  id: 'id',
+  business_id: 'id',
   name: 'string',
   provider: 'string',
   provider_type: 'string',
@@ -40,7 +41,6 @@ const CREDENTIAL_KEY = /^[A-Za-z0-9_]{1,64}$/;
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** The credentials `credentials/check` needs, per provider. */
 const CHECKED_KEYS: Readonly<Record<string, readonly string[]>> = { whatsapp: ['phone_number_id', 'access_token'] };
-const INT_MAX = 2_147_483_647;
 /** The unique index on a project's WhatsApp phone numbers (the migration's name). */
 const PHONE_INDEX = 'ai_agents_whatsapp_phone_uq';
 const RECORD_COLUMNS =
@@ -268,8 +268,8 @@ function checkFields(input: AgentInput, problems: Problem[], creating: boolean):
   if (input.business_id !== undefined) {
     const id = input.business_id;
     if (id === null) out.business_id = null;
-    else if (typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= INT_MAX) out.business_id = id;
-    else problems.push({ field: 'business_id', rule: 'range', params: { min: 1, max: INT_MAX } });
+    else if (typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= ID_MAX) out.business_id = id;
+    else problems.push({ field: 'business_id', rule: 'range', params: { min: 1, max: ID_MAX } });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderMessage } from '../../entities/ai-agent.js';
 import type { Problem } from '../../errors/codes.js';
+import { ID_MAX } from '../conversations/message-rules.js';
 
 /** CONTRACT §15.5: a notice's text (characters), a locale's length. */
 export const ORDER_MESSAGE_TEXT_MAX = 1024;
@@ -8,7 +9,6 @@ export const ORDER_MESSAGE_LOCALE_MAX = 35;
 /** The platform's order statuses (CONTRACT §15.4): the keys an agent's `order_messages` may hold. */
 export const ORDER_MESSAGE_KEYS = Array.from({ length: 24 }, (_, s) => String(s));
 const ENTRY_MEMBERS = ['text', 'template_id', 'locale'];
-const INT_MAX = 2_147_483_647;
 
 /**
  * `order_messages` of a PATCH (CONTRACT §15.5, §10.3): null, or an object keyed by status code whose values are
@@ -55,7 +55,7 @@ export async function checkOrderMessages(
       problems.push({ field: `${field}.text`, rule: 'max_length', params: { max: ORDER_MESSAGE_TEXT_MAX } });
     const templateId = e.template_id ?? null;
     if (templateId !== null) {
-      if (typeof templateId !== 'number' || !Number.isInteger(templateId) || templateId < 1 || templateId > INT_MAX)
+      if (typeof templateId !== 'number' || !Number.isInteger(templateId) || templateId < 1 || templateId > ID_MAX)
         problems.push({ field: `${field}.template_id`, rule: 'approved_template' });
       else templates.push([key, templateId]);
     }
@@ -75,7 +75,7 @@ export async function checkOrderMessages(
     const rows = await tx
       .getConnection()
       .execute<{ id: number }[]>(
-        `select id from ai_templates where agent_id = ? and status = 'APPROVED' and id = any(?::int[])`,
+        `select id from ai_templates where agent_id = ? and status = 'APPROVED' and id = any(?::bigint[])`,
         [agentId, `{${templates.map(([, id]) => id).join(',')}}`],
         'all',
         tx.getTransactionContext(),

@@ -303,7 +303,7 @@ async function insertMessage(
        insert into ai_message_sends (message_id, project_id, conversation_id)
        select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
      changed as (update ai_conversations set ${change.set} where id = ? and project_id = ?),
-     ${inboxed('?::int', '?::int')}
+     ${inboxed('?::bigint', '?::bigint')}
      select * from m`,
     [
       projectId,
@@ -355,12 +355,12 @@ async function addInOneStatement(ctx: RequestContext, conversationId: number, sc
         for no key update of c),
      go as (
        select c.*, ?::boolean and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound from c
-        where c.status = 'active' and (?::int[] is null or coalesce(c.business_id, -1) = any(?::int[]))
+        where c.status = 'active' and (?::bigint[] is null or coalesce(c.business_id, -1) = any(?::bigint[]))
           and not (c.handler = 'human' and ?::boolean)),
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select go.project_id, go.id, ?::text, ?::text, ?::boolean, ?::jsonb, ?::int, now(), case when go.outbound then 'pending' end, ?::text,
+       select go.project_id, go.id, ?::text, ?::text, ?::boolean, ?::jsonb, ?::bigint, now(), case when go.outbound then 'pending' end, ?::text,
               ?::jsonb, null
          from go where not go.outbound or (go.window_open and ?::boolean)
        returning *),
@@ -425,7 +425,7 @@ async function addToActive(ctx: RequestContext, providerExternalId: string, user
      m as (
        insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select c.project_id, c.id, 'user', ?::text, true, null, ?::int, now(), null, 'text', null, null from c
+       select c.project_id, c.id, 'user', ?::text, true, null, ?::bigint, now(), null, 'text', null, null from c
        returning *),
      changed as (update ai_conversations set ${TOUCH.set} where id in (select conversation_id from m) and project_id = ?),
      ${inboxed('(select id from a)', '(select business_id from a)')}
@@ -501,9 +501,9 @@ async function checkMediaFile(
     tx,
     `select a.status, a.mime_type, a.size from ai_media a
       where a.id = ? and a.project_id = ?
-        and (?::int[] is null or a.origin = 'upload'
+        and (?::bigint[] is null or a.origin = 'upload'
              or exists (select 1 from ai_conversations c
-                         where c.id = a.conversation_id and c.project_id = a.project_id and c.business_id = any(?::int[])))`,
+                         where c.id = a.conversation_id and c.project_id = a.project_id and c.business_id = any(?::bigint[])))`,
     [mediaId, projectId, scope, scope],
   );
   const max = MEDIA_KIND_LIMITS[kind];

@@ -28,20 +28,20 @@ import {
   type RelationFilters,
   type Relations,
 } from '../shared/list-query.js';
-import { INT_MAX, storedId } from './message-rules.js';
+import { ID_MAX, storedId } from './message-rules.js';
 
 /** What `where` and `orderBy` accept (CONTRACT §6.2); nothing else reaches SQL. */
 export const CONVERSATION_ATTRIBUTES: Attributes = {
-  id: 'int',
-  agent_id: 'int',
-  user_id: 'int',
-  business_id: 'int',
+  id: 'id',
+  agent_id: 'id',
+  user_id: 'id',
+  business_id: 'id',
   status: 'string',
   status_reason: 'string',
   created_at: 'timestamp',
   closed_at: 'timestamp',
   handler: 'string',
-  assignee_id: 'int',
+  assignee_id: 'id',
   last_message_at: 'timestamp',
   unread: 'boolean',
   unread_count: 'int',
@@ -156,24 +156,24 @@ const REFERRAL_SOURCE_ID = (alias: string) => ({ sql: `${alias}.referral->>'sour
 /** Relation groups of the conversation list: `{"attribute": "agent", "conditions": [...]}`. */
 export const CONVERSATION_RELATIONS: Relations = {
   agent: {
-    id: 'int',
+    id: 'id',
     name: 'string',
     provider: 'string',
     provider_type: 'string',
     provider_external_id: 'string',
     enabled: 'boolean',
-    business_id: 'int',
+    business_id: 'id',
   },
 };
 
 export const MESSAGE_ATTRIBUTES: Attributes = {
-  id: 'int',
+  id: 'id',
   role: 'string',
   public: 'boolean',
   created_at: 'timestamp',
   delivery_status: 'string',
   type: 'string',
-  reply_to_id: 'int',
+  reply_to_id: 'id',
   source: 'string',
 };
 
@@ -442,7 +442,7 @@ export class ConversationService {
   }
 
   private async visible(ctx: RequestContext, id: number): Promise<AiConversation> {
-    if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+    if (!Number.isInteger(id) || id < 1 || id > ID_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
     const conversation = await readOne(ctx.em, AiConversation, { id });
     const scope = conversation ? await visibleBusinessIds(ctx) : null;
     if (!conversation || (scope !== null && !scope.includes(conversation.business_id ?? -1))) {
@@ -529,7 +529,7 @@ const MONTH_GRAIN = 2;
 function unfilteredTotal(ctx: RequestContext, scope: number[] | null, matches: SearchMatches | null): PageOptions['total'] {
   // the list shows live conversations only when `where` is empty (CONTRACT §13.3): the history ones matched are not counted
   if (matches) return scope === null ? () => matches.n - matches.history : undefined;
-  const businesses = scope === null ? '' : ` and business_id = any(?::int[])`;
+  const businesses = scope === null ? '' : ` and business_id = any(?::bigint[])`;
   const params = scope === null ? [ctx.project.id] : [ctx.project.id, scope];
   return async (connectionType) => {
     const [row] = await selectRows<{ n: string }>(
@@ -611,7 +611,7 @@ async function searchMatches(ctx: RequestContext, pattern: string): Promise<Sear
  * subplan while walking the conversations in the page's order, which stops at the page's end.
  */
 function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatches, pageEnd: number): Record<string, unknown> {
-  if (matches.ids) return { id: raw('any(?::int[])', [matches.ids]) };
+  if (matches.ids) return { id: raw('any(?::bigint[])', [matches.ids]) };
   const walk = matches.conversations !== null && (pageEnd * matches.conversations) / matches.n <= SEARCH_WALK_MAX;
   const messages = walk
     ? {
@@ -637,7 +637,7 @@ function searchFilter(ctx: RequestContext, pattern: string, matches: SearchMatch
 export function scopedSearchSql(): string {
   const columns = Q_CONVERSATION_COLUMNS.map((c) => columnMatch('oc', c)).join(' or ');
   return `select oc.id from ai_conversations oc
-     where oc.project_id = ? and oc.business_id = any(?::int[])
+     where oc.project_id = ? and oc.business_id = any(?::bigint[])
        and (${columns}
             or exists (select 1 from ai_messages om where om.conversation_id = oc.id and og_fold(om.content) like og_fold(?) offset 0))`;
 }

@@ -5,7 +5,7 @@ import { validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { agentOf, conversationEvent, run } from './records.js';
-import { checkConversationId, INT_MAX } from './message-rules.js';
+import { checkConversationId, ID_MAX } from './message-rules.js';
 import { lockVisible } from './conversation-writes.service.js';
 import { writeWithEvents } from '../events/event-log.js';
 
@@ -54,7 +54,7 @@ function checkInput(input: HandoffInput): { handler: ConversationHandler; assign
   const assigneeId = input.assignee_id ?? null;
   if (
     assigneeId !== null &&
-    (input.handler === 'ai' || !Number.isInteger(assigneeId) || (assigneeId as number) < 1 || (assigneeId as number) > INT_MAX)
+    (input.handler === 'ai' || !Number.isInteger(assigneeId) || (assigneeId as number) < 1 || (assigneeId as number) > ID_MAX)
   ) {
     throw validationError([{ field: 'assignee_id' }]);
   }

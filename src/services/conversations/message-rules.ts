@@ -7,11 +7,14 @@ import { checkPayload, OUTBOUND_TYPES, type OutboundType } from './message-paylo
  * checked here for /graphql callers with the REST schema's rules and messages.
  */
 
-/** The largest id a path or body may name (PostgreSQL integer). */
+/** The largest 32-bit value a body may give (PostgreSQL integer): versions, quantities, statuses. */
 export const INT_MAX = 2_147_483_647;
 
+/** The largest record id (CONTRACT §16): ids are `bigint` in the database and answered as exact JSON numbers. */
+export const ID_MAX = Number.MAX_SAFE_INTEGER;
+
 /** An id as a lookup binds it: one no record can have (out of range, not an integer) becomes 0, which none has. */
-export const storedId = (id: number): number => (Number.isInteger(id) && id > 0 && id <= INT_MAX ? id : 0);
+export const storedId = (id: number): number => (Number.isSafeInteger(id) && id > 0 ? id : 0);
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 
@@ -62,7 +65,7 @@ export function checkMessage(input: MessageInput): CheckedMessage {
   } else if (!validContent(input.content, CONTENT_MAX)) problems.push(contentProblem(input.content, CONTENT_MAX));
   const checked = typed ? checkPayload(type as OutboundType, input.payload, problems) : null;
   const replyTo = input.reply_to_id;
-  if (replyTo !== undefined && replyTo !== null && (!Number.isInteger(replyTo) || (replyTo as number) < 1 || (replyTo as number) > INT_MAX))
+  if (replyTo !== undefined && replyTo !== null && (!Number.isInteger(replyTo) || (replyTo as number) < 1 || (replyTo as number) > ID_MAX))
     problems.push({ field: 'reply_to_id', rule: 'conversation_message' });
   if (input.public !== undefined && input.public !== null && typeof input.public !== 'boolean')
     problems.push({ field: 'public', rule: 'boolean' });
@@ -115,7 +118,7 @@ export function checkContent(content: unknown, max: number): string {
 }
 
 export function checkConversationId(id: number): void {
-  if (!Number.isInteger(id) || id < 1 || id > INT_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
+  if (!Number.isInteger(id) || id < 1 || id > ID_MAX) throw appError('ERROR_AI_CONVERSATION_NOT_FOUND');
 }
 
 /** The Cloud API's limit on a text message, in code points (CONTRACT §10.1). */

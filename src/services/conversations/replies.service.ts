@@ -11,7 +11,7 @@ import { run } from './records.js';
 
 const DUPLICATE_SHORTCUT: Problem = { field: 'shortcut', key: 'duplicate_reply' };
 
-export const REPLY_ATTRIBUTES: Attributes = { id: 'int', shortcut: 'string', created_at: 'timestamp', updated_at: 'timestamp' };
+export const REPLY_ATTRIBUTES: Attributes = { id: 'id', shortcut: 'string', created_at: 'timestamp', updated_at: 'timestamp' };
 export const SHORTCUT_PATTERN = '^[a-z0-9_-]{1,32}$';
 export const SHORTCUT_MAX = 32;
 export const REPLY_CONTENT_MAX = 4096;

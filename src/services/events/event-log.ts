@@ -71,8 +71,8 @@ export async function appendEvents(tx: EntityManager, projectId: number, events:
   await runStatement(
     tx.getConnection(),
     `insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-     select ?::int, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
-       from rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id int, business_id int, conversation_id int, public boolean, data jsonb))
+     select ?::bigint, r.type, r.agent_id, r.business_id, r.conversation_id, r.public, r.data, clock_timestamp()
+       from rows from (jsonb_to_recordset(?::jsonb) as (type text, agent_id bigint, business_id bigint, conversation_id bigint, public boolean, data jsonb))
             with ordinality as r(type, agent_id, business_id, conversation_id, public, data, n)
       order by r.n`,
     [projectId, JSON.stringify(rows)],
@@ -113,7 +113,7 @@ export async function sequencePass(
     `with pass_lock as (select pg_advisory_xact_lock(?::int, ?::int)),
      moved as (
        delete from ai_event_inbox i
-        where i.project_id = ?::int and exists (select 1 from pass_lock)
+        where i.project_id = ?::bigint and exists (select 1 from pass_lock)
        returning i.*),
      ins as (
        insert into ai_events (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
@@ -122,7 +122,7 @@ export async function sequencePass(
      deliveries as (
        insert into ai_webhook_deliveries (project_id, webhook_id, event_id, event_type)
        select w.project_id, w.id, ins.id, ins.type
-         from ins join ai_webhooks w on w.project_id = ?::int and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
+         from ins join ai_webhooks w on w.project_id = ?::bigint and w.enabled and (w.events @> jsonb_build_array(ins.type) or w.events @> '["*"]')
         order by ins.id, w.id
        returning 1),
      work as (select concat_ws(',', nullif(?::text, ''), case when exists (select 1 from deliveries) then 'webhooks' end) as kinds)

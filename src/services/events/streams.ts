@@ -200,7 +200,7 @@ export class StreamRegistry {
     if (!batch.length) return Promise.resolve();
     this.flushing = this.sql(
       `update open_streams o set n = o.n - d.k
-         from jsonb_to_recordset(?::jsonb) as d(project_id int, credential text, k int)
+         from jsonb_to_recordset(?::jsonb) as d(project_id bigint, credential text, k int)
         where o.project_id = d.project_id and o.credential = d.credential and o.process_id = ?`,
       [JSON.stringify(batch), this.processId],
     )
@@ -254,14 +254,14 @@ export class StreamRegistry {
     const rows = await this.sql<{ kind: string; id: number; level: number; business_id: number | null }[]>(
       `select 'k' as kind, k.id, coalesce(u.level, -1)::int as level, null::int as business_id
          from api_keys k left join users u on u.id = k.user_id
-        where k.id = any(?::int[]) and (k.server or u.enabled)
+        where k.id = any(?::bigint[]) and (k.server or u.enabled)
        union all
        select 's', s.id, u.level::int, null from sessions s join users u on u.id = s.user_id
-        where s.id = any(?::int[]) and s.expires_at > now() and u.enabled
+        where s.id = any(?::bigint[]) and s.expires_at > now() and u.enabled
        union all
-       select 'p', p.id, 0, null from projects p where p.id = any(?::int[]) and p.subscription_active and p.ai_enabled
+       select 'p', p.id, 0, null from projects p where p.id = any(?::bigint[]) and p.subscription_active and p.ai_enabled
        union all
-       select 'b', ub.user_id, 2, ub.business_id from user_businesses ub where ub.user_id = any(?::int[]) and ub.project_id = any(?::int[])`,
+       select 'b', ub.user_id, 2, ub.business_id from user_businesses ub where ub.user_id = any(?::bigint[]) and ub.project_id = any(?::bigint[])`,
       [pgArray(keys), pgArray(sessions), pgArray(projects), pgArray(owners), pgArray(projects)],
     );
     const levels = new Map<string, number>();

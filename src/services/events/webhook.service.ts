@@ -7,13 +7,13 @@ import { ACCESS, assertAccess, assertAiModule } from '../identity/access.js';
 import { AI_EVENT_TYPES } from './event-log.js';
 import type { Page } from '../conversations/conversation.service.js';
 import { pagination, parseListQuery } from '../shared/list-query.js';
+import { ID_MAX } from '../conversations/message-rules.js';
 
 /** CONTRACT §9.4: at most 20 webhooks per project; URLs of at most 2,048 characters. */
 export const MAX_WEBHOOKS_PER_PROJECT = 20;
 export const MAX_WEBHOOK_URL = 2048;
 /** First key of the per-project lock that makes the 20-webhook count exact under concurrency. */
 const WEBHOOK_LOCK_CLASS = 0x4f475768; // "OGWh"
-const INT_MAX = 2_147_483_647;
 
 /** The webhook record (the secret is never part of it). */
 export interface WebhookRecord {
@@ -179,7 +179,7 @@ function guard(ctx: RequestContext): void {
   assertAiModule(ctx);
 }
 
-const validId = (id: number) => Number.isInteger(id) && id >= 1 && id <= INT_MAX;
+const validId = (id: number) => Number.isInteger(id) && id >= 1 && id <= ID_MAX;
 
 /** A non-empty array of known event types, or exactly ["*"]; duplicates are dropped. */
 function checkEvents(value: unknown): string[] {

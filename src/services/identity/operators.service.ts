@@ -28,15 +28,15 @@ export class OperatorService {
     const rows = await runStatement<{ id: number; name: string | null; level: number; business_ids: number[] }>(
       ctx.em.getConnection(),
       `select u.id, nullif(trim(concat_ws(' ', u.name, u.lastname)), '') as name, u.level,
-              case when u.level = ? then '{}'::int[] else coalesce(array_agg(ub.business_id order by ub.business_id)
-                filter (where ub.business_id is not null and (?::int is null or ub.business_id in (
-                  select mine.business_id from user_businesses mine where mine.project_id = u.project_id and mine.user_id = ?::int))), '{}') end
+              case when u.level = ? then '{}'::bigint[] else coalesce(array_agg(ub.business_id order by ub.business_id)
+                filter (where ub.business_id is not null and (?::bigint is null or ub.business_id in (
+                  select mine.business_id from user_businesses mine where mine.project_id = u.project_id and mine.user_id = ?::bigint))), '{}') end
                 as business_ids
          from users u left join user_businesses ub on ub.project_id = u.project_id and ub.user_id = u.id
         where u.project_id = ? and u.level in (?, ?) and u.enabled and not u.guest
-          and (?::int is null or u.id = ?::int or exists (
+          and (?::bigint is null or u.id = ?::bigint or exists (
                 select 1 from user_businesses mine join user_businesses theirs on theirs.business_id = mine.business_id
-                 where mine.project_id = u.project_id and mine.user_id = ?::int and theirs.user_id = u.id))
+                 where mine.project_id = u.project_id and mine.user_id = ?::bigint and theirs.user_id = u.id))
         group by u.id
         order by name nulls last, u.id
         limit ${OPERATORS_MAX}`,

@@ -148,13 +148,13 @@ export async function openCart(
      l as (select e from jsonb_array_elements(coalesce(?::jsonb, (select lines from k), '[]'::jsonb)) e),
      b as (
        select id, currency, (delivery_price * 100)::bigint as delivery_cents, (tax_rate * 100)::int as tax_hundredths
-         from businesses where project_id = ? and id = coalesce(?::int, (select business_id from k)))
+         from businesses where project_id = ? and id = coalesce(?::bigint, (select business_id from k)))
      select (select to_jsonb(c) from c) as conversation, (select to_jsonb(k) from k) as cart, (select to_jsonb(b) from b) as business,
             coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'retailer_id', p.retailer_id, 'name', p.name,
                                 'price_cents', (p.price * 100)::bigint, 'enabled', p.enabled))
                         from products p
                        where p.project_id = ? and p.business_id = (select id from b)
-                         and (p.id in (select (e->>'product_id')::int from l where e->>'product_id' is not null)
+                         and (p.id in (select (e->>'product_id')::bigint from l where e->>'product_id' is not null)
                               or p.retailer_id in (select e->>'retailer_id' from l where e->>'retailer_id' is not null))), '[]') as menu`,
     [projectId, id, projectId, price ? JSON.stringify(price.lines) : null, projectId, price?.business_id ?? null, projectId],
   );
@@ -262,8 +262,8 @@ async function storeCart(
  */
 const CART_EVENT = `, ev as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select ?::int, 'cart.updated', ?::int, ?::int, ?::int, true,
-              jsonb_build_object('conversation_id', ?::int) || ?::jsonb
+       select ?::bigint, 'cart.updated', ?::bigint, ?::bigint, ?::bigint, true,
+              jsonb_build_object('conversation_id', ?::bigint) || ?::jsonb
                 || jsonb_build_object('version', saved.version, 'updated_at', ${isoText('saved.updated_at')}),
               clock_timestamp()
          from saved)`;

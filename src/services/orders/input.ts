@@ -1,5 +1,5 @@
 import { validationError, type Problem } from '../../errors/codes.js';
-import { INT_MAX } from '../conversations/message-rules.js';
+import { ID_MAX } from '../conversations/message-rules.js';
 import type { CartFields, LineInput } from './pricing.js';
 
 /**
@@ -68,7 +68,7 @@ function integerIn(problems: Problem[], field: string, v: unknown, min: number, 
 export function checkCart(input: CartInput): { fields: Omit<CartFields, 'business_id'> & { business_id: number }; lines: LineInput[] } {
   const problems: Problem[] = [];
   const business_id = given(input.business_id)
-    ? integerIn(problems, 'business_id', input.business_id, 1, INT_MAX)
+    ? integerIn(problems, 'business_id', input.business_id, 1, ID_MAX)
     : (problems.push({ field: 'business_id', rule: 'required' }), null);
   let delivery_type: number | null = null;
   if (!given(input.delivery_type)) problems.push({ field: 'delivery_type', rule: 'required' });
@@ -102,7 +102,7 @@ function checkLine(problems: Problem[], at: string, line: unknown): LineInput {
   const hasId = given(line.product_id);
   const hasRetailer = given(line.retailer_id);
   if (hasId === hasRetailer) problems.push({ field: at, rule: 'exactly_one', params: { values: ['product_id', 'retailer_id'] } });
-  const product_id = hasId ? integerIn(problems, `${at}.product_id`, line.product_id, 1, INT_MAX) : null;
+  const product_id = hasId ? integerIn(problems, `${at}.product_id`, line.product_id, 1, ID_MAX) : null;
   const retailer_id = hasRetailer ? checkRetailerId(problems, `${at}.retailer_id`, line.retailer_id) : null;
   const quantity = given(line.quantity)
     ? integerIn(problems, `${at}.quantity`, line.quantity, 1, QUANTITY_MAX)
@@ -176,7 +176,7 @@ export function checkProduct(
   const out: ReturnType<typeof checkProduct> = {};
   if (creating) {
     if (!given(input.business_id)) problems.push({ field: 'business_id', rule: 'required' });
-    else out.business_id = integerIn(problems, 'business_id', input.business_id, 1, INT_MAX) ?? undefined;
+    else out.business_id = integerIn(problems, 'business_id', input.business_id, 1, ID_MAX) ?? undefined;
   }
   if (!given(input.name)) {
     if (creating) problems.push({ field: 'name', rule: 'required' });

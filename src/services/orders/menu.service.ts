@@ -15,8 +15,8 @@ import { checkProduct, type ProductInput } from './input.js';
 
 const DUPLICATE_RETAILER_ID: Problem = { field: 'retailer_id', key: 'duplicate_retailer_id' };
 
-export const PRODUCT_WHERE: Attributes = { id: 'int', business_id: 'int', enabled: 'boolean', retailer_id: 'string' };
-export const PRODUCT_ORDER_BY: Attributes = { id: 'int', name: 'string', price: 'int', updated_at: 'timestamp' };
+export const PRODUCT_WHERE: Attributes = { id: 'id', business_id: 'id', enabled: 'boolean', retailer_id: 'string' };
+export const PRODUCT_ORDER_BY: Attributes = { id: 'id', name: 'string', price: 'int', updated_at: 'timestamp' };
 const COLUMNS = 'id, business_id, name, price::float8 as price, enabled, retailer_id, created_at, updated_at';
 
 /**
@@ -120,7 +120,7 @@ export class MenuService {
     const id = storedId(productId);
     const [row] = await run(
       em,
-      `select ${COLUMNS} from products where project_id = ? and id = ? and (?::int[] is null or business_id = any(?::int[]))${lock ? ' for update' : ''}`,
+      `select ${COLUMNS} from products where project_id = ? and id = ? and (?::bigint[] is null or business_id = any(?::bigint[]))${lock ? ' for update' : ''}`,
       [ctx.project.id, id, scope, scope],
     );
     if (!row) throw appError('ERROR_AI_PRODUCT_NOT_FOUND');
@@ -143,7 +143,7 @@ async function repriceCarts(
     tx,
     `select k.conversation_id from ai_carts k
       where k.project_id = ? and k.business_id = ? and k.lines is not null
-        and (k.lines @> jsonb_build_array(jsonb_build_object('product_id', ?::int))
+        and (k.lines @> jsonb_build_array(jsonb_build_object('product_id', ?::bigint))
              or exists (select 1 from jsonb_array_elements(k.lines) l where l->>'retailer_id' = any(?::text[])))
       order by k.conversation_id`,
     [projectId, product.business_id, product.id, retailerIds],

@@ -150,7 +150,7 @@ async function insertNotice(
        update ai_conversations set updated_at = now(), last_message_at = greatest(last_message_at, now()) where id = ? and project_id = ?),
      inboxed as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', ?::int, ?::int, m.conversation_id, true, ${messageRecordSql('m')}, clock_timestamp()
+       select m.project_id, 'message.created', ?::bigint, ?::bigint, m.conversation_id, true, ${messageRecordSql('m')}, clock_timestamp()
          from m)
      select m.id from m`,
     [

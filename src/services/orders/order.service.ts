@@ -14,16 +14,16 @@ import { noticeTarget, targetOf, writeNotice } from './notices.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
-  id: 'int',
+  id: 'id',
   uuid: 'string',
-  business_id: 'int',
-  conversation_id: 'int',
-  customer_id: 'int',
+  business_id: 'id',
+  conversation_id: 'id',
+  customer_id: 'id',
   status: 'int',
   delivery_type: 'int',
   created_at: 'timestamp',
 };
-export const ORDER_ORDER_BY: Attributes = { id: 'int', created_at: 'timestamp', status: 'int', updated_at: 'timestamp' };
+export const ORDER_ORDER_BY: Attributes = { id: 'id', created_at: 'timestamp', status: 'int', updated_at: 'timestamp' };
 const NEWEST_FIRST = '-created_at,-id';
 
 export interface OrderLine {
@@ -147,7 +147,7 @@ export class OrderService {
         const [row] = await run(
           tx,
           `select o.id, o.status, o.business_id, c.agent_id from orders o left join ai_conversations c on c.id = o.conversation_id
-            where o.project_id = ? and o.id = ? and (?::int[] is null or o.business_id = any(?::int[])) for update of o`,
+            where o.project_id = ? and o.id = ? and (?::bigint[] is null or o.business_id = any(?::bigint[])) for update of o`,
           [ctx.project.id, storedId(orderId), scope, scope],
         );
         if (!row) throw appError('ERROR_AI_ORDER_NOT_FOUND');
@@ -158,7 +158,7 @@ export class OrderService {
           await run(
             tx,
             `update orders set status = ?, updated_at = now(),
-                    history = history || jsonb_build_array(jsonb_build_object('status', ?::int, 'at', ${isoText('now()')}, 'by', ?::int, 'reason', ?::text))
+                    history = history || jsonb_build_array(jsonb_build_object('status', ?::int, 'at', ${isoText('now()')}, 'by', ?::bigint, 'reason', ?::text))
               where project_id = ? and id = ?`,
             [status, status, by, reason, ctx.project.id, row.id],
           );
@@ -247,13 +247,13 @@ async function insertOrder(
        insert into orders (project_id, business_id, customer_id, conversation_id, status, summary, delivery_type, paymethod, currency,
                            address, location, comment, conversion, history, cart_version)
        values (?, ?, ?, ?, 0, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb,
-               jsonb_build_array(jsonb_build_object('status', 0, 'at', ${isoText('now()')}, 'by', ?::int, 'reason', null)),
+               jsonb_build_array(jsonb_build_object('status', 0, 'at', ${isoText('now()')}, 'by', ?::bigint, 'reason', null)),
                ?)
        on conflict (conversation_id, cart_version) where cart_version is not null do nothing
        returning id, project_id, uuid::text as uuid, history, created_at, updated_at),
      conversion as (
        insert into ai_conversion_sends (order_id, project_id, agent_id, ctwa_clid)
-       select o.id, o.project_id, ?::int, ?::text from o where ?::text is not null
+       select o.id, o.project_id, ?::bigint, ?::text from o where ?::text is not null
        returning 1),
      emptied as (
        update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
@@ -261,7 +261,7 @@ async function insertOrder(
        returning 1),
      ev as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select o.project_id, 'order.created', ?::int, ?::int, ?::int, true,
+       select o.project_id, 'order.created', ?::bigint, ?::bigint, ?::bigint, true,
               jsonb_build_object('id', o.id, 'uuid', o.uuid, 'history', o.history,
                                  'created_at', ${isoText('o.created_at')},
                                  'updated_at', ${isoText('o.updated_at')}) || ?::jsonb,
@@ -304,8 +304,8 @@ async function insertOrder(
   await run(
     tx,
     `insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
-     select ?::int, ?::int, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
-       from rows from (jsonb_to_recordset(?::jsonb) as (product_id int, retailer_id text, name text, quantity int, price numeric, comment text))
+     select ?::bigint, ?::bigint, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
+       from rows from (jsonb_to_recordset(?::jsonb) as (product_id bigint, retailer_id text, name text, quantity int, price numeric, comment text))
             with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
       order by l.n`,
     [ctx.project.id, row.id, JSON.stringify(cart.lines)],
@@ -325,7 +325,7 @@ export async function orderRecords(em: EntityManager, projectId: number, ids: nu
                                  'price', p.price, 'total', p.price * p.quantity, 'comment', p.comment) order by p.id)
                         from order_products p where p.project_id = o.project_id and p.order_id = o.id), '[]') as products
        from orders o left join businesses b on b.project_id = o.project_id and b.id = o.business_id
-      where o.project_id = ? and o.id = any(?::int[]) and (?::int[] is null or o.business_id = any(?::int[]))`,
+      where o.project_id = ? and o.id = any(?::bigint[]) and (?::bigint[] is null or o.business_id = any(?::bigint[]))`,
     [projectId, ids, scope, scope],
   );
   return rows.map(orderRecord);

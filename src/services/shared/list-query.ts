@@ -20,7 +20,8 @@ export interface Pagination {
   to: number | null;
 }
 
-export type AttributeType = 'int' | 'string' | 'boolean' | 'timestamp';
+/** `id`: a 64-bit record id (CONTRACT §16), exact below 2^53; `int`: a 32-bit integer column. */
+export type AttributeType = 'int' | 'id' | 'string' | 'boolean' | 'timestamp';
 export type Attributes = Readonly<Record<string, AttributeType>>;
 /** Relations a group may name, with their attributes. */
 export type Relations = Readonly<Record<string, Attributes>>;
@@ -205,9 +206,10 @@ function operation(attribute: string, rawSpec: Record<string, unknown>, { attrib
       return { attribute, op: 'in', value: list(type, spec.value) };
     case 'ilike':
       // Strings, and integers as their decimal text (a search box: `id ilike '%42%'`).
-      if (type !== 'string' && type !== 'int') throw validationError([{ field: clip(attribute), key: 'ilike_not_supported' }]);
+      if (type !== 'string' && type !== 'int' && type !== 'id')
+        throw validationError([{ field: clip(attribute), key: 'ilike_not_supported' }]);
       if (typeof spec.value !== 'string') throw whereError();
-      return { attribute, op: 'ilike', value: scalar('string', spec.value), asText: type === 'int' };
+      return { attribute, op: 'ilike', value: scalar('string', spec.value), asText: type === 'int' || type === 'id' };
     case '=':
     case '!=':
     case '<':
@@ -230,6 +232,10 @@ function scalar(type: AttributeType, v: unknown): Scalar {
     case 'int':
       if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= INT_MAX) return v;
       if (typeof v === 'string' && /^-?\d{1,10}$/.test(v) && Math.abs(Number(v)) <= INT_MAX) return Number(v);
+      break;
+    case 'id':
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+      if (typeof v === 'string' && /^-?\d{1,18}$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
       break;
     case 'boolean':
       if (typeof v === 'boolean') return v;

@@ -46,7 +46,7 @@ export async function lockExternalIds(tx: EntityManager, ids: { agentId: number;
     tx,
     `select count(pg_advisory_xact_lock(?::int, k)) from (
        select distinct hashtext(agent_id::text || ':' || external_id) as k
-         from jsonb_to_recordset(?::jsonb) as r(agent_id int, external_id text)
+         from jsonb_to_recordset(?::jsonb) as r(agent_id bigint, external_id text)
         order by k offset 0) keys`,
     [STATUS_LOCK_CLASS, JSON.stringify(ids.map((i) => ({ agent_id: i.agentId, external_id: i.externalId })))],
   );
@@ -116,7 +116,7 @@ export async function applyEarlyStatuses(
   const early = await run(
     tx,
     `delete from ai_early_statuses e
-      using jsonb_to_recordset(?::jsonb) as r(agent_id int, external_id text)
+      using jsonb_to_recordset(?::jsonb) as r(agent_id bigint, external_id text)
       where e.agent_id = r.agent_id and e.external_id = r.external_id
      returning e.agent_id, e.external_id, e.status, e.error, e.received_at > now() - make_interval(mins => ?::int) as fresh, e.received_at`,
     [JSON.stringify(ids.map((i) => ({ agent_id: i.agentId, external_id: i.externalId }))), EARLY_STATUS_MINUTES],
@@ -160,8 +160,8 @@ export async function settleMessages(tx: EntityManager, projectId: number, settl
     `update ai_messages m
         set delivery_status = r.status, delivery_error = r.error, external_id = coalesce(r.external_id, m.external_id),
             external_key = coalesce(r.external_key, m.external_key)
-       from jsonb_to_recordset(?::jsonb) as r(id int, status text, error text, external_id text, external_key text)
-      where m.project_id = ? and m.id = any(?::int[]) and m.id = r.id and m.delivery_status = 'pending'
+       from jsonb_to_recordset(?::jsonb) as r(id bigint, status text, error text, external_id text, external_key text)
+      where m.project_id = ? and m.id = any(?::bigint[]) and m.id = r.id and m.delivery_status = 'pending'
       returning m.*`,
     [
       JSON.stringify(

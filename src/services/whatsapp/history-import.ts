@@ -76,8 +76,8 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
       tx,
       `insert into ai_conversations as c (project_id, agent_id, business_id, contact, contact_name, status, status_reason, usage, source,
                                           created_at, updated_at, closed_at)
-       select ?::int, ?::int, (select business_id from ai_agents where id = ?::int), t.contact,
-              (select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = t.contact),
+       select ?::bigint, ?::bigint, (select business_id from ai_agents where id = ?::bigint), t.contact,
+              (select b.name from ai_contact_names b where b.agent_id = ?::bigint and b.phone = t.contact),
               'closed', 'completed', '{}', 'history', t.oldest, now(), t.newest
          from (select r->>'contact' as contact, min((r->>'created_at')::timestamptz) as oldest, max((r->>'created_at')::timestamptz) as newest
                  from json_array_elements(?::json) r group by 1) t
@@ -94,12 +94,12 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
                     provider_media_id text)),
        m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, source,
                                       delivery_status, external_key)
-             select ?::int, c.id, r.role, r.content, true, r.created_at, r.external_id, r.type, r.payload, 'history', r.delivery_status,
+             select ?::bigint, c.id, r.role, r.content, true, r.created_at, r.external_id, r.type, r.payload, 'history', r.delivery_status,
                     r.external_key
-               from r join ai_conversations c on c.agent_id = ?::int and c.contact = r.contact and c.source = 'history' and c.project_id = ?::int
+               from r join ai_conversations c on c.agent_id = ?::bigint and c.contact = r.contact and c.source = 'history' and c.project_id = ?::bigint
              returning id, conversation_id, external_id),
        med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
-               select r.media_id, ?::int, 'inbound', m.conversation_id, m.id, ?::int, r.mime_type, r.filename, r.provider_media_id
+               select r.media_id, ?::bigint, 'inbound', m.conversation_id, m.id, ?::bigint, r.mime_type, r.filename, r.provider_media_id
                  from m join r on r.external_id = m.external_id where r.media_id is not null
                returning 1)
        select (select count(*) from m)::int as messages, (select count(*) from med)::int as media`,
@@ -115,7 +115,7 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
   await run(
     tx,
     `update ai_agents set history = jsonb_set(coalesce(history, '{}'), '{messages}', to_jsonb(coalesce((history->>'messages')::bigint, 0) + ?::int))
-      where id = ?::int`,
+      where id = ?::bigint`,
     [messages, agentId],
   );
   return { messages, media, problems };
@@ -260,9 +260,9 @@ async function freshRows(tx: EntityManager, p: number, agentId: number, rows: Ro
   const taken = await run(
     tx,
     `insert into ai_inbound_message_ids (agent_id, external_id, project_id)
-     select ?::int, x, ?::int from unnest(?::text[]) x
+     select ?::bigint, x, ?::bigint from unnest(?::text[]) x
       where not exists (select 1 from ai_messages h join ai_conversations hc on hc.id = h.conversation_id
-                         where h.external_id = x and hc.agent_id = ?::int)
+                         where h.external_id = x and hc.agent_id = ?::bigint)
       order by x
      on conflict do nothing returning external_id`,
     [agentId, p, rows.map((r) => r.external_id), agentId],

@@ -39,7 +39,7 @@ const USER_BY_PHONE = `(select id from users
      and regexp_replace(coalesce(country_phone_code, ''), '[^0-9]', '', 'g') || regexp_replace(coalesce(cellphone, ''), '[^0-9]', '', 'g') = ?
    order by id limit 1)`;
 /** CONTRACT §13.4: the name the business gave (agent, phone number) in its address book; it wins over `profile.name`. */
-export const BOOK_NAME = `(select b.name from ai_contact_names b where b.agent_id = ?::int and b.phone = ?::text)`;
+export const BOOK_NAME = `(select b.name from ai_contact_names b where b.agent_id = ?::bigint and b.phone = ?::text)`;
 /**
  * First key of the per-(agent, phone number) lock of the address book's name ("OGnm"): a name's change
  * (fields/state-sync.ts) and the history import's conversations of that number (history-import.ts) take
@@ -87,7 +87,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
   const { item } = it;
   const sql = `m as (insert into ai_messages (project_id, conversation_id, role, content, public, created_at, external_id, type, payload, reply_to_id,
                                   source, delivery_status, referral, external_key, referred_product)
-       select ?::int, c.id, ?::text, ?::text, true, ?::timestamptz, ?::text, ?::text,
+       select ?::bigint, c.id, ?::text, ?::text, true, ?::timestamptz, ?::text, ?::text,
               case when ?::text is null then ?::jsonb
                    else jsonb_set(?::jsonb, '{message_id}', coalesce((select to_jsonb(r.id) ${IN_CONVERSATION}), 'null'::jsonb)) end,
               (select r.id ${IN_CONVERSATION}),
@@ -95,7 +95,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
          from c where exists (select 1 from k)
        returning *),
      med as (insert into ai_media (id, project_id, origin, conversation_id, message_id, agent_id, mime_type, filename, provider_media_id)
-       select ?::text, ?::int, 'inbound', m.conversation_id, m.id, ?::int, ?::text, ?::text, ?::text from m where ?::text is not null),
+       select ?::text, ?::bigint, 'inbound', m.conversation_id, m.id, ?::bigint, ?::text, ?::text, ?::text from m where ?::text is not null),
      touched as (update ai_conversations set updated_at = now(),
          last_inbound_at = case when ?::boolean then greatest(last_inbound_at, (select created_at from m)) else last_inbound_at end,
          contact_user_id = coalesce(contact_user_id, ?::text),
@@ -111,7 +111,7 @@ export function insertCtes(p: number, agent: WebhookAgent, s: Sender, it: ItemTo
                      select 1 from ai_conversations o where o.agent_id = ai_conversations.agent_id and o.status = 'active' and o.contact = ?::text)
                    then ?::text else contact end,
          referral = coalesce(referral, ?::jsonb)
-       where project_id = ?::int and id in (select conversation_id from m))`;
+       where project_id = ?::bigint and id in (select conversation_id from m))`;
   const payload = item.payload === null ? null : JSON.stringify(item.payload);
   const referral = it.referral === null ? null : JSON.stringify(it.referral);
   const media = item.media;

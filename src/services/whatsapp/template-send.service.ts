@@ -10,8 +10,8 @@ import type { NewAiEvent } from '../events/event-log.js';
 import { pagination, parseListQuery, toFilter, toOrderBy, type Attributes, type ListInput } from '../shared/list-query.js';
 
 /** What `where` and `orderBy` of the send log accept (CONTRACT §9.3). */
-export const SEND_WHERE: Attributes = { status: 'string', template_id: 'int', to: 'string', created_at: 'timestamp' };
-export const SEND_ORDER: Attributes = { id: 'int', created_at: 'timestamp', status: 'string' };
+export const SEND_WHERE: Attributes = { status: 'string', template_id: 'id', to: 'string', created_at: 'timestamp' };
+export const SEND_ORDER: Attributes = { id: 'id', created_at: 'timestamp', status: 'string' };
 /** Newest first unless the caller orders otherwise. */
 const DEFAULT_ORDER = '-created_at,-id';
 

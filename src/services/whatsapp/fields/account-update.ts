@@ -21,7 +21,7 @@ export async function receiveAccountUpdate(ctx: RequestContext, change: WebhookC
     const rows = await run(
       tx,
       `update ai_agents set enabled = false, disabled_reason = 'offboarded', updated_at = now()
-        where project_id = ? and id = any(?::int[]) and enabled
+        where project_id = ? and id = any(?::bigint[]) and enabled
         returning id, business_id, name, provider, provider_type, provider_external_id, enabled, disabled_reason, credential_keys,
                   created_at, updated_at`,
       [ctx.project.id, `{${agents.map((a) => a.id).join(',')}}`],

@@ -69,7 +69,7 @@ async function storeEcho(ctx: RequestContext, agent: WebhookAgent, e: unknown, w
 
 /** The echo's key in ai_inbound_message_ids, taken unless the id is already a message or a template send of the agent. */
 const FRESH_KEY = `insert into ai_inbound_message_ids (agent_id, external_id, project_id)
-  select ?::int, ?::text, ?::int
+  select ?::bigint, ?::text, ?::bigint
    where not exists (select 1 from ai_messages m join ai_conversations c on c.id = m.conversation_id
                       where m.project_id = ? and m.external_id = ? and c.agent_id = ?)
      and not exists (select 1 from ai_template_sends where project_id = ? and agent_id = ? and message_id = ?)
@@ -95,7 +95,7 @@ async function storeInTransaction(ctx: RequestContext, agent: WebhookAgent, to: 
       const ctes = insertCtes(p, agent, to, it);
       const [message] = await run(
         tx,
-        `with c as (select ?::int as id), k as (select 1), ${ctes.sql}
+        `with c as (select ?::bigint as id), k as (select 1), ${ctes.sql}
        select m.*, exists (select 1 from ai_early_statuses where agent_id = ? and external_id = m.external_id) as early_statuses,
               exists (select 1 from ai_early_changes where agent_id = ? and (external_id = m.external_id or external_key = m.external_key))
                 as early_changes

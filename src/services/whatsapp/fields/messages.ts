@@ -103,7 +103,7 @@ async function storeOpening(ctx: RequestContext, agent: WebhookAgent, sender: Se
     const events: NewAiEvent[] = [];
     const conversation = await openConversation(tx, p, agent, sender, events);
     const ctes = insertCtes(p, agent, sender, it);
-    const [message] = await run(tx, `with c as (select ?::int as id), k as (select 1), ${ctes.sql} select * from m`, [
+    const [message] = await run(tx, `with c as (select ?::bigint as id), k as (select 1), ${ctes.sql} select * from m`, [
       conversation.id,
       ...ctes.params,
     ]);
