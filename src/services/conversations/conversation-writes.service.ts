@@ -5,7 +5,7 @@ import { MEDIA_KIND_LIMITS } from '../media/limits.js';
 import { kindsOf, SEND_MIME_TYPES } from '../media/send-types.js';
 import { isMediaKind, type MediaKind } from './message-payload.js';
 import type { RequestContext } from '../../context/index.js';
-import { appendEvents, eventsCommitted, writeWithEvents } from '../events/event-log.js';
+import { appendEvents, writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -21,6 +21,7 @@ import {
 } from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 import { activeConversation, currentAgent, mayNameAgent } from './conversation.service.js';
+import { WriteBatches, type WriteResult } from './write-batches.js';
 
 /** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
 const STATEMENTS_ONLY = { statementsOnly: true };
@@ -63,6 +64,13 @@ export class ConversationWriteService {
     throw appError('ERROR_INTERNAL');
   }
 
+  /** Message writes of a project coalesced into shared transactions (write-batches.ts), `writeBatchMax` at most each. */
+  private readonly batches: WriteBatches;
+
+  constructor(writeBatchMax = 1) {
+    this.batches = new WriteBatches(writeBatchMax);
+  }
+
   /**
    * `POST .../conversations/current/messages` (CONTRACT §9.1): a public `user` message in the caller's
    * current conversation, opened when none is active under the same rule as `current` (the partial
@@ -71,55 +79,26 @@ export class ConversationWriteService {
    */
   async addCurrentMessage(ctx: RequestContext, providerExternalId: string, content: unknown): Promise<AiMessage> {
     const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
+    const order = `${providerExternalId}\u0000${userKey}`;
     if (mayNameAgent(ctx, providerExternalId) && validContent(content, CURRENT_CONTENT_MAX)) {
-      const added = await addToActive(ctx, providerExternalId, userKey, content);
+      const added = await this.batches.submit('current', {
+        ctx,
+        order,
+        oneStatement: true,
+        work: (tx) => addToActive(tx, ctx, providerExternalId, userKey, content),
+      });
       if (added) return added;
     }
     // no active conversation, or a refusal to explain: the agent's checks, then the content's, then a conversation opened
     const agent = await currentAgent(ctx, providerExternalId);
     const text = checkContent(content, CURRENT_CONTENT_MAX);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const message = await writeWithEvents(
+      const message = await this.batches.submit('current', {
         ctx,
-        async (tx) => {
-          const lockActive = () =>
-            run(
-              tx,
-              `select * from ai_conversations
-                    where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
-                    for no key update`,
-              [ctx.project.id, agent.id, userKey],
-            );
-          let [conversation] = await lockActive();
-          if (!conversation) {
-            const opened = await run(
-              tx,
-              `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
-             values (?, ?, ?, ?, 'active', '{}')
-             on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
-             returning *`,
-              [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
-            );
-            // its event goes to the inbox before the message's
-            if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
-            [conversation] = opened.length ? opened : await lockActive();
-          }
-          // closed between the insert and the read: nothing was written, try again
-          if (!conversation) return { value: null, events: [] };
-          const message = {
-            role: 'user',
-            content: text,
-            public: true,
-            usage: null,
-            type: 'text',
-            payload: null,
-            reply_to_id: null,
-          } as const;
-          const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
-          return { value: row, events: [], inboxed: true };
-        },
-        STATEMENTS_ONLY,
-      );
+        order,
+        oneStatement: false,
+        work: (tx) => openAndAdd(tx, ctx, agent, userKey, text),
+      });
       if (message) return message;
     }
     throw appError('ERROR_INTERNAL');
@@ -135,28 +114,14 @@ export class ConversationWriteService {
     const message = checkMessage(input);
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
-    if (!namesOthers(message)) return addInOneStatement(ctx, conversationId, scope, message);
-    return writeWithEvents(
+    const oneStatement = !namesOthers(message);
+    return this.batches.submit('message', {
       ctx,
-      async (tx) => {
-        const conversation = await lockVisible(tx, ctx, conversationId, scope);
-        assertNotHandedOff(ctx, conversation, message.role);
-        const outbound = sentOnWhatsApp(conversation, message);
-        await checkReferences(tx, ctx.project.id, conversation.id, message, scope);
-        const row = await insertMessage(
-          tx,
-          ctx.project.id,
-          conversation.id,
-          agentOf(conversation),
-          message,
-          authorOf(ctx),
-          outbound,
-          usageAdded(message.usage),
-        );
-        return { value: row, events: [], inboxed: true, queued: outbound ? ['sends'] : [] };
-      },
-      STATEMENTS_ONLY,
-    );
+      order: conversationId,
+      oneStatement,
+      work: (tx) =>
+        oneStatement ? addInOneStatement(tx, ctx, conversationId, scope, message) : addReferring(tx, ctx, conversationId, scope, message),
+    });
   }
 
   /** `POST /ai/conversations/{id}/close` (CONTRACT §9.1): closed with a reason, `closed_at` now; once. */
@@ -183,6 +148,70 @@ export class ConversationWriteService {
       STATEMENTS_ONLY,
     );
   }
+}
+
+/**
+ * addCurrentMessage when the caller has no active conversation in the one statement's snapshot: the
+ * conversation locked, or opened (its conversation.created in the inbox before the message's), then the
+ * message; null when the conversation was closed between the insert and the read (nothing written).
+ */
+async function openAndAdd(
+  tx: EntityManager,
+  ctx: RequestContext,
+  agent: { id: number; business_id?: number | null },
+  userKey: number,
+  text: string,
+): Promise<WriteResult<AiMessage | null>> {
+  const lockActive = () =>
+    run(
+      tx,
+      `select * from ai_conversations
+            where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
+            for no key update`,
+      [ctx.project.id, agent.id, userKey],
+    );
+  let [conversation] = await lockActive();
+  if (!conversation) {
+    const opened = await run(
+      tx,
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+     values (?, ?, ?, ?, 'active', '{}')
+     on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
+     returning *`,
+      [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
+    );
+    if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
+    [conversation] = opened.length ? opened : await lockActive();
+  }
+  if (!conversation) return { value: null, wrote: false };
+  const message = { role: 'user', content: text, public: true, usage: null, type: 'text', payload: null, reply_to_id: null } as const;
+  const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
+  return { value: row, wrote: true };
+}
+
+/** addMessage of a message that names another message or a file (namesOthers): looked up under the conversation's lock. */
+async function addReferring(
+  tx: EntityManager,
+  ctx: RequestContext,
+  conversationId: number,
+  scope: number[] | null,
+  message: CheckedMessage,
+): Promise<WriteResult<AiMessage>> {
+  const conversation = await lockVisible(tx, ctx, conversationId, scope);
+  assertNotHandedOff(ctx, conversation, message.role);
+  const outbound = sentOnWhatsApp(conversation, message);
+  await checkReferences(tx, ctx.project.id, conversation.id, message, scope);
+  const row = await insertMessage(
+    tx,
+    ctx.project.id,
+    conversation.id,
+    agentOf(conversation),
+    message,
+    authorOf(ctx),
+    outbound,
+    usageAdded(message.usage),
+  );
+  return { value: row, wrote: true, queued: outbound ? ['sends'] : [] };
 }
 
 /**
@@ -334,17 +363,24 @@ const inboxed = (agentId: string, businessId: string) => `inboxed as (
          from m)`;
 
 /**
- * A message that names no other message nor file (`namesOthers`), in one autocommit statement: the
- * conversation locked with its agent, the checks of the transaction below (lockVisible,
- * assertNotHandedOff, sentOnWhatsApp) as conditions, then what insertMessage writes. The lock is
- * taken before anything is written, and the row it returns is the newest version (the conversation's
- * change is computed on it: usageAdded); one round trip and one commit instead of four and one.
- * When nothing was stored the same checks, run on the locked row, say why.
+ * A message that names no other message nor file (`namesOthers`), in one statement of its batch's
+ * transaction (write-batches.ts): the conversation locked with its agent, the checks of addReferring
+ * (lockVisible, assertNotHandedOff, sentOnWhatsApp) as conditions, then what insertMessage writes. The
+ * lock is taken before anything is written, and the row it returns is the newest version (the
+ * conversation's change is computed on it: usageAdded); one round trip instead of four. When nothing
+ * was stored the same checks, run on the locked row, say why (a refusal after nothing was written, as
+ * a one-statement batched write must).
  */
-async function addInOneStatement(ctx: RequestContext, conversationId: number, scope: number[] | null, m: CheckedMessage): Promise<any> {
+async function addInOneStatement(
+  tx: EntityManager,
+  ctx: RequestContext,
+  conversationId: number,
+  scope: number[] | null,
+  m: CheckedMessage,
+): Promise<WriteResult<any>> {
   const change = usageAdded(m.usage);
   const [row] = await run(
-    ctx.em,
+    tx,
     `with c as materialized (
        select c.id, c.project_id, c.agent_id, c.business_id, c.status, c.handler, c.contact,
               a.business_id as agent_business_id, a.provider as agent_provider,
@@ -391,10 +427,7 @@ async function addInOneStatement(ctx: RequestContext, conversationId: number, sc
     ],
   );
   const { conversation, ...message } = row;
-  if (message.id !== null) {
-    await eventsCommitted(ctx, message.delivery_status === 'pending' ? ['sends'] : []);
-    return message;
-  }
+  if (message.id !== null) return { value: message, wrote: true, queued: message.delivery_status === 'pending' ? ['sends'] : [] };
   const found = assertWritable(conversation, scope);
   assertNotHandedOff(ctx, found, m.role);
   sentOnWhatsApp(found, m);
@@ -407,14 +440,20 @@ function namesOthers(m: CheckedMessage): boolean {
 }
 
 /**
- * `addCurrentMessage` into the caller's active conversation with the agent, in one autocommit
- * statement (the agent, enabled; the conversation locked; the message, its change, its event); null
+ * `addCurrentMessage` into the caller's active conversation with the agent, in one statement of its
+ * batch's transaction (the agent, enabled; the conversation locked; the message, its change, its event); null
  * when nothing was written: no such agent or not enabled, or no active conversation (in the
  * statement's snapshot, or closed before the lock was had).
  */
-async function addToActive(ctx: RequestContext, providerExternalId: string, userKey: number, text: string): Promise<any> {
+async function addToActive(
+  tx: EntityManager,
+  ctx: RequestContext,
+  providerExternalId: string,
+  userKey: number,
+  text: string,
+): Promise<WriteResult<any>> {
   const [row] = await run(
-    ctx.em,
+    tx,
     `with a as materialized (
        select id, business_id from ai_agents where project_id = ? and provider_external_id = ? and enabled),
      c as materialized (
@@ -432,9 +471,7 @@ async function addToActive(ctx: RequestContext, providerExternalId: string, user
      select * from m`,
     [ctx.project.id, providerExternalId, ctx.project.id, userKey, text, authorOf(ctx), ctx.project.id],
   );
-  if (!row) return null;
-  await eventsCommitted(ctx);
-  return row;
+  return row ? { value: row, wrote: true } : { value: null, wrote: false };
 }
 
 /**
