@@ -21,7 +21,8 @@ import {
 } from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 import { activeConversation, currentAgent, mayNameAgent } from './conversation.service.js';
-import { WriteBatches, type WriteResult } from './write-batches.js';
+import { alone, WriteBatches, type SharedStatement, type WriteResult } from './write-batches.js';
+import { AppError } from '../../errors/app-error.js';
 
 /** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
 const STATEMENTS_ONLY = { statementsOnly: true };
@@ -114,13 +115,21 @@ export class ConversationWriteService {
     const message = checkMessage(input);
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
-    const oneStatement = !namesOthers(message);
+    if (namesOthers(message)) {
+      return this.batches.submit('message', {
+        ctx,
+        order: conversationId,
+        oneStatement: false,
+        work: (tx) => addReferring(tx, ctx, conversationId, scope, message),
+      });
+    }
+    const part: MessagePart = { ctx, conversationId, scope, m: message };
     return this.batches.submit('message', {
       ctx,
       order: conversationId,
-      oneStatement,
-      work: (tx) =>
-        oneStatement ? addInOneStatement(tx, ctx, conversationId, scope, message) : addReferring(tx, ctx, conversationId, scope, message),
+      oneStatement: true,
+      shared: { statement: addMessages, part },
+      work: (tx) => alone(addMessages, tx, part),
     });
   }
 
@@ -362,76 +371,123 @@ const inboxed = (agentId: string, businessId: string) => `inboxed as (
        select m.project_id, 'message.created', ${agentId}, ${businessId}, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp()
          from m)`;
 
+/** A message addMessages writes: its caller, conversation, the caller's businesses (level 2) and the checked message. */
+interface MessagePart {
+  ctx: RequestContext;
+  conversationId: number;
+  scope: number[] | null;
+  m: CheckedMessage;
+}
+
+/** The usage members that add up on the conversation (usageAdded for one message). */
+const ADDED_MEMBERS = ['cost', 'input_tokens', 'output_tokens'] as const;
+
 /**
- * A message that names no other message nor file (`namesOthers`), in one statement of its batch's
- * transaction (write-batches.ts): the conversation locked with its agent, the checks of addReferring
- * (lockVisible, assertNotHandedOff, sentOnWhatsApp) as conditions, then what insertMessage writes. The
- * lock is taken before anything is written, and the row it returns is the newest version (the
- * conversation's change is computed on it: usageAdded); one round trip instead of four. When nothing
- * was stored the same checks, run on the locked row, say why (a refusal after nothing was written, as
- * a one-statement batched write must).
+ * Messages that name no other message nor file (`namesOthers`), of one project, in one statement of their
+ * batch's transaction (write-batches.ts): their conversations locked with their agents, in id order; the
+ * checks of addReferring (lockVisible, assertNotHandedOff, sentOnWhatsApp) as conditions per message; then
+ * what insertMessage writes, each table once for all of them (the statement triggers run once), each
+ * conversation changed once by all of its messages (usage summed; the response time's mean over the sum
+ * and count the row keeps, as usageAdded, so the same as one message after the other). The locks are
+ * taken before anything is written, and the rows they return are the newest versions. A message that was
+ * not stored gets its refusal from the same checks run on its locked row (it wrote nothing).
  */
-async function addInOneStatement(
-  tx: EntityManager,
-  ctx: RequestContext,
-  conversationId: number,
-  scope: number[] | null,
-  m: CheckedMessage,
-): Promise<WriteResult<any>> {
-  const change = usageAdded(m.usage);
-  const [row] = await run(
+const addMessages: SharedStatement = async (tx, parts) => {
+  const all = parts as MessagePart[];
+  const rows = all.map(({ ctx, conversationId, scope, m }, n) => ({
+    n,
+    conversation_id: conversationId,
+    public_assistant: m.role === 'assistant' && m.public,
+    scope,
+    server_assistant: m.role === 'assistant' && ctx.caller.kind === 'server',
+    role: m.role,
+    content: m.content,
+    public: m.public,
+    usage: m.usage ?? null,
+    author_id: authorOf(ctx),
+    type: m.type,
+    payload: m.payload ?? null,
+    fits: m.type !== 'text' || validContent(m.content, WHATSAPP_CONTENT_MAX),
+  }));
+  const projectId = all[0].ctx.project.id;
+  const added = ADDED_MEMBERS.map(
+    (k) =>
+      `|| case when s.${k} is null then '{}'::jsonb else jsonb_build_object('${k}', coalesce((u.usage->>'${k}')::numeric, 0) + s.${k}) end`,
+  ).join('\n');
+  const answered = await run(
     tx,
-    `with c as materialized (
+    `with w as (
+       select * from jsonb_to_recordset(?::jsonb) as w(n int, conversation_id int, public_assistant boolean, scope int[],
+              server_assistant boolean, role text, content text, public boolean, usage jsonb, author_id int, type text,
+              payload jsonb, fits boolean)),
+     c as materialized (
        select c.id, c.project_id, c.agent_id, c.business_id, c.status, c.handler, c.contact,
               a.business_id as agent_business_id, a.provider as agent_provider,
               coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
          from ai_conversations c
          join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
-        where c.project_id = ? and c.id = ?
+        where c.project_id = ? and c.id in (select conversation_id from w)
+        order by c.id
         for no key update of c),
-     go as (
-       select c.*, ?::boolean and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound from c
-        where c.status = 'active' and (?::int[] is null or coalesce(c.business_id, -1) = any(?::int[]))
-          and not (c.handler = 'human' and ?::boolean)),
+     checked as (
+       select w.*, c.project_id, c.agent_id, c.agent_business_id, c.window_open,
+              w.public_assistant and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound
+         from w join c on c.id = w.conversation_id
+        where c.status = 'active' and (w.scope is null or coalesce(c.business_id, -1) = any(w.scope))
+          and not (c.handler = 'human' and w.server_assistant)),
+     go as materialized (
+       select k.*, nextval(pg_get_serial_sequence('ai_messages', 'id')) as message_id
+         from (select * from checked where not outbound or (window_open and fits) order by n) k),
      m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+       insert into ai_messages (id, project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select go.project_id, go.id, ?::text, ?::text, ?::boolean, ?::jsonb, ?::int, now(), case when go.outbound then 'pending' end, ?::text,
-              ?::jsonb, null
-         from go where not go.outbound or (go.window_open and ?::boolean)
+       select message_id, project_id, conversation_id, role, content, public, usage, author_id, now(),
+              case when outbound then 'pending' end, type, payload, null
+         from go order by message_id
        returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
-       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
-     changed as (update ai_conversations set ${change.set} where id in (select conversation_id from m) and project_id = ?),
-     ${inboxed('(select agent_id from c)', '(select agent_business_id from c)')}
-     select (select to_jsonb(c) from c) as conversation, m.* from (select 1) one left join m on true`,
-    [
-      WHATSAPP_WINDOW_MS / 1000,
-      ctx.project.id,
-      conversationId,
-      m.role === 'assistant' && m.public,
-      scope,
-      scope,
-      m.role === 'assistant' && ctx.caller.kind === 'server',
-      m.role,
-      m.content,
-      m.public,
-      m.usage ? JSON.stringify(m.usage) : null,
-      authorOf(ctx),
-      m.type,
-      m.payload ? JSON.stringify(m.payload) : null,
-      m.type !== 'text' || validContent(m.content, WHATSAPP_CONTENT_MAX),
-      ...change.params,
-      ctx.project.id,
-    ],
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending' order by id),
+     s as (
+       select conversation_id, ${ADDED_MEMBERS.map((k) => `sum((usage->>'${k}')::numeric) as ${k}`).join(', ')},
+              coalesce(sum((usage->>'response_time_ms')::numeric), 0) as rt_sum, count(usage->>'response_time_ms') as rt_count
+         from go group by conversation_id),
+     changed as (
+       update ai_conversations u set ${MESSAGE_ADDED}, usage = u.usage
+              ${added}
+              || case when s.rt_count = 0 then '{}'::jsonb
+                      else jsonb_build_object('response_time_ms', round((u.response_time_sum + s.rt_sum) / (u.response_time_count + s.rt_count))) end,
+              response_time_sum = u.response_time_sum + s.rt_sum, response_time_count = u.response_time_count + s.rt_count
+         from s where u.id = s.conversation_id and u.project_id = ?),
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', go.agent_id, go.agent_business_id, m.conversation_id, m.public, ${messageRecordSql('m')},
+              clock_timestamp()
+         from m join go on go.message_id = m.id
+        order by m.id)
+     select (select to_jsonb(c) from c where c.id = w.conversation_id) as conversation, m.*
+       from w left join go on go.n = w.n left join m on m.id = go.message_id
+      order by w.n`,
+    [JSON.stringify(rows), WHATSAPP_WINDOW_MS / 1000, projectId, projectId],
   );
-  const { conversation, ...message } = row;
-  if (message.id !== null) return { value: message, wrote: true, queued: message.delivery_status === 'pending' ? ['sends'] : [] };
-  const found = assertWritable(conversation, scope);
-  assertNotHandedOff(ctx, found, m.role);
-  sentOnWhatsApp(found, m);
-  throw appError('ERROR_INTERNAL');
+  return answered.map(({ conversation, ...message }, n) =>
+    message.id !== null
+      ? { value: message, wrote: true, queued: message.delivery_status === 'pending' ? (['sends'] as const) : [] }
+      : refusalOf(all[n], conversation),
+  );
+};
+
+/** Why addMessages did not store a part's message: the checks of addReferring on its locked conversation. */
+function refusalOf({ ctx, scope, m }: MessagePart, conversation: Record<string, any> | null): AppError {
+  try {
+    const found = assertWritable(conversation, scope);
+    assertNotHandedOff(ctx, found, m.role);
+    sentOnWhatsApp(found, m);
+    return appError('ERROR_INTERNAL');
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
 }
 
 /** Whether the message names another message or a file (CONTRACT §12.4), which checkReferences looks up under the lock. */

@@ -26,7 +26,23 @@ export interface BatchedWrite<T> {
    * after it wrote nothing. Otherwise the write runs under a savepoint of its own.
    */
   oneStatement: boolean;
+  /** The write on its own. */
   work(tx: EntityManager): Promise<WriteResult<T>>;
+  /** A one-statement write whose statement the batch's writes with the same `statement` share (docs/write-batches.md). */
+  shared?: { statement: SharedStatement; part: unknown };
+}
+
+/**
+ * One statement for several writes' `part`s, in a batch's transaction: each write's result, or its refusal (an
+ * AppError, when it wrote nothing), in the order of the parts; it throws when the database refuses it.
+ */
+export type SharedStatement = (tx: EntityManager, parts: unknown[]) => Promise<(WriteResult<unknown> | AppError)[]>;
+
+/** The shared form of a write on its own: its `work`. */
+export async function alone<T>(statement: SharedStatement, tx: EntityManager, part: unknown): Promise<WriteResult<T>> {
+  const [result] = await statement(tx, [part]);
+  if (result instanceof AppError) throw result;
+  return result as WriteResult<T>;
 }
 
 interface Pending {
@@ -46,6 +62,9 @@ class Excluded extends Error {
     super('a batched write failed');
   }
 }
+
+/** A shared statement failed in the database: the batch runs again, each of its writes on its own. */
+class Split extends Error {}
 
 /** Whole-batch retries of a deadlock or a serialization failure before the write that met it is left out. */
 const RETRIES = 3;
@@ -85,12 +104,17 @@ export class WriteBatches {
 /** Runs a batch to its end: every write resolved or rejected; never rejects. */
 async function runBatch(batch: Pending[]): Promise<void> {
   let left = ordered(batch);
+  let share = true;
   for (let attempt = 0; left.length;) {
     try {
       // the first write's EntityManager carries the transaction (its request waits for the batch meanwhile)
-      const outcomes = await directTransaction(left[0].write.ctx.em, (tx) => runAll(tx, left));
+      const outcomes = await directTransaction(left[0].write.ctx.em, (tx) => runAll(tx, left, share));
       return await settle(left, outcomes);
     } catch (err) {
+      if (err instanceof Split) {
+        share = false;
+        continue;
+      }
       const reason = err instanceof Excluded ? err.reason : err;
       if (retryable(reason) && attempt++ < RETRIES) continue;
       if (!(err instanceof Excluded)) return left.forEach((p) => p.reject(err));
@@ -106,10 +130,30 @@ function ordered(batch: Pending[]): Pending[] {
   return [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : at.get(a)! - at.get(b)!));
 }
 
-async function runAll(tx: EntityManager, batch: Pending[]): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  for (const pending of batch) outcomes.push(await runOne(tx, pending));
-  return outcomes;
+/** The shared statements first (each over all its writes; one write alone runs its `work`), then the other writes in order. */
+async function runAll(tx: EntityManager, batch: Pending[], share: boolean): Promise<Outcome[]> {
+  const outcomes = new Map<Pending, Outcome>();
+  const groups = new Map<SharedStatement, Pending[]>();
+  for (const p of share ? batch : [])
+    if (p.write.shared) groups.set(p.write.shared.statement, [...(groups.get(p.write.shared.statement) ?? []), p]);
+  for (const [statement, group] of groups) if (group.length > 1) await runShared(tx, statement, group, outcomes);
+  for (const pending of batch) if (!outcomes.has(pending)) outcomes.set(pending, await runOne(tx, pending));
+  return batch.map((p) => outcomes.get(p)!);
+}
+
+async function runShared(tx: EntityManager, statement: SharedStatement, group: Pending[], outcomes: Map<Pending, Outcome>): Promise<void> {
+  let results: (WriteResult<unknown> | AppError)[];
+  try {
+    results = await statement(
+      tx,
+      group.map((p) => p.write.shared!.part),
+    );
+  } catch (err) {
+    throw retryable(err) ? err : new Split();
+  }
+  group.forEach((p, i) =>
+    outcomes.set(p, results[i] instanceof AppError ? { ok: false, err: results[i] } : { ok: true, result: results[i] }),
+  );
 }
 
 async function runOne(tx: EntityManager, pending: Pending): Promise<Outcome> {
