@@ -120,6 +120,8 @@ async function runBatch(batch: Pending[]): Promise<void> {
       if (!(err instanceof Excluded)) return left.forEach((p) => p.reject(err));
       err.pending.reject(reason);
       left = left.filter((p) => p !== err.pending);
+      // the others share their statement again
+      share = true;
     }
   }
 }
