@@ -82,11 +82,13 @@ export class ConversationWriteService {
     const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
     const order = `${providerExternalId}\u0000${userKey}`;
     if (mayNameAgent(ctx, providerExternalId) && validContent(content, CURRENT_CONTENT_MAX)) {
+      const part: CurrentPart = { ctx, providerExternalId, userKey, text: content };
       const added = await this.batches.submit('current', {
         ctx,
         order,
         oneStatement: true,
-        work: (tx) => addToActive(tx, ctx, providerExternalId, userKey, content),
+        shared: { statement: addToActive, part },
+        work: (tx) => alone<AiMessage | null>(addToActive, tx, part),
       });
       if (added) return added;
     }
@@ -129,7 +131,7 @@ export class ConversationWriteService {
       order: conversationId,
       oneStatement: true,
       shared: { statement: addMessages, part },
-      work: (tx) => alone(addMessages, tx, part),
+      work: (tx) => alone<AiMessage>(addMessages, tx, part),
     });
   }
 
@@ -495,40 +497,67 @@ function namesOthers(m: CheckedMessage): boolean {
   return m.reply_to_id !== null || m.type === 'reaction' || (isMediaKind(m.type) && typeof m.payload?.media_id === 'string');
 }
 
+/** A message addToActive writes: its caller, the agent it names, the caller's key (0 for none) and the content. */
+interface CurrentPart {
+  ctx: RequestContext;
+  providerExternalId: string;
+  userKey: number;
+  text: string;
+}
+
 /**
- * `addCurrentMessage` into the caller's active conversation with the agent, in one statement of its
- * batch's transaction (the agent, enabled; the conversation locked; the message, its change, its event); null
- * when nothing was written: no such agent or not enabled, or no active conversation (in the
- * statement's snapshot, or closed before the lock was had).
+ * `addCurrentMessage`s of one project into their callers' active conversations with the agents, in one
+ * statement of their batch's transaction (write-batches.ts): the agents, enabled; the conversations locked
+ * in id order; the messages, their conversations' change, their events, each table once for all of them.
+ * A part gets null when nothing was written for it: no such agent or not enabled, or no active
+ * conversation (in the statement's snapshot, or closed before the lock was had).
  */
-async function addToActive(
-  tx: EntityManager,
-  ctx: RequestContext,
-  providerExternalId: string,
-  userKey: number,
-  text: string,
-): Promise<WriteResult<any>> {
-  const [row] = await run(
+const addToActive: SharedStatement = async (tx, parts) => {
+  const all = parts as CurrentPart[];
+  const rows = all.map(({ ctx, providerExternalId, userKey, text }, n) => ({
+    n,
+    agent: providerExternalId,
+    user_key: userKey,
+    content: text,
+    author_id: authorOf(ctx),
+  }));
+  const projectId = all[0].ctx.project.id;
+  const answered = await run(
     tx,
-    `with a as materialized (
-       select id, business_id from ai_agents where project_id = ? and provider_external_id = ? and enabled),
+    `with w as (
+       select * from jsonb_to_recordset(?::jsonb) as w(n int, agent text, user_key int, content text, author_id int)),
+     a as materialized (
+       select id, business_id, provider_external_id from ai_agents
+        where project_id = ? and provider_external_id in (select agent from w) and enabled),
+     wa as (select w.*, a.id as agent_id, a.business_id as agent_business_id from w join a on a.provider_external_id = w.agent),
      c as materialized (
-       select c.id, c.project_id from ai_conversations c
-        where c.project_id = ? and c.agent_id = (select id from a) and coalesce(c.user_id, 0) = ? and c.contact is null
+       select c.id, c.project_id, c.agent_id, coalesce(c.user_id, 0) as user_key from ai_conversations c
+        where c.project_id = ? and (c.agent_id, coalesce(c.user_id, 0)) in (select agent_id, user_key from wa) and c.contact is null
           and c.status = 'active'
+        order by c.id
         for no key update),
+     go as materialized (
+       select k.*, nextval(pg_get_serial_sequence('ai_messages', 'id')) as message_id
+         from (select wa.*, c.id as conversation_id, c.project_id
+                 from wa join c on c.agent_id = wa.agent_id and c.user_key = wa.user_key order by wa.n) k),
      m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+       insert into ai_messages (id, project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select c.project_id, c.id, 'user', ?::text, true, null, ?::int, now(), null, 'text', null, null from c
+       select message_id, project_id, conversation_id, 'user', content, true, null, author_id, now(), null, 'text', null, null
+         from go order by message_id
        returning *),
      changed as (update ai_conversations set ${TOUCH.set} where id in (select conversation_id from m) and project_id = ?),
-     ${inboxed('(select id from a)', '(select business_id from a)')}
-     select * from m`,
-    [ctx.project.id, providerExternalId, ctx.project.id, userKey, text, authorOf(ctx), ctx.project.id],
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', go.agent_id, go.agent_business_id, m.conversation_id, m.public, ${messageRecordSql('m')},
+              clock_timestamp()
+         from m join go on go.message_id = m.id
+        order by m.id)
+     select m.* from w left join go on go.n = w.n left join m on m.id = go.message_id order by w.n`,
+    [JSON.stringify(rows), projectId, projectId, projectId],
   );
-  return row ? { value: row, wrote: true } : { value: null, wrote: false };
-}
+  return answered.map((row) => (row.id !== null ? { value: row, wrote: true } : { value: null, wrote: false }));
+};
 
 /**
  * CONTRACT §10.1: a public `assistant` message to a WhatsApp conversation (a contact, a `whatsapp`
