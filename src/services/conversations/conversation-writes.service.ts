@@ -21,7 +21,7 @@ import {
 } from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 import { activeConversation, currentAgent, mayNameAgent } from './conversation.service.js';
-import { alone, WriteBatches, type SharedStatement, type WriteResult } from './write-batches.js';
+import { alone, WriteBatches, type BatchedWrite, type SharedStatement, type WriteResult } from './write-batches.js';
 import { AppError } from '../../errors/app-error.js';
 
 /** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
@@ -70,6 +70,11 @@ export class ConversationWriteService {
 
   constructor(writeBatchMax = 1) {
     this.batches = new WriteBatches(writeBatchMax);
+  }
+
+  /** A message write of another service (an inbound WhatsApp message) coalesced with the project's writes of its kind. */
+  inBatch<T>(kind: string, write: BatchedWrite<T>): Promise<T> {
+    return this.batches.submit(kind, write);
   }
 
   /**
