@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
+import { MetaWebhooks } from '../support/whatsapp-fake.js';
 
 /**
  * Coalesced message writes (issue 69, docs/write-batches.md): concurrent writes of a project share one
@@ -22,18 +23,33 @@ const conversation = (id: number, agentId: number, extra: Record<string, unknown
   ...extra,
 });
 const ids = (from: number, n: number) => Array.from({ length: n }, (_, k) => from + k);
-const AGENTS = ENGINES.map((e, i) => ({
-  id: base(i),
-  business_id: 1,
-  name: `Batch ${e}`,
-  provider: 'web',
-  provider_type: 'chat',
-  provider_external_id: `batch-${e}`,
-  enabled: true,
-}));
+const AGENTS = ENGINES.flatMap((e, i) => [
+  {
+    id: base(i),
+    business_id: 1,
+    name: `Batch ${e}`,
+    provider: 'web',
+    provider_type: 'chat',
+    provider_external_id: `batch-${e}`,
+    enabled: true,
+  },
+  // base+1: a WhatsApp agent whose contacts (base+50..59) have active conversations
+  {
+    id: base(i) + 1,
+    business_id: 1,
+    name: `Batch WA ${e}`,
+    provider: 'whatsapp',
+    provider_type: 'chat',
+    provider_external_id: `batch-wa-${e}`,
+    enabled: true,
+    credentials: { phone_number_id: `pn-batch-${e}`, access_token: 't', app_secret: `secret-batch-${e}`, verify_token: 'v' },
+  },
+]);
+const contactOf = (id: number) => `5255000${id}`;
 const CONVERSATIONS = ENGINES.flatMap((_, i) => [
   ...[...ids(base(i), 10), base(i) + 20, ...ids(base(i) + 30, 10), ...ids(base(i) + 40, 10)].map((id) => conversation(id, base(i))),
   conversation(base(i) + 10, base(i), { status: 'closed', status_reason: 'completed', closed_at: '2026-12-01T13:00:00Z' }),
+  ...ids(base(i) + 50, 10).map((id) => conversation(id, base(i) + 1, { contact: contactOf(id) })),
 ]);
 const MESSAGES = ENGINES.map((_, i) => ({
   id: base(i),
@@ -182,6 +198,42 @@ describe.each(ENGINES)('coalesced message writes (%s)', (engine) => {
     expect(await transactions(stored.map((m) => m.id))).toBeLessThan(20);
     const log = await messageEvents([opened.json().result.conversation_id]);
     expect(log.map((e) => e.data)).toEqual([opened.json().result, ...stored].sort((a, b) => a.id - b.id));
+  });
+});
+
+describe.each(ENGINES)('coalesced inbound WhatsApp messages (%s)', (engine) => {
+  const B = base(ENGINES.indexOf(engine));
+  let t: TestApp;
+  let meta: MetaWebhooks;
+
+  beforeAll(async () => {
+    t = await startApp(engine, db);
+    meta = new MetaWebhooks(`${await t.listen()}/v400/en/acme/ai/webhooks/whatsapp`);
+  });
+  afterAll(() => t.close());
+
+  it('concurrent deliveries into active conversations share commits; a retried id is stored once', async () => {
+    const wamid = (n: number) => `wamid.batch.${engine}.${n}`;
+    const deliver = (n: number) =>
+      meta.post(
+        MetaWebhooks.notification(`pn-batch-${engine}`, {
+          messages: [{ id: wamid(n), from: contactOf(B + 50 + (n % 10)), text: `in${n}` }],
+        }),
+        `secret-batch-${engine}`,
+      );
+    // delivery 0 twice at once, as Meta retries
+    const answers = await Promise.all([...Array.from({ length: 30 }, (_, n) => deliver(n)), deliver(0)]);
+    expect(answers.map((a) => a.status)).toEqual(Array(31).fill(200));
+    expect(answers.reduce((sum, a) => sum + (a.body as { result: { messages: number } }).result.messages, 0)).toBe(30);
+    const stored = await db.sql<{ id: number; content: string; conversation_id: number }>(
+      'select id, content, conversation_id from ai_messages where conversation_id = any(array[?]::int[]) order by id',
+      [ids(B + 50, 10)],
+    );
+    expect(stored.map((m) => m.content).sort()).toEqual(Array.from({ length: 30 }, (_, n) => `in${n}`).sort());
+    for (const m of stored) expect(m.conversation_id).toBe(B + 50 + (Number(m.content.slice(2)) % 10));
+    expect(await transactions(stored.map((m) => m.id))).toBeLessThan(30);
+    const log = await messageEvents(ids(B + 50, 10));
+    expect(log.map((e) => e.data.id)).toEqual(stored.map((m) => m.id));
   });
 });
 
