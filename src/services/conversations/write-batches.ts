@@ -108,7 +108,10 @@ async function runBatch(batch: Pending[]): Promise<void> {
   for (let attempt = 0; left.length;) {
     try {
       // the first write's EntityManager carries the transaction (its request waits for the batch meanwhile)
-      const outcomes = await directTransaction(left[0].write.ctx.em, (tx) => runAll(tx, left, share));
+      const { em } = left[0].write.ctx;
+      const outcomes = oneStatementFor(left, share)
+        ? await runAll(em, left, share)
+        : await directTransaction(em, (tx) => runAll(tx, left, share));
       return await settle(left, outcomes);
     } catch (err) {
       if (err instanceof Split) {
@@ -124,6 +127,17 @@ async function runBatch(batch: Pending[]): Promise<void> {
       share = true;
     }
   }
+}
+
+/**
+ * Whether the batch is one statement (a lone one-statement write, or writes that all share one): atomic on its
+ * own, it runs in autocommit, without BEGIN and COMMIT round trips (a lone write costs what it did before batching).
+ */
+function oneStatementFor(batch: Pending[], share: boolean): boolean {
+  const [first] = batch;
+  if (batch.length === 1) return first.write.oneStatement;
+  const statement = first.write.shared?.statement;
+  return share && statement !== undefined && batch.every((p) => p.write.shared?.statement === statement);
 }
 
 function ordered(batch: Pending[]): Pending[] {
