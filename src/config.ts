@@ -47,6 +47,8 @@ export interface AppConfig {
   idleSweepMs: number;
   /** How often `serve` folds the conversation metrics' deltas into the rollups (METRICS_COMPACT_MS; 0: never). */
   metricsCompactMs: number;
+  /** Message writes of one project coalesced into one transaction at most (WRITE_BATCH_MAX; 1: each alone; docs/write-batches.md). */
+  writeBatchMax: number;
   /** Events (CONTRACT §9.4): kept this many days (EVENTS_RETENTION_DAYS, at least 7 by the contract). */
   eventsRetentionDays: number;
   /** A `: keep-alive` comment on every SSE stream at least this often (EVENTS_KEEPALIVE_MS). */
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePreparedStatements: !['0', 'false'].includes(env.DATABASE_PREPARED_STATEMENTS ?? ''),
     idleSweepMs: int(env.AI_IDLE_SWEEP_MS, 15_000),
     metricsCompactMs: int(env.METRICS_COMPACT_MS, 1_000),
+    writeBatchMax: Math.max(1, int(env.WRITE_BATCH_MAX, 64)),
     webhooks: {
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1' || env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
       retryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 1000)),

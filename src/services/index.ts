@@ -39,7 +39,7 @@ export function createServices(deps: Deps) {
     auth: new AuthService(deps.limiter, deps.recaptcha, deps.config.sessionTtlSeconds),
     configs: new ConfigService(),
     conversations: new ConversationService(),
-    conversationWrites: new ConversationWriteService(),
+    conversationWrites: new ConversationWriteService(deps.config.writeBatchMax),
     handoff: new HandoffService(),
     /** Saved replies (CONTRACT §10.6). */
     replies: new ReplyService(),

@@ -5,7 +5,7 @@ import { MEDIA_KIND_LIMITS } from '../media/limits.js';
 import { kindsOf, SEND_MIME_TYPES } from '../media/send-types.js';
 import { isMediaKind, type MediaKind } from './message-payload.js';
 import type { RequestContext } from '../../context/index.js';
-import { appendEvents, eventsCommitted, writeWithEvents } from '../events/event-log.js';
+import { appendEvents, writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -21,6 +21,8 @@ import {
 } from './message-rules.js';
 import { run, agentOf, conversationEvent, messageRecordSql } from './records.js';
 import { activeConversation, currentAgent, mayNameAgent } from './conversation.service.js';
+import { alone, WriteBatches, type BatchedWrite, type SharedStatement, type WriteResult } from './write-batches.js';
+import { AppError } from '../../errors/app-error.js';
 
 /** Every write here runs only records.ts `run` statements: a plain transaction (event-log.ts writeWithEvents). */
 const STATEMENTS_ONLY = { statementsOnly: true };
@@ -63,6 +65,18 @@ export class ConversationWriteService {
     throw appError('ERROR_INTERNAL');
   }
 
+  /** Message writes of a project coalesced into shared transactions (write-batches.ts), `writeBatchMax` at most each. */
+  private readonly batches: WriteBatches;
+
+  constructor(writeBatchMax = 1) {
+    this.batches = new WriteBatches(writeBatchMax);
+  }
+
+  /** A message write of another service (an inbound WhatsApp message) coalesced with the project's writes of its kind. */
+  inBatch<T>(kind: string, write: BatchedWrite<T>): Promise<T> {
+    return this.batches.submit(kind, write);
+  }
+
   /**
    * `POST .../conversations/current/messages` (CONTRACT §9.1): a public `user` message in the caller's
    * current conversation, opened when none is active under the same rule as `current` (the partial
@@ -71,55 +85,28 @@ export class ConversationWriteService {
    */
   async addCurrentMessage(ctx: RequestContext, providerExternalId: string, content: unknown): Promise<AiMessage> {
     const userKey = ctx.caller.kind === 'user' ? ctx.caller.user.id : 0;
+    const order = `${providerExternalId}\u0000${userKey}`;
     if (mayNameAgent(ctx, providerExternalId) && validContent(content, CURRENT_CONTENT_MAX)) {
-      const added = await addToActive(ctx, providerExternalId, userKey, content);
+      const part: CurrentPart = { ctx, providerExternalId, userKey, text: content };
+      const added = await this.batches.submit('current', {
+        ctx,
+        order,
+        oneStatement: true,
+        shared: { statement: addToActive, part },
+        work: (tx) => alone<AiMessage | null>(addToActive, tx, part),
+      });
       if (added) return added;
     }
     // no active conversation, or a refusal to explain: the agent's checks, then the content's, then a conversation opened
     const agent = await currentAgent(ctx, providerExternalId);
     const text = checkContent(content, CURRENT_CONTENT_MAX);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const message = await writeWithEvents(
+      const message = await this.batches.submit('current', {
         ctx,
-        async (tx) => {
-          const lockActive = () =>
-            run(
-              tx,
-              `select * from ai_conversations
-                    where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
-                    for no key update`,
-              [ctx.project.id, agent.id, userKey],
-            );
-          let [conversation] = await lockActive();
-          if (!conversation) {
-            const opened = await run(
-              tx,
-              `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
-             values (?, ?, ?, ?, 'active', '{}')
-             on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
-             returning *`,
-              [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
-            );
-            // its event goes to the inbox before the message's
-            if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
-            [conversation] = opened.length ? opened : await lockActive();
-          }
-          // closed between the insert and the read: nothing was written, try again
-          if (!conversation) return { value: null, events: [] };
-          const message = {
-            role: 'user',
-            content: text,
-            public: true,
-            usage: null,
-            type: 'text',
-            payload: null,
-            reply_to_id: null,
-          } as const;
-          const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
-          return { value: row, events: [], inboxed: true };
-        },
-        STATEMENTS_ONLY,
-      );
+        order,
+        oneStatement: false,
+        work: (tx) => openAndAdd(tx, ctx, agent, userKey, text),
+      });
       if (message) return message;
     }
     throw appError('ERROR_INTERNAL');
@@ -135,28 +122,22 @@ export class ConversationWriteService {
     const message = checkMessage(input);
     checkConversationId(conversationId);
     const scope = await visibleBusinessIds(ctx);
-    if (!namesOthers(message)) return addInOneStatement(ctx, conversationId, scope, message);
-    return writeWithEvents(
+    if (namesOthers(message)) {
+      return this.batches.submit('message', {
+        ctx,
+        order: conversationId,
+        oneStatement: false,
+        work: (tx) => addReferring(tx, ctx, conversationId, scope, message),
+      });
+    }
+    const part: MessagePart = { ctx, conversationId, scope, m: message };
+    return this.batches.submit('message', {
       ctx,
-      async (tx) => {
-        const conversation = await lockVisible(tx, ctx, conversationId, scope);
-        assertNotHandedOff(ctx, conversation, message.role);
-        const outbound = sentOnWhatsApp(conversation, message);
-        await checkReferences(tx, ctx.project.id, conversation.id, message, scope);
-        const row = await insertMessage(
-          tx,
-          ctx.project.id,
-          conversation.id,
-          agentOf(conversation),
-          message,
-          authorOf(ctx),
-          outbound,
-          usageAdded(message.usage),
-        );
-        return { value: row, events: [], inboxed: true, queued: outbound ? ['sends'] : [] };
-      },
-      STATEMENTS_ONLY,
-    );
+      order: conversationId,
+      oneStatement: true,
+      shared: { statement: addMessages, part },
+      work: (tx) => alone<AiMessage>(addMessages, tx, part),
+    });
   }
 
   /** `POST /ai/conversations/{id}/close` (CONTRACT §9.1): closed with a reason, `closed_at` now; once. */
@@ -183,6 +164,70 @@ export class ConversationWriteService {
       STATEMENTS_ONLY,
     );
   }
+}
+
+/**
+ * addCurrentMessage when the caller has no active conversation in the one statement's snapshot: the
+ * conversation locked, or opened (its conversation.created in the inbox before the message's), then the
+ * message; null when the conversation was closed between the insert and the read (nothing written).
+ */
+async function openAndAdd(
+  tx: EntityManager,
+  ctx: RequestContext,
+  agent: { id: number; business_id?: number | null },
+  userKey: number,
+  text: string,
+): Promise<WriteResult<AiMessage | null>> {
+  const lockActive = () =>
+    run(
+      tx,
+      `select * from ai_conversations
+            where project_id = ? and agent_id = ? and coalesce(user_id, 0) = ? and contact is null and status = 'active'
+            for no key update`,
+      [ctx.project.id, agent.id, userKey],
+    );
+  let [conversation] = await lockActive();
+  if (!conversation) {
+    const opened = await run(
+      tx,
+      `insert into ai_conversations (project_id, agent_id, user_id, business_id, status, usage)
+     values (?, ?, ?, ?, 'active', '{}')
+     on conflict (agent_id, (coalesce(user_id, 0))) where status = 'active' and contact is null do nothing
+     returning *`,
+      [ctx.project.id, agent.id, userKey || null, agent.business_id ?? null],
+    );
+    if (opened.length) await appendEvents(tx, ctx.project.id, [conversationEvent('conversation.created', opened[0], agent, 0)]);
+    [conversation] = opened.length ? opened : await lockActive();
+  }
+  if (!conversation) return { value: null, wrote: false };
+  const message = { role: 'user', content: text, public: true, usage: null, type: 'text', payload: null, reply_to_id: null } as const;
+  const row = await insertMessage(tx, ctx.project.id, conversation.id, agent, message, authorOf(ctx), false, TOUCH);
+  return { value: row, wrote: true };
+}
+
+/** addMessage of a message that names another message or a file (namesOthers): looked up under the conversation's lock. */
+async function addReferring(
+  tx: EntityManager,
+  ctx: RequestContext,
+  conversationId: number,
+  scope: number[] | null,
+  message: CheckedMessage,
+): Promise<WriteResult<AiMessage>> {
+  const conversation = await lockVisible(tx, ctx, conversationId, scope);
+  assertNotHandedOff(ctx, conversation, message.role);
+  const outbound = sentOnWhatsApp(conversation, message);
+  await checkReferences(tx, ctx.project.id, conversation.id, message, scope);
+  const row = await insertMessage(
+    tx,
+    ctx.project.id,
+    conversation.id,
+    agentOf(conversation),
+    message,
+    authorOf(ctx),
+    outbound,
+    usageAdded(message.usage),
+  );
+  return { value: row, wrote: true, queued: outbound ? ['sends'] : [] };
 }
 
 /**
@@ -333,72 +378,123 @@ const inboxed = (agentId: string, businessId: string) => `inboxed as (
        select m.project_id, 'message.created', ${agentId}, ${businessId}, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp()
          from m)`;
 
+/** A message addMessages writes: its caller, conversation, the caller's businesses (level 2) and the checked message. */
+interface MessagePart {
+  ctx: RequestContext;
+  conversationId: number;
+  scope: number[] | null;
+  m: CheckedMessage;
+}
+
+/** The usage members that add up on the conversation (usageAdded for one message). */
+const ADDED_MEMBERS = ['cost', 'input_tokens', 'output_tokens'] as const;
+
 /**
- * A message that names no other message nor file (`namesOthers`), in one autocommit statement: the
- * conversation locked with its agent, the checks of the transaction below (lockVisible,
- * assertNotHandedOff, sentOnWhatsApp) as conditions, then what insertMessage writes. The lock is
- * taken before anything is written, and the row it returns is the newest version (the conversation's
- * change is computed on it: usageAdded); one round trip and one commit instead of four and one.
- * When nothing was stored the same checks, run on the locked row, say why.
+ * Messages that name no other message nor file (`namesOthers`), of one project, in one statement of their
+ * batch's transaction (write-batches.ts): their conversations locked with their agents, in id order; the
+ * checks of addReferring (lockVisible, assertNotHandedOff, sentOnWhatsApp) as conditions per message; then
+ * what insertMessage writes, each table once for all of them (the statement triggers run once), each
+ * conversation changed once by all of its messages (usage summed; the response time's mean over the sum
+ * and count the row keeps, as usageAdded, so the same as one message after the other). The locks are
+ * taken before anything is written, and the rows they return are the newest versions. A message that was
+ * not stored gets its refusal from the same checks run on its locked row (it wrote nothing).
  */
-async function addInOneStatement(ctx: RequestContext, conversationId: number, scope: number[] | null, m: CheckedMessage): Promise<any> {
-  const change = usageAdded(m.usage);
-  const [row] = await run(
-    ctx.em,
-    `with c as materialized (
+const addMessages: SharedStatement = async (tx, parts) => {
+  const all = parts as MessagePart[];
+  const rows = all.map(({ ctx, conversationId, scope, m }, n) => ({
+    n,
+    conversation_id: conversationId,
+    public_assistant: m.role === 'assistant' && m.public,
+    scope,
+    server_assistant: m.role === 'assistant' && ctx.caller.kind === 'server',
+    role: m.role,
+    content: m.content,
+    public: m.public,
+    usage: m.usage ?? null,
+    author_id: authorOf(ctx),
+    type: m.type,
+    payload: m.payload ?? null,
+    fits: m.type !== 'text' || validContent(m.content, WHATSAPP_CONTENT_MAX),
+  }));
+  const projectId = all[0].ctx.project.id;
+  const added = ADDED_MEMBERS.map(
+    (k) =>
+      `|| case when s.${k} is null then '{}'::jsonb else jsonb_build_object('${k}', coalesce((u.usage->>'${k}')::numeric, 0) + s.${k}) end`,
+  ).join('\n');
+  const answered = await run(
+    tx,
+    `with w as (
+       select * from jsonb_to_recordset(?::jsonb) as w(n int, conversation_id bigint, public_assistant boolean, scope bigint[],
+              server_assistant boolean, role text, content text, public boolean, usage jsonb, author_id bigint, type text,
+              payload jsonb, fits boolean)),
+     c as materialized (
        select c.id, c.project_id, c.agent_id, c.business_id, c.status, c.handler, c.contact,
               a.business_id as agent_business_id, a.provider as agent_provider,
               coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
          from ai_conversations c
          join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
-        where c.project_id = ? and c.id = ?
+        where c.project_id = ? and c.id in (select conversation_id from w)
+        order by c.id
         for no key update of c),
-     go as (
-       select c.*, ?::boolean and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound from c
-        where c.status = 'active' and (?::bigint[] is null or coalesce(c.business_id, -1) = any(?::bigint[]))
-          and not (c.handler = 'human' and ?::boolean)),
+     checked as (
+       select w.*, c.project_id, c.agent_id, c.agent_business_id, c.window_open,
+              w.public_assistant and coalesce(c.contact, '') <> '' and c.agent_provider = 'whatsapp' as outbound
+         from w join c on c.id = w.conversation_id
+        where c.status = 'active' and (w.scope is null or coalesce(c.business_id, -1) = any(w.scope))
+          and not (c.handler = 'human' and w.server_assistant)),
+     go as materialized (
+       select k.*, nextval(pg_get_serial_sequence('ai_messages', 'id')) as message_id
+         from (select * from checked where not outbound or (window_open and fits) order by n) k),
      m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+       insert into ai_messages (id, project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select go.project_id, go.id, ?::text, ?::text, ?::boolean, ?::jsonb, ?::bigint, now(), case when go.outbound then 'pending' end, ?::text,
-              ?::jsonb, null
-         from go where not go.outbound or (go.window_open and ?::boolean)
+       select message_id, project_id, conversation_id, role, content, public, usage, author_id, now(),
+              case when outbound then 'pending' end, type, payload, null
+         from go order by message_id
        returning *),
      queued as (
        insert into ai_message_sends (message_id, project_id, conversation_id)
-       select id, project_id, conversation_id from m where m.delivery_status = 'pending'),
-     changed as (update ai_conversations set ${change.set} where id in (select conversation_id from m) and project_id = ?),
-     ${inboxed('(select agent_id from c)', '(select agent_business_id from c)')}
-     select (select to_jsonb(c) from c) as conversation, m.* from (select 1) one left join m on true`,
-    [
-      WHATSAPP_WINDOW_MS / 1000,
-      ctx.project.id,
-      conversationId,
-      m.role === 'assistant' && m.public,
-      scope,
-      scope,
-      m.role === 'assistant' && ctx.caller.kind === 'server',
-      m.role,
-      m.content,
-      m.public,
-      m.usage ? JSON.stringify(m.usage) : null,
-      authorOf(ctx),
-      m.type,
-      m.payload ? JSON.stringify(m.payload) : null,
-      m.type !== 'text' || validContent(m.content, WHATSAPP_CONTENT_MAX),
-      ...change.params,
-      ctx.project.id,
-    ],
+       select id, project_id, conversation_id from m where m.delivery_status = 'pending' order by id),
+     s as (
+       select conversation_id, ${ADDED_MEMBERS.map((k) => `sum((usage->>'${k}')::numeric) as ${k}`).join(', ')},
+              coalesce(sum((usage->>'response_time_ms')::numeric), 0) as rt_sum, count(usage->>'response_time_ms') as rt_count
+         from go group by conversation_id),
+     changed as (
+       update ai_conversations u set ${MESSAGE_ADDED}, usage = u.usage
+              ${added}
+              || case when s.rt_count = 0 then '{}'::jsonb
+                      else jsonb_build_object('response_time_ms', round((u.response_time_sum + s.rt_sum) / (u.response_time_count + s.rt_count))) end,
+              response_time_sum = u.response_time_sum + s.rt_sum, response_time_count = u.response_time_count + s.rt_count
+         from s where u.id = s.conversation_id and u.project_id = ?),
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', go.agent_id, go.agent_business_id, m.conversation_id, m.public, ${messageRecordSql('m')},
+              clock_timestamp()
+         from m join go on go.message_id = m.id
+        order by m.id)
+     select (select to_jsonb(c) from c where c.id = w.conversation_id) as conversation, m.*
+       from w left join go on go.n = w.n left join m on m.id = go.message_id
+      order by w.n`,
+    [JSON.stringify(rows), WHATSAPP_WINDOW_MS / 1000, projectId, projectId],
   );
-  const { conversation, ...message } = row;
-  if (message.id !== null) {
-    await eventsCommitted(ctx, message.delivery_status === 'pending' ? ['sends'] : []);
-    return message;
+  return answered.map(({ conversation, ...message }, n) =>
+    message.id !== null
+      ? { value: message, wrote: true, queued: message.delivery_status === 'pending' ? (['sends'] as const) : [] }
+      : refusalOf(all[n], conversation),
+  );
+};
+
+/** Why addMessages did not store a part's message: the checks of addReferring on its locked conversation. */
+function refusalOf({ ctx, scope, m }: MessagePart, conversation: Record<string, any> | null): AppError {
+  try {
+    const found = assertWritable(conversation, scope);
+    assertNotHandedOff(ctx, found, m.role);
+    sentOnWhatsApp(found, m);
+    return appError('ERROR_INTERNAL');
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
   }
-  const found = assertWritable(conversation, scope);
-  assertNotHandedOff(ctx, found, m.role);
-  sentOnWhatsApp(found, m);
-  throw appError('ERROR_INTERNAL');
 }
 
 /** Whether the message names another message or a file (CONTRACT §12.4), which checkReferences looks up under the lock. */
@@ -406,36 +502,67 @@ function namesOthers(m: CheckedMessage): boolean {
   return m.reply_to_id !== null || m.type === 'reaction' || (isMediaKind(m.type) && typeof m.payload?.media_id === 'string');
 }
 
+/** A message addToActive writes: its caller, the agent it names, the caller's key (0 for none) and the content. */
+interface CurrentPart {
+  ctx: RequestContext;
+  providerExternalId: string;
+  userKey: number;
+  text: string;
+}
+
 /**
- * `addCurrentMessage` into the caller's active conversation with the agent, in one autocommit
- * statement (the agent, enabled; the conversation locked; the message, its change, its event); null
- * when nothing was written: no such agent or not enabled, or no active conversation (in the
- * statement's snapshot, or closed before the lock was had).
+ * `addCurrentMessage`s of one project into their callers' active conversations with the agents, in one
+ * statement of their batch's transaction (write-batches.ts): the agents, enabled; the conversations locked
+ * in id order; the messages, their conversations' change, their events, each table once for all of them.
+ * A part gets null when nothing was written for it: no such agent or not enabled, or no active
+ * conversation (in the statement's snapshot, or closed before the lock was had).
  */
-async function addToActive(ctx: RequestContext, providerExternalId: string, userKey: number, text: string): Promise<any> {
-  const [row] = await run(
-    ctx.em,
-    `with a as materialized (
-       select id, business_id from ai_agents where project_id = ? and provider_external_id = ? and enabled),
+const addToActive: SharedStatement = async (tx, parts) => {
+  const all = parts as CurrentPart[];
+  const rows = all.map(({ ctx, providerExternalId, userKey, text }, n) => ({
+    n,
+    agent: providerExternalId,
+    user_key: userKey,
+    content: text,
+    author_id: authorOf(ctx),
+  }));
+  const projectId = all[0].ctx.project.id;
+  const answered = await run(
+    tx,
+    `with w as (
+       select * from jsonb_to_recordset(?::jsonb) as w(n int, agent text, user_key bigint, content text, author_id bigint)),
+     a as materialized (
+       select id, business_id, provider_external_id from ai_agents
+        where project_id = ? and provider_external_id in (select agent from w) and enabled),
+     wa as (select w.*, a.id as agent_id, a.business_id as agent_business_id from w join a on a.provider_external_id = w.agent),
      c as materialized (
-       select c.id, c.project_id from ai_conversations c
-        where c.project_id = ? and c.agent_id = (select id from a) and coalesce(c.user_id, 0) = ? and c.contact is null
+       select c.id, c.project_id, c.agent_id, coalesce(c.user_id, 0) as user_key from ai_conversations c
+        where c.project_id = ? and (c.agent_id, coalesce(c.user_id, 0)) in (select agent_id, user_key from wa) and c.contact is null
           and c.status = 'active'
+        order by c.id
         for no key update),
+     go as materialized (
+       select k.*, nextval(pg_get_serial_sequence('ai_messages', 'id')) as message_id
+         from (select wa.*, c.id as conversation_id, c.project_id
+                 from wa join c on c.agent_id = wa.agent_id and c.user_key = wa.user_key order by wa.n) k),
      m as (
-       insert into ai_messages (project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
+       insert into ai_messages (id, project_id, conversation_id, role, content, public, usage, author_id, created_at, delivery_status,
                                 type, payload, reply_to_id)
-       select c.project_id, c.id, 'user', ?::text, true, null, ?::bigint, now(), null, 'text', null, null from c
+       select message_id, project_id, conversation_id, 'user', content, true, null, author_id, now(), null, 'text', null, null
+         from go order by message_id
        returning *),
      changed as (update ai_conversations set ${TOUCH.set} where id in (select conversation_id from m) and project_id = ?),
-     ${inboxed('(select id from a)', '(select business_id from a)')}
-     select * from m`,
-    [ctx.project.id, providerExternalId, ctx.project.id, userKey, text, authorOf(ctx), ctx.project.id],
+     inboxed as (
+       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
+       select m.project_id, 'message.created', go.agent_id, go.agent_business_id, m.conversation_id, m.public, ${messageRecordSql('m')},
+              clock_timestamp()
+         from m join go on go.message_id = m.id
+        order by m.id)
+     select m.* from w left join go on go.n = w.n left join m on m.id = go.message_id order by w.n`,
+    [JSON.stringify(rows), projectId, projectId, projectId],
   );
-  if (!row) return null;
-  await eventsCommitted(ctx);
-  return row;
-}
+  return answered.map((row) => (row.id !== null ? { value: row, wrote: true } : { value: null, wrote: false }));
+};
 
 /**
  * CONTRACT §10.1: a public `assistant` message to a WhatsApp conversation (a contact, a `whatsapp`

@@ -1,6 +1,8 @@
 import type { RequestContext } from '../../../context/index.js';
 import { messageRecord, messageRecordSql } from '../../conversations/records.js';
-import { appendEvents, eventsCommitted, writeWithEvents, type NewAiEvent } from '../../events/event-log.js';
+import { appendEvents, writeWithEvents, type NewAiEvent } from '../../events/event-log.js';
+import type { WriteResult } from '../../conversations/write-batches.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { MOVES_FROM, moveTemplateSend, templateSendEvent } from '../template-send.service.js';
 import { readInbound } from '../inbound-types.js';
 import { keepEarlyStatus, knownExternalId, lockExternalId, messageStatusEvent, moveMessageStatus, type StatusMove } from '../delivery.js';
@@ -156,18 +158,33 @@ async function moveStatus(ctx: RequestContext, agent: WebhookAgent, s: unknown, 
 }
 
 /**
- * The common case in one statement, atomic without a transaction (one round trip instead of four):
- * when the contact has an active conversation, its row is locked, the message's key taken, the
- * message and its file's download job stored, the conversation touched and its message.created put
- * in the events inbox. 1 when stored, 0 when the key was taken (Meta retried; a concurrent delivery
- * of the same id waits on the conversation's row, then finds it taken); null when the contact has no
- * active conversation, or an edit or revoke of this id came first: nothing was written, and
- * storeOpening's transaction stores it.
+ * The common case in one statement of the project's inbound batch (conversations/write-batches.ts: shared
+ * with concurrent deliveries, one commit and one sequencer pass; one round trip instead of four): when the
+ * contact has an active conversation, its row is locked, the message's key taken, the message and its
+ * file's download job stored, the conversation touched and its message.created put in the events inbox.
+ * 1 when stored, 0 when the key was taken (Meta retried; a concurrent delivery of the same id waits on the
+ * conversation's row or the key, then finds it taken); null when the contact has no active conversation,
+ * or an edit or revoke of this id came first: nothing was written, and storeOpening's transaction stores it.
  */
-async function storeInActive(ctx: RequestContext, agent: WebhookAgent, sender: Sender, it: ItemToStore): Promise<number | null> {
-  const p = ctx.project.id;
+function storeInActive(ctx: RequestContext, agent: WebhookAgent, sender: Sender, it: ItemToStore): Promise<number | null> {
+  return ctx.services.conversationWrites.inBatch('inbound', {
+    ctx,
+    order: `${agent.id}\u0000${sender.phone ?? ''}\u0000${sender.bsuid ?? ''}`,
+    oneStatement: true,
+    work: (tx) => inActive(tx, ctx.project.id, agent, sender, it),
+  });
+}
+
+async function inActive(
+  tx: EntityManager,
+  p: number,
+  agent: WebhookAgent,
+  sender: Sender,
+  it: ItemToStore,
+): Promise<WriteResult<number | null>> {
   const ctes = insertCtes(p, agent, sender, it);
-  const [row] = await ctx.em.getConnection().execute<{ active: boolean; fresh: boolean }[]>(
+  const [row] = await run(
+    tx,
     `with early as (select exists (select 1 from ai_early_changes where agent_id = ? and (external_id = ? or external_key = ?)) as e),
      c as (${MATCH}),
      k as (insert into ai_inbound_message_ids (agent_id, external_id, project_id)
@@ -190,12 +207,10 @@ async function storeInActive(ctx: RequestContext, agent: WebhookAgent, sender: S
       agent.id,
       agent.business_id,
     ],
-    'all',
   );
-  if (!row.active) return null;
-  if (!row.fresh) return 0;
-  await eventsCommitted(ctx, it.item.media ? ['downloads'] : []);
-  return 1;
+  if (!row.active) return { value: null, wrote: false };
+  if (!row.fresh) return { value: 0, wrote: false };
+  return { value: 1, wrote: true, queued: it.item.media ? ['downloads'] : [] };
 }
 
 /** A stored `order` message's items (inbound-types.ts): their retailer ids and quantities; Meta's item_price is never read. */
