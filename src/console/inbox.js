@@ -102,6 +102,9 @@
       mediaNames: new Map(),
       counted: new Set(),
       templates: new Map(),
+      /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
+      handoffs: new Map(),
+      handoffRead: null,
     };
   }
 
@@ -353,6 +356,7 @@
     state.selected = id;
     state.templatesFor = null;
     state.messages = new Map();
+    state.handoffs = new Map();
     dropMedia();
     $('messages').replaceChildren();
     $('reply-error').textContent = '';
@@ -365,6 +369,7 @@
     renderList();
     renderThreadHead();
     loadMessages(id);
+    loadHandoffs(id);
     document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
   }
   function renderThreadHead() {
@@ -378,7 +383,13 @@
     $('agent-off').hidden = !agentOff(c);
     $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
     $('handler').textContent =
-      c.handler !== 'human' ? t('handled_ai') : c.assignee_id == null ? t('handled_person') : t('handled_by', { who: who(c.assignee_id) });
+      c.handler !== 'human'
+        ? t('handled_ai')
+        : c.assignee_id == null
+          ? t('handled_person')
+          : c.assignee_id === session().userId
+            ? t('handled_by_you')
+            : t('handled_by', { who: who(c.assignee_id) });
     var b = $('handoff');
     b.hidden = c.status !== 'active';
     b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
@@ -522,8 +533,10 @@
     if (!m.public && !note) meta.push(t('internal'));
     if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
     meta.push(when(m.created_at));
+    li.setAttribute('data-at', m.created_at);
     fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
     if (known) return;
+    placeHandoffs();
     // the operator reading older messages is not pulled down: a mark says new ones are below
     if (atEnd || !state.threadReady) list.scrollTop = list.scrollHeight;
     else $('new-below').hidden = false;
@@ -573,6 +586,117 @@
       h('bdi', null, (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status)),
       reason,
     );
+  }
+
+  // ---- who took the conversation, and when (issue 68) ----------------------------------------
+  /**
+   * The conversation's handoffs as lines of the thread: read again when it is opened (its kept `conversation.handoff`
+   * events, §9.4, replayed from the start on a stream of that conversation alone and read for a moment), then live.
+   */
+  function loadHandoffs(id) {
+    if (state.handoffRead) state.handoffRead.abort();
+    var ctl = new AbortController();
+    state.handoffRead = ctl;
+    var stop = setTimeout(function () {
+      ctl.abort();
+    }, 3000);
+    var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=0';
+    fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, og.headers()) })
+      .then(function (res) {
+        if (!res.ok || !res.body) return;
+        var reader = res.body.getReader();
+        var decoder = new TextDecoder();
+        var buffer = '';
+        var pump = function () {
+          return reader.read().then(function (r) {
+            if (r.done) return;
+            buffer += decoder.decode(r.value, { stream: true });
+            var frames = buffer.split('\n\n');
+            buffer = frames.pop();
+            frames.forEach(function (frame) {
+              var data = frame
+                .split('\n')
+                .filter(function (line) {
+                  return line.indexOf('data:') === 0;
+                })
+                .map(function (line) {
+                  return line.slice(5).trim();
+                })
+                .join('\n');
+              if (!data) return;
+              var ev = JSON.parse(data);
+              if (ev.type === 'conversation.handoff' && ev.data && ev.data.id === state.selected) addHandoff(ev);
+            });
+            return pump();
+          });
+        };
+        return pump();
+      })
+      .catch(function () {
+        /* aborted, or no stream: the head still says who handles it */
+      })
+      .then(function () {
+        clearTimeout(stop);
+      });
+  }
+  function addHandoff(ev) {
+    if (state.handoffs.has(ev.id)) return;
+    state.handoffs.set(ev.id, ev);
+    renderHandoffs();
+  }
+  /** One line per handoff, in the order they happened: who took it from the AI, who it went to, back to the AI. */
+  function renderHandoffs() {
+    var list = $('messages');
+    list.querySelectorAll('li.event').forEach(function (x) {
+      x.remove();
+    });
+    var before = { handler: 'ai', assignee_id: null };
+    Array.from(state.handoffs.values())
+      .sort(function (a, b) {
+        return a.id - b.id;
+      })
+      .forEach(function (ev) {
+        var c = ev.data;
+        var mine = c.assignee_id != null && c.assignee_id === session().userId;
+        var words =
+          c.handler !== 'human'
+            ? t('back_to_ai')
+            : before.handler !== 'human'
+              ? c.assignee_id == null
+                ? t('took_person')
+                : mine
+                  ? t('took_by_you')
+                  : t('took_by', { who: who(c.assignee_id) })
+              : c.assignee_id == null
+                ? t('unassigned_now')
+                : mine
+                  ? t('assigned_to_you')
+                  : t('assigned_to', { who: who(c.assignee_id) });
+        before = c;
+        list.appendChild(
+          h(
+            'li',
+            { class: 'event', 'data-at': ev.created_at, 'data-handler': c.handler, role: 'note' },
+            h('span', null, words + ' · ', h('time', { datetime: ev.created_at }, when(ev.created_at))),
+          ),
+        );
+      });
+    placeHandoffs();
+  }
+  /** Each handoff line before the first message written at or after it. */
+  function placeHandoffs() {
+    var list = $('messages');
+    var lines = list.querySelectorAll('li.event');
+    if (!lines.length) return;
+    var messages = list.querySelectorAll('li[data-id]');
+    lines.forEach(function (line) {
+      var at = Date.parse(line.getAttribute('data-at'));
+      var next = Array.prototype.filter.call(messages, function (m) {
+        return Date.parse(m.getAttribute('data-at')) >= at;
+      })[0];
+      if (next) list.insertBefore(line, next);
+      else list.appendChild(line);
+    });
   }
 
   // ---- live: the stream, else polling -----------------------------------------------------
@@ -671,6 +795,7 @@
       if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
       return;
     }
+    if (ev.type === 'conversation.handoff' && ev.data.id === state.selected) addHandoff(ev);
     putConversation(ev.data);
   }
   /** A conversation record from an event or an answer: merged into the one known (keeping its agent, preview, unread). */
@@ -972,9 +1097,30 @@
         $('file-send').disabled = false;
       });
   });
-  /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
+  /**
+   * A reply to the customer from a conversation the AI handles takes it first (as a reply from the phone does, §13.1):
+   * the handoff to the caller, then the reply, so the AI's next answer is refused (409) and the customer hears one voice.
+   */
   function sendReply(body) {
-    var id = state.selected;
+    var c = state.conversations.get(state.selected);
+    if (body.role !== 'assistant' || !c || c.handler === 'human') return postReply(body);
+    var id = c.id;
+    $('reply-hint').textContent = t('taking_over');
+    return api('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(
+      function (taken) {
+        putConversation(taken);
+        return postReply(body, id);
+      },
+      function (err) {
+        $('reply-hint').textContent = '';
+        $('reply-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]) : t('not_sent', { reason: err.message });
+        if (err.status === 401) showError(err);
+      },
+    );
+  }
+  /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
+  function postReply(body, to) {
+    var id = to || state.selected;
     var box = $('reply-text');
     replyKey = replyKey || newKey();
     var buttons = $('reply').querySelectorAll('button');

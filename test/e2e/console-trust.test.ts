@@ -1,0 +1,202 @@
+import 'reflect-metadata';
+import { type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppConfig } from '../../src/config.js';
+import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
+import { startApp, type TestApp } from '../support/app.js';
+import { offlineContext, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
+import { startMessageOutboxes } from '../support/message-outboxes.js';
+import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
+
+const CREDS = {
+  waba_id: 'trust-waba',
+  phone_number_id: 'trust-phone',
+  access_token: 'EAAG-console-trust',
+  app_secret: 'console-trust-secret',
+  verify_token: 'console-trust-verify',
+};
+const MINUTE = 60_000;
+
+warnIfNoChromium('console trust e2e');
+
+/**
+ * Issue 68's defects 1–9: what made a small restaurant stop trusting the console within a day, each tried in a real
+ * browser (offline) over the real server and database.
+ */
+describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let demo: DemoSecrets;
+  let fake: WhatsAppFake;
+  let meta: MetaWebhooks;
+  let projectId: number;
+  let stopWorkers: (() => Promise<void>) | undefined;
+  let serial = 0;
+
+  /** An active WhatsApp conversation of agent 1 whose customer wrote `ago` ms ago (its window open), handled by `handler`. */
+  async function conversation(name: string, text: string, ago = 5 * MINUTE, handler = 'ai'): Promise<number> {
+    const at = new Date(Date.now() - ago);
+    const contact = `3460000${String(++serial).padStart(4, '0')}`;
+    const [c] = await db.sql<{ id: number }>(
+      `insert into ai_conversations (project_id, agent_id, business_id, contact, contact_name, status, usage, last_inbound_at, created_at, handler)
+       values (?, 1, 1, ?, ?, 'active', '{}', ?, ?, ?) returning id`,
+      [projectId, contact, name, at, at, handler],
+    );
+    await db.sql(
+      `insert into ai_messages (project_id, conversation_id, role, content, public, external_id, created_at) values (?, ?, 'user', ?, true, ?, ?)`,
+      [projectId, c.id, text, `wamid.trust.${c.id}`, at],
+    );
+    return c.id;
+  }
+  const conversationRow = async (id: number) =>
+    (
+      await db.sql<{ handler: string; assignee_id: number | null }>('select handler, assignee_id from ai_conversations where id = ?', [id])
+    )[0];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    demo = (await seedDemo(db.orm, { credentialsKey: TEST_CREDENTIALS_KEY } as AppConfig))!;
+    fake = await startWhatsAppFake();
+    fake.addAccount({ ...CREDS, templates: [] });
+    [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'demo'");
+    await db.sql('update ai_agents set credentials = ? where id = 1 and project_id = ?', [testCipher.encrypt(CREDS), projectId]);
+    await db.sql(
+      "update ai_conversations set last_message_at = least(last_message_at, now() - interval '3 days') where project_id = ? and status = 'active'",
+      [projectId],
+    );
+    t = await startApp('mercurius', db, { config: { whatsappApiUrl: fake.url, providerTimeoutMs: 2000 } });
+    origin = await t.listen();
+    meta = new MetaWebhooks(`${origin}/v400/en/demo/ai/webhooks/whatsapp`);
+    stopWorkers = startMessageOutboxes(t, db, fake.url);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await stopWorkers?.();
+    await browser?.close();
+    await fake?.close();
+    await t?.close();
+    await db?.orm.close();
+  });
+
+  async function offlinePage(viewport = { width: 1366, height: 900 }, isMobile = false) {
+    const { context, blocked } = await offlineContext(browser, viewport, isMobile);
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    return { context, page, blocked, pageErrors };
+  }
+  async function signIn(page: Page, query = '&lang=en', email = demo.email) {
+    await page.goto(`${origin}/console?project=demo${query}`);
+    await page.locator('input[name="method"][value="password"]').check();
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill(demo.password);
+    await page.locator('#signin-form button[type="submit"]').click();
+    await expect.poll(() => page.locator('#conversations button[data-id]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  }
+  const open = async (page: Page, id: number) => {
+    await page.locator(`#conversations button[data-id="${id}"]`).click();
+    await expect.poll(() => page.locator('#messages li[data-id]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  };
+  /** The page loaded again (the tab keeps its session), then conversation `id` opened. */
+  const reopen = async (page: Page, id: number) => {
+    await page.reload();
+    await expect.poll(() => page.locator(`#conversations button[data-id="${id}"]`).count(), { timeout: 15_000 }).toBe(1);
+    await open(page, id);
+  };
+  const runtimeReply = (id: number, content: string) =>
+    t.api({
+      method: 'POST',
+      path: `/ai/conversations/${id}/messages`,
+      project: 'demo',
+      key: demo.serverKey,
+      body: { role: 'assistant', content },
+    });
+
+  it('defect 2: a console reply to a conversation the AI handles takes it first; the AI is refused after; the thread says who and when', async () => {
+    const id = await conversation('Marta Ruiz', '¿Tenéis masa sin gluten?');
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await signIn(page);
+      await open(page, id);
+      expect(await page.locator('#handler').innerText()).toBe('Handled by the AI');
+      await page.locator('#reply-text').fill('Sí, la tenemos. ¿Para cuántas pizzas?');
+      await page.locator('#reply button[type="submit"]').click();
+      await expect.poll(() => page.locator('#messages li.assistant[data-id]').count(), { timeout: 10_000 }).toBe(1);
+      // one action: the conversation is the operator's before the reply is stored
+      expect(await conversationRow(id)).toEqual({ handler: 'human', assignee_id: 1 });
+      await expect.poll(() => page.locator('#handler').innerText()).toBe('Handled by you');
+      // the AI's next reply is refused (a person talks to the customer)
+      const ai = await runtimeReply(id, 'Claro, ¿algo más?');
+      expect(ai.statusCode).toBe(409);
+      expect(ai.json().code).toBe('ERROR_AI_CONVERSATION_HANDED_OFF');
+      // the thread says who took it and when, before the reply
+      const line = page.locator('#messages li.event');
+      await expect.poll(() => line.count()).toBe(1);
+      expect(await line.innerText()).toMatch(/^You took the conversation from the AI · \d{1,2}:\d{2}( [AP]M)?$/);
+      const order = await page.locator('#messages > li').evaluateAll((xs) => xs.map((x) => x.className.split(' ')[0]));
+      expect(order).toEqual(['user', 'event', 'assistant']);
+      // after a reload too (from the conversation's record of the handoff)
+      await reopen(page, id);
+      await expect.poll(() => page.locator('#messages li.event').count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.locator('#messages li.event').innerText()).toMatch(
+        /^You took the conversation from the AI · \d{1,2}:\d{2}( [AP]M)?$/,
+      );
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
+    const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await signIn(page, '&lang=es');
+      await open(page, id);
+      expect(await page.locator('#reply').isVisible()).toBe(true);
+      // another operator disables the agent: the open console says so before the next reply is written
+      const off = await t.api({ method: 'PATCH', path: '/ai/agents/1', project: 'demo', key: demo.serverKey, body: { enabled: false } });
+      expect(off.statusCode).toBe(200);
+      await page.locator('#reply-text').fill('Ahora mismo');
+      await page.locator('#reply button[type="submit"]').click();
+      await expect.poll(() => page.locator('#agent-off').isVisible(), { timeout: 10_000 }).toBe(true);
+      expect(await page.locator('#agent-off').innerText()).toContain('Pizza bot');
+      expect(await page.locator('#reply-error').innerText()).toMatch(/desactivado/);
+      expect(await page.locator('#reply-error').innerText()).not.toMatch(/agent disabled/);
+      expect((await db.sql('select id from ai_messages where conversation_id = ? and role = ?', [id, 'assistant'])).length).toBe(0);
+      expect(await page.locator(`#conversations button[data-id="${id}"] .badge.off`).count()).toBe(1);
+      // enabled again, then offboarded by Meta: the open console follows the stream at once
+      await t.api({ method: 'PATCH', path: '/ai/agents/1', project: 'demo', key: demo.serverKey, body: { enabled: true } });
+      await page.locator(`#conversations button[data-id="${id}"]`).click();
+      await expect.poll(() => page.locator('#agent-off').isVisible(), { timeout: 10_000 }).toBe(false);
+      const offboard = {
+        object: 'whatsapp_business_account',
+        entry: [{ id: CREDS.waba_id, changes: [{ field: 'account_update', value: { event: 'ACCOUNT_OFFBOARDED' } }] }],
+      };
+      expect((await meta.post(offboard, CREDS.app_secret)).status).toBe(200);
+      await expect.poll(() => page.locator('#agent-off').isVisible(), { timeout: 5_000 }).toBe(true);
+      expect(await page.locator('#reply').isVisible()).toBe(false);
+      expect(await page.locator('#reply-off').innerText()).toMatch(/desactivado/);
+      // a reply that failed because its agent was disabled says so in the page's language
+      await db.sql(
+        `insert into ai_messages (project_id, conversation_id, role, content, public, delivery_status, delivery_error, created_at)
+         values (?, ?, 'assistant', 'Llega en 20 min', true, 'failed', 'agent disabled', now())`,
+        [projectId, id],
+      );
+      await reopen(page, id);
+      const failed = page.locator('#messages .tick.failed');
+      await expect.poll(() => failed.count(), { timeout: 10_000 }).toBe(1);
+      expect(await failed.innerText()).not.toContain('agent disabled');
+      expect(await failed.innerText()).toContain('agente desactivado');
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+      await t.api({ method: 'PATCH', path: '/ai/agents/1', project: 'demo', key: demo.serverKey, body: { enabled: true } });
+    }
+  }, 90_000);
+});
