@@ -248,6 +248,18 @@
     );
   });
   section.querySelector('#agents-reload').addEventListener('click', load);
+  // an agent changed elsewhere (the inbox's stream: Meta offboarded it; a reply found it disabled): its row follows
+  document.addEventListener('console:agent-updated', function (e) {
+    var a = e.detail;
+    var known = agents.some(function (x) {
+      return x.id === a.id;
+    });
+    if (!known) return;
+    agents = agents.map(function (x) {
+      return x.id === a.id ? Object.assign({}, x, a) : x;
+    });
+    render();
+  });
 
   // shown with the dashboard (console.js signs in and out by toggling its `hidden`)
   function sync() {

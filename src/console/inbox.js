@@ -63,6 +63,8 @@
     'order.created',
     'order.status',
     'order.updated',
+    // an agent disabled by Meta (offboarded, §13.5): its conversations say so at once
+    'agent.updated',
   ];
   var view = window.OrderGraphMessageView;
   var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
@@ -73,6 +75,8 @@
     ERROR_AI_CONVERSATION_HANDED_OFF: 'err_handed_off',
     ERROR_AI_CONVERSATION_NOT_FOUND: 'err_not_found',
   };
+  /** The `delivery_error`s the service itself writes (workers/whatsapp-sender.ts, providers), by their words' keys. */
+  var REASON_WORDS = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
   var DRAFTS = 'ordergraph-console:drafts';
   var WINDOW_MS = 24 * 3600 * 1000;
   var baseTitle = document.title;
@@ -370,6 +374,7 @@
     renderThreadHead();
     loadMessages(id);
     loadHandoffs(id);
+    void checkAgent(state.conversations.get(id));
     document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
   }
   function renderThreadHead() {
@@ -404,12 +409,18 @@
   function renderComposer(c) {
     var closed = c.status !== 'active';
     var needsTemplate = !closed && !!c.contact && !windowOpen(c);
-    var canReply = !closed && !needsTemplate && !!session().token;
+    // a disabled agent sends nothing: a reply would be accepted, then fail (§10.1)
+    var agentDown = !closed && agentOff(c);
+    var canReply = !closed && !agentDown && !needsTemplate && !!session().token;
     $('reply').hidden = !canReply;
-    $('templates').hidden = !needsTemplate;
+    $('templates').hidden = !needsTemplate || agentDown;
     var off = $('reply-off');
-    off.hidden = canReply || needsTemplate;
-    off.textContent = closed ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) }) : t('reply_off');
+    off.hidden = canReply || (needsTemplate && !agentDown);
+    off.textContent = closed
+      ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
+      : agentDown
+        ? t('agent_off_no_reply', { name: c.agent.name })
+        : t('reply_off');
     if (needsTemplate) loadTemplates(c);
   }
   $('handoff').addEventListener('click', function () {
@@ -578,13 +589,33 @@
   function tick(m) {
     if (!m.delivery_status) return null;
     // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
+    // the service's own reasons in words of the page's language; a provider's `CODE: TEXT` as it came
+    var own = m.delivery_error && REASON_WORDS[m.delivery_error];
     var reason =
-      m.delivery_status === 'failed' && m.delivery_error ? [': ', dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })] : null;
+      m.delivery_status === 'failed' && m.delivery_error
+        ? [': ', own ? h('span', { class: 'reason' }, t(own)) : dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })]
+        : null;
     return h(
       'span',
       { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
       h('bdi', null, (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status)),
       reason,
+    );
+  }
+
+  // ---- the agent as it is now (issue 68) ------------------------------------------------------
+  /** Reads conversation `c`'s agent and passes a change on as `console:agent-updated`; null when it cannot be read. */
+  function checkAgent(c) {
+    if (!c || c.agent_id == null) return Promise.resolve(null);
+    return api('/ai/agents/' + c.agent_id).then(
+      function (a) {
+        if (!c.agent || c.agent.enabled !== a.enabled || c.agent.name !== a.name)
+          document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: a }));
+        return a;
+      },
+      function () {
+        return null;
+      },
     );
   }
 
@@ -728,6 +759,7 @@
     state.clock = setInterval(function () {
       renderThreadHead();
       renderList();
+      if (state.selected) void checkAgent(state.conversations.get(state.selected));
     }, 30000);
   }
   /** A dropped stream is opened again after a second from the last event this page saw (`last_event_id`). */
@@ -790,6 +822,7 @@
   function onEvent(ev) {
     // carts and orders are other panels' (orders.js)
     if (/^(cart|order)\./.test(ev.type)) return void document.dispatchEvent(new CustomEvent('console:event', { detail: ev }));
+    if (ev.type === 'agent.updated') return void document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: ev.data }));
     if (ev.type === 'message.created') return onMessage(ev.data);
     if (ev.type === 'message.status' || ev.type === 'message.updated') {
       if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
@@ -1103,7 +1136,18 @@
    */
   function sendReply(body) {
     var c = state.conversations.get(state.selected);
-    if (body.role !== 'assistant' || !c || c.handler === 'human') return postReply(body);
+    if (body.role !== 'assistant' || !c) return postReply(body);
+    // the agent as it is now (another operator, or Meta, may have disabled it since the page read it)
+    return checkAgent(c).then(function (agent) {
+      if (agent && !agent.enabled) {
+        $('reply-error').textContent = t('err_agent_off', { name: agent.name });
+        return;
+      }
+      return takeThenPost(c, body);
+    });
+  }
+  function takeThenPost(c, body) {
+    if (c.handler === 'human') return postReply(body);
     var id = c.id;
     $('reply-hint').textContent = t('taking_over');
     return api('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(

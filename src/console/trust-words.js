@@ -5,6 +5,8 @@
   'use strict';
   window.OrderGraphI18n.add({
     en: {
+      reason_agent_disabled: 'agent disabled before it was sent',
+      reason_timeout: 'no answer from WhatsApp in time',
       took_by_you: 'You took the conversation from the AI',
       took_by: '{who} took the conversation from the AI',
       took_person: 'A person took the conversation from the AI',
@@ -18,6 +20,8 @@
       taking_over: 'Taking the conversation from the AI…',
     },
     es: {
+      reason_agent_disabled: 'agente desactivado',
+      reason_timeout: 'WhatsApp no respondió a tiempo',
       took_by_you: 'Has tomado la conversación de la IA',
       took_by: '{who} ha tomado la conversación de la IA',
       took_person: 'Una persona ha tomado la conversación de la IA',
@@ -31,6 +35,8 @@
       taking_over: 'Tomando la conversación de la IA…',
     },
     fr: {
+      reason_agent_disabled: 'agent désactivé',
+      reason_timeout: "WhatsApp n'a pas répondu à temps",
       took_by_you: "Vous avez pris la conversation à l'IA",
       took_by: "{who} a pris la conversation à l'IA",
       took_person: "Une personne a pris la conversation à l'IA",
@@ -44,6 +50,8 @@
       taking_over: "Vous prenez la conversation à l'IA…",
     },
     ar: {
+      reason_agent_disabled: 'الوكيل معطّل',
+      reason_timeout: 'لم يرد واتساب في الوقت المحدد',
       took_by_you: 'توليت المحادثة بدلًا من الذكاء الاصطناعي',
       took_by: 'تولى {who} المحادثة بدلًا من الذكاء الاصطناعي',
       took_person: 'تولى شخص المحادثة بدلًا من الذكاء الاصطناعي',

@@ -165,8 +165,10 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
       await page.locator('#reply button[type="submit"]').click();
       await expect.poll(() => page.locator('#agent-off').isVisible(), { timeout: 10_000 }).toBe(true);
       expect(await page.locator('#agent-off').innerText()).toContain('Pizza bot');
-      expect(await page.locator('#reply-error').innerText()).toMatch(/desactivado/);
-      expect(await page.locator('#reply-error').innerText()).not.toMatch(/agent disabled/);
+      expect(await page.locator('#reply').isVisible()).toBe(false);
+      expect(await page.locator('#reply-off').innerText()).toBe(
+        'El agente Pizza bot está desactivado: una respuesta no llegaría al cliente.',
+      );
       expect((await db.sql('select id from ai_messages where conversation_id = ? and role = ?', [id, 'assistant'])).length).toBe(0);
       expect(await page.locator(`#conversations button[data-id="${id}"] .badge.off`).count()).toBe(1);
       // enabled again, then offboarded by Meta: the open console follows the stream at once
