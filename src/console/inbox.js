@@ -47,6 +47,8 @@
     'last_message.role',
     'last_message.content',
     'last_message.created_at',
+    'last_message.edited_at',
+    'last_message.revoked_at',
     'agent.name',
     'agent.enabled',
     'agent.provider',
@@ -128,6 +130,12 @@
   /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
   function contactNode(c, cls) {
     return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
+  }
+  /** The row's last words: a deleted message says so (its text is gone), an edited one shows its new text, marked. */
+  function previewOf(m) {
+    if (!m) return t('no_messages_yet');
+    if (m.revoked_at) return '⊘ ' + t('deleted_message');
+    return (m.edited_at ? '✎ ' : '') + firstWords(m.content);
   }
   function firstWords(s) {
     s = dom.plain(s).replace(/\s+/g, ' ').trim();
@@ -226,7 +234,7 @@
   function renderList() {
     var list = sorted();
     var items = list.map(function (c) {
-      var preview = c.last_message ? firstWords(c.last_message.content) : t('no_messages_yet');
+      var preview = previewOf(c.last_message);
       return h(
         'li',
         null,
@@ -251,6 +259,7 @@
               c.agent ? h('bdi', { class: 'agent', dir: 'auto' }, c.agent.name) : null,
               agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
               c.status !== 'active' ? h('span', { class: 'badge' }, t('closed')) : null,
+              c.changed ? h('span', { class: 'badge changed' }, t(c.changed)) : null,
             ),
             c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
           ),
@@ -358,6 +367,8 @@
       replyKey = null;
     }
     state.selected = id;
+    var chosen = state.conversations.get(id);
+    if (chosen) chosen.changed = null;
     state.templatesFor = null;
     state.messages = new Map();
     state.handoffs = new Map();
@@ -826,6 +837,7 @@
     if (ev.type === 'message.created') return onMessage(ev.data);
     if (ev.type === 'message.status' || ev.type === 'message.updated') {
       if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
+      if (ev.type === 'message.updated') messageChanged(ev.data);
       return;
     }
     if (ev.type === 'conversation.handoff' && ev.data.id === state.selected) addHandoff(ev);
@@ -854,6 +866,30 @@
     renderList();
     if (c.id === state.selected) renderThreadHead();
   }
+  /**
+   * A message edited or deleted by its writer (§13.2) changes its conversation's row at once: a deleted text (a card
+   * number) leaves the preview, an edit (2 → 3 pizzas) shows its new words, and the row is marked until it is opened.
+   * A file stored later (also `message.updated`) marks nothing.
+   */
+  function messageChanged(m) {
+    var c = state.conversations.get(m.conversation_id);
+    if (!c) return;
+    var last = c.last_message && c.last_message.id === m.id;
+    var before = last ? c.last_message : null;
+    var edited = m.edited_at && (!before || before.edited_at !== m.edited_at) && Date.now() - Date.parse(m.edited_at) < 15 * 60000;
+    var deleted = m.revoked_at && (!before || !before.revoked_at);
+    if (last)
+      c.last_message = {
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        created_at: m.created_at,
+        edited_at: m.edited_at,
+        revoked_at: m.revoked_at,
+      };
+    if ((edited || deleted) && m.role === 'user' && c.id !== state.selected) c.changed = deleted ? 'was_deleted' : 'edited';
+    renderList();
+  }
   /** What the stream knows better than an earlier read: the newest message, its time, the window. */
   function pick(c) {
     var out = {};
@@ -879,7 +915,14 @@
         if (m.role === 'user' && document.visibilityState !== 'visible') notify(full, m, true);
       }, showError);
     }
-    c.last_message = { id: m.id, role: m.role, content: m.content, created_at: m.created_at };
+    c.last_message = {
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      created_at: m.created_at,
+      edited_at: m.edited_at,
+      revoked_at: m.revoked_at,
+    };
     c.last_message_at = m.created_at;
     // an inbound WhatsApp message opens the window again for 24 hours
     if (m.role === 'user' && m.external_id && c.contact) {

@@ -5,6 +5,7 @@
   'use strict';
   window.OrderGraphI18n.add({
     en: {
+      was_deleted: 'deleted',
       reason_agent_disabled: 'agent disabled before it was sent',
       reason_timeout: 'no answer from WhatsApp in time',
       took_by_you: 'You took the conversation from the AI',
@@ -20,6 +21,7 @@
       taking_over: 'Taking the conversation from the AI…',
     },
     es: {
+      was_deleted: 'borrado',
       reason_agent_disabled: 'agente desactivado',
       reason_timeout: 'WhatsApp no respondió a tiempo',
       took_by_you: 'Has tomado la conversación de la IA',
@@ -35,6 +37,7 @@
       taking_over: 'Tomando la conversación de la IA…',
     },
     fr: {
+      was_deleted: 'supprimé',
       reason_agent_disabled: 'agent désactivé',
       reason_timeout: "WhatsApp n'a pas répondu à temps",
       took_by_you: "Vous avez pris la conversation à l'IA",
@@ -50,6 +53,7 @@
       taking_over: "Vous prenez la conversation à l'IA…",
     },
     ar: {
+      was_deleted: 'محذوفة',
       reason_agent_disabled: 'الوكيل معطّل',
       reason_timeout: 'لم يرد واتساب في الوقت المحدد',
       took_by_you: 'توليت المحادثة بدلًا من الذكاء الاصطناعي',

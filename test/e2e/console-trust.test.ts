@@ -151,6 +151,66 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     }
   }, 90_000);
 
+  const change = (field: string, value: Record<string, unknown>) => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: CREDS.waba_id,
+        changes: [{ field, value: { messaging_product: 'whatsapp', metadata: { phone_number_id: CREDS.phone_number_id }, ...value } }],
+      },
+    ],
+  });
+  /** Items from a customer, through the signed webhook. */
+  const fromCustomer = async (wa: string, name: string, items: Record<string, unknown>[]) =>
+    expect(
+      (await meta.post(change('messages', { contacts: [{ wa_id: wa, profile: { name } }], messages: items }), CREDS.app_secret)).status,
+    ).toBe(200);
+  const now = () => String(Math.floor(Date.now() / 1000));
+  const text = (id: string, body: string) => ({ id, from: '', timestamp: now(), type: 'text', text: { body } });
+
+  it('defect 3: a deleted message leaves the inbox row at once; an edit changes the row and marks it', async () => {
+    const id = await conversation('Olga Sanz', 'Hola');
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await signIn(page);
+      await open(page, id);
+      const card = '34611000001';
+      await fromCustomer(card, 'Pablo Card', [{ ...text('wamid.trust.card', 'mi tarjeta es 4111 1111 1111 1111'), from: card }]);
+      const cardRow = () => page.locator('#conversations button[data-id]', { hasText: 'Pablo Card' });
+      await expect.poll(() => cardRow().locator('.preview').innerText(), { timeout: 10_000 }).toContain('4111');
+      await fromCustomer(card, 'Pablo Card', [
+        { id: 'wamid.trust.card.rv', from: card, timestamp: now(), type: 'revoke', revoke: { original_message_id: 'wamid.trust.card' } },
+      ]);
+      await expect.poll(() => cardRow().locator('.preview').innerText(), { timeout: 5_000 }).toBe('⊘ This message was deleted');
+      expect(await cardRow().innerText()).not.toContain('4111');
+
+      const pizzas = '34611000002';
+      await fromCustomer(pizzas, 'Quique Pizzas', [{ ...text('wamid.trust.pizzas', '2 pizzas margarita'), from: pizzas }]);
+      const pizzasRow = () => page.locator('#conversations button[data-id]', { hasText: 'Quique Pizzas' });
+      await expect.poll(() => pizzasRow().locator('.preview').innerText(), { timeout: 10_000 }).toBe('2 pizzas margarita');
+      await fromCustomer(pizzas, 'Quique Pizzas', [
+        {
+          id: 'wamid.trust.pizzas.ed',
+          from: pizzas,
+          timestamp: now(),
+          type: 'edit',
+          edit: { original_message_id: 'wamid.trust.pizzas', message: { type: 'text', text: { body: '3 pizzas margarita' } } },
+        },
+      ]);
+      await expect.poll(() => pizzasRow().locator('.preview').innerText(), { timeout: 5_000 }).toBe('✎ 3 pizzas margarita');
+      expect(await pizzasRow().locator('.badge.changed').innerText()).toBe('edited');
+      // after a reload the row still says so (the record's last message carries its marks)
+      await page.reload();
+      await expect.poll(() => cardRow().count(), { timeout: 15_000 }).toBe(1);
+      expect(await cardRow().locator('.preview').innerText()).toBe('⊘ This message was deleted');
+      expect(await pizzasRow().locator('.preview').innerText()).toBe('✎ 3 pizzas margarita');
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
     const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
     const { context, page, blocked, pageErrors } = await offlinePage();
