@@ -115,10 +115,11 @@
     if (!c || !c.contact) return;
     var id = c.id;
     api('/ai/conversations', {
-      where: JSON.stringify({ contact: c.contact, agent_id: c.agent_id }),
+      // the phone's imported history too (§13.3), marked as such
+      where: JSON.stringify({ contact: c.contact, agent_id: c.agent_id, source: ['live', 'history'] }),
       orderBy: '-id',
       page_size: '10',
-      params: 'id,status,created_at,last_message_at',
+      params: 'id,status,source,created_at,last_message_at',
     })
       .then(function (rows) {
         return Promise.all(
@@ -145,7 +146,13 @@
                 'span',
                 null,
                 t('conversation') + ' #' + ids.format(x.row.id) + ' · ' + og.inbox.when(x.row.last_message_at || x.row.created_at),
-                x.row.id === id ? ' (' + t('this_conversation') + ')' : x.row.status !== 'active' ? ' · ' + t('closed') : '',
+                x.row.id === id
+                  ? ' (' + t('this_conversation') + ')'
+                  : x.row.source === 'history'
+                    ? ' · ' + t('phone_history')
+                    : x.row.status !== 'active'
+                      ? ' · ' + t('closed')
+                      : '',
               ),
               x.orders.length
                 ? h(

@@ -37,6 +37,7 @@
     'contact_name',
     'contact_user_id',
     'contact_username',
+    'source',
     'window_expires_at',
     'handler',
     'assignee_id',
@@ -166,11 +167,13 @@
     // a search also finds closed conversations; the tabs are the live queue
     if (state.tab === 'mine') return { status: 'active', assignee_id: 'me' };
     if (state.tab === 'unassigned') return { status: 'active', handler: 'human', assignee_id: null };
-    return state.q ? {} : { status: 'active' };
+    // the phone's imported history (§13.3) apart from the live conversations; a search finds both
+    if (state.tab === 'history') return { source: 'history' };
+    return state.q ? { source: ['live', 'history'] } : { status: 'active' };
   }
   function inTab(c) {
     if (state.q) return false; // a search is a snapshot: new conversations arrive in the tabs
-    if (c.status !== 'active') return false;
+    if (c.status !== 'active' || state.tab === 'history') return false;
     if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === session().userId;
     if (state.tab === 'unassigned') return c.handler === 'human' && c.assignee_id == null;
     return true;
@@ -258,7 +261,11 @@
               ' ',
               c.agent ? h('bdi', { class: 'agent', dir: 'auto' }, c.agent.name) : null,
               agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
-              c.status !== 'active' ? h('span', { class: 'badge' }, t('closed')) : null,
+              c.source === 'history'
+                ? h('span', { class: 'badge history' }, t('phone_history'))
+                : c.status !== 'active'
+                  ? h('span', { class: 'badge' }, t('closed'))
+                  : null,
               c.changed ? h('span', { class: 'badge changed' }, t(c.changed)) : null,
             ),
             c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
@@ -427,11 +434,14 @@
     $('templates').hidden = !needsTemplate || agentDown;
     var off = $('reply-off');
     off.hidden = canReply || (needsTemplate && !agentDown);
-    off.textContent = closed
-      ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
-      : agentDown
-        ? t('agent_off_no_reply', { name: c.agent.name })
-        : t('reply_off');
+    off.textContent =
+      c.source === 'history'
+        ? t('history_read_only')
+        : closed
+          ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
+          : agentDown
+            ? t('agent_off_no_reply', { name: c.agent.name })
+            : t('reply_off');
     if (needsTemplate) loadTemplates(c);
   }
   $('handoff').addEventListener('click', function () {
@@ -447,20 +457,65 @@
         b.disabled = false;
       });
   });
+  var THREAD_PAGE = 100;
   function loadMessages(id) {
     state.threadReady = false;
-    api('/ai/conversations/' + id + '/messages', { page_size: '100', orderBy: '-id' })
-      .then(function (rows) {
+    state.threadPage = 1;
+    api('/ai/conversations/' + id + '/messages', { page_size: String(THREAD_PAGE), orderBy: '-id' }, null, true)
+      .then(function (body) {
         if (id !== state.selected) return;
+        var rows = body.result;
         rows.forEach(function (m) {
           state.counted.add(m.id);
         });
         rows.reverse().forEach(upsertMessage);
+        earlierButton(moreBefore(body));
         state.threadReady = true;
         if (state.opened) markSeen(id);
       })
       .catch(showError);
   }
+  function moreBefore(body) {
+    var total = body.pagination ? body.pagination.total : null;
+    return total == null ? body.result.length === THREAD_PAGE : state.threadPage * THREAD_PAGE < total;
+  }
+  /** A thread longer than a page (300 messages of the phone's history) is read on, page by page: never a silent cut. */
+  function earlierButton(more) {
+    var list = $('messages');
+    var known = list.querySelector('li.earlier');
+    if (known) known.remove();
+    if (more)
+      list.insertBefore(
+        h('li', { class: 'earlier' }, h('button', { type: 'button', class: 'secondary' }, t('earlier_messages'))),
+        list.firstChild,
+      );
+  }
+  $('messages').addEventListener('click', function (e) {
+    var b = e.target.closest('li.earlier button');
+    if (!b) return;
+    var id = state.selected;
+    var list = $('messages');
+    var height = list.scrollHeight;
+    b.disabled = true;
+    var query = { page_size: String(THREAD_PAGE), orderBy: '-id', page: String(state.threadPage + 1) };
+    api('/ai/conversations/' + id + '/messages', query, null, true)
+      .then(function (body) {
+        if (id !== state.selected) return;
+        var rows = body.result;
+        state.threadPage++;
+        rows.forEach(function (m) {
+          state.counted.add(m.id);
+          upsertMessage(m);
+        });
+        earlierButton(moreBefore(body));
+        // the messages being read stay where they were
+        list.scrollTop += list.scrollHeight - height;
+      })
+      .catch(function (err) {
+        b.disabled = false;
+        showError(err);
+      });
+  });
   /** The caller's seen mark: the conversation's newest message (the server keeps it per user or key). */
   function markSeen(id) {
     var c = state.conversations.get(id);

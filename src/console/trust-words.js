@@ -5,6 +5,10 @@
   'use strict';
   window.OrderGraphI18n.add({
     en: {
+      tab_history: 'Phone history',
+      phone_history: 'Phone history',
+      history_read_only: "Imported from the phone's history: read only.",
+      earlier_messages: 'Show earlier messages',
       was_deleted: 'deleted',
       reason_agent_disabled: 'agent disabled before it was sent',
       reason_timeout: 'no answer from WhatsApp in time',
@@ -21,6 +25,10 @@
       taking_over: 'Taking the conversation from the AI…',
     },
     es: {
+      tab_history: 'Historial del móvil',
+      phone_history: 'Historial del móvil',
+      history_read_only: 'Importada del historial del móvil: solo lectura.',
+      earlier_messages: 'Ver mensajes anteriores',
       was_deleted: 'borrado',
       reason_agent_disabled: 'agente desactivado',
       reason_timeout: 'WhatsApp no respondió a tiempo',
@@ -37,6 +45,10 @@
       taking_over: 'Tomando la conversación de la IA…',
     },
     fr: {
+      tab_history: 'Historique du téléphone',
+      phone_history: 'Historique du téléphone',
+      history_read_only: "Importée de l'historique du téléphone : lecture seule.",
+      earlier_messages: 'Voir les messages précédents',
       was_deleted: 'supprimé',
       reason_agent_disabled: 'agent désactivé',
       reason_timeout: "WhatsApp n'a pas répondu à temps",
@@ -53,6 +65,10 @@
       taking_over: "Vous prenez la conversation à l'IA…",
     },
     ar: {
+      tab_history: 'سجل الهاتف',
+      phone_history: 'سجل الهاتف',
+      history_read_only: 'مستوردة من سجل الهاتف: للقراءة فقط.',
+      earlier_messages: 'عرض الرسائل السابقة',
       was_deleted: 'محذوفة',
       reason_agent_disabled: 'الوكيل معطّل',
       reason_timeout: 'لم يرد واتساب في الوقت المحدد',

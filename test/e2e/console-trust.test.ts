@@ -211,6 +211,78 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     }
   }, 90_000);
 
+  /** The phone's history of one customer, as §13.3's import leaves it: a closed `history` conversation of `count` messages. */
+  async function history(contact: string, name: string, count: number): Promise<number> {
+    const [c] = await db.sql<{ id: number }>(
+      `insert into ai_conversations (project_id, agent_id, business_id, contact, contact_name, status, status_reason, usage, source, created_at, closed_at, last_message_at)
+       values (?, 1, 1, ?, ?, 'closed', 'completed', '{}', 'history', now() - interval '40 days', now() - interval '2 days', now() - interval '2 days') returning id`,
+      [projectId, contact, name],
+    );
+    await db.sql(
+      `insert into ai_messages (project_id, conversation_id, role, content, public, external_id, source, delivery_status, created_at)
+       select ?, ?, case when i % 2 = 0 then 'user' else 'assistant' end,
+              case when i = 150 then 'La de siempre: una cuatro quesos sin cebolla' else 'Mensaje ' || i end, true,
+              'wamid.trust.h.' || ? || '.' || i, 'history', case when i % 2 = 1 then 'read' end,
+              now() - interval '40 days' + make_interval(hours => i)
+         from generate_series(1, ?) i`,
+      [projectId, c.id, c.id, count],
+    );
+    return c.id;
+  }
+
+  it("defect 1: the phone's imported history is shown apart (its own tab), found by search, in the contact panel, never unread", async () => {
+    const contact = '34611000003';
+    const past = await history(contact, 'Rosa Vidal', 300);
+    const [live] = await db.sql<{ id: number }>(
+      `insert into ai_conversations (project_id, agent_id, business_id, contact, contact_name, status, usage, last_inbound_at, created_at)
+       values (?, 1, 1, ?, 'Rosa Vidal', 'active', '{}', now(), now()) returning id`,
+      [projectId, contact],
+    );
+    await db.sql(
+      `insert into ai_messages (project_id, conversation_id, role, content, public, external_id, created_at) values (?, ?, 'user', 'Hola otra vez', true, ?, now())`,
+      [projectId, live.id, `wamid.trust.live.${live.id}`],
+    );
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await signIn(page);
+      const row = page.locator(`#conversations button[data-id="${past}"]`);
+      // apart: not among the live conversations
+      expect(await row.count()).toBe(0);
+      await page.locator('#tab-history').click();
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      expect(await row.locator('.badge.history').innerText()).toBe('Phone history');
+      expect(await row.locator('.count').count()).toBe(0);
+      expect(await page.locator(`#conversations button[data-id="${live.id}"]`).count()).toBe(0);
+      await row.click();
+      await expect.poll(() => page.locator('#messages li[data-id]').count(), { timeout: 10_000 }).toBe(100);
+      // all 300, page by page, never a silent cut
+      for (const shown of [200, 300]) {
+        await page.locator('#messages li.earlier button').click();
+        await expect.poll(() => page.locator('#messages li[data-id]').count(), { timeout: 10_000 }).toBe(shown);
+      }
+      expect(await page.locator('#messages li.earlier').count()).toBe(0);
+      expect(await page.locator('#reply-off').innerText()).toBe("Imported from the phone's history: read only.");
+      expect(await page.locator('#handoff').isVisible()).toBe(false);
+      // searchable from the All tab, marked as history
+      await page.locator('#tab-all').click();
+      await page.locator('#search').fill('cuatro quesos');
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      expect(await row.locator('.badge.history').count()).toBe(1);
+      // in the contact panel of the live conversation
+      await page.locator('#search').fill('');
+      await expect.poll(() => page.locator(`#conversations button[data-id="${live.id}"]`).count(), { timeout: 10_000 }).toBe(1);
+      await open(page, live.id);
+      await page.locator('#contact-panel summary').click();
+      const item = page.locator(`#contact-conversations li[data-conversation="${past}"]`);
+      await expect.poll(() => item.count(), { timeout: 10_000 }).toBe(1);
+      expect(await item.innerText()).toContain('Phone history');
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
     const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
     const { context, page, blocked, pageErrors } = await offlinePage();
