@@ -80,6 +80,8 @@
   };
   /** The `delivery_error`s the service itself writes (workers/whatsapp-sender.ts, providers), by their words' keys. */
   var REASON_WORDS = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
+  /** The `delivery_error` of an AI reply a person's answer from the phone made needless (services/whatsapp/fields/echoes.ts). */
+  var SUPERSEDED = 'superseded by the business app';
   var DRAFTS = 'ordergraph-console:drafts';
   var WINDOW_MS = 24 * 3600 * 1000;
   var baseTitle = document.title;
@@ -406,13 +408,15 @@
     $('agent-off').hidden = !agentOff(c);
     $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
     $('handler').textContent =
-      c.handler !== 'human'
-        ? t('handled_ai')
-        : c.assignee_id == null
-          ? t('handled_person')
-          : c.assignee_id === session().userId
-            ? t('handled_by_you')
-            : t('handled_by', { who: who(c.assignee_id) });
+      c.status !== 'active'
+        ? t('conversation_closed')
+        : c.handler !== 'human'
+          ? t('handled_ai')
+          : c.assignee_id == null
+            ? t('handled_person')
+            : c.assignee_id === session().userId
+              ? t('handled_by_you')
+              : t('handled_by', { who: who(c.assignee_id) });
     var b = $('handoff');
     b.hidden = c.status !== 'active';
     b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
@@ -604,9 +608,9 @@
     }
     // a note (§10.6): a non-public system message by a user, for colleagues only
     var note = m.role === 'system' && !m.public && m.author_id != null;
-    li.className = m.role + (note ? ' note' : '');
+    li.className = m.role + (note ? ' note' : '') + ' by-' + sideOf(m);
     li.setAttribute('data-type', m.type || 'text');
-    var meta = [note ? t('note') : t('role_' + m.role)];
+    var meta = [note ? t('note') : authorLabel(m)];
     if (!m.public && !note) meta.push(t('internal'));
     if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
     meta.push(when(m.created_at));
@@ -617,6 +621,19 @@
     // the operator reading older messages is not pulled down: a mark says new ones are below
     if (atEnd || !state.threadReady) list.scrollTop = list.scrollHeight;
     else $('new-below').hidden = false;
+  }
+  /** Who a message is from, at a glance: the customer, the AI, a person of the team, the business's phone (§13.1). */
+  function sideOf(m) {
+    if (m.role !== 'assistant') return m.role === 'user' ? 'customer' : 'system';
+    if (m.source === 'business_app') return 'phone';
+    if (m.author_id != null) return 'team';
+    if (m.order_id != null) return 'notice';
+    return 'ai';
+  }
+  function authorLabel(m) {
+    var side = sideOf(m);
+    if (side === 'customer' || side === 'system') return t('role_' + m.role);
+    return t('side_' + side);
   }
   $('new-below').addEventListener('click', function () {
     var list = $('messages');
@@ -654,6 +671,9 @@
   }
   function tick(m) {
     if (!m.delivery_status) return null;
+    // an AI reply the phone's answer made needless was never meant to go: not a failure (§13.1)
+    if (m.delivery_status === 'failed' && m.delivery_error === SUPERSEDED)
+      return h('span', { class: 'tick superseded', 'data-status': 'superseded' }, t('st_superseded'));
     // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
     // the service's own reasons in words of the page's language; a provider's `CODE: TEXT` as it came
     var own = m.delivery_error && REASON_WORDS[m.delivery_error];
@@ -760,7 +780,9 @@
             ? t('back_to_ai')
             : before.handler !== 'human'
               ? c.assignee_id == null
-                ? t('took_person')
+                ? fromPhoneAfter(ev.created_at)
+                  ? t('took_phone')
+                  : t('took_person')
                 : mine
                   ? t('took_by_you')
                   : t('took_by', { who: who(c.assignee_id) })
@@ -779,6 +801,14 @@
         );
       });
     placeHandoffs();
+  }
+  /** Whether the first message written at or after `at` came from the business's phone (the handoff was the phone's). */
+  function fromPhoneAfter(at) {
+    var first = null;
+    state.messages.forEach(function (m) {
+      if (Date.parse(m.created_at) >= Date.parse(at) - 1000 && (!first || m.id < first.id)) first = m;
+    });
+    return !!first && first.source === 'business_app';
   }
   /** Each handoff line before the first message written at or after it. */
   function placeHandoffs() {

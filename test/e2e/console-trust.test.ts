@@ -283,6 +283,63 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     }
   }, 90_000);
 
+  it('defect 6: the phone stopping the AI reads as such in Spanish: who wrote each reply, a line for the handoff, a closed thread handled by nobody', async () => {
+    const id = await conversation('Sara León', '¿Cuánto tarda una pizza?');
+    const [{ contact }] = await db.sql<{ contact: string }>('select contact from ai_conversations where id = ?', [id]);
+    const [ai] = await db.sql<{ id: number }>(
+      `insert into ai_messages (project_id, conversation_id, role, content, public, delivery_status, delivery_error, created_at)
+       values (?, ?, 'assistant', 'Unos 30 minutos', true, 'failed', 'superseded by the business app', now() - interval '1 minute') returning id`,
+      [projectId, id],
+    );
+    const echo = {
+      from: '15550001111',
+      to: contact,
+      id: `wamid.trust.echo.${id}`,
+      timestamp: now(),
+      type: 'text',
+      text: { body: 'Hoy vamos rápidos: 20 minutos' },
+    };
+    expect((await meta.post(change('smb_message_echoes', { message_echoes: [echo] }), CREDS.app_secret)).status).toBe(200);
+    const [{ id: echoId }] = await db.sql<{ id: number }>('select id from ai_messages where external_id = ?', [echo.id]);
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await signIn(page, '&lang=es');
+      await open(page, id);
+      const aiLi = page.locator(`#messages li[data-id="${ai.id}"]`);
+      const echoLi = page.locator(`#messages li[data-id="${echoId}"]`);
+      await expect.poll(() => echoLi.count(), { timeout: 10_000 }).toBe(1);
+      // the AI's reply the phone made needless: not a red failure, in Spanish
+      expect(await aiLi.locator('.tick.failed').count()).toBe(0);
+      expect(await aiLi.locator('.tick.superseded').innerText()).toBe('No enviada: una persona respondió desde el móvil');
+      // who wrote each reply
+      expect(await aiLi.locator('.role').innerText()).toMatch(/^IA · /);
+      expect(await echoLi.locator('.role').innerText()).toMatch(/^Desde el móvil · /);
+      expect(await echoLi.locator('.role').innerText()).not.toContain('asistente');
+      // a line says it went to a person
+      await expect.poll(() => page.locator('#messages li.event').count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.locator('#messages li.event').innerText()).toMatch(
+        /^Una persona respondió desde el móvil: la IA deja de contestar · /,
+      );
+      expect(await page.locator('#handler').innerText()).toBe('La atiende una persona');
+      // a console reply is the person's, by name
+      await page.locator('#assign').selectOption({ label: 'Ada Admin' });
+      await expect.poll(() => page.locator('#handler').innerText()).toBe('La atiendes tú');
+      await page.locator('#reply-text').fill('¿Algo más?');
+      await page.locator('#reply button[type="submit"]').click();
+      const mine = page.locator('#messages li.assistant[data-id]').last();
+      await expect.poll(() => mine.innerText(), { timeout: 10_000 }).toContain('¿Algo más?');
+      expect(await mine.locator('.role').innerText()).toMatch(/^Equipo · escrito por ti · /);
+      // closed: handled by nobody
+      await page.locator('#close-conversation').click();
+      await page.locator('#close-yes').click();
+      await expect.poll(() => page.locator('#handler').innerText(), { timeout: 10_000 }).toBe('Conversación cerrada');
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
     const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
     const { context, page, blocked, pageErrors } = await offlinePage();
