@@ -89,7 +89,6 @@
   });
 
   // ---- the contact panel -------------------------------------------------------------------------
-  var money = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   function renderFacts(c) {
     var panel = $('contact-panel');
     panel.hidden = !c.contact && !c.contact_user_id;
@@ -163,10 +162,7 @@
                       return h(
                         'li',
                         { 'data-order': o.id, 'data-status': o.status },
-                        t('order_line', { id: ids.format(o.id), total: money.format(o.total) }) +
-                          ' · ' +
-                          og.inbox.when(o.created_at) +
-                          ' · ',
+                        t('order_line', { id: ids.format(o.id), total: og.money(o.total) }) + ' · ' + og.inbox.when(o.created_at) + ' · ',
                         h('span', { class: 'badge status s' + o.status }, t('ost_' + o.status)),
                       );
                     }),

@@ -1418,6 +1418,10 @@
       .then(
         function (r) {
           $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
+          // sent: its values were this customer's, not the next one's
+          document.querySelectorAll('.template-param').forEach(function (x) {
+            x.value = '';
+          });
         },
         function (err) {
           $('template-error').textContent = t('not_sent', { reason: err.message });

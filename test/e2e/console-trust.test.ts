@@ -60,7 +60,19 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     db = await createTestDatabase();
     demo = (await seedDemo(db.orm, { credentialsKey: TEST_CREDENTIALS_KEY } as AppConfig))!;
     fake = await startWhatsAppFake();
-    fake.addAccount({ ...CREDS, templates: [] });
+    fake.addAccount({
+      ...CREDS,
+      templates: [
+        {
+          id: '2001',
+          name: 'order_ready',
+          language: 'en',
+          category: 'UTILITY',
+          status: 'APPROVED',
+          components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.' }],
+        },
+      ],
+    });
     [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'demo'");
     await db.sql('update ai_agents set credentials = ? where id = 1 and project_id = ?', [testCipher.encrypt(CREDS), projectId]);
     await db.sql(
@@ -333,6 +345,59 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
       await page.locator('#close-conversation').click();
       await page.locator('#close-yes').click();
       await expect.poll(() => page.locator('#handler').innerText(), { timeout: 10_000 }).toBe('Conversación cerrada');
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('defect 7: euros with their sign, dates in Spanish order, the names of the person and the restaurant, a password form first, template values cleared', async () => {
+    const quiet = await conversation('Tomás Ríos', 'Hola, ¿seguís abiertos?', 30 * 60 * MINUTE);
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await page.goto(`${origin}/console?project=demo&lang=es`);
+      // an owner has an email and a password: that is the form shown first
+      expect(await page.locator('#email').isVisible()).toBe(true);
+      expect(await page.locator('#key').isVisible()).toBe(false);
+      await page.locator('#email').fill(demo.email);
+      await page.locator('#password').fill(demo.password);
+      await page.locator('#signin-form button[type="submit"]').click();
+      await expect.poll(() => page.locator('#who').innerText(), { timeout: 15_000 }).toBe('Ada Admin · Demo Pizzeria');
+      // money with its currency, everywhere
+      await expect.poll(() => page.locator('#cards .card').count(), { timeout: 15_000 }).toBe(5);
+      for (const i of [1, 2]) expect(await page.locator('#cards .card .value').nth(i).innerText()).toMatch(/^[\d.]+,\d{2}\u00a0€$/);
+      await expect.poll(() => page.locator('#products tr td.num').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(await page.locator('#products tr td.num').nth(2).innerText()).toMatch(/€$/);
+      // the charts' dates in the page's language: 2 Nov is "2 nov", not "11/2"
+      await expect.poll(() => page.locator('.chart canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const labels = await page.evaluate(
+        'OrderGraphConsole.plots.orders.axes[0].values(OrderGraphConsole.plots.orders, [Date.UTC(2026, 10, 2, 12) / 1000], 0, 1, 86400)',
+      );
+      expect(labels).toEqual(['2 nov']);
+      // the assign select shows its whole placeholder
+      await open(page, quiet);
+      // the placeholder's text measured in the select's own font, against the select's inner width
+      const assign = await page.evaluate<{ text: number; box: number }>(`(() => {
+        const el = document.getElementById('assign');
+        const probe = document.createElement('span');
+        probe.textContent = el.options[0].text;
+        probe.style.font = getComputedStyle(el).font;
+        document.body.appendChild(probe);
+        const text = probe.getBoundingClientRect().width;
+        probe.remove();
+        return { text, box: el.clientWidth };
+      })()`);
+      expect(assign.box).toBeGreaterThan(assign.text + 16);
+      // a template sent: its values do not stay for the next one
+      await expect.poll(() => page.locator('#templates').isVisible(), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => page.locator('#template-param-2').count(), { timeout: 10_000 }).toBe(1);
+      await page.locator('#template-param-1').fill('Tomás');
+      await page.locator('#template-param-2').fill('A-21');
+      await page.locator('#templates button[type="submit"]').click();
+      await expect.poll(() => page.locator('#template-hint').innerText(), { timeout: 10_000 }).toContain('order_ready');
+      expect(await page.locator('#template-param-1').inputValue()).toBe('');
+      expect(await page.locator('#template-param-2').inputValue()).toBe('');
       expect(blocked).toEqual([]);
       expect(pageErrors).toEqual([]);
     } finally {
