@@ -552,7 +552,44 @@
     return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
   }
   var sizes = new Map();
+  /** The menu's names by business and retailer id (null while asked, or when the menu has no such dish). */
+  var productNames = new Map();
+  var namesAsked = null;
+  function productName(retailerId) {
+    var c = state.selected && state.conversations.get(state.selected);
+    if (!c || !retailerId) return null;
+    var key = (c.business_id == null ? '' : c.business_id) + ':' + retailerId;
+    if (productNames.has(key)) return productNames.get(key);
+    productNames.set(key, null);
+    // the lines of every cart drawn now, asked in one read
+    if (!namesAsked) {
+      namesAsked = { business: c.business_id, ids: [] };
+      setTimeout(askNames, 0);
+    }
+    if (namesAsked.business === c.business_id) namesAsked.ids.push(retailerId);
+    return null;
+  }
+  function askNames() {
+    var asked = namesAsked;
+    namesAsked = null;
+    var where = { retailer_id: asked.ids };
+    if (asked.business != null) where.business_id = asked.business;
+    api('/ai/products', { where: JSON.stringify(where), page_size: '100' }).then(
+      function (rows) {
+        rows.forEach(function (p) {
+          productNames.set((asked.business == null ? '' : asked.business) + ':' + p.retailer_id, p.name);
+        });
+        state.messages.forEach(function (m) {
+          if (m.type === 'order') renderMessage(m, true);
+        });
+      },
+      function () {
+        /* the codes stay */
+      },
+    );
+  }
   var viewContext = {
+    productName: productName,
     load: loadMedia,
     /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
     fileName: function (url) {

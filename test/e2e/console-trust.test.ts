@@ -405,6 +405,42 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     }
   }, 90_000);
 
+  it("defect 8: a catalog cart's lines are the menu's dishes by name, not the shop's retailer codes", async () => {
+    await db.sql("update products set retailer_id = 'margarita' where project_id = ? and name = 'Margherita'", [projectId]);
+    await db.sql("update products set retailer_id = 'pepperoni-xl' where project_id = ? and name = 'Pepperoni'", [projectId]);
+    const wa = '34611000004';
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      await signIn(page, '&lang=es');
+      await fromCustomer(wa, 'Iker Catálogo', [
+        {
+          id: 'wamid.trust.cart',
+          from: wa,
+          timestamp: now(),
+          type: 'order',
+          order: {
+            catalog_id: 'cat-1',
+            text: 'Para las 14:00',
+            product_items: [
+              { product_retailer_id: 'margarita', quantity: 2, item_price: 9.5, currency: 'EUR' },
+              { product_retailer_id: 'pepperoni-xl', quantity: 1, item_price: 11, currency: 'EUR' },
+              { product_retailer_id: 'gone-dish', quantity: 1, item_price: 4, currency: 'EUR' },
+            ],
+          },
+        },
+      ]);
+      const row = page.locator('#conversations button[data-id]', { hasText: 'Iker Catálogo' });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      await row.click();
+      const lines = page.locator('#messages li[data-type="order"] table.order tbody tr td:first-child');
+      await expect.poll(() => lines.allInnerTexts(), { timeout: 10_000 }).toEqual(['Margherita', 'Pepperoni', 'gone-dish']);
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
     const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
     const { context, page, blocked, pageErrors } = await offlinePage();

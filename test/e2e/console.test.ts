@@ -236,7 +236,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
 
     // the live conversation: its window, its handler, take over
     await page.locator(`#conversations button[data-id="${live}"]`).click();
-    await expect.poll(() => page.locator('#messages li').count()).toBe(1);
+    await expect.poll(() => page.locator('#messages li[data-id]').count()).toBe(1);
     expect(await page.locator('#window').innerText()).toMatch(/^Window: 2[23] h \d+ min left$/);
     expect(await page.locator('#handler').innerText()).toBe('Handled by the AI');
     await page.getByRole('button', { name: 'Take over' }).click();
@@ -268,7 +268,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
     expect(delivered.status).toBe(200);
     await expect.poll(() => replyTick.innerText(), { timeout: 10_000 }).toBe('✓✓ delivered');
     expect(await page.locator(`#messages li[data-id="${reply.id}"]`).count()).toBe(1);
-    expect(await page.locator('#messages li').count()).toBe(2);
+    expect(await page.locator('#messages li[data-id]').count()).toBe(2);
     fs.mkdirSync(DOCS, { recursive: true });
     await page.locator('#inbox').screenshot({ path: path.join(OUT, 'console-inbox-reply.png') }); // docs/console-inbox.png: console-inbox.test.ts
 
@@ -306,7 +306,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console in a real browser, offline, on the dem
       JSON.stringify(resumed),
     ).toEqual([]);
     await page.waitForTimeout(500);
-    expect(await page.locator('#messages li').count()).toBe(4);
+    expect(await page.locator('#messages li[data-id]').count()).toBe(4);
 
     // the agent runtime is refused while a person handles it (nothing shown, nothing stored)
     const runtime = await t.api({
