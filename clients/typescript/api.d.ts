@@ -731,7 +731,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees those who share a business */
+        /** Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees the administrators and those who share a business */
         get: operations["AiOperators"];
         put?: never;
         post?: never;

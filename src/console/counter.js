@@ -260,7 +260,64 @@
     choose(Number(li.getAttribute('data-index')));
   });
 
+  // ---- a saved reply made from the box (§10.6: POST /ai/replies, level 0) ----------------------------
+  /** Only an administrator may make saved replies (the API's rule): nobody else is offered it. */
+  function renderSaveReply() {
+    var auth = session();
+    $('save-reply').hidden = !(auth && auth.token && auth.level === 0);
+  }
+  function closeSave() {
+    $('reply-save').hidden = true;
+    $('reply-save-error').textContent = '';
+  }
+  $('save-reply').addEventListener('click', function () {
+    $('reply-error').textContent = '';
+    if (!box.value.trim()) {
+      $('reply-error').textContent = t('write_first');
+      return void box.focus();
+    }
+    $('reply-save').hidden = false;
+    $('reply-save-error').textContent = '';
+    $('reply-shortcut').focus();
+  });
+  $('reply-save-cancel').addEventListener('click', closeSave);
+  function saveReply() {
+    var shortcut = $('reply-shortcut').value.trim().toLowerCase();
+    var content = box.value.trim();
+    if (!/^[a-z0-9_-]{1,32}$/.test(shortcut)) {
+      $('reply-save-error').textContent = t('shortcut_rule');
+      return void $('reply-shortcut').focus();
+    }
+    var yes = $('reply-save-yes');
+    yes.disabled = true;
+    api('/ai/replies', null, { body: { shortcut: shortcut, content: content } })
+      .then(
+        function (r) {
+          closeSave();
+          $('reply-shortcut').value = '';
+          $('reply-hint').textContent = t('reply_saved', { shortcut: '/' + r.shortcut });
+        },
+        function (err) {
+          // a shortcut is unique in the project (400 naming it)
+          var taken = err.code === 'ERROR_VALIDATION' && /shortcut/.test(JSON.stringify(err.result || err.message || ''));
+          $('reply-save-error').textContent = taken ? t('shortcut_taken') : t('not_saved', { reason: err.message });
+        },
+      )
+      .then(function () {
+        yes.disabled = false;
+      });
+  }
+  $('reply-save-yes').addEventListener('click', saveReply);
+  $('reply-shortcut').addEventListener('keydown', function (e) {
+    // Enter saves the reply; it never sends the box to the customer
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      saveReply();
+    } else if (e.key === 'Escape') closeSave();
+  });
+
   function begin() {
+    renderSaveReply();
     if (session()) void loadOperators();
   }
   document.addEventListener('console:signed-in', begin);
@@ -268,6 +325,8 @@
     operators = [];
     og.names = new Map();
     closeOffer();
+    closeSave();
+    renderSaveReply();
   });
   begin();
 })();

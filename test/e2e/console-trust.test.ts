@@ -441,6 +441,57 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     }
   }, 90_000);
 
+  it('defect 5: an employee (level 2) assigns a conversation to the owner; a saved reply is made in the console', async () => {
+    const id = await conversation('Vera Martín', '¿Hacéis tartas de cumpleaños?', 5 * MINUTE, 'human');
+    const employee = await offlinePage();
+    try {
+      await signIn(employee.page, '&lang=es', 'owner@demo.test');
+      await open(employee.page, id);
+      await expect.poll(() => employee.page.locator('#assign option').allInnerTexts(), { timeout: 10_000 }).toContain('Ada Admin');
+      await employee.page.locator('#assign').selectOption({ label: 'Ada Admin' });
+      await expect.poll(() => employee.page.locator('#handler').innerText(), { timeout: 10_000 }).toBe('La atiende Ada Admin');
+      expect(await conversationRow(id)).toEqual({ handler: 'human', assignee_id: 1 });
+      // a level-2 user cannot make saved replies (the API's rule): nothing offers it
+      expect(await employee.page.locator('#save-reply').isVisible()).toBe(false);
+      expect(employee.blocked).toEqual([]);
+      expect(employee.pageErrors).toEqual([]);
+    } finally {
+      await employee.context.close();
+    }
+    const owner = await offlinePage();
+    try {
+      await signIn(owner.page, '&lang=es');
+      await open(owner.page, id);
+      const box = owner.page.locator('#reply-text');
+      await box.fill('Sí, por encargo con 48 horas de antelación.');
+      await owner.page.locator('#save-reply').click();
+      await owner.page.locator('#reply-shortcut').fill('tartas');
+      await owner.page.locator('#reply-save-yes').click();
+      await expect.poll(() => owner.page.locator('#reply-hint').innerText(), { timeout: 10_000 }).toBe('Guardada como respuesta /tartas');
+      expect(await db.sql('select shortcut, content from ai_replies where project_id = ? and shortcut = ?', [projectId, 'tartas'])).toEqual(
+        [{ shortcut: 'tartas', content: 'Sí, por encargo con 48 horas de antelación.' }],
+      );
+      // the same shortcut again is said in words
+      await owner.page.locator('#save-reply').click();
+      await owner.page.locator('#reply-shortcut').fill('tartas');
+      await owner.page.locator('#reply-save-yes').click();
+      await expect
+        .poll(() => owner.page.locator('#reply-save-error').innerText(), { timeout: 10_000 })
+        .toBe('Ese atajo ya existe: elige otro.');
+      await owner.page.locator('#reply-save-cancel').click();
+      // offered on "/"
+      await box.fill('');
+      await box.pressSequentially('/tar');
+      await expect
+        .poll(() => owner.page.locator('#replies [role="option"]').allInnerTexts())
+        .toEqual(['/tartas Sí, por encargo con 48 horas de antelación.']);
+      expect(owner.blocked).toEqual([]);
+      expect(owner.pageErrors).toEqual([]);
+    } finally {
+      await owner.context.close();
+    }
+  }, 90_000);
+
   it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
     const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
     const { context, page, blocked, pageErrors } = await offlinePage();

@@ -63,7 +63,8 @@ export const counterRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ai/operators',
     operation: 'AiOperators',
-    summary: 'Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees those who share a business',
+    summary:
+      'Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees the administrators and those who share a business',
   },
   {
     ...common,

@@ -17,8 +17,10 @@ export const OPERATORS_MAX = 500;
 /**
  * `GET /ai/operators` (CONTRACT §10.6): the project's enabled users of levels 0 and 2 (who can see conversations), by
  * name, so a console shows authors and assignees by name and can assign a conversation to a colleague. A level-2
- * caller sees itself and those who share one of its businesses, each with only the businesses they share (CONTRACT §11,
- * fourth review: nothing of other businesses); administrators (level 0) are listed with `business_ids` [].
+ * caller sees itself, the administrators (level 0: they see every business, so they share each of the caller's, and
+ * §10.2 lets the caller assign a conversation to them) and those who share one of its businesses, each with only the
+ * businesses they share (CONTRACT §11, fourth review: nothing of other businesses); administrators are listed with
+ * `business_ids` [].
  */
 export class OperatorService {
   async list(ctx: RequestContext): Promise<Operator[]> {
@@ -34,13 +36,13 @@ export class OperatorService {
                 as business_ids
          from users u left join user_businesses ub on ub.project_id = u.project_id and ub.user_id = u.id
         where u.project_id = ? and u.level in (?, ?) and u.enabled and not u.guest
-          and (?::int is null or u.id = ?::int or exists (
+          and (?::int is null or u.id = ?::int or u.level = ? or exists (
                 select 1 from user_businesses mine join user_businesses theirs on theirs.business_id = mine.business_id
                  where mine.project_id = u.project_id and mine.user_id = ?::int and theirs.user_id = u.id))
         group by u.id
         order by name nulls last, u.id
         limit ${OPERATORS_MAX}`,
-      [LEVEL.ADMIN, owner, owner, ctx.project.id, LEVEL.ADMIN, LEVEL.BUSINESS_OWNER, owner, owner, owner],
+      [LEVEL.ADMIN, owner, owner, ctx.project.id, LEVEL.ADMIN, LEVEL.BUSINESS_OWNER, owner, owner, LEVEL.ADMIN, owner],
       ctx.em.getTransactionContext(),
     );
     return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), business_ids: r.business_ids.map(Number) }));
