@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
@@ -17,6 +19,10 @@ const CREDS = {
   verify_token: 'console-trust-verify',
 };
 const MINUTE = 60_000;
+const OUT = path.resolve(__dirname, '..', 'artifacts');
+const DOCS = path.resolve(__dirname, '..', '..', 'docs');
+/** The docs' screenshots are rewritten with UPDATE_DOCS_SCREENSHOTS=1; else into test/artifacts. */
+const SHOTS = process.env.UPDATE_DOCS_SCREENSHOTS === '1' ? DOCS : OUT;
 
 warnIfNoChromium('console trust e2e');
 
@@ -491,6 +497,78 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
       await owner.context.close();
     }
   }, 90_000);
+
+  /** A thread with each voice once: the customer, the AI, a person of the team, the business's phone. */
+  async function voices(name: string): Promise<{ id: number; by: Record<string, number> }> {
+    const id = await conversation(name, 'Hola, ¿me traéis una margarita?', 20 * MINUTE, 'human');
+    const by: Record<string, number> = {};
+    const add = async (key: string, content: string, author: number | null, source: string, minutesAgo: number) => {
+      const [m] = await db.sql<{ id: number }>(
+        `insert into ai_messages (project_id, conversation_id, role, content, public, author_id, source, delivery_status, created_at)
+         values (?, ?, 'assistant', ?, true, ?, ?, 'read', now() - make_interval(mins => ?)) returning id`,
+        [projectId, id, content, author, source, minutesAgo],
+      );
+      by[key] = m.id;
+    };
+    await add('ai', 'Claro, ¿a qué dirección?', null, 'api', 15);
+    await add('team', 'Soy Ada: te la llevo en 25 minutos', 1, 'api', 10);
+    await add('phone', 'Confirmado desde la tienda', null, 'business_app', 5);
+    [{ id: by.customer }] = await db.sql<{ id: number }>("select id from ai_messages where conversation_id = ? and role = 'user'", [id]);
+    return { id, by };
+  }
+  /** Where each bubble sits in the thread and how it is painted. */
+  const bubbles = (page: Page, by: Record<string, number>) =>
+    page.evaluate<Record<string, { left: number; right: number; width: number; bg: string }> & { thread: { left: number; right: number } }>(
+      `(() => {
+        const list = document.getElementById('messages').getBoundingClientRect();
+        const out = { thread: { left: list.left, right: list.right } };
+        for (const [k, id] of Object.entries(${JSON.stringify(by)})) {
+          const li = document.querySelector('#messages li[data-id="' + id + '"]');
+          const r = li.getBoundingClientRect();
+          out[k] = { left: r.left, right: r.right, width: r.width, bg: getComputedStyle(li).backgroundColor };
+        }
+        return out;
+      })()`,
+    );
+
+  it('defect 9: a chat: the customer on one side, the restaurant on the other (mirrored in Arabic), the AI, people and the phone told apart, on a phone too', async () => {
+    const { id, by } = await voices('Julia Chat');
+    for (const [lang, width, rtl] of [
+      ['en', 1366, false],
+      ['ar', 390, true],
+      ['es', 390, false],
+    ] as const) {
+      const { context, page, blocked, pageErrors } = await offlinePage(
+        width === 390 ? { width: 390, height: 844 } : undefined,
+        width === 390,
+      );
+      try {
+        await signIn(page, `&lang=${lang}`);
+        await open(page, id);
+        await expect.poll(() => page.locator('#messages li[data-id]').count(), { timeout: 10_000 }).toBe(4);
+        const b = await bubbles(page, by);
+        const gap = (x: number) => Math.round(x);
+        for (const k of ['customer', 'ai', 'team', 'phone']) expect(b[k].width, k).toBeLessThan((b.thread.right - b.thread.left) * 0.9);
+        // the customer's side is the start (left, or right in Arabic); the restaurant's the end
+        const start = (k: string) => (rtl ? gap(b.thread.right - b[k].right) : gap(b[k].left - b.thread.left));
+        const end = (k: string) => (rtl ? gap(b[k].left - b.thread.left) : gap(b.thread.right - b[k].right));
+        expect(start('customer'), `${lang} customer`).toBeLessThan(20);
+        for (const k of ['ai', 'team', 'phone']) expect(end(k), `${lang} ${k}`).toBeLessThan(30);
+        for (const k of ['ai', 'team', 'phone']) expect(start(k), `${lang} ${k} apart`).toBeGreaterThan(start('customer') + 20);
+        // four voices, four colours
+        expect(new Set(['customer', 'ai', 'team', 'phone'].map((k) => b[k].bg)).size).toBe(4);
+        expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+        fs.mkdirSync(SHOTS, { recursive: true });
+        const file = lang === 'en' ? 'console-chat.png' : `console-chat-${lang}-phone.png`;
+        if (width === 390) await page.locator('#thread').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(SHOTS, file) });
+        expect(blocked).toEqual([]);
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  }, 120_000);
 
   it('defect 4: an agent disabled elsewhere or offboarded is noticed by an open console; no reply is accepted to fail later', async () => {
     const id = await conversation('Nuria Gil', 'Quiero dos pizzas');
