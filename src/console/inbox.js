@@ -473,6 +473,8 @@
           state.counted.add(m.id);
         });
         rows.reverse().forEach(upsertMessage);
+        // a handoff read before its messages says whose it was now (the phone's, §13.1)
+        if (state.handoffs.size) renderHandoffs();
         earlierButton(moreBefore(body));
         state.threadReady = true;
         if (state.opened) markSeen(id);
@@ -544,6 +546,7 @@
       return void renderMessage(target, true);
     }
     renderMessage(m, !!known);
+    if (!known && m.source === 'business_app' && state.handoffs.size) renderHandoffs();
     // the question a tapped button answers shows which one was tapped
     var question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
     if (question) renderMessage(question, true);
@@ -747,6 +750,7 @@
    * The conversation's handoffs as lines of the thread: read again when it is opened (its kept `conversation.handoff`
    * events, §9.4, replayed from the start on a stream of that conversation alone and read for a moment), then live.
    */
+  var HANDOFF_LOOKBACK = 20000;
   function loadHandoffs(id) {
     if (state.handoffRead) state.handoffRead.abort();
     var ctl = new AbortController();
@@ -754,7 +758,10 @@
     var stop = setTimeout(function () {
       ctl.abort();
     }, 3000);
-    var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=0';
+    // a bounded read of the log: the last HANDOFF_LOOKBACK events of the project before the newest this page saw (a
+    // busy project's stream always has one), else the whole kept log (a quiet project's is small)
+    var from = state.lastEventId ? Math.max(0, Number(state.lastEventId) - HANDOFF_LOOKBACK) : 0;
+    var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=' + from;
     fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, og.headers()) })
       .then(function (res) {
         if (!res.ok || !res.body) return;
@@ -839,13 +846,21 @@
       });
     placeHandoffs();
   }
-  /** Whether the first message written at or after `at` came from the business's phone (the handoff was the phone's). */
+  /**
+   * Whether the handoff at `at` was the phone's (§13.1: an echo takes the conversation in its own transaction): a
+   * message from the business's phone dated within two minutes of it (an echo carries Meta's whole-second timestamp,
+   * which may be a little before the handoff's commit), or the first message after it.
+   */
   function fromPhoneAfter(at) {
+    var time = Date.parse(at);
     var first = null;
+    var near = false;
     state.messages.forEach(function (m) {
-      if (Date.parse(m.created_at) >= Date.parse(at) - 1000 && (!first || m.id < first.id)) first = m;
+      var d = Date.parse(m.created_at) - time;
+      if (m.source === 'business_app' && Math.abs(d) <= 120000) near = true;
+      if (d >= 0 && (!first || m.id < first.id)) first = m;
     });
-    return !!first && first.source === 'business_app';
+    return near || (!!first && first.source === 'business_app');
   }
   /** Each handoff line before the first message written at or after it. */
   function placeHandoffs() {
