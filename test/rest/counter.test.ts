@@ -182,6 +182,23 @@ describe.each(ENGINES)('what a counter needs next, §10.6 (%s)', (engine) => {
     expect((await t.api({ path: '/ai/operators', key: KEYS.customer })).statusCode).toBe(401);
   });
 
+  it('GET /ai/businesses: the businesses the caller may see by name, with their currency; a business owner sees theirs', async () => {
+    const all = await t.api({ path: '/ai/businesses', key: KEYS.server });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().result).toEqual([
+      { id: 1, name: 'Acme Centro', currency: 'EUR' },
+      { id: 2, name: 'Acme Norte', currency: 'EUR' },
+      { id: 3, name: 'Acme Sur', currency: 'EUR' },
+    ]);
+    expect((await t.api({ path: '/ai/businesses', key: KEYS.owner })).json().result).toEqual([
+      { id: 1, name: 'Acme Centro', currency: 'EUR' },
+    ]);
+    expect((await t.api({ path: '/ai/businesses', key: KEYS.otherServer, project: 'other' })).json().result).toEqual([
+      { id: 101, name: 'Other Shop', currency: 'EUR' },
+    ]);
+    expect((await t.api({ path: '/ai/businesses', key: KEYS.customer })).statusCode).toBe(401);
+  });
+
   it("GET /ai/conversations/{id}/orders: the conversation's orders, newest first, paginated; scoped like the conversation", async () => {
     const res = await t.api({ path: '/ai/conversations/1/orders', key: KEYS.owner });
     expect(res.statusCode, res.body).toBe(200);

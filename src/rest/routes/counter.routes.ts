@@ -61,6 +61,13 @@ export const counterRoutes: RouteSpec[] = [
   {
     ...common,
     method: 'GET',
+    path: '/ai/businesses',
+    operation: 'AiBusinesses',
+    summary: 'The businesses the caller may see (a business owner: theirs), by name, with their currency',
+  },
+  {
+    ...common,
+    method: 'GET',
     path: '/ai/operators',
     operation: 'AiOperators',
     summary:

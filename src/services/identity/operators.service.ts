@@ -1,7 +1,7 @@
 import { LEVEL } from '../../entities/user.js';
 import type { RequestContext } from '../../context/index.js';
 import { runStatement } from '../../db/direct-read.js';
-import { assertAiAdmin } from './access.js';
+import { assertAiAdmin, visibleBusinessIds } from './access.js';
 
 /** A colleague a console can name and assign a conversation to (CONTRACT §10.6). */
 export interface Operator {
@@ -9,6 +9,13 @@ export interface Operator {
   name: string | null;
   level: number;
   business_ids: number[];
+}
+
+/** A business a console names (its agents, its orders) and whose currency it shows amounts in. */
+export interface BusinessName {
+  id: number;
+  name: string;
+  currency: string;
 }
 
 /** More than a counter ever lists at once: the list stops there. */
@@ -46,5 +53,24 @@ export class OperatorService {
       ctx.em.getTransactionContext(),
     );
     return rows.map((r) => ({ id: Number(r.id), name: r.name, level: Number(r.level), business_ids: r.business_ids.map(Number) }));
+  }
+
+  /**
+   * `GET /ai/businesses`: the businesses the caller may see (a business owner: theirs, §10.3), by name with their
+   * currency (§15.1), so a console names them ("Pizzeria Centro", not "business 1") and writes amounts in their money.
+   */
+  async businesses(ctx: RequestContext): Promise<BusinessName[]> {
+    assertAiAdmin(ctx);
+    const scope = await visibleBusinessIds(ctx);
+    const rows = await runStatement<{ id: number; name: string; currency: string }>(
+      ctx.em.getConnection(),
+      `select b.id, b.name, b.currency from businesses b
+        where b.project_id = ? and (?::int[] is null or b.id = any(?::int[]))
+        order by b.name, b.id
+        limit ${OPERATORS_MAX}`,
+      [ctx.project.id, scope, scope],
+      ctx.em.getTransactionContext(),
+    );
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, currency: r.currency }));
   }
 }
