@@ -184,18 +184,40 @@
         return null;
       },
     );
-    var currency = api('/ai/orders', { page_size: '1' }).then(
-      function (rows) {
-        return (rows[0] && rows[0].currency) || 'EUR';
+    var businesses = api('/ai/businesses').then(
+      function (list) {
+        return list;
       },
       function () {
-        return 'EUR';
+        return [];
       },
     );
-    return Promise.all([name, currency]).then(function (r) {
+    var newest = api('/ai/orders', { page_size: '1' }).then(
+      function (rows) {
+        return (rows[0] && rows[0].currency) || null;
+      },
+      function () {
+        return null;
+      },
+    );
+    return Promise.all([name, businesses, newest]).then(function (r) {
       if (!state.auth) return;
-      state.currency = r[1];
-      showWho(r[0]);
+      var list = r[1];
+      window.OrderGraphConsole.businesses = new Map(
+        list.map(function (b) {
+          return [b.id, b];
+        }),
+      );
+      // the businesses' one currency; when they differ, the newest order's; EUR (§15.1's default) without either
+      var codes = new Set(
+        list.map(function (b) {
+          return b.currency;
+        }),
+      );
+      state.currency = codes.size === 1 ? list[0].currency : r[2] || 'EUR';
+      // a business owner's restaurant is their business when the project names none
+      showWho(r[0] || (list.length === 1 ? list[0].name : null));
+      document.dispatchEvent(new CustomEvent('console:place'));
     });
   }
   var moneyBy = new Map();
@@ -479,6 +501,8 @@
     base: base,
     /** An amount with its currency (the restaurant's unless given), in the page's language. */
     money: money,
+    /** The businesses the caller may see, by id: `{id, name, currency}` (GET /ai/businesses), once signed in. */
+    businesses: new Map(),
     /** The charts (uPlot instances by metric), for the browser tests. */
     plots: state.plots,
     /** The credential's header (media are fetched with it, never with a token in a URL). */

@@ -370,6 +370,10 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
       await page.locator('#password').fill(demo.password);
       await page.locator('#signin-form button[type="submit"]').click();
       await expect.poll(() => page.locator('#who').innerText(), { timeout: 15_000 }).toBe('Ada Admin · Demo Pizzeria');
+      // businesses by name, not "negocio 1"
+      const agentRow = page.locator('#agents-rows tr[data-id="1"]');
+      await expect.poll(() => agentRow.innerText(), { timeout: 10_000 }).toContain('Pizzeria Centro');
+      expect(await agentRow.innerText()).not.toContain('negocio 1');
       // money with its currency, everywhere
       await expect.poll(() => page.locator('#cards .card').count(), { timeout: 15_000 }).toBe(5);
       for (const i of [1, 2]) expect(await page.locator('#cards .card .value').nth(i).innerText()).toMatch(/^[\d.]+,\d{2}\u00a0€$/);
