@@ -47,7 +47,7 @@ const common = ['console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearIn
 const browserGlobals = readonly([
   ...common,
   ...['window', 'document', 'localStorage', 'sessionStorage', 'location', 'fetch', 'crypto'],
-  ...['AbortController', 'CustomEvent', 'EventSource', 'MutationObserver', 'IntersectionObserver', 'uPlot'],
+  ...['AbortController', 'TextDecoder', 'CustomEvent', 'EventSource', 'MutationObserver', 'IntersectionObserver', 'uPlot'],
   ...['navigator', 'Notification', 'Blob', 'FormData', 'Image'],
 ]);
 const nodeGlobals = readonly([...common, 'process', 'Buffer']);

@@ -724,6 +724,23 @@ export interface paths {
         patch: operations["UpdateAiReply"];
         trace?: never;
     };
+    "/v400/{lang}/{project}/ai/businesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The businesses the caller may see (a business owner: theirs), by name, with their currency */
+        get: operations["AiBusinesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v400/{lang}/{project}/ai/operators": {
         parameters: {
             query?: never;
@@ -731,7 +748,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees those who share a business */
+        /** Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees the administrators and those who share a business */
         get: operations["AiOperators"];
         put?: never;
         post?: never;
@@ -11691,6 +11708,157 @@ export interface operations {
                         error: true;
                         /** @enum {string} */
                         code: "ERROR_UNSUPPORTED_MEDIA_TYPE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Usage limits reached: Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_RATE_LIMIT";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unexpected failure (logged; nothing is leaked) */
+            500: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_INTERNAL" | "ERROR_PROJECT_LOOKUP_FAILED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Maintenance, or a dependency unavailable: Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_MAINTENANCE" | "ERROR_RATE_LIMIT_UNAVAILABLE" | "ERROR_SERVICE_UNAVAILABLE";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+        };
+    };
+    AiBusinesses: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed in the answer's X-Request-Id (else a new id is given) */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description en, es, fr or ar (others answer in English) */
+                lang: string;
+                /** @description The project (tenant) code */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: false;
+                        result: {
+                            /** Format: int64 */
+                            id: number;
+                            name: string;
+                            currency: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input, or a business rule refused it (told apart by `code`) */
+            400: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_VALIDATION";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description Unknown project, inactive subscription, missing or invalid credential, or a level the operation does not allow */
+            401: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_PROJECT_NOT_FOUND" | "ERROR_PROJECT_SUBSCRIPTION_INACTIVE" | "ERROR_UNAUTHORIZED";
+                        /** @description One message per problem, in the request's language */
+                        result: string[];
+                    };
+                };
+            };
+            /** @description The project's AI module is off, or the operation is not the caller's */
+            403: {
+                headers: {
+                    /** @description The request's id (the one sent, else a new one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: true;
+                        /** @enum {string} */
+                        code: "ERROR_AI_MODULE_DISABLED" | "ERROR_FORBIDDEN";
                         /** @description One message per problem, in the request's language */
                         result: string[];
                     };

@@ -124,6 +124,15 @@
       },
     );
   }
+  /** A business by name (GET /ai/businesses, read by console.js), else by number. */
+  function businessName(id) {
+    var og = window.OrderGraphConsole;
+    var b = og && og.businesses && og.businesses.get(id);
+    return b ? b.name : t('business_n', { id: i18n.n(id) });
+  }
+  document.addEventListener('console:place', function () {
+    if (agents.length) render();
+  });
   /** CONTRACT §13.7: why Meta's side disabled the agent (its number left the Cloud API). */
   function offboarded(a) {
     return !a.enabled && a.disabled_reason === 'offboarded' ? h('span', { class: 'muted offboarded' }, ' ' + t('offboarded')) : null;
@@ -157,11 +166,7 @@
           null,
           h('strong', { dir: 'auto' }, a.name),
           h('br'),
-          h(
-            'span',
-            { class: 'muted' },
-            a.provider_external_id + (a.business_id ? ' · ' + t('business_n', { id: i18n.n(a.business_id) }) : ''),
-          ),
+          h('span', { class: 'muted' }, a.provider_external_id + (a.business_id ? ' · ' + businessName(a.business_id) : '')),
         ),
         h('td', null, a.provider + ' · ' + a.provider_type),
         h('td', null, credentialsCell(a)),
@@ -248,6 +253,18 @@
     );
   });
   section.querySelector('#agents-reload').addEventListener('click', load);
+  // an agent changed elsewhere (the inbox's stream: Meta offboarded it; a reply found it disabled): its row follows
+  document.addEventListener('console:agent-updated', function (e) {
+    var a = e.detail;
+    var known = agents.some(function (x) {
+      return x.id === a.id;
+    });
+    if (!known) return;
+    agents = agents.map(function (x) {
+      return x.id === a.id ? Object.assign({}, x, a) : x;
+    });
+    render();
+  });
 
   // shown with the dashboard (console.js signs in and out by toggling its `hidden`)
   function sync() {

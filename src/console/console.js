@@ -110,6 +110,7 @@
               email: email,
               userId: body.result.id,
               level: body.result.level,
+              name: [body.result.name, body.result.lastname].filter(Boolean).join(' ') || null,
             };
             start();
           },
@@ -147,22 +148,100 @@
     $('signin').hidden = true;
     $('dashboard').hidden = false;
     $('signout').hidden = false;
-    $('who').textContent = t('project', { code: state.auth.project }) + ' · ' + (state.auth.email || t('who_key')) + ' · ' + zone;
+    showWho(null);
     $('key').value = '';
     $('password').value = '';
     $('main').focus();
-    loadOverview();
-    loadCharts();
-    loadProducts();
+    // the restaurant's name and currency first: every amount is shown with its currency
+    readPlace().then(function () {
+      loadOverview();
+      loadCharts();
+      loadProducts();
+    });
     // the hook for the inbox (inbox.js) and other panels (agents.js and the like): they read the same session
     document.dispatchEvent(new CustomEvent('console:signed-in', { detail: { project: state.auth.project } }));
   }
+
+  // ---- who is signed in, where --------------------------------------------------------------
+  /** The person's name (the email when the user has none; "server key" for a key) and the restaurant's. */
+  function showWho(store) {
+    var auth = state.auth;
+    var person = auth.key ? t('who_key') : auth.name || auth.email;
+    $('who').textContent = [person, store || t('project', { code: auth.project })].join(' · ');
+    $('who').title = [auth.email, t('project', { code: auth.project }), zone].filter(Boolean).join(' · ');
+  }
+  /**
+   * The restaurant: its name (the public config `store_name`, §5) and its currency (the newest order's, §15.3; the
+   * businesses' default, EUR, before the first order).
+   */
+  function readPlace() {
+    var name = api('/configs', { mode: 'dictionary' }).then(
+      function (d) {
+        var entry = d && d.store_name;
+        return entry && typeof entry === 'object' ? entry.value : entry || null;
+      },
+      function () {
+        return null;
+      },
+    );
+    var businesses = api('/ai/businesses').then(
+      function (list) {
+        return list;
+      },
+      function () {
+        return [];
+      },
+    );
+    var newest = api('/ai/orders', { page_size: '1' }).then(
+      function (rows) {
+        return (rows[0] && rows[0].currency) || null;
+      },
+      function () {
+        return null;
+      },
+    );
+    return Promise.all([name, businesses, newest]).then(function (r) {
+      if (!state.auth) return;
+      var list = r[1];
+      window.OrderGraphConsole.businesses = new Map(
+        list.map(function (b) {
+          return [b.id, b];
+        }),
+      );
+      // the businesses' one currency; when they differ, the newest order's; EUR (§15.1's default) without either
+      var codes = new Set(
+        list.map(function (b) {
+          return b.currency;
+        }),
+      );
+      state.currency = codes.size === 1 ? list[0].currency : r[2] || 'EUR';
+      // a business owner's restaurant is their business when the project names none
+      showWho(r[0] || (list.length === 1 ? list[0].name : null));
+      document.dispatchEvent(new CustomEvent('console:place'));
+    });
+  }
+  var moneyBy = new Map();
+  /** An amount with its currency in the page's language (22,50 €, €22.50); the plain number when the code is unknown. */
+  function money(amount, currency) {
+    var code = currency || state.currency || 'EUR';
+    if (!moneyBy.has(code)) {
+      try {
+        moneyBy.set(code, new Intl.NumberFormat(lang, { style: 'currency', currency: code }));
+      } catch {
+        moneyBy.set(code, null);
+      }
+    }
+    var f = moneyBy.get(code);
+    return f ? f.format(Number(amount)) : decimals.format(Number(amount)) + ' ' + code;
+  }
+  /** `money` as a formatter (the overview's cards take one). */
+  var moneyFormat = { format: money };
 
   // ---- overview ------------------------------------------------------------------------
   // The month so far against the same days of the previous month (1–25 Nov against 1–25 Oct), from
   // the series: comparing with the whole previous month would show every figure falling early on.
   var month = new Date().toISOString().slice(0, 7);
-  var money = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  var decimals = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   var count = new Intl.NumberFormat(lang);
   function spans(now) {
     var y = now.getFullYear(),
@@ -196,7 +275,7 @@
         ? cur > 0
           ? t('new_badge')
           : '0%'
-        : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + money.format(diff) + (points ? ' ' + t('pts') : '%');
+        : (diff > 0 ? '▲ +' : diff < 0 ? '▼ ' : '') + decimals.format(diff) + (points ? ' ' + t('pts') : '%');
     return h(
       'div',
       { class: 'card', role: 'group', 'aria-label': label },
@@ -231,10 +310,10 @@
         fill(
           $('cards'),
           card(t('orders'), v.orders.cur, v.orders.prev, count, l),
-          card(t('revenue'), v.revenue.cur, v.revenue.prev, money, l),
-          card(t('average_order'), avg('cur'), avg('prev'), money, l),
+          card(t('revenue'), v.revenue.cur, v.revenue.prev, moneyFormat, l),
+          card(t('average_order'), avg('cur'), avg('prev'), moneyFormat, l),
           card(t('conversations'), v.conversations.cur, v.conversations.prev, count, l),
-          card(t('success_rate_card'), v.success_rate.cur, v.success_rate.prev, money, l, true),
+          card(t('success_rate_card'), v.success_rate.cur, v.success_rate.prev, decimals, l, true),
         );
       })
       .catch(showError);
@@ -292,7 +371,7 @@
         ' points, ' +
         (metric === 'success_rate'
           ? 'highest ' + Math.max.apply(null, ys.concat(0)) + '%'
-          : 'total ' + (metric === 'revenue' ? money.format(total) : count.format(total))) +
+          : 'total ' + (metric === 'revenue' ? money(total) : count.format(total))) +
         '; the last point is the current ' +
         s.group_by +
         ' so far',
@@ -321,8 +400,18 @@
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       axes: [
-        { stroke: '#4d5560', grid: { stroke: '#eceff3' } },
-        { stroke: '#4d5560', grid: { stroke: '#eceff3' }, size: 56 },
+        // dates as the page's language writes them ("2 nov", "nov 2026"), never uPlot's month/day
+        { stroke: '#4d5560', grid: { stroke: '#eceff3' }, values: axisDates(s.group_by) },
+        {
+          stroke: '#4d5560',
+          grid: { stroke: '#eceff3' },
+          size: 64,
+          values: function (u, splits) {
+            return splits.map(function (v) {
+              return metric === 'revenue' ? moneyShort.format(v) : count.format(v);
+            });
+          },
+        },
       ],
       series: [
         {},
@@ -342,6 +431,24 @@
     fig.setAttribute('data-partial', n ? new Date(xs[n - 1] * 1000).toISOString() : '');
     fig.setAttribute('data-group', s.group_by);
     fig.setAttribute('data-points', String(ys.length));
+  }
+  var moneyShort = {
+    format: function (v) {
+      return money(v).replace(/[.,]00(?=\D*$)/, '');
+    },
+  };
+  var axisFormats = {
+    day: new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short' }),
+    week: new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short' }),
+    month: new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric' }),
+  };
+  function axisDates(group) {
+    var f = axisFormats[group] || axisFormats.day;
+    return function (u, splits) {
+      return splits.map(function (v) {
+        return f.format(new Date(v * 1000)).replace(/\.$/, '');
+      });
+    };
   }
   $('grouping').addEventListener('click', function (e) {
     var b = e.target.closest('button');
@@ -377,7 +484,7 @@
                   h('td', null, p.name),
                   h('td', { class: 'num' }, count.format(p.times_sold)),
                   h('td', { class: 'num' }, count.format(p.orders)),
-                  h('td', { class: 'num' }, money.format(p.revenue)),
+                  h('td', { class: 'num' }, money(p.revenue)),
                 );
               })
             : h('tr', null, h('td', { colspan: 4, class: 'muted' }, t('no_orders'))),
@@ -392,6 +499,12 @@
       return api(path, query, send, whole);
     },
     base: base,
+    /** An amount with its currency (the restaurant's unless given), in the page's language. */
+    money: money,
+    /** The businesses the caller may see, by id: `{id, name, currency}` (GET /ai/businesses), once signed in. */
+    businesses: new Map(),
+    /** The charts (uPlot instances by metric), for the browser tests. */
+    plots: state.plots,
     /** The credential's header (media are fetched with it, never with a token in a URL). */
     headers: headers,
     lang: lang,

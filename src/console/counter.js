@@ -89,7 +89,6 @@
   });
 
   // ---- the contact panel -------------------------------------------------------------------------
-  var money = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   function renderFacts(c) {
     var panel = $('contact-panel');
     panel.hidden = !c.contact && !c.contact_user_id;
@@ -115,10 +114,11 @@
     if (!c || !c.contact) return;
     var id = c.id;
     api('/ai/conversations', {
-      where: JSON.stringify({ contact: c.contact, agent_id: c.agent_id }),
+      // the phone's imported history too (§13.3), marked as such
+      where: JSON.stringify({ contact: c.contact, agent_id: c.agent_id, source: ['live', 'history'] }),
       orderBy: '-id',
       page_size: '10',
-      params: 'id,status,created_at,last_message_at',
+      params: 'id,status,source,created_at,last_message_at',
     })
       .then(function (rows) {
         return Promise.all(
@@ -145,7 +145,13 @@
                 'span',
                 null,
                 t('conversation') + ' #' + ids.format(x.row.id) + ' · ' + og.inbox.when(x.row.last_message_at || x.row.created_at),
-                x.row.id === id ? ' (' + t('this_conversation') + ')' : x.row.status !== 'active' ? ' · ' + t('closed') : '',
+                x.row.id === id
+                  ? ' (' + t('this_conversation') + ')'
+                  : x.row.source === 'history'
+                    ? ' · ' + t('phone_history')
+                    : x.row.status !== 'active'
+                      ? ' · ' + t('closed')
+                      : '',
               ),
               x.orders.length
                 ? h(
@@ -156,10 +162,7 @@
                       return h(
                         'li',
                         { 'data-order': o.id, 'data-status': o.status },
-                        t('order_line', { id: ids.format(o.id), total: money.format(o.total) }) +
-                          ' · ' +
-                          og.inbox.when(o.created_at) +
-                          ' · ',
+                        t('order_line', { id: ids.format(o.id), total: og.money(o.total) }) + ' · ' + og.inbox.when(o.created_at) + ' · ',
                         h('span', { class: 'badge status s' + o.status }, t('ost_' + o.status)),
                       );
                     }),
@@ -257,7 +260,64 @@
     choose(Number(li.getAttribute('data-index')));
   });
 
+  // ---- a saved reply made from the box (§10.6: POST /ai/replies, level 0) ----------------------------
+  /** Only an administrator may make saved replies (the API's rule): nobody else is offered it. */
+  function renderSaveReply() {
+    var auth = session();
+    $('save-reply').hidden = !(auth && auth.token && auth.level === 0);
+  }
+  function closeSave() {
+    $('reply-save').hidden = true;
+    $('reply-save-error').textContent = '';
+  }
+  $('save-reply').addEventListener('click', function () {
+    $('reply-error').textContent = '';
+    if (!box.value.trim()) {
+      $('reply-error').textContent = t('write_first');
+      return void box.focus();
+    }
+    $('reply-save').hidden = false;
+    $('reply-save-error').textContent = '';
+    $('reply-shortcut').focus();
+  });
+  $('reply-save-cancel').addEventListener('click', closeSave);
+  function saveReply() {
+    var shortcut = $('reply-shortcut').value.trim().toLowerCase();
+    var content = box.value.trim();
+    if (!/^[a-z0-9_-]{1,32}$/.test(shortcut)) {
+      $('reply-save-error').textContent = t('shortcut_rule');
+      return void $('reply-shortcut').focus();
+    }
+    var yes = $('reply-save-yes');
+    yes.disabled = true;
+    api('/ai/replies', null, { body: { shortcut: shortcut, content: content } })
+      .then(
+        function (r) {
+          closeSave();
+          $('reply-shortcut').value = '';
+          $('reply-hint').textContent = t('reply_saved', { shortcut: '/' + r.shortcut });
+        },
+        function (err) {
+          // a shortcut is unique in the project (400 naming it)
+          var taken = err.code === 'ERROR_VALIDATION' && /shortcut/.test(JSON.stringify(err.result || err.message || ''));
+          $('reply-save-error').textContent = taken ? t('shortcut_taken') : t('not_saved', { reason: err.message });
+        },
+      )
+      .then(function () {
+        yes.disabled = false;
+      });
+  }
+  $('reply-save-yes').addEventListener('click', saveReply);
+  $('reply-shortcut').addEventListener('keydown', function (e) {
+    // Enter saves the reply; it never sends the box to the customer
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      saveReply();
+    } else if (e.key === 'Escape') closeSave();
+  });
+
   function begin() {
+    renderSaveReply();
     if (session()) void loadOperators();
   }
   document.addEventListener('console:signed-in', begin);
@@ -265,6 +325,8 @@
     operators = [];
     og.names = new Map();
     closeOffer();
+    closeSave();
+    renderSaveReply();
   });
   begin();
 })();

@@ -37,6 +37,7 @@
     'contact_name',
     'contact_user_id',
     'contact_username',
+    'source',
     'window_expires_at',
     'handler',
     'assignee_id',
@@ -47,6 +48,8 @@
     'last_message.role',
     'last_message.content',
     'last_message.created_at',
+    'last_message.edited_at',
+    'last_message.revoked_at',
     'agent.name',
     'agent.enabled',
     'agent.provider',
@@ -63,6 +66,8 @@
     'order.created',
     'order.status',
     'order.updated',
+    // an agent disabled by Meta (offboarded, §13.5): its conversations say so at once
+    'agent.updated',
   ];
   var view = window.OrderGraphMessageView;
   var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
@@ -73,6 +78,10 @@
     ERROR_AI_CONVERSATION_HANDED_OFF: 'err_handed_off',
     ERROR_AI_CONVERSATION_NOT_FOUND: 'err_not_found',
   };
+  /** The `delivery_error`s the service itself writes (workers/whatsapp-sender.ts, providers), by their words' keys. */
+  var REASON_WORDS = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
+  /** The `delivery_error` of an AI reply a person's answer from the phone made needless (services/whatsapp/fields/echoes.ts). */
+  var SUPERSEDED = 'superseded by the business app';
   var DRAFTS = 'ordergraph-console:drafts';
   var WINDOW_MS = 24 * 3600 * 1000;
   var baseTitle = document.title;
@@ -102,6 +111,9 @@
       mediaNames: new Map(),
       counted: new Set(),
       templates: new Map(),
+      /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
+      handoffs: new Map(),
+      handoffRead: null,
     };
   }
 
@@ -121,6 +133,12 @@
   /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
   function contactNode(c, cls) {
     return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
+  }
+  /** The row's last words: a deleted message says so (its text is gone), an edited one shows its new text, marked. */
+  function previewOf(m) {
+    if (!m) return t('no_messages_yet');
+    if (m.revoked_at) return '⊘ ' + t('deleted_message');
+    return (m.edited_at ? '✎ ' : '') + firstWords(m.content);
   }
   function firstWords(s) {
     s = dom.plain(s).replace(/\s+/g, ' ').trim();
@@ -151,11 +169,13 @@
     // a search also finds closed conversations; the tabs are the live queue
     if (state.tab === 'mine') return { status: 'active', assignee_id: 'me' };
     if (state.tab === 'unassigned') return { status: 'active', handler: 'human', assignee_id: null };
-    return state.q ? {} : { status: 'active' };
+    // the phone's imported history (§13.3) apart from the live conversations; a search finds both
+    if (state.tab === 'history') return { source: 'history' };
+    return state.q ? { source: ['live', 'history'] } : { status: 'active' };
   }
   function inTab(c) {
     if (state.q) return false; // a search is a snapshot: new conversations arrive in the tabs
-    if (c.status !== 'active') return false;
+    if (c.status !== 'active' || state.tab === 'history') return false;
     if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === session().userId;
     if (state.tab === 'unassigned') return c.handler === 'human' && c.assignee_id == null;
     return true;
@@ -219,7 +239,7 @@
   function renderList() {
     var list = sorted();
     var items = list.map(function (c) {
-      var preview = c.last_message ? firstWords(c.last_message.content) : t('no_messages_yet');
+      var preview = previewOf(c.last_message);
       return h(
         'li',
         null,
@@ -243,7 +263,12 @@
               ' ',
               c.agent ? h('bdi', { class: 'agent', dir: 'auto' }, c.agent.name) : null,
               agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
-              c.status !== 'active' ? h('span', { class: 'badge' }, t('closed')) : null,
+              c.source === 'history'
+                ? h('span', { class: 'badge history' }, t('phone_history'))
+                : c.status !== 'active'
+                  ? h('span', { class: 'badge' }, t('closed'))
+                  : null,
+              c.changed ? h('span', { class: 'badge changed' }, t(c.changed)) : null,
             ),
             c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
           ),
@@ -351,8 +376,11 @@
       replyKey = null;
     }
     state.selected = id;
+    var chosen = state.conversations.get(id);
+    if (chosen) chosen.changed = null;
     state.templatesFor = null;
     state.messages = new Map();
+    state.handoffs = new Map();
     dropMedia();
     $('messages').replaceChildren();
     $('reply-error').textContent = '';
@@ -365,6 +393,8 @@
     renderList();
     renderThreadHead();
     loadMessages(id);
+    loadHandoffs(id);
+    void checkAgent(state.conversations.get(id));
     document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
   }
   function renderThreadHead() {
@@ -378,7 +408,15 @@
     $('agent-off').hidden = !agentOff(c);
     $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
     $('handler').textContent =
-      c.handler !== 'human' ? t('handled_ai') : c.assignee_id == null ? t('handled_person') : t('handled_by', { who: who(c.assignee_id) });
+      c.status !== 'active'
+        ? t('conversation_closed')
+        : c.handler !== 'human'
+          ? t('handled_ai')
+          : c.assignee_id == null
+            ? t('handled_person')
+            : c.assignee_id === session().userId
+              ? t('handled_by_you')
+              : t('handled_by', { who: who(c.assignee_id) });
     var b = $('handoff');
     b.hidden = c.status !== 'active';
     b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
@@ -393,12 +431,21 @@
   function renderComposer(c) {
     var closed = c.status !== 'active';
     var needsTemplate = !closed && !!c.contact && !windowOpen(c);
-    var canReply = !closed && !needsTemplate && !!session().token;
+    // a disabled agent sends nothing: a reply would be accepted, then fail (§10.1)
+    var agentDown = !closed && agentOff(c);
+    var canReply = !closed && !agentDown && !needsTemplate && !!session().token;
     $('reply').hidden = !canReply;
-    $('templates').hidden = !needsTemplate;
+    $('templates').hidden = !needsTemplate || agentDown;
     var off = $('reply-off');
-    off.hidden = canReply || needsTemplate;
-    off.textContent = closed ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) }) : t('reply_off');
+    off.hidden = canReply || (needsTemplate && !agentDown);
+    off.textContent =
+      c.source === 'history'
+        ? t('history_read_only')
+        : closed
+          ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
+          : agentDown
+            ? t('agent_off_no_reply', { name: c.agent.name })
+            : t('reply_off');
     if (needsTemplate) loadTemplates(c);
   }
   $('handoff').addEventListener('click', function () {
@@ -414,20 +461,67 @@
         b.disabled = false;
       });
   });
+  var THREAD_PAGE = 100;
   function loadMessages(id) {
     state.threadReady = false;
-    api('/ai/conversations/' + id + '/messages', { page_size: '100', orderBy: '-id' })
-      .then(function (rows) {
+    state.threadPage = 1;
+    api('/ai/conversations/' + id + '/messages', { page_size: String(THREAD_PAGE), orderBy: '-id' }, null, true)
+      .then(function (body) {
         if (id !== state.selected) return;
+        var rows = body.result;
         rows.forEach(function (m) {
           state.counted.add(m.id);
         });
         rows.reverse().forEach(upsertMessage);
+        // a handoff read before its messages says whose it was now (the phone's, §13.1)
+        if (state.handoffs.size) renderHandoffs();
+        earlierButton(moreBefore(body));
         state.threadReady = true;
         if (state.opened) markSeen(id);
       })
       .catch(showError);
   }
+  function moreBefore(body) {
+    var total = body.pagination ? body.pagination.total : null;
+    return total == null ? body.result.length === THREAD_PAGE : state.threadPage * THREAD_PAGE < total;
+  }
+  /** A thread longer than a page (300 messages of the phone's history) is read on, page by page: never a silent cut. */
+  function earlierButton(more) {
+    var list = $('messages');
+    var known = list.querySelector('li.earlier');
+    if (known) known.remove();
+    if (more)
+      list.insertBefore(
+        h('li', { class: 'earlier' }, h('button', { type: 'button', class: 'secondary' }, t('earlier_messages'))),
+        list.firstChild,
+      );
+  }
+  $('messages').addEventListener('click', function (e) {
+    var b = e.target.closest('li.earlier button');
+    if (!b) return;
+    var id = state.selected;
+    var list = $('messages');
+    var height = list.scrollHeight;
+    b.disabled = true;
+    var query = { page_size: String(THREAD_PAGE), orderBy: '-id', page: String(state.threadPage + 1) };
+    api('/ai/conversations/' + id + '/messages', query, null, true)
+      .then(function (body) {
+        if (id !== state.selected) return;
+        var rows = body.result;
+        state.threadPage++;
+        rows.forEach(function (m) {
+          state.counted.add(m.id);
+          upsertMessage(m);
+        });
+        earlierButton(moreBefore(body));
+        // the messages being read stay where they were
+        list.scrollTop += list.scrollHeight - height;
+      })
+      .catch(function (err) {
+        b.disabled = false;
+        showError(err);
+      });
+  });
   /** The caller's seen mark: the conversation's newest message (the server keeps it per user or key). */
   function markSeen(id) {
     var c = state.conversations.get(id);
@@ -452,6 +546,7 @@
       return void renderMessage(target, true);
     }
     renderMessage(m, !!known);
+    if (!known && m.source === 'business_app' && state.handoffs.size) renderHandoffs();
     // the question a tapped button answers shows which one was tapped
     var question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
     if (question) renderMessage(question, true);
@@ -460,7 +555,44 @@
     return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
   }
   var sizes = new Map();
+  /** The menu's names by business and retailer id (null while asked, or when the menu has no such dish). */
+  var productNames = new Map();
+  var namesAsked = null;
+  function productName(retailerId) {
+    var c = state.selected && state.conversations.get(state.selected);
+    if (!c || !retailerId) return null;
+    var key = (c.business_id == null ? '' : c.business_id) + ':' + retailerId;
+    if (productNames.has(key)) return productNames.get(key);
+    productNames.set(key, null);
+    // the lines of every cart drawn now, asked in one read
+    if (!namesAsked) {
+      namesAsked = { business: c.business_id, ids: [] };
+      setTimeout(askNames, 0);
+    }
+    if (namesAsked.business === c.business_id) namesAsked.ids.push(retailerId);
+    return null;
+  }
+  function askNames() {
+    var asked = namesAsked;
+    namesAsked = null;
+    var where = { retailer_id: asked.ids };
+    if (asked.business != null) where.business_id = asked.business;
+    api('/ai/products', { where: JSON.stringify(where), page_size: '100' }).then(
+      function (rows) {
+        rows.forEach(function (p) {
+          productNames.set((asked.business == null ? '' : asked.business) + ':' + p.retailer_id, p.name);
+        });
+        state.messages.forEach(function (m) {
+          if (m.type === 'order') renderMessage(m, true);
+        });
+      },
+      function () {
+        /* the codes stay */
+      },
+    );
+  }
   var viewContext = {
+    productName: productName,
     load: loadMedia,
     /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
     fileName: function (url) {
@@ -516,17 +648,32 @@
     }
     // a note (§10.6): a non-public system message by a user, for colleagues only
     var note = m.role === 'system' && !m.public && m.author_id != null;
-    li.className = m.role + (note ? ' note' : '');
+    li.className = m.role + (note ? ' note' : '') + ' by-' + sideOf(m);
     li.setAttribute('data-type', m.type || 'text');
-    var meta = [note ? t('note') : t('role_' + m.role)];
+    var meta = [note ? t('note') : authorLabel(m)];
     if (!m.public && !note) meta.push(t('internal'));
     if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
     meta.push(when(m.created_at));
+    li.setAttribute('data-at', m.created_at);
     fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
     if (known) return;
+    placeHandoffs();
     // the operator reading older messages is not pulled down: a mark says new ones are below
     if (atEnd || !state.threadReady) list.scrollTop = list.scrollHeight;
     else $('new-below').hidden = false;
+  }
+  /** Who a message is from, at a glance: the customer, the AI, a person of the team, the business's phone (§13.1). */
+  function sideOf(m) {
+    if (m.role !== 'assistant') return m.role === 'user' ? 'customer' : 'system';
+    if (m.source === 'business_app') return 'phone';
+    if (m.author_id != null) return 'team';
+    if (m.order_id != null) return 'notice';
+    return 'ai';
+  }
+  function authorLabel(m) {
+    var side = sideOf(m);
+    if (side === 'customer' || side === 'system') return t('role_' + m.role);
+    return t('side_' + side);
   }
   $('new-below').addEventListener('click', function () {
     var list = $('messages');
@@ -564,15 +711,171 @@
   }
   function tick(m) {
     if (!m.delivery_status) return null;
+    // an AI reply the phone's answer made needless was never meant to go: not a failure (§13.1)
+    if (m.delivery_status === 'failed' && m.delivery_error === SUPERSEDED)
+      return h('span', { class: 'tick superseded', 'data-status': 'superseded' }, t('st_superseded'));
     // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
+    // the service's own reasons in words of the page's language; a provider's `CODE: TEXT` as it came
+    var own = m.delivery_error && REASON_WORDS[m.delivery_error];
     var reason =
-      m.delivery_status === 'failed' && m.delivery_error ? [': ', dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })] : null;
+      m.delivery_status === 'failed' && m.delivery_error
+        ? [': ', own ? h('span', { class: 'reason' }, t(own)) : dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })]
+        : null;
     return h(
       'span',
       { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
       h('bdi', null, (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status)),
       reason,
     );
+  }
+
+  // ---- the agent as it is now (issue 68) ------------------------------------------------------
+  /** Reads conversation `c`'s agent and passes a change on as `console:agent-updated`; null when it cannot be read. */
+  function checkAgent(c) {
+    if (!c || c.agent_id == null) return Promise.resolve(null);
+    return api('/ai/agents/' + c.agent_id).then(
+      function (a) {
+        if (!c.agent || c.agent.enabled !== a.enabled || c.agent.name !== a.name)
+          document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: a }));
+        return a;
+      },
+      function () {
+        return null;
+      },
+    );
+  }
+
+  // ---- who took the conversation, and when (issue 68) ----------------------------------------
+  /**
+   * The conversation's handoffs as lines of the thread: read again when it is opened (its kept `conversation.handoff`
+   * events, §9.4, replayed from the start on a stream of that conversation alone and read for a moment), then live.
+   */
+  var HANDOFF_LOOKBACK = 20000;
+  function loadHandoffs(id) {
+    if (state.handoffRead) state.handoffRead.abort();
+    var ctl = new AbortController();
+    state.handoffRead = ctl;
+    var stop = setTimeout(function () {
+      ctl.abort();
+    }, 3000);
+    // a bounded read of the log: the last HANDOFF_LOOKBACK events of the project before the newest this page saw (a
+    // busy project's stream always has one), else the whole kept log (a quiet project's is small)
+    var from = state.lastEventId ? Math.max(0, Number(state.lastEventId) - HANDOFF_LOOKBACK) : 0;
+    var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=' + from;
+    fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, og.headers()) })
+      .then(function (res) {
+        if (!res.ok || !res.body) return;
+        var reader = res.body.getReader();
+        var decoder = new TextDecoder();
+        var buffer = '';
+        var pump = function () {
+          return reader.read().then(function (r) {
+            if (r.done) return;
+            buffer += decoder.decode(r.value, { stream: true });
+            var frames = buffer.split('\n\n');
+            buffer = frames.pop();
+            frames.forEach(function (frame) {
+              var data = frame
+                .split('\n')
+                .filter(function (line) {
+                  return line.indexOf('data:') === 0;
+                })
+                .map(function (line) {
+                  return line.slice(5).trim();
+                })
+                .join('\n');
+              if (!data) return;
+              var ev = JSON.parse(data);
+              if (ev.type === 'conversation.handoff' && ev.data && ev.data.id === state.selected) addHandoff(ev);
+            });
+            return pump();
+          });
+        };
+        return pump();
+      })
+      .catch(function () {
+        /* aborted, or no stream: the head still says who handles it */
+      })
+      .then(function () {
+        clearTimeout(stop);
+      });
+  }
+  function addHandoff(ev) {
+    if (state.handoffs.has(ev.id)) return;
+    state.handoffs.set(ev.id, ev);
+    renderHandoffs();
+  }
+  /** One line per handoff, in the order they happened: who took it from the AI, who it went to, back to the AI. */
+  function renderHandoffs() {
+    var list = $('messages');
+    list.querySelectorAll('li.event').forEach(function (x) {
+      x.remove();
+    });
+    var before = { handler: 'ai', assignee_id: null };
+    Array.from(state.handoffs.values())
+      .sort(function (a, b) {
+        return a.id - b.id;
+      })
+      .forEach(function (ev) {
+        var c = ev.data;
+        var mine = c.assignee_id != null && c.assignee_id === session().userId;
+        var words =
+          c.handler !== 'human'
+            ? t('back_to_ai')
+            : before.handler !== 'human'
+              ? c.assignee_id == null
+                ? fromPhoneAfter(ev.created_at)
+                  ? t('took_phone')
+                  : t('took_person')
+                : mine
+                  ? t('took_by_you')
+                  : t('took_by', { who: who(c.assignee_id) })
+              : c.assignee_id == null
+                ? t('unassigned_now')
+                : mine
+                  ? t('assigned_to_you')
+                  : t('assigned_to', { who: who(c.assignee_id) });
+        before = c;
+        list.appendChild(
+          h(
+            'li',
+            { class: 'event', 'data-at': ev.created_at, 'data-handler': c.handler, role: 'note' },
+            h('span', null, words + ' · ', h('time', { datetime: ev.created_at }, when(ev.created_at))),
+          ),
+        );
+      });
+    placeHandoffs();
+  }
+  /**
+   * Whether the handoff at `at` was the phone's (§13.1: an echo takes the conversation in its own transaction): a
+   * message from the business's phone dated within two minutes of it (an echo carries Meta's whole-second timestamp,
+   * which may be a little before the handoff's commit), or the first message after it.
+   */
+  function fromPhoneAfter(at) {
+    var time = Date.parse(at);
+    var first = null;
+    var near = false;
+    state.messages.forEach(function (m) {
+      var d = Date.parse(m.created_at) - time;
+      if (m.source === 'business_app' && Math.abs(d) <= 120000) near = true;
+      if (d >= 0 && (!first || m.id < first.id)) first = m;
+    });
+    return near || (!!first && first.source === 'business_app');
+  }
+  /** Each handoff line before the first message written at or after it. */
+  function placeHandoffs() {
+    var list = $('messages');
+    var lines = list.querySelectorAll('li.event');
+    if (!lines.length) return;
+    var messages = list.querySelectorAll('li[data-id]');
+    lines.forEach(function (line) {
+      var at = Date.parse(line.getAttribute('data-at'));
+      var next = Array.prototype.filter.call(messages, function (m) {
+        return Date.parse(m.getAttribute('data-at')) >= at;
+      })[0];
+      if (next) list.insertBefore(line, next);
+      else list.appendChild(line);
+    });
   }
 
   // ---- live: the stream, else polling -----------------------------------------------------
@@ -604,6 +907,7 @@
     state.clock = setInterval(function () {
       renderThreadHead();
       renderList();
+      if (state.selected) void checkAgent(state.conversations.get(state.selected));
     }, 30000);
   }
   /** A dropped stream is opened again after a second from the last event this page saw (`last_event_id`). */
@@ -666,11 +970,14 @@
   function onEvent(ev) {
     // carts and orders are other panels' (orders.js)
     if (/^(cart|order)\./.test(ev.type)) return void document.dispatchEvent(new CustomEvent('console:event', { detail: ev }));
+    if (ev.type === 'agent.updated') return void document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: ev.data }));
     if (ev.type === 'message.created') return onMessage(ev.data);
     if (ev.type === 'message.status' || ev.type === 'message.updated') {
       if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
+      if (ev.type === 'message.updated') messageChanged(ev.data);
       return;
     }
+    if (ev.type === 'conversation.handoff' && ev.data.id === state.selected) addHandoff(ev);
     putConversation(ev.data);
   }
   /** A conversation record from an event or an answer: merged into the one known (keeping its agent, preview, unread). */
@@ -695,6 +1002,30 @@
     }
     renderList();
     if (c.id === state.selected) renderThreadHead();
+  }
+  /**
+   * A message edited or deleted by its writer (§13.2) changes its conversation's row at once: a deleted text (a card
+   * number) leaves the preview, an edit (2 → 3 pizzas) shows its new words, and the row is marked until it is opened.
+   * A file stored later (also `message.updated`) marks nothing.
+   */
+  function messageChanged(m) {
+    var c = state.conversations.get(m.conversation_id);
+    if (!c) return;
+    var last = c.last_message && c.last_message.id === m.id;
+    var before = last ? c.last_message : null;
+    var edited = m.edited_at && (!before || before.edited_at !== m.edited_at) && Date.now() - Date.parse(m.edited_at) < 15 * 60000;
+    var deleted = m.revoked_at && (!before || !before.revoked_at);
+    if (last)
+      c.last_message = {
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        created_at: m.created_at,
+        edited_at: m.edited_at,
+        revoked_at: m.revoked_at,
+      };
+    if ((edited || deleted) && m.role === 'user' && c.id !== state.selected) c.changed = deleted ? 'was_deleted' : 'edited';
+    renderList();
   }
   /** What the stream knows better than an earlier read: the newest message, its time, the window. */
   function pick(c) {
@@ -721,7 +1052,14 @@
         if (m.role === 'user' && document.visibilityState !== 'visible') notify(full, m, true);
       }, showError);
     }
-    c.last_message = { id: m.id, role: m.role, content: m.content, created_at: m.created_at };
+    c.last_message = {
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      created_at: m.created_at,
+      edited_at: m.edited_at,
+      revoked_at: m.revoked_at,
+    };
     c.last_message_at = m.created_at;
     // an inbound WhatsApp message opens the window again for 24 hours
     if (m.role === 'user' && m.external_id && c.contact) {
@@ -972,9 +1310,41 @@
         $('file-send').disabled = false;
       });
   });
-  /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
+  /**
+   * A reply to the customer from a conversation the AI handles takes it first (as a reply from the phone does, §13.1):
+   * the handoff to the caller, then the reply, so the AI's next answer is refused (409) and the customer hears one voice.
+   */
   function sendReply(body) {
-    var id = state.selected;
+    var c = state.conversations.get(state.selected);
+    if (body.role !== 'assistant' || !c) return postReply(body);
+    // the agent as it is now (another operator, or Meta, may have disabled it since the page read it)
+    return checkAgent(c).then(function (agent) {
+      if (agent && !agent.enabled) {
+        $('reply-error').textContent = t('err_agent_off', { name: agent.name });
+        return;
+      }
+      return takeThenPost(c, body);
+    });
+  }
+  function takeThenPost(c, body) {
+    if (c.handler === 'human') return postReply(body);
+    var id = c.id;
+    $('reply-hint').textContent = t('taking_over');
+    return api('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(
+      function (taken) {
+        putConversation(taken);
+        return postReply(body, id);
+      },
+      function (err) {
+        $('reply-hint').textContent = '';
+        $('reply-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]) : t('not_sent', { reason: err.message });
+        if (err.status === 401) showError(err);
+      },
+    );
+  }
+  /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
+  function postReply(body, to) {
+    var id = to || state.selected;
     var box = $('reply-text');
     replyKey = replyKey || newKey();
     var buttons = $('reply').querySelectorAll('button');
@@ -1100,6 +1470,10 @@
       .then(
         function (r) {
           $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
+          // sent: its values were this customer's, not the next one's
+          document.querySelectorAll('.template-param').forEach(function (x) {
+            x.value = '';
+          });
         },
         function (err) {
           $('template-error').textContent = t('not_sent', { reason: err.message });

@@ -198,7 +198,8 @@
       );
     });
   }
-  function order(p) {
+  /** A catalog cart (§12.2 `order`): each line the menu's dish by name (§15.2: its retailer id in the business's menu). */
+  function order(p, ctx) {
     var items = Array.isArray(p.items) ? p.items.map(obj) : [];
     var currency = items.length ? str(items[0].currency) : '';
     var total = items.reduce(function (sum, x) {
@@ -231,7 +232,11 @@
             return h(
               'tr',
               null,
-              h('td', { dir: 'auto' }, str(x.product_retailer_id)),
+              h(
+                'td',
+                { dir: 'auto' },
+                (ctx && ctx.productName && ctx.productName(str(x.product_retailer_id))) || str(x.product_retailer_id),
+              ),
               h('td', { class: 'num' }, n(Number(x.quantity) || 0)),
               h('td', { class: 'num' }, money(Number(x.item_price), str(x.currency))),
               h('td', { class: 'num' }, money((Number(x.item_price) || 0) * (Number(x.quantity) || 0), str(x.currency))),
@@ -362,7 +367,7 @@
         out = contacts(p);
         break;
       case 'order':
-        out = order(p);
+        out = order(p, ctx);
         break;
       case 'button':
         out = [choice(m)];

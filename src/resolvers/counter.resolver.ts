@@ -3,7 +3,7 @@ import { Arg, Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } fr
 import { AiReply } from '../entities/ai-reply.js';
 import type { RequestContext } from '../context/index.js';
 import type { ConversationOrder, Page } from '../services/conversations/conversation.service.js';
-import type { Operator } from '../services/identity/operators.service.js';
+import type { BusinessName, Operator } from '../services/identity/operators.service.js';
 import { Pagination } from './conversation.resolver.js';
 
 @ObjectType({ simpleResolvers: true, description: 'One page of saved replies.' })
@@ -17,7 +17,14 @@ export class AiOperator implements Operator {
   @Field(() => GraphQLSafeInt) id!: number;
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => Int) level!: number;
-  @Field(() => [Int]) business_ids!: number[];
+  @Field(() => [GraphQLSafeInt]) business_ids!: number[];
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A business the caller may see, by name, with its currency.' })
+export class AiBusiness implements BusinessName {
+  @Field(() => GraphQLSafeInt) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'ISO 4217: the currency of its menu and orders (CONTRACT §15.1).' }) currency!: string;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'An order placed in a conversation.' })
@@ -81,6 +88,11 @@ export class CounterResolver {
   @Query(() => [AiOperator], { description: 'Colleagues who can see conversations, by name (GET /ai/operators).' })
   aiOperators(@Ctx() ctx: RequestContext): Promise<AiOperator[]> {
     return ctx.services.operators.list(ctx);
+  }
+
+  @Query(() => [AiBusiness], { description: 'The businesses the caller may see, by name (GET /ai/businesses).' })
+  aiBusinesses(@Ctx() ctx: RequestContext): Promise<AiBusiness[]> {
+    return ctx.services.operators.businesses(ctx);
   }
 
   @Query(() => AiConversationOrderPage, {

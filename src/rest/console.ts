@@ -19,6 +19,7 @@ const OWN: Record<string, { file: string; type: string }> = {
   'counter.js': { file: 'counter.js', type: 'text/javascript; charset=utf-8' },
   'orders-words.js': { file: 'orders-words.js', type: 'text/javascript; charset=utf-8' },
   'orders.js': { file: 'orders.js', type: 'text/javascript; charset=utf-8' },
+  'trust-words.js': { file: 'trust-words.js', type: 'text/javascript; charset=utf-8' },
   'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
   'agents.js': { file: 'agents.js', type: 'text/javascript; charset=utf-8' },
 };

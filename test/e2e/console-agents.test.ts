@@ -85,6 +85,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console agents page in a real browser', () => 
     });
 
     await page.goto(`${origin}/console?project=demo`);
+    await page.locator('input[name="method"][value="key"]').check();
     await page.getByLabel('Server key', { exact: true }).fill(demo.serverKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const rows = page.locator('#agents-rows tr');

@@ -195,7 +195,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, what a busy counter needs next (issue
       await expect.poll(() => page.locator('#contact-facts a.tel').getAttribute('href')).toBe(`tel:+${LUCIA}`);
       expect(await page.locator('#contact-facts').innerText()).toContain('@lucia.g');
       await expect.poll(() => page.locator('#contact-conversations [data-order]').count(), { timeout: 10_000 }).toBe(3);
-      expect(await page.locator('#contact-conversations').innerText()).toMatch(/Order #\d+: 21\.50/);
+      expect(await page.locator('#contact-conversations').innerText()).toMatch(/Order #\d+: €21\.50/);
 
       // a failed reply's reason is an isolated run
       expect(await page.locator('#messages .tick.failed bdi.reason').getAttribute('dir')).toBe('ltr');

@@ -105,6 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console renders hostile names as text (issue 3
       void d.dismiss();
     });
     await page.goto(`${origin}/console?project=demo`);
+    await page.locator('input[name="method"][value="key"]').check();
     await page.getByLabel('Server key', { exact: true }).fill(demo.serverKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const row = page.locator('#agents-rows tr[data-id="1"]');

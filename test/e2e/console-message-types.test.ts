@@ -232,7 +232,9 @@ describe.skipIf(!HAVE_CHROMIUM)('/console shows every message type (CONTRACT §1
     page.evaluate(`(document.querySelector('#messages li[data-id="${ids.image}"] img.media') || { naturalWidth: 0 }).naturalWidth`);
   /** The whole thread in one picture (the list scrolls in the page; its height is lifted through the CSSOM). */
   async function shoot(page: Page, file: string) {
-    await page.evaluate("document.getElementById('messages').style.maxHeight = 'none'");
+    await page.evaluate(
+      "(() => { const list = document.getElementById('messages'); list.style.maxHeight = 'none'; list.style.height = 'auto'; })()",
+    );
     await page.locator('#thread').screenshot({ path: file });
   }
 

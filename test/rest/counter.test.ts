@@ -154,7 +154,7 @@ describe.each(ENGINES)('what a counter needs next, §10.6 (%s)', (engine) => {
     });
   });
 
-  it('GET /ai/operators: levels 0 and 2 by name; a business owner sees those who share a business', async () => {
+  it('GET /ai/operators: levels 0 and 2 by name; a business owner sees the administrators and those who share a business', async () => {
     const all = await t.api({ path: '/ai/operators', key: KEYS.server });
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json().result).toEqual([
@@ -163,12 +163,40 @@ describe.each(ENGINES)('what a counter needs next, §10.6 (%s)', (engine) => {
       { id: USERS.owner2, name: 'Otto', level: 2, business_ids: [2] },
     ]);
     expect((await t.api({ path: '/ai/operators', key: KEYS.owner })).json().result).toEqual([
+      { id: USERS.admin, name: 'Ada', level: 0, business_ids: [] },
       { id: USERS.owner, name: 'Olga', level: 2, business_ids: [1] },
     ]);
+    // and can assign a conversation to one (§10.2 allows it): the list offers whom the handoff takes
+    const assigned = await t.api({
+      method: 'POST',
+      path: '/ai/conversations/1/handoff',
+      key: KEYS.owner,
+      body: { handler: 'human', assignee_id: USERS.admin },
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(assigned.json().result).toMatchObject({ handler: 'human', assignee_id: USERS.admin });
+    await t.api({ method: 'POST', path: '/ai/conversations/1/handoff', key: KEYS.server, body: { handler: 'ai' } });
     expect(
       (await t.api({ path: '/ai/operators', key: KEYS.otherServer, project: 'other' })).json().result.map((o: { id: number }) => o.id),
     ).toEqual([USERS.otherAdmin]);
     expect((await t.api({ path: '/ai/operators', key: KEYS.customer })).statusCode).toBe(401);
+  });
+
+  it('GET /ai/businesses: the businesses the caller may see by name, with their currency; a business owner sees theirs', async () => {
+    const all = await t.api({ path: '/ai/businesses', key: KEYS.server });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().result).toEqual([
+      { id: 1, name: 'Acme Centro', currency: 'EUR' },
+      { id: 2, name: 'Acme Norte', currency: 'EUR' },
+      { id: 3, name: 'Acme Sur', currency: 'EUR' },
+    ]);
+    expect((await t.api({ path: '/ai/businesses', key: KEYS.owner })).json().result).toEqual([
+      { id: 1, name: 'Acme Centro', currency: 'EUR' },
+    ]);
+    expect((await t.api({ path: '/ai/businesses', key: KEYS.otherServer, project: 'other' })).json().result).toEqual([
+      { id: 101, name: 'Other Shop', currency: 'EUR' },
+    ]);
+    expect((await t.api({ path: '/ai/businesses', key: KEYS.customer })).statusCode).toBe(401);
   });
 
   it("GET /ai/conversations/{id}/orders: the conversation's orders, newest first, paginated; scoped like the conversation", async () => {

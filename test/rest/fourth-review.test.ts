@@ -220,10 +220,12 @@ describe.each(ENGINES)('fourth review, the counter (%s)', (engine) => {
         { id: U.wes, name: 'Wes', level: 2, business_ids: [1, 2, 3] },
       ]);
     });
-    it('a business owner sees each colleague with only the businesses they share', async () => {
+    it('a business owner sees the administrators (assignable, §10.2) and each colleague with only the businesses they share', async () => {
       const res = await t.api({ path: '/ai/operators', key: KEYS.owner });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().result).toEqual([
+        { id: U.abe, name: 'Abe', level: 0, business_ids: [] },
+        { id: USERS.admin, name: 'Ada', level: 0, business_ids: [] },
         { id: USERS.owner, name: 'Olga', level: 2, business_ids: [1] },
         { id: U.wes, name: 'Wes', level: 2, business_ids: [1] },
       ]);

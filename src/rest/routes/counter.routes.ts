@@ -61,9 +61,17 @@ export const counterRoutes: RouteSpec[] = [
   {
     ...common,
     method: 'GET',
+    path: '/ai/businesses',
+    operation: 'AiBusinesses',
+    summary: 'The businesses the caller may see (a business owner: theirs), by name, with their currency',
+  },
+  {
+    ...common,
+    method: 'GET',
     path: '/ai/operators',
     operation: 'AiOperators',
-    summary: 'Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees those who share a business',
+    summary:
+      'Colleagues who can see conversations (levels 0 and 2), by name; a business owner sees the administrators and those who share a business',
   },
   {
     ...common,
