@@ -220,6 +220,8 @@ function useStrictBodies(app: FastifyInstance): void {
   const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false, verbose: true } as const;
   const bodies = new Ajv({ ...common, coerceTypes: false });
   const strings = new Ajv({ ...common, coerceTypes: 'array' });
+  // `int64` documents a 64-bit id (CONTRACT §16, the OpenAPI's format); the schemas' bounds do the checking
+  for (const ajv of [bodies, strings]) ajv.addFormat('int64', true);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? decodingJsonText(schema, bodies.compile(schema)) : strings.compile(schema),
   );
