@@ -177,10 +177,18 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('order notices a
   const sendsTo = (to: string | null) => fake.requestsTo('send').filter((r) => r.body?.to === to);
   const eventsOf = (uuid: string) => fake.requests.filter((r) => r.path.endsWith('/events') && r.body?.data?.[0]?.event_id === uuid);
   const order = async (id: number) => (await call('GET', `/ai/orders/${id}`)).json().result;
-  const orderUpdated = async (id: number) =>
+  const updatesOf = async (id: number) =>
     (
-      await db.sql<{ n: number }>("select count(*)::int as n from ai_events where type = 'order.updated' and (data->>'id')::int = ?", [id])
+      await db.sql<{ n: number }>("select count(*)::int as n from ai_events where type = 'order.updated' and (data->>'id')::bigint = ?", [
+        id,
+      ])
     )[0].n;
+  // the sender's event is in the log once the pass after its commit ran, a moment after the order shows the change
+  const orderUpdated = (id: number) =>
+    until(
+      () => updatesOf(id),
+      (n) => n > 0,
+    );
 
   it('PATCH /ai/agents/{id} sets order_messages by the rules, naming the member; dataset_id is a credential', async () => {
     const patch = (id: number, body: unknown) => call('PATCH', `/ai/agents/${id}`, body);
