@@ -372,11 +372,17 @@ async function insertMessage(
   return row;
 }
 
-/** The message.created of the message `m` in the events inbox, seen by `agent` (two SQL expressions), its record built by PostgreSQL. */
-const inboxed = (agentId: string, businessId: string) => `inboxed as (
+/**
+ * The message.created of each message `m` in the events inbox, seen by its agent (two SQL expressions), its record built
+ * by PostgreSQL; `from`: where `m` and those expressions come from (a batch's messages joined to their `go` rows, in id order).
+ */
+const inboxed = (agentId: string, businessId: string, from = 'm') => `inboxed as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
        select m.project_id, 'message.created', ${agentId}, ${businessId}, m.conversation_id, m.public, ${messageRecordSql('m')}, clock_timestamp()
-         from m)`;
+         from ${from})`;
+
+/** A batch's messages with the `go` rows that made them, in id order (inboxed's `from`). */
+const BATCH_MESSAGES = 'm join go on go.message_id = m.id order by m.id';
 
 /** A message addMessages writes: its caller, conversation, the caller's businesses (level 2) and the checked message. */
 interface MessagePart {
@@ -466,12 +472,7 @@ const addMessages: SharedStatement = async (tx, parts) => {
                       else jsonb_build_object('response_time_ms', round((u.response_time_sum + s.rt_sum) / (u.response_time_count + s.rt_count))) end,
               response_time_sum = u.response_time_sum + s.rt_sum, response_time_count = u.response_time_count + s.rt_count
          from s where u.id = s.conversation_id and u.project_id = ?),
-     inboxed as (
-       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', go.agent_id, go.agent_business_id, m.conversation_id, m.public, ${messageRecordSql('m')},
-              clock_timestamp()
-         from m join go on go.message_id = m.id
-        order by m.id)
+     ${inboxed('go.agent_id', 'go.agent_business_id', BATCH_MESSAGES)}
      select (select to_jsonb(c) from c where c.id = w.conversation_id) as conversation, m.*
        from w left join go on go.n = w.n left join m on m.id = go.message_id
       order by w.n`,
@@ -552,12 +553,7 @@ const addToActive: SharedStatement = async (tx, parts) => {
          from go order by message_id
        returning *),
      changed as (update ai_conversations set ${TOUCH.set} where id in (select conversation_id from m) and project_id = ?),
-     inboxed as (
-       insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
-       select m.project_id, 'message.created', go.agent_id, go.agent_business_id, m.conversation_id, m.public, ${messageRecordSql('m')},
-              clock_timestamp()
-         from m join go on go.message_id = m.id
-        order by m.id)
+     ${inboxed('go.agent_id', 'go.agent_business_id', BATCH_MESSAGES)}
      select m.* from w left join go on go.n = w.n left join m on m.id = go.message_id order by w.n`,
     [JSON.stringify(rows), projectId, projectId, projectId],
   );
