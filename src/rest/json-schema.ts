@@ -1,5 +1,6 @@
 import type { Rule } from '../i18n/messages.js';
 import { SEND_TO_PATTERN } from '../services/whatsapp/template.service.js';
+import { storedId } from '../services/conversations/message-rules.js';
 
 /** The JSON Schema subset the route declarations use (validated by Ajv, published as OpenAPI). */
 export type JSONSchema = Record<string, unknown>;
@@ -25,12 +26,9 @@ export const integerId: JSONSchema = { type: 'string', pattern: '^[0-9]{1,18}$' 
 
 /**
  * A path id as its GraphQL variable. Record ids are exact JSON numbers (below 2^53): a larger one names no record, and
- * becomes 0, which none has, so the route answers its not-found code.
+ * becomes 0 (storedId), which none has, so the route answers its not-found code.
  */
-export const pathId = (raw: string): number => {
-  const n = Number(raw);
-  return Number.isSafeInteger(n) ? n : 0;
-};
+export const pathId = (raw: string): number => storedId(Number(raw));
 export const externalId: JSONSchema = { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' };
 
 /** A closed object; `required` only when not empty (OpenAPI 3.0 forbids `required: []`). */
