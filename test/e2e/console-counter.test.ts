@@ -4,13 +4,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../src/config.js';
-import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
+import type { DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { seedConsoleDemo } from '../support/console-demo.js';
 import { offlineContext, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
-import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startMessageOutboxes } from '../support/message-outboxes.js';
-import { startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
+import type { WhatsAppFake } from '../support/whatsapp-fake.js';
 
 const OUT = path.resolve(__dirname, '..', 'artifacts');
 const CREDS = {
@@ -74,27 +74,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console, what a busy counter needs next (issue
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    demo = (await seedDemo(db.orm, { credentialsKey: TEST_CREDENTIALS_KEY } as AppConfig))!;
-    fake = await startWhatsAppFake();
-    fake.addAccount({
-      ...CREDS,
-      templates: [
-        {
-          id: '2001',
-          name: 'order_ready',
-          language: 'en',
-          category: 'UTILITY',
-          status: 'APPROVED',
-          components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.' }],
-        },
-      ],
-    });
-    [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'demo'");
-    await db.sql('update ai_agents set credentials = ? where id = 1 and project_id = ?', [testCipher.encrypt(CREDS), projectId]);
-    await db.sql(
-      "update ai_conversations set last_message_at = least(last_message_at, now() - interval '3 days') where project_id = ? and status = 'active'",
-      [projectId],
-    );
+    ({ demo, fake, projectId } = await seedConsoleDemo(db, CREDS));
     const open = async (contact: string, name: string | null, username: string | null, inboundAgo: number, text: string) => {
       const at = new Date(Date.now() - inboundAgo);
       const [c] = await db.sql<{ id: number }>(

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../src/config.js';
-import { seedDemo, type DemoSecrets } from '../../src/fixtures/demo.js';
+import type { DemoSecrets } from '../../src/fixtures/demo.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { seedConsoleDemo } from '../support/console-demo.js';
 import { offlineContext, browserDay, HAVE_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
-import { createTestDatabase, TEST_CREDENTIALS_KEY, testCipher, type TestDatabase } from '../support/db.js';
-import { MetaWebhooks, startWhatsAppFake, type WhatsAppFake } from '../support/whatsapp-fake.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { MetaWebhooks, type WhatsAppFake } from '../support/whatsapp-fake.js';
 
 const OUT = path.resolve(__dirname, '..', 'artifacts');
 // The README's screenshot is rewritten only on request (UPDATE_DOCS_SCREENSHOTS=1): a test run leaves the tree clean.
@@ -49,28 +49,7 @@ describe.skipIf(!HAVE_CHROMIUM)('/console inbox for a busy counter (issue 43)', 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    demo = (await seedDemo(db.orm, { credentialsKey: TEST_CREDENTIALS_KEY } as AppConfig))!;
-    fake = await startWhatsAppFake();
-    fake.addAccount({
-      ...CREDS,
-      templates: [
-        {
-          id: '1001',
-          name: 'order_ready',
-          language: 'en',
-          category: 'UTILITY',
-          status: 'APPROVED',
-          components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.' }],
-        },
-      ],
-    });
-    [{ id: projectId }] = await db.sql<{ id: number }>("select id from projects where code = 'demo'");
-    await db.sql('update ai_agents set credentials = ? where id = 1 and project_id = ?', [testCipher.encrypt(CREDS), projectId]);
-    // the demo's own live conversations are older than the 41 (so the order below is the 41's)
-    await db.sql(
-      "update ai_conversations set last_message_at = least(last_message_at, now() - interval '3 days') where project_id = ? and status = 'active'",
-      [projectId],
-    );
+    ({ demo, fake, projectId } = await seedConsoleDemo(db, CREDS, '1001'));
     for (let i = 0; i < 41; i++) {
       const ago = i === 40 ? 30 * HOUR : i === 39 ? 26 * HOUR : i * 20 * 60_000 + 60_000;
       const at = new Date(Date.now() - ago);
