@@ -231,6 +231,28 @@
         showError(err);
       });
   }
+  /** The first page read again and merged into what is shown (the pages loaded and the selection kept). */
+  function catchUp() {
+    var generation = state.generation;
+    var query = {
+      params: LIST_FIELDS,
+      where: JSON.stringify(tabWhere()),
+      orderBy: '-last_message_at,-id',
+      page: '1',
+      page_size: String(PAGE),
+    };
+    if (state.q) query.q = state.q;
+    return api('/ai/conversations', query, null, true).then(function (body) {
+      if (generation !== state.generation) return;
+      state.total = body.pagination.total;
+      body.result.forEach(function (c) {
+        var known = state.conversations.get(c.id);
+        if (known) Object.assign(known, c);
+        else state.conversations.set(c.id, c);
+      });
+      renderList();
+    }, showError);
+  }
   /** One conversation read again (a new one, or one of a later page that just got a message). */
   function fetchConversation(id) {
     return api('/ai/conversations/' + id, { params: LIST_FIELDS });
@@ -915,8 +937,14 @@
     if (!session()) return;
     var es = new EventSource(streamUrl());
     state.events = es;
+    // a stream opened without a last event starts at its opening: what came since the list was read is read again
+    var fresh = !state.lastEventId;
     es.onopen = function () {
       setMode(t('live_events'));
+      if (!fresh) return;
+      fresh = false;
+      catchUp();
+      if (state.selected) loadMessages(state.selected);
     };
     es.onerror = function () {
       if (state.events !== es) return;

@@ -431,6 +431,29 @@ describe.skipIf(!HAVE_CHROMIUM)('/console a restaurant can trust (issue 68)', ()
     }
   }, 90_000);
 
+  it('a conversation that arrives while the live stream is still opening is listed (the stream starts at its opening)', async () => {
+    const wa = '34611000005';
+    const { context, page, blocked, pageErrors } = await offlinePage();
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/ai\/events\?/, async (route) => {
+        await held;
+        await route.fallback();
+      });
+      await signIn(page, '&lang=es');
+      await fromCustomer(wa, 'Nora Entretanto', [{ ...text('wamid.trust.between', '¿Abrís hoy?'), from: wa }]);
+      release();
+      await expect.poll(() => page.locator('#live-mode').innerText(), { timeout: 10_000 }).toBe('en vivo (eventos)');
+      const row = page.locator('#conversations button[data-id]', { hasText: 'Nora Entretanto' });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      expect(blocked).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('defect 5: an employee (level 2) assigns a conversation to the owner; a saved reply is made in the console', async () => {
     const id = await conversation('Vera Martín', '¿Hacéis tartas de cumpleaños?', 5 * MINUTE, 'human');
     const employee = await offlinePage();
