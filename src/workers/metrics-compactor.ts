@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { causeOf, LineLimiter } from '../db/unavailable.js';
-import { vacuumQueue } from '../db/vacuum.js';
+import { vacuumQueue, VacuumPace } from '../db/vacuum.js';
 import { PeriodicWorker } from './periodic-worker.js';
 
 /** Deltas folded per statement: short transactions, whatever a pause left behind. */
@@ -17,6 +17,7 @@ const BATCH = 5_000;
  */
 export class MetricsCompactor extends PeriodicWorker {
   private readonly lines = new LineLimiter();
+  private readonly vacuums = new VacuumPace();
 
   constructor(
     private readonly orm: MikroORM,
@@ -37,7 +38,8 @@ export class MetricsCompactor extends PeriodicWorker {
         if (Number(moved) < BATCH) break;
       }
       // the folded deltas are dead rows that every read and the next pass would step over (db/vacuum.ts)
-      if (folded > 0 && !this.stopped)
+      if (folded > 0) this.vacuums.deleted();
+      if (!this.stopped && this.vacuums.take())
         for (const table of ['metrics_conversation_delta', 'metrics_order_delta', 'metrics_product_delta'] as const)
           await vacuumQueue(conn, table);
     } catch (err) {

@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config.js';
 import { validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
 import { causeOf } from '../../db/unavailable.js';
-import { vacuumQueue } from '../../db/vacuum.js';
+import { vacuumQueue, VacuumPace } from '../../db/vacuum.js';
 import { namespaceOf } from '../../limits/store.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { postgresBus, redisBus, type BusLog, type EventBus } from './event-bus.js';
@@ -14,7 +14,6 @@ import { EventStream } from './event-stream.js';
 import { type AiEventRecord, type StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
 
 /** The inbox is vacuumed at most this often, by a process whose passes moved rows. */
-const INBOX_VACUUM_MS = 1000;
 
 export interface EventsQuery {
   types?: readonly string[] | null;
@@ -54,8 +53,8 @@ export class EventsService {
    */
   private readonly passes = new Map<number, { running: Promise<void> | null; queued: Promise<void> | null; work: Set<OutboxKind> }>();
   private poll: NodeJS.Timeout | null = null;
-  /** When the inbox's last vacuum started, and whether one runs (db/vacuum.ts). */
-  private readonly inboxVacuum = { at: 0, running: false };
+  /** The inbox's vacuums (db/vacuum.ts), and whether one runs. */
+  private readonly inboxVacuum = { pace: new VacuumPace(), running: false };
   private prune: NodeJS.Timeout | null = null;
   private log: BusLog = { warn: () => undefined, info: () => undefined };
   /** Every open stream of this process: caps, re-validation, the per-process bound (events/streams.ts). */
@@ -91,6 +90,7 @@ export class EventsService {
       this.poll = setInterval(() => {
         this.notified(null, 0);
         void this.sequenceLeftovers();
+        this.vacuumInboxSoon();
       }, this.config.eventsPollMs);
       this.poll.unref();
     }
@@ -155,6 +155,7 @@ export class EventsService {
       work = done.work;
       if (done.lastId !== null) {
         this.committed(projectId, done.lastId);
+        this.inboxVacuum.pace.deleted();
         this.vacuumInboxSoon();
       }
     } catch (err) {
@@ -165,12 +166,11 @@ export class EventsService {
     if (work.length) this.bus?.publishWork(this.origin, work);
   }
 
-  /** After a pass that moved rows: at most once a second, one vacuum of the inbox at a time (db/vacuum.ts). */
+  /** After a pass that moved rows, and at every poll: one vacuum of the inbox at a time, when its pace says (db/vacuum.ts). */
   private vacuumInboxSoon(): void {
     const v = this.inboxVacuum;
-    if (v.running || performance.now() - v.at < INBOX_VACUUM_MS) return;
+    if (v.running || !v.pace.take()) return;
     v.running = true;
-    v.at = performance.now();
     vacuumQueue(this.orm.em.getConnection(), 'ai_event_inbox')
       .catch((err) => warnOnce(this.log, causeOf(err), 'vacuuming the events inbox failed'))
       .finally(() => (v.running = false));
