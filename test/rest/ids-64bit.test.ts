@@ -26,6 +26,8 @@ let db: TestDatabase;
 let sendId: number;
 beforeAll(async () => {
   db = await createTestDatabase();
+  // the project's own id past 2^32 too: every key built from it (the sequencer's and the streams' locks) is 64-bit
+  await db.sql("select setval('projects_id_seq', ?)", [BIG]);
   await db.load(
     baseFixture({
       products: [{ id: P, business_id: 1, name: 'Pizza grande', price: 12.5, retailer_id: 'pizza-grande' }],
@@ -81,8 +83,10 @@ beforeAll(async () => {
 afterAll(() => db.orm.close());
 
 describe('ids past 2^32', () => {
-  it('are bigint in the database and read as JS numbers', () => {
+  it('are bigint in the database and read as JS numbers', async () => {
     expect(sendId).toBeGreaterThan(NEXT);
+    const [project] = await db.sql<{ id: number }>("select id from projects where code = 'acme'");
+    expect(project.id).toBeGreaterThan(BIG);
     expect(typeof sendId).toBe('number');
   });
 });

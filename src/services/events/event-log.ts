@@ -1,3 +1,4 @@
+import { ID_KEY } from '../../db/advisory.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/index.js';
 import { directTransaction, runStatement } from '../../db/direct-read.js';
@@ -110,7 +111,7 @@ export async function sequencePass(
 ): Promise<{ lastId: number | null; work: OutboxKind[] }> {
   const [row] = await runStatement<{ last_id: string | null; work: string }>(
     conn,
-    `with pass_lock as (select pg_advisory_xact_lock(?::int, ?::int)),
+    `with pass_lock as (select pg_advisory_xact_lock(?::int, ${ID_KEY})),
      moved as (
        delete from ai_event_inbox i
         where i.project_id = ?::bigint and exists (select 1 from pass_lock)

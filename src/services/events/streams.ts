@@ -1,3 +1,4 @@
+import { ID_KEY } from '../../db/advisory.js';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { StreamsConfig } from '../../config.js';
@@ -170,7 +171,7 @@ export class StreamRegistry {
     return em.transactional(async (tx) => {
       const conn = tx.getConnection();
       const trx = tx.getTransactionContext();
-      await conn.execute('select pg_advisory_xact_lock(?, ?)', [ADMIT_LOCK, projectId], 'all', trx);
+      await conn.execute(`select pg_advisory_xact_lock(?, ${ID_KEY})`, [ADMIT_LOCK, projectId], 'all', trx);
       const [row] = await conn.execute<{ total: number; mine: number; shared: number; admitted: number }[]>(
         `with c as (
            select coalesce(sum(n), 0)::int as total, coalesce(sum(n) filter (where credential = ?), 0)::int as mine,

@@ -1,3 +1,4 @@
+import { ID_KEY } from '../../db/advisory.js';
 import type { WebhookConfig } from '../../config.js';
 import { appError, validationError } from '../../errors/codes.js';
 import type { RequestContext } from '../../context/index.js';
@@ -84,7 +85,7 @@ export class WebhookService {
     const row = await ctx.em.transactional(async (tx) => {
       const connection = tx.getConnection();
       const txCtx = tx.getTransactionContext();
-      await connection.execute('select pg_advisory_xact_lock(?, ?)', [WEBHOOK_LOCK_CLASS, ctx.project.id], 'run', txCtx);
+      await connection.execute(`select pg_advisory_xact_lock(?, ${ID_KEY})`, [WEBHOOK_LOCK_CLASS, ctx.project.id], 'run', txCtx);
       const [{ n }] = await connection.execute<{ n: number }[]>(
         'select count(*)::int as n from ai_webhooks where project_id = ?',
         [ctx.project.id],

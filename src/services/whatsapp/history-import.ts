@@ -1,3 +1,4 @@
+import { ID_KEY } from '../../db/advisory.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readInbound } from './inbound-types.js';
 import { applyEarlyChanges } from './message-changes.js';
@@ -52,7 +53,7 @@ export async function importChunk(tx: EntityManager, chunkId: string, attempt: n
   if (!chunk) return null;
   const p = Number(chunk.project_id);
   const agentId = Number(chunk.agent_id);
-  await run(tx, `select pg_advisory_xact_lock(?, ?)`, [HISTORY_LOCK_CLASS, agentId]);
+  await run(tx, `select pg_advisory_xact_lock(?, ${ID_KEY})`, [HISTORY_LOCK_CLASS, agentId]);
   const value = typeof chunk.value === 'string' ? JSON.parse(chunk.value) : chunk.value;
   const problems: string[] = [];
   if (isObject(value) && Array.isArray(value.messages) && value.threads === undefined) {
