@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_VACUUM_MS } from '../../src/db/vacuum.js';
 import { MetricsCompactor } from '../../src/workers/metrics-compactor.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -74,6 +75,27 @@ describe.each(ENGINES)('queue tables vacuumed by the service (%s)', (engine) => 
       [conversation],
     );
     expect(logged[0].n).toBe(3);
+  });
+
+  it('the events inbox, not again within QUEUE_VACUUM_MS: a vacuum invalidates every cached plan that names the table', async () => {
+    const before = await vacuums('ai_event_inbox');
+    // the previous test's vacuum was moments ago: past the old spacing (a second), well within QUEUE_VACUUM_MS
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (let i = 0; i < 3; i++) expect((await write(`spaced ${i}`)).statusCode).toBe(200);
+    await until(
+      async () => {
+        const [n] = await db.sql<{ n: number }>(
+          "select count(*)::int as n from ai_events where conversation_id = ? and data->>'content' like 'spaced %'",
+          [conversation],
+        );
+        return n.n === 3;
+      },
+      5000,
+      'the events in the log',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await vacuums('ai_event_inbox')).toBe(before);
+    expect(QUEUE_VACUUM_MS).toBe(10_000);
   });
 
   it('the metrics deltas, after a compaction that folded some', async () => {
