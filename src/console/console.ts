@@ -1,7 +1,7 @@
 /* OrderGraph console: every asset comes from this server. This module signs in and out, calls the API and draws
  * the overview, the charts and the top products; the inbox is inbox.ts, agents agents.ts. */
 import type UPlot from 'uplot';
-import type { Business, Result, SeriesResult } from './api-types.js';
+import type { Business, Conversation, Result, SeriesResult } from './api-types.js';
 import { $, fill, h } from './dom.js';
 import { choose, lang, names, t } from './i18n.js';
 
@@ -243,7 +243,7 @@ function readPlace(): Promise<void> {
 }
 const moneyBy = new Map<string, Intl.NumberFormat | null>();
 /** An amount with its currency in the page's language (22,50 €, €22.50); the plain number when the code is unknown. */
-export function money(amount: number | string, currency?: string | null): string {
+export function money(amount: number | string | null | undefined, currency?: string | null): string {
   const code = currency || state.currency || 'EUR';
   if (!moneyBy.has(code)) {
     try {
@@ -507,12 +507,41 @@ export interface Shared {
   businesses: Map<number, Business>;
   /** The charts (uPlot instances by metric), for the browser tests. */
   plots: Partial<Record<Metric, UPlot>>;
-  [more: string]: unknown;
+  /** Colleagues' names by user id (counter.ts, from GET /ai/operators). */
+  names: Map<number, string>;
+  /** The unread messages of the queue (inbox.ts), for the page's title. */
+  unread: number;
+  /** Writes the page's title from the unread messages and the unseen orders (orders.ts). */
+  retitle?: () => void;
+  /** Opens the event stream again (inbox.ts). */
+  reconnect?: () => void;
+  /** The inbox's calls for the other panels (inbox.ts). */
+  inbox?: InboxCalls;
+  /** What the browser tests read of the Orders page (orders.ts). */
+  orders?: Record<string, () => unknown>;
+}
+/** What counter.ts and orders.ts call of the inbox. */
+export interface InboxCalls {
+  selected(): Conversation | null;
+  putConversation(c: Conversation): void;
+  redraw(): void;
+  /** A time as the queue writes it (the time only today). */
+  when(iso: string): string;
+  /** A conversation's contact as shown: the name, the phone, or the conversation's number. */
+  contactOf(c: Conversation): string;
+  open(id: number): void;
 }
 export const og: Shared = {
   businesses: new Map(),
   plots: state.plots,
+  names: new Map(),
+  unread: 0,
 };
+/** The inbox's calls (inbox.ts is imported before the panels that use them). */
+export function inbox(): InboxCalls {
+  if (!og.inbox) throw new Error('the inbox is not loaded');
+  return og.inbox;
+}
 
 export function showError(err: unknown): void {
   const e = err as ApiError | null | undefined;
@@ -523,10 +552,6 @@ export function showError(err: unknown): void {
   }
   $('live-mode').textContent = t('error', { message: e && e.message ? e.message : '?' });
 }
-
-// TRANSITION: the classic scripts not yet modules read these from window
-Object.assign(og, { api, base, money, headers, lang, t, session, h, fill, showError });
-Object.assign(window, { OrderGraphConsole: og });
 
 // a reload keeps the session of this tab
 try {

@@ -85,6 +85,3 @@ export function slot(template: string, key: string, node: Child): Child[] {
 export function $<E extends HTMLElement = HTMLElement>(id: string): E {
   return document.getElementById(id) as E;
 }
-
-// TRANSITION: the classic scripts not yet modules read it from window
-Object.assign(window, { OrderGraphDom: { h, fill, plain, name, dispositionName, slot } });

@@ -879,6 +879,3 @@ document.addEventListener('DOMContentLoaded', () => {
   apply();
 });
 apply();
-
-// TRANSITION: the classic scripts not yet modules read it from window
-Object.assign(window, { OrderGraphI18n: { lang, names, t, plural, add, apply, n, choose } });

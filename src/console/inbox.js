@@ -4,1082 +4,1030 @@
  * conversation, the window's time left kept live, the agent's approved templates once the window is closed,
  * no reply box for closed conversations; new messages announced in the title and as notifications.
  * Plain JS, no build step; runs while console.js has a session (`console:signed-in` … `console:signed-out`). */
-(function () {
-  'use strict';
-  var $ = function (id) {
-    return document.getElementById(id);
+import { api, base, headers, og, session, showError } from './console.js';
+import * as dom from './dom.js';
+import { $, fill, h } from './dom.js';
+import { lang, n, plural, t } from './i18n.js';
+import * as view from './message-view.js';
+
+var PAGE = 30;
+/**
+ * The fields the queue reads (`params`). §12.1's `contact_name` is shown when present: add it here when
+ * the API has it (`params` refuses unknown fields).
+ */
+var LIST_FIELDS = [
+  'id',
+  'agent_id',
+  'business_id',
+  'status',
+  'status_reason',
+  'contact',
+  'contact_name',
+  'contact_user_id',
+  'contact_username',
+  'source',
+  'window_expires_at',
+  'handler',
+  'assignee_id',
+  'created_at',
+  'last_message_at',
+  'unread_count',
+  'last_message.id',
+  'last_message.role',
+  'last_message.content',
+  'last_message.created_at',
+  'last_message.edited_at',
+  'last_message.revoked_at',
+  'agent.name',
+  'agent.enabled',
+  'agent.provider',
+].join(',');
+var EVENT_TYPES = [
+  'conversation.created',
+  'conversation.closed',
+  'conversation.handoff',
+  'message.created',
+  'message.status',
+  'message.updated', // a file stored or failed (§12.3): its placeholder becomes the picture
+  // §15.7: carts and orders, for orders.js (passed on as `console:event`)
+  'cart.updated',
+  'order.created',
+  'order.status',
+  'order.updated',
+  // an agent disabled by Meta (offboarded, §13.5): its conversations say so at once
+  'agent.updated',
+];
+var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
+var TICKS = { pending: '🕓', accepted: '✓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '✗' };
+var REPLY_ERRORS = {
+  ERROR_WHATSAPP_WINDOW_CLOSED: 'err_window',
+  ERROR_AI_CONVERSATION_CLOSED: 'err_closed',
+  ERROR_AI_CONVERSATION_HANDED_OFF: 'err_handed_off',
+  ERROR_AI_CONVERSATION_NOT_FOUND: 'err_not_found',
+};
+/** The `delivery_error`s the service itself writes (workers/whatsapp-sender.ts, providers), by their words' keys. */
+var REASON_WORDS = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
+/** The `delivery_error` of an AI reply a person's answer from the phone made needless (services/whatsapp/fields/echoes.ts). */
+var SUPERSEDED = 'superseded by the business app';
+var DRAFTS = 'ordergraph-console:drafts';
+var WINDOW_MS = 24 * 3600 * 1000;
+var baseTitle = document.title;
+
+var state = freshState();
+function freshState() {
+  return {
+    events: null,
+    poll: null,
+    clock: null,
+    reopen: null,
+    searchTimer: null,
+    observer: null,
+    lastEventId: null,
+    tab: 'all',
+    q: '',
+    conversations: new Map(),
+    page: 0,
+    total: null,
+    loading: false,
+    generation: 0,
+    selected: null,
+    messages: new Map(),
+    /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
+    media: new Map(),
+    /** The safe filename each of those answers gave, by blob URL. */
+    mediaNames: new Map(),
+    counted: new Set(),
+    templates: new Map(),
+    /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
+    handoffs: new Map(),
+    handoffRead: null,
   };
-  var og = window.OrderGraphConsole;
-  var api = og.api,
-    base = og.base,
-    session = og.session,
-    h = og.h,
-    fill = og.fill,
-    t = og.t,
-    lang = og.lang,
-    showError = og.showError;
-  var n = window.OrderGraphI18n.n;
-  var dom = window.OrderGraphDom;
-  var plural = window.OrderGraphI18n.plural;
+}
 
-  var PAGE = 30;
-  /**
-   * The fields the queue reads (`params`). §12.1's `contact_name` is shown when present: add it here when
-   * the API has it (`params` refuses unknown fields).
-   */
-  var LIST_FIELDS = [
-    'id',
-    'agent_id',
-    'business_id',
-    'status',
-    'status_reason',
-    'contact',
-    'contact_name',
-    'contact_user_id',
-    'contact_username',
-    'source',
-    'window_expires_at',
-    'handler',
-    'assignee_id',
-    'created_at',
-    'last_message_at',
-    'unread_count',
-    'last_message.id',
-    'last_message.role',
-    'last_message.content',
-    'last_message.created_at',
-    'last_message.edited_at',
-    'last_message.revoked_at',
-    'agent.name',
-    'agent.enabled',
-    'agent.provider',
-  ].join(',');
-  var EVENT_TYPES = [
-    'conversation.created',
-    'conversation.closed',
-    'conversation.handoff',
-    'message.created',
-    'message.status',
-    'message.updated', // a file stored or failed (§12.3): its placeholder becomes the picture
-    // §15.7: carts and orders, for orders.js (passed on as `console:event`)
-    'cart.updated',
-    'order.created',
-    'order.status',
-    'order.updated',
-    // an agent disabled by Meta (offboarded, §13.5): its conversations say so at once
-    'agent.updated',
-  ];
-  var view = window.OrderGraphMessageView;
-  var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
-  var TICKS = { pending: '🕓', accepted: '✓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '✗' };
-  var REPLY_ERRORS = {
-    ERROR_WHATSAPP_WINDOW_CLOSED: 'err_window',
-    ERROR_AI_CONVERSATION_CLOSED: 'err_closed',
-    ERROR_AI_CONVERSATION_HANDED_OFF: 'err_handed_off',
-    ERROR_AI_CONVERSATION_NOT_FOUND: 'err_not_found',
+// ---- formatting ----------------------------------------------------------------------
+var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+var dateTime = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** A time today; a date and a time before today. */
+function when(iso) {
+  var d = new Date(iso);
+  return (d.toDateString() === new Date().toDateString() ? timeOnly : dateTime).format(d);
+}
+function contactOf(c) {
+  var shown =
+    c.contact_name || (c.contact ? (/^[0-9]+$/.test(c.contact) ? '+' + c.contact : c.contact) : t('conversation') + ' #' + n(c.id));
+  return dom.plain(shown);
+}
+/** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
+function contactNode(c, cls) {
+  return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
+}
+/** The row's last words: a deleted message says so (its text is gone), an edited one shows its new text, marked. */
+function previewOf(m) {
+  if (!m) return t('no_messages_yet');
+  if (m.revoked_at) return '⊘ ' + t('deleted_message');
+  return (m.edited_at ? '✎ ' : '') + firstWords(m.content);
+}
+function firstWords(s) {
+  s = dom.plain(s).replace(/\s+/g, ' ').trim();
+  return s.length > 80 ? s.slice(0, 79) + '…' : s;
+}
+/** A user by name (GET /ai/operators, read by counter.js into `og.names`), else by number. */
+function who(id) {
+  if (id === session().userId) return t('you');
+  var name = og.names && og.names.get(id);
+  return name || t('user_n', { id: n(id) });
+}
+function windowWords(c) {
+  var left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
+  if (left <= 0) return t('window_closed');
+  var hours = Math.floor(left / 3600000),
+    minutes = Math.floor((left % 3600000) / 60000);
+  return hours ? t('window_left', { h: n(hours), m: n(minutes) }) : t('window_left_min', { m: n(minutes) });
+}
+function windowOpen(c) {
+  return !!c.window_expires_at && Date.parse(c.window_expires_at) > Date.now();
+}
+function agentOff(c) {
+  return c.agent && c.agent.enabled === false;
+}
+
+// ---- the queue -------------------------------------------------------------------------
+function tabWhere() {
+  // a search also finds closed conversations; the tabs are the live queue
+  if (state.tab === 'mine') return { status: 'active', assignee_id: 'me' };
+  if (state.tab === 'unassigned') return { status: 'active', handler: 'human', assignee_id: null };
+  // the phone's imported history (§13.3) apart from the live conversations; a search finds both
+  if (state.tab === 'history') return { source: 'history' };
+  return state.q ? { source: ['live', 'history'] } : { status: 'active' };
+}
+function inTab(c) {
+  if (state.q) return false; // a search is a snapshot: new conversations arrive in the tabs
+  if (c.status !== 'active' || state.tab === 'history') return false;
+  if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === session().userId;
+  if (state.tab === 'unassigned') return c.handler === 'human' && c.assignee_id == null;
+  return true;
+}
+function sorted() {
+  return Array.from(state.conversations.values()).sort(function (a, b) {
+    var d = Date.parse(b.last_message_at || b.created_at) - Date.parse(a.last_message_at || a.created_at);
+    return d || b.id - a.id;
+  });
+}
+/** From the first page again (a tab, a search, a reset of the stream). */
+function reload() {
+  state.generation++;
+  state.conversations = new Map();
+  state.page = 0;
+  state.total = null;
+  state.loading = false;
+  renderList();
+  return loadMore();
+}
+/** The next page of the queue; never a silent cut: the list says how many there are and loads the rest on scroll. */
+function loadMore() {
+  if (state.loading || (state.total !== null && state.page * PAGE >= state.total)) return Promise.resolve();
+  state.loading = true;
+  renderList();
+  var generation = state.generation;
+  var query = {
+    params: LIST_FIELDS,
+    where: JSON.stringify(tabWhere()),
+    orderBy: '-last_message_at,-id',
+    page: String(state.page + 1),
+    page_size: String(PAGE),
   };
-  /** The `delivery_error`s the service itself writes (workers/whatsapp-sender.ts, providers), by their words' keys. */
-  var REASON_WORDS = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
-  /** The `delivery_error` of an AI reply a person's answer from the phone made needless (services/whatsapp/fields/echoes.ts). */
-  var SUPERSEDED = 'superseded by the business app';
-  var DRAFTS = 'ordergraph-console:drafts';
-  var WINDOW_MS = 24 * 3600 * 1000;
-  var baseTitle = document.title;
-
-  var state = freshState();
-  function freshState() {
-    return {
-      events: null,
-      poll: null,
-      clock: null,
-      reopen: null,
-      searchTimer: null,
-      observer: null,
-      lastEventId: null,
-      tab: 'all',
-      q: '',
-      conversations: new Map(),
-      page: 0,
-      total: null,
-      loading: false,
-      generation: 0,
-      selected: null,
-      messages: new Map(),
-      /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
-      media: new Map(),
-      /** The safe filename each of those answers gave, by blob URL. */
-      mediaNames: new Map(),
-      counted: new Set(),
-      templates: new Map(),
-      /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
-      handoffs: new Map(),
-      handoffRead: null,
-    };
-  }
-
-  // ---- formatting ----------------------------------------------------------------------
-  var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
-  var dateTime = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-  /** A time today; a date and a time before today. */
-  function when(iso) {
-    var d = new Date(iso);
-    return (d.toDateString() === new Date().toDateString() ? timeOnly : dateTime).format(d);
-  }
-  function contactOf(c) {
-    var shown =
-      c.contact_name || (c.contact ? (/^[0-9]+$/.test(c.contact) ? '+' + c.contact : c.contact) : t('conversation') + ' #' + n(c.id));
-    return dom.plain(shown);
-  }
-  /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
-  function contactNode(c, cls) {
-    return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
-  }
-  /** The row's last words: a deleted message says so (its text is gone), an edited one shows its new text, marked. */
-  function previewOf(m) {
-    if (!m) return t('no_messages_yet');
-    if (m.revoked_at) return '⊘ ' + t('deleted_message');
-    return (m.edited_at ? '✎ ' : '') + firstWords(m.content);
-  }
-  function firstWords(s) {
-    s = dom.plain(s).replace(/\s+/g, ' ').trim();
-    return s.length > 80 ? s.slice(0, 79) + '…' : s;
-  }
-  /** A user by name (GET /ai/operators, read by counter.js into `og.names`), else by number. */
-  function who(id) {
-    if (id === session().userId) return t('you');
-    var name = og.names && og.names.get(id);
-    return name || t('user_n', { id: n(id) });
-  }
-  function windowWords(c) {
-    var left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
-    if (left <= 0) return t('window_closed');
-    var hours = Math.floor(left / 3600000),
-      minutes = Math.floor((left % 3600000) / 60000);
-    return hours ? t('window_left', { h: n(hours), m: n(minutes) }) : t('window_left_min', { m: n(minutes) });
-  }
-  function windowOpen(c) {
-    return !!c.window_expires_at && Date.parse(c.window_expires_at) > Date.now();
-  }
-  function agentOff(c) {
-    return c.agent && c.agent.enabled === false;
-  }
-
-  // ---- the queue -------------------------------------------------------------------------
-  function tabWhere() {
-    // a search also finds closed conversations; the tabs are the live queue
-    if (state.tab === 'mine') return { status: 'active', assignee_id: 'me' };
-    if (state.tab === 'unassigned') return { status: 'active', handler: 'human', assignee_id: null };
-    // the phone's imported history (§13.3) apart from the live conversations; a search finds both
-    if (state.tab === 'history') return { source: 'history' };
-    return state.q ? { source: ['live', 'history'] } : { status: 'active' };
-  }
-  function inTab(c) {
-    if (state.q) return false; // a search is a snapshot: new conversations arrive in the tabs
-    if (c.status !== 'active' || state.tab === 'history') return false;
-    if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === session().userId;
-    if (state.tab === 'unassigned') return c.handler === 'human' && c.assignee_id == null;
-    return true;
-  }
-  function sorted() {
-    return Array.from(state.conversations.values()).sort(function (a, b) {
-      var d = Date.parse(b.last_message_at || b.created_at) - Date.parse(a.last_message_at || a.created_at);
-      return d || b.id - a.id;
-    });
-  }
-  /** From the first page again (a tab, a search, a reset of the stream). */
-  function reload() {
-    state.generation++;
-    state.conversations = new Map();
-    state.page = 0;
-    state.total = null;
-    state.loading = false;
-    renderList();
-    return loadMore();
-  }
-  /** The next page of the queue; never a silent cut: the list says how many there are and loads the rest on scroll. */
-  function loadMore() {
-    if (state.loading || (state.total !== null && state.page * PAGE >= state.total)) return Promise.resolve();
-    state.loading = true;
-    renderList();
-    var generation = state.generation;
-    var query = {
-      params: LIST_FIELDS,
-      where: JSON.stringify(tabWhere()),
-      orderBy: '-last_message_at,-id',
-      page: String(state.page + 1),
-      page_size: String(PAGE),
-    };
-    if (state.q) query.q = state.q;
-    return api('/ai/conversations', query, null, true)
-      .then(function (body) {
-        if (generation !== state.generation) return;
-        state.page++;
-        state.total = body.pagination.total;
-        body.result.forEach(function (c) {
-          if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
-        });
-        state.loading = false;
-        renderList();
-        if (!state.selected) {
-          var first = sorted()[0];
-          if (first) select(first.id);
-        }
-      })
-      .catch(function (err) {
-        state.loading = false;
-        renderList();
-        showError(err);
-      });
-  }
-  /** The first page read again and merged into what is shown (the pages loaded and the selection kept). */
-  function catchUp() {
-    var generation = state.generation;
-    var query = {
-      params: LIST_FIELDS,
-      where: JSON.stringify(tabWhere()),
-      orderBy: '-last_message_at,-id',
-      page: '1',
-      page_size: String(PAGE),
-    };
-    if (state.q) query.q = state.q;
-    return api('/ai/conversations', query, null, true).then(function (body) {
+  if (state.q) query.q = state.q;
+  return api('/ai/conversations', query, null, true)
+    .then(function (body) {
       if (generation !== state.generation) return;
+      state.page++;
       state.total = body.pagination.total;
       body.result.forEach(function (c) {
-        var known = state.conversations.get(c.id);
-        if (known) Object.assign(known, c);
-        else state.conversations.set(c.id, c);
+        if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
       });
+      state.loading = false;
       renderList();
-    }, showError);
-  }
-  /** One conversation read again (a new one, or one of a later page that just got a message). */
-  function fetchConversation(id) {
-    return api('/ai/conversations/' + id, { params: LIST_FIELDS });
-  }
+      if (!state.selected) {
+        var first = sorted()[0];
+        if (first) select(first.id);
+      }
+    })
+    .catch(function (err) {
+      state.loading = false;
+      renderList();
+      showError(err);
+    });
+}
+/** The first page read again and merged into what is shown (the pages loaded and the selection kept). */
+function catchUp() {
+  var generation = state.generation;
+  var query = {
+    params: LIST_FIELDS,
+    where: JSON.stringify(tabWhere()),
+    orderBy: '-last_message_at,-id',
+    page: '1',
+    page_size: String(PAGE),
+  };
+  if (state.q) query.q = state.q;
+  return api('/ai/conversations', query, null, true).then(function (body) {
+    if (generation !== state.generation) return;
+    state.total = body.pagination.total;
+    body.result.forEach(function (c) {
+      var known = state.conversations.get(c.id);
+      if (known) Object.assign(known, c);
+      else state.conversations.set(c.id, c);
+    });
+    renderList();
+  }, showError);
+}
+/** One conversation read again (a new one, or one of a later page that just got a message). */
+function fetchConversation(id) {
+  return api('/ai/conversations/' + id, { params: LIST_FIELDS });
+}
 
-  function renderList() {
-    var list = sorted();
-    var items = list.map(function (c) {
-      var preview = previewOf(c.last_message);
-      return h(
-        'li',
-        null,
+function renderList() {
+  var list = sorted();
+  var items = list.map(function (c) {
+    var preview = previewOf(c.last_message);
+    return h(
+      'li',
+      null,
+      h(
+        'button',
+        {
+          type: 'button',
+          'data-id': c.id,
+          'aria-current': String(c.id === state.selected),
+          class: c.unread_count > 0 ? 'unread' : null,
+        },
+        h('span', { class: 'line' }, contactNode(c, 'who'), h('span', { class: 'when' }, when(c.last_message_at || c.created_at))),
+        h('span', { class: 'preview', dir: 'auto' }, preview),
         h(
-          'button',
-          {
-            type: 'button',
-            'data-id': c.id,
-            'aria-current': String(c.id === state.selected),
-            class: c.unread_count > 0 ? 'unread' : null,
-          },
-          h('span', { class: 'line' }, contactNode(c, 'who'), h('span', { class: 'when' }, when(c.last_message_at || c.created_at))),
-          h('span', { class: 'preview', dir: 'auto' }, preview),
+          'span',
+          { class: 'line meta' },
           h(
             'span',
-            { class: 'line meta' },
-            h(
-              'span',
-              null,
-              c.handler === 'human' ? h('span', { class: 'badge human' }, t('person')) : h('span', { class: 'badge' }, t('ai')),
-              ' ',
-              c.agent ? h('bdi', { class: 'agent', dir: 'auto' }, c.agent.name) : null,
-              agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
-              c.source === 'history'
-                ? h('span', { class: 'badge history' }, t('phone_history'))
-                : c.status !== 'active'
-                  ? h('span', { class: 'badge' }, t('closed'))
-                  : null,
-              c.changed ? h('span', { class: 'badge changed' }, t(c.changed)) : null,
-            ),
-            c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
+            null,
+            c.handler === 'human' ? h('span', { class: 'badge human' }, t('person')) : h('span', { class: 'badge' }, t('ai')),
+            ' ',
+            c.agent ? h('bdi', { class: 'agent', dir: 'auto' }, c.agent.name) : null,
+            agentOff(c) ? h('span', { class: 'badge off' }, t('agent_disabled')) : null,
+            c.source === 'history'
+              ? h('span', { class: 'badge history' }, t('phone_history'))
+              : c.status !== 'active'
+                ? h('span', { class: 'badge' }, t('closed'))
+                : null,
+            c.changed ? h('span', { class: 'badge changed' }, t(c.changed)) : null,
           ),
+          c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
+        ),
+      ),
+    );
+  });
+  var done = state.total !== null && state.page * PAGE >= state.total;
+  var footer = h(
+    'li',
+    { class: 'more', id: 'more' },
+    state.loading
+      ? t('loading')
+      : state.total === 0 && !list.length
+        ? state.q
+          ? t('no_matches', { q: state.q })
+          : t('no_conversations')
+        : done
+          ? plural('all_shown', Math.max(list.length, state.total || 0))
+          : [
+              h('span', null, t('shown_of', { shown: n(list.length), total: n(state.total || 0) }) + ' '),
+              h('button', { type: 'button', id: 'load-more' }, t('load_more')),
+            ],
+  );
+  fill($('conversations'), items, footer);
+  if (state.observer) {
+    state.observer.disconnect();
+    if (!done && !state.loading) state.observer.observe(footer);
+  }
+  announce();
+}
+$('conversations').addEventListener('click', function (e) {
+  if (e.target.closest('#load-more')) return void loadMore();
+  var b = e.target.closest('button[data-id]');
+  if (b) select(Number(b.getAttribute('data-id')), true);
+});
+
+// ---- tabs and search -------------------------------------------------------------------
+$('tabs').addEventListener('click', function (e) {
+  var b = e.target.closest('[role="tab"]');
+  if (!b) return;
+  state.tab = b.getAttribute('data-tab');
+  document.querySelectorAll('#tabs [role="tab"]').forEach(function (x) {
+    x.setAttribute('aria-selected', String(x === b));
+  });
+  reload();
+});
+$('search').addEventListener('input', function () {
+  clearTimeout(state.searchTimer);
+  state.searchTimer = setTimeout(function () {
+    var q = $('search').value.trim().slice(0, 100);
+    if (q === state.q) return;
+    state.q = q;
+    reload();
+  }, 300);
+});
+
+// ---- the thread --------------------------------------------------------------------------
+/**
+ * Drafts are the operator's (CONTRACT §11, fourth review): kept under the project and the signed-in user (or a
+ * digest of the key), so the next person signing in in the same browser sees none of them.
+ */
+function draftsKey() {
+  var auth = session();
+  if (!auth) return null;
+  var who = auth.userId ? 'user:' + auth.userId : 'key:' + digest(auth.key || '');
+  return DRAFTS + ':' + auth.project + ':' + who;
+}
+/** A short non-secret digest (FNV-1a) naming a key without writing it into a storage key. */
+function digest(text) {
+  var hash = 0x811c9dc5;
+  for (var i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
+}
+function drafts() {
+  var key = draftsKey();
+  if (!key) return {};
+  try {
+    return JSON.parse(sessionStorage.getItem(key) || '{}');
+  } catch {
+    return {};
+  }
+}
+function saveDrafts(all) {
+  var key = draftsKey();
+  if (key) sessionStorage.setItem(key, JSON.stringify(all));
+}
+/** The reply box's text belongs to its conversation: kept when another is opened, given back when it is reopened. */
+function keepDraft() {
+  if (!state.selected) return;
+  var all = drafts();
+  var text = $('reply-text').value;
+  if (text) all[state.selected] = text;
+  else delete all[state.selected];
+  saveDrafts(all);
+}
+/** Opens a conversation; `opened` when the operator chose it (only then is it marked seen: the first one opens by itself). */
+function select(id, opened) {
+  state.opened = !!opened;
+  if (state.selected !== id) {
+    keepDraft();
+    $('reply-text').value = drafts()[id] || '';
+    replyKey = null;
+  }
+  state.selected = id;
+  var chosen = state.conversations.get(id);
+  if (chosen) chosen.changed = null;
+  state.templatesFor = null;
+  state.messages = new Map();
+  state.handoffs = new Map();
+  dropMedia();
+  $('messages').replaceChildren();
+  $('reply-error').textContent = '';
+  $('thread-error').textContent = '';
+  $('template-hint').textContent = '';
+  $('template-error').textContent = '';
+  cancelFile();
+  askLocation(false);
+  $('new-below').hidden = true;
+  renderList();
+  renderThreadHead();
+  loadMessages(id);
+  loadHandoffs(id);
+  void checkAgent(state.conversations.get(id));
+  document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
+}
+function renderThreadHead() {
+  var c = state.selected && state.conversations.get(state.selected);
+  if (!c) return;
+  fill($('messages-title'), contactNode(c), c.agent ? [' · ', h('bdi', { dir: 'auto' }, c.agent.name)] : null);
+  var win = $('window');
+  win.hidden = !c.contact || c.status !== 'active';
+  win.textContent = windowWords(c);
+  win.className = 'pill' + (windowOpen(c) ? '' : ' closed');
+  $('agent-off').hidden = !agentOff(c);
+  $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
+  $('handler').textContent =
+    c.status !== 'active'
+      ? t('conversation_closed')
+      : c.handler !== 'human'
+        ? t('handled_ai')
+        : c.assignee_id == null
+          ? t('handled_person')
+          : c.assignee_id === session().userId
+            ? t('handled_by_you')
+            : t('handled_by', { who: who(c.assignee_id) });
+  var b = $('handoff');
+  b.hidden = c.status !== 'active';
+  b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
+  b.setAttribute('data-handler', c.handler === 'human' ? 'ai' : 'human');
+  renderComposer(c);
+  document.dispatchEvent(new CustomEvent('console:thread-head', { detail: c }));
+}
+/**
+ * What the operator can send: nothing to a closed conversation; an approved template once a WhatsApp window
+ * is closed; else the reply box (to a user signed in with a password: a server key's reply is the runtime's).
+ */
+function renderComposer(c) {
+  var closed = c.status !== 'active';
+  var needsTemplate = !closed && !!c.contact && !windowOpen(c);
+  // a disabled agent sends nothing: a reply would be accepted, then fail (§10.1)
+  var agentDown = !closed && agentOff(c);
+  var canReply = !closed && !agentDown && !needsTemplate && !!session().token;
+  $('reply').hidden = !canReply;
+  $('templates').hidden = !needsTemplate || agentDown;
+  var off = $('reply-off');
+  off.hidden = canReply || (needsTemplate && !agentDown);
+  off.textContent =
+    c.source === 'history'
+      ? t('history_read_only')
+      : closed
+        ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
+        : agentDown
+          ? t('agent_off_no_reply', { name: c.agent.name })
+          : t('reply_off');
+  if (needsTemplate) loadTemplates(c);
+}
+$('handoff').addEventListener('click', function () {
+  var id = state.selected;
+  var b = $('handoff');
+  b.disabled = true;
+  $('thread-error').textContent = '';
+  api('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } })
+    .then(putConversation, function (err) {
+      $('thread-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]).replace(/^[^:]*:\s*/, '') : err.message;
+    })
+    .then(function () {
+      b.disabled = false;
+    });
+});
+var THREAD_PAGE = 100;
+function loadMessages(id) {
+  state.threadReady = false;
+  state.threadPage = 1;
+  api('/ai/conversations/' + id + '/messages', { page_size: String(THREAD_PAGE), orderBy: '-id' }, null, true)
+    .then(function (body) {
+      if (id !== state.selected) return;
+      var rows = body.result;
+      rows.forEach(function (m) {
+        state.counted.add(m.id);
+      });
+      rows.reverse().forEach(upsertMessage);
+      // a handoff read before its messages says whose it was now (the phone's, §13.1)
+      if (state.handoffs.size) renderHandoffs();
+      earlierButton(moreBefore(body));
+      state.threadReady = true;
+      if (state.opened) markSeen(id);
+    })
+    .catch(showError);
+}
+function moreBefore(body) {
+  var total = body.pagination ? body.pagination.total : null;
+  return total == null ? body.result.length === THREAD_PAGE : state.threadPage * THREAD_PAGE < total;
+}
+/** A thread longer than a page (300 messages of the phone's history) is read on, page by page: never a silent cut. */
+function earlierButton(more) {
+  var list = $('messages');
+  var known = list.querySelector('li.earlier');
+  if (known) known.remove();
+  if (more)
+    list.insertBefore(
+      h('li', { class: 'earlier' }, h('button', { type: 'button', class: 'secondary' }, t('earlier_messages'))),
+      list.firstChild,
+    );
+}
+$('messages').addEventListener('click', function (e) {
+  var b = e.target.closest('li.earlier button');
+  if (!b) return;
+  var id = state.selected;
+  var list = $('messages');
+  var height = list.scrollHeight;
+  b.disabled = true;
+  var query = { page_size: String(THREAD_PAGE), orderBy: '-id', page: String(state.threadPage + 1) };
+  api('/ai/conversations/' + id + '/messages', query, null, true)
+    .then(function (body) {
+      if (id !== state.selected) return;
+      var rows = body.result;
+      state.threadPage++;
+      rows.forEach(function (m) {
+        state.counted.add(m.id);
+        upsertMessage(m);
+      });
+      earlierButton(moreBefore(body));
+      // the messages being read stay where they were
+      list.scrollTop += list.scrollHeight - height;
+    })
+    .catch(function (err) {
+      b.disabled = false;
+      showError(err);
+    });
+});
+/** The caller's seen mark: the conversation's newest message (the server keeps it per user or key). */
+function markSeen(id) {
+  var c = state.conversations.get(id);
+  if (!c || !c.unread_count) return;
+  c.unread_count = 0;
+  renderList();
+  api('/ai/conversations/' + id + '/seen', null, { body: {} }).then(function (r) {
+    var known = state.conversations.get(id);
+    if (known) known.unread_count = r.unread_count;
+    renderList();
+  }, showError);
+}
+function upsertMessage(m) {
+  var known = state.messages.get(m.id);
+  if (known && (RANK[known.delivery_status] || 0) > (RANK[m.delivery_status] || 0)) return;
+  state.messages.set(m.id, m);
+  var target = reactedTo(m);
+  if (target) {
+    // a reaction is shown on the message it reacts to, not as a message of its own
+    var own = $('messages').querySelector('li[data-id="' + m.id + '"]');
+    if (own) own.remove();
+    return void renderMessage(target, true);
+  }
+  renderMessage(m, !!known);
+  if (!known && m.source === 'business_app' && state.handoffs.size) renderHandoffs();
+  // the question a tapped button answers shows which one was tapped
+  var question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
+  if (question) renderMessage(question, true);
+}
+function reactedTo(m) {
+  return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
+}
+var sizes = new Map();
+/** The menu's names by business and retailer id (null while asked, or when the menu has no such dish). */
+var productNames = new Map();
+var namesAsked = null;
+function productName(retailerId) {
+  var c = state.selected && state.conversations.get(state.selected);
+  if (!c || !retailerId) return null;
+  var key = (c.business_id == null ? '' : c.business_id) + ':' + retailerId;
+  if (productNames.has(key)) return productNames.get(key);
+  productNames.set(key, null);
+  // the lines of every cart drawn now, asked in one read
+  if (!namesAsked) {
+    namesAsked = { business: c.business_id, ids: [] };
+    setTimeout(askNames, 0);
+  }
+  if (namesAsked.business === c.business_id) namesAsked.ids.push(retailerId);
+  return null;
+}
+function askNames() {
+  var asked = namesAsked;
+  namesAsked = null;
+  var where = { retailer_id: asked.ids };
+  if (asked.business != null) where.business_id = asked.business;
+  api('/ai/products', { where: JSON.stringify(where), page_size: '100' }).then(
+    function (rows) {
+      rows.forEach(function (p) {
+        productNames.set((asked.business == null ? '' : asked.business) + ':' + p.retailer_id, p.name);
+      });
+      state.messages.forEach(function (m) {
+        if (m.type === 'order') renderMessage(m, true);
+      });
+    },
+    function () {
+      /* the codes stay */
+    },
+  );
+}
+var viewContext = {
+  productName: productName,
+  load: loadMedia,
+  /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
+  fileName: function (url) {
+    return state.mediaNames.get(url) || null;
+  },
+  /** A stored file's size without reading it: one byte asked for, the total read from Content-Range. */
+  size: function (path) {
+    if (!sizes.has(path))
+      sizes.set(
+        path,
+        fetch(base() + path, { headers: Object.assign({ Range: 'bytes=0-0' }, headers()) }).then(function (res) {
+          var total = /\/(\d+)$/.exec(res.headers.get('content-range') || '');
+          return total ? Number(total[1]) : null;
+        }),
+      );
+    return sizes.get(path);
+  },
+  get: function (id) {
+    return state.messages.get(id);
+  },
+  answers: function (id) {
+    return Array.from(state.messages.values()).filter(function (a) {
+      return a.reply_to_id === id && (a.type === 'interactive' || a.type === 'button');
+    });
+  },
+  /** The reaction each side has on message `id` now (the newest one; an empty emoji removed it). */
+  reactions: function (id) {
+    var last = {};
+    state.messages.forEach(function (r) {
+      if (r.type === 'reaction' && r.payload && r.payload.message_id === id && (!last[r.role] || last[r.role].id < r.id)) last[r.role] = r;
+    });
+    return Object.keys(last)
+      .map(function (role) {
+        return { role: role, emoji: last[role].payload.emoji };
+      })
+      .filter(function (x) {
+        return !!x.emoji;
+      });
+  },
+};
+function renderMessage(m, known) {
+  var list = $('messages');
+  var atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  var li = list.querySelector('li[data-id="' + m.id + '"]');
+  if (!li) {
+    li = document.createElement('li');
+    li.setAttribute('data-id', String(m.id));
+    var after = Array.prototype.filter.call(list.children, function (x) {
+      return Number(x.getAttribute('data-id')) > m.id;
+    })[0];
+    list.insertBefore(li, after || null);
+  }
+  // a note (§10.6): a non-public system message by a user, for colleagues only
+  var note = m.role === 'system' && !m.public && m.author_id != null;
+  li.className = m.role + (note ? ' note' : '') + ' by-' + sideOf(m);
+  li.setAttribute('data-type', m.type || 'text');
+  var meta = [note ? t('note') : authorLabel(m)];
+  if (!m.public && !note) meta.push(t('internal'));
+  if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
+  meta.push(when(m.created_at));
+  li.setAttribute('data-at', m.created_at);
+  fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
+  if (known) return;
+  placeHandoffs();
+  // the operator reading older messages is not pulled down: a mark says new ones are below
+  if (atEnd || !state.threadReady) list.scrollTop = list.scrollHeight;
+  else $('new-below').hidden = false;
+}
+/** Who a message is from, at a glance: the customer, the AI, a person of the team, the business's phone (§13.1). */
+function sideOf(m) {
+  if (m.role !== 'assistant') return m.role === 'user' ? 'customer' : 'system';
+  if (m.source === 'business_app') return 'phone';
+  if (m.author_id != null) return 'team';
+  if (m.order_id != null) return 'notice';
+  return 'ai';
+}
+function authorLabel(m) {
+  var side = sideOf(m);
+  if (side === 'customer' || side === 'system') return t('role_' + m.role);
+  return t('side_' + side);
+}
+$('new-below').addEventListener('click', function () {
+  var list = $('messages');
+  list.scrollTop = list.scrollHeight;
+  $('new-below').hidden = true;
+});
+$('messages').addEventListener('scroll', function () {
+  var list = $('messages');
+  if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) $('new-below').hidden = true;
+});
+/** A file of the open conversation: fetched once with the console's credential (a header), shown from a blob URL. */
+function loadMedia(key, path) {
+  var known = state.media.get(key);
+  if (known) return known;
+  var got = fetch(base() + path, { headers: headers() }).then(function (res) {
+    if (!res.ok) throw new Error(String(res.status));
+    return res.blob().then(function (b) {
+      var url = URL.createObjectURL(b);
+      state.mediaNames.set(url, dom.dispositionName(res.headers.get('content-disposition')));
+      return url;
+    });
+  });
+  state.media.set(key, got);
+  got.catch(function () {
+    if (state.media.get(key) === got) state.media.delete(key);
+  });
+  return got;
+}
+function dropMedia() {
+  state.media.forEach(function (p) {
+    p.then(URL.revokeObjectURL, function () {});
+  });
+  state.media = new Map();
+  state.mediaNames = new Map();
+}
+function tick(m) {
+  if (!m.delivery_status) return null;
+  // an AI reply the phone's answer made needless was never meant to go: not a failure (§13.1)
+  if (m.delivery_status === 'failed' && m.delivery_error === SUPERSEDED)
+    return h('span', { class: 'tick superseded', 'data-status': 'superseded' }, t('st_superseded'));
+  // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
+  // the service's own reasons in words of the page's language; a provider's `CODE: TEXT` as it came
+  var own = m.delivery_error && REASON_WORDS[m.delivery_error];
+  var reason =
+    m.delivery_status === 'failed' && m.delivery_error
+      ? [': ', own ? h('span', { class: 'reason' }, t(own)) : dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })]
+      : null;
+  return h(
+    'span',
+    { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
+    h('bdi', null, (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status)),
+    reason,
+  );
+}
+
+// ---- the agent as it is now (issue 68) ------------------------------------------------------
+/** Reads conversation `c`'s agent and passes a change on as `console:agent-updated`; null when it cannot be read. */
+function checkAgent(c) {
+  if (!c || c.agent_id == null) return Promise.resolve(null);
+  return api('/ai/agents/' + c.agent_id).then(
+    function (a) {
+      if (!c.agent || c.agent.enabled !== a.enabled || c.agent.name !== a.name)
+        document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: a }));
+      return a;
+    },
+    function () {
+      return null;
+    },
+  );
+}
+
+// ---- who took the conversation, and when (issue 68) ----------------------------------------
+/**
+ * The conversation's handoffs as lines of the thread: read again when it is opened (its kept `conversation.handoff`
+ * events, §9.4, replayed from the start on a stream of that conversation alone and read for a moment), then live.
+ */
+var HANDOFF_LOOKBACK = 20000;
+function loadHandoffs(id) {
+  if (state.handoffRead) state.handoffRead.abort();
+  var ctl = new AbortController();
+  state.handoffRead = ctl;
+  var stop = setTimeout(function () {
+    ctl.abort();
+  }, 3000);
+  // a bounded read of the log: the last HANDOFF_LOOKBACK events of the project before the newest this page saw (a
+  // busy project's stream always has one), else the whole kept log (a quiet project's is small)
+  var from = state.lastEventId ? Math.max(0, Number(state.lastEventId) - HANDOFF_LOOKBACK) : 0;
+  var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=' + from;
+  fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, headers()) })
+    .then(function (res) {
+      if (!res.ok || !res.body) return;
+      var reader = res.body.getReader();
+      var decoder = new TextDecoder();
+      var buffer = '';
+      var pump = function () {
+        return reader.read().then(function (r) {
+          if (r.done) return;
+          buffer += decoder.decode(r.value, { stream: true });
+          var frames = buffer.split('\n\n');
+          buffer = frames.pop();
+          frames.forEach(function (frame) {
+            var data = frame
+              .split('\n')
+              .filter(function (line) {
+                return line.indexOf('data:') === 0;
+              })
+              .map(function (line) {
+                return line.slice(5).trim();
+              })
+              .join('\n');
+            if (!data) return;
+            var ev = JSON.parse(data);
+            if (ev.type === 'conversation.handoff' && ev.data && ev.data.id === state.selected) addHandoff(ev);
+          });
+          return pump();
+        });
+      };
+      return pump();
+    })
+    .catch(function () {
+      /* aborted, or no stream: the head still says who handles it */
+    })
+    .then(function () {
+      clearTimeout(stop);
+    });
+}
+function addHandoff(ev) {
+  if (state.handoffs.has(ev.id)) return;
+  state.handoffs.set(ev.id, ev);
+  renderHandoffs();
+}
+/** One line per handoff, in the order they happened: who took it from the AI, who it went to, back to the AI. */
+function renderHandoffs() {
+  var list = $('messages');
+  list.querySelectorAll('li.event').forEach(function (x) {
+    x.remove();
+  });
+  var before = { handler: 'ai', assignee_id: null };
+  Array.from(state.handoffs.values())
+    .sort(function (a, b) {
+      return a.id - b.id;
+    })
+    .forEach(function (ev) {
+      var c = ev.data;
+      var mine = c.assignee_id != null && c.assignee_id === session().userId;
+      var words =
+        c.handler !== 'human'
+          ? t('back_to_ai')
+          : before.handler !== 'human'
+            ? c.assignee_id == null
+              ? fromPhoneAfter(ev.created_at)
+                ? t('took_phone')
+                : t('took_person')
+              : mine
+                ? t('took_by_you')
+                : t('took_by', { who: who(c.assignee_id) })
+            : c.assignee_id == null
+              ? t('unassigned_now')
+              : mine
+                ? t('assigned_to_you')
+                : t('assigned_to', { who: who(c.assignee_id) });
+      before = c;
+      list.appendChild(
+        h(
+          'li',
+          { class: 'event', 'data-at': ev.created_at, 'data-handler': c.handler, role: 'note' },
+          h('span', null, words + ' · ', h('time', { datetime: ev.created_at }, when(ev.created_at))),
         ),
       );
     });
-    var done = state.total !== null && state.page * PAGE >= state.total;
-    var footer = h(
-      'li',
-      { class: 'more', id: 'more' },
-      state.loading
-        ? t('loading')
-        : state.total === 0 && !list.length
-          ? state.q
-            ? t('no_matches', { q: state.q })
-            : t('no_conversations')
-          : done
-            ? plural('all_shown', Math.max(list.length, state.total || 0))
-            : [
-                h('span', null, t('shown_of', { shown: n(list.length), total: n(state.total || 0) }) + ' '),
-                h('button', { type: 'button', id: 'load-more' }, t('load_more')),
-              ],
-    );
-    fill($('conversations'), items, footer);
-    if (state.observer) {
-      state.observer.disconnect();
-      if (!done && !state.loading) state.observer.observe(footer);
-    }
-    announce();
-  }
-  $('conversations').addEventListener('click', function (e) {
-    if (e.target.closest('#load-more')) return void loadMore();
-    var b = e.target.closest('button[data-id]');
-    if (b) select(Number(b.getAttribute('data-id')), true);
+  placeHandoffs();
+}
+/**
+ * Whether the handoff at `at` was the phone's (§13.1: an echo takes the conversation in its own transaction): a
+ * message from the business's phone dated within two minutes of it (an echo carries Meta's whole-second timestamp,
+ * which may be a little before the handoff's commit), or the first message after it.
+ */
+function fromPhoneAfter(at) {
+  var time = Date.parse(at);
+  var first = null;
+  var near = false;
+  state.messages.forEach(function (m) {
+    var d = Date.parse(m.created_at) - time;
+    if (m.source === 'business_app' && Math.abs(d) <= 120000) near = true;
+    if (d >= 0 && (!first || m.id < first.id)) first = m;
   });
+  return near || (!!first && first.source === 'business_app');
+}
+/** Each handoff line before the first message written at or after it. */
+function placeHandoffs() {
+  var list = $('messages');
+  var lines = list.querySelectorAll('li.event');
+  if (!lines.length) return;
+  var messages = list.querySelectorAll('li[data-id]');
+  lines.forEach(function (line) {
+    var at = Date.parse(line.getAttribute('data-at'));
+    var next = Array.prototype.filter.call(messages, function (m) {
+      return Date.parse(m.getAttribute('data-at')) >= at;
+    })[0];
+    if (next) list.insertBefore(line, next);
+    else list.appendChild(line);
+  });
+}
 
-  // ---- tabs and search -------------------------------------------------------------------
-  $('tabs').addEventListener('click', function (e) {
-    var b = e.target.closest('[role="tab"]');
-    if (!b) return;
-    state.tab = b.getAttribute('data-tab');
-    document.querySelectorAll('#tabs [role="tab"]').forEach(function (x) {
-      x.setAttribute('aria-selected', String(x === b));
-    });
-    reload();
-  });
-  $('search').addEventListener('input', function () {
-    clearTimeout(state.searchTimer);
-    state.searchTimer = setTimeout(function () {
-      var q = $('search').value.trim().slice(0, 100);
-      if (q === state.q) return;
-      state.q = q;
-      reload();
-    }, 300);
-  });
-
-  // ---- the thread --------------------------------------------------------------------------
-  /**
-   * Drafts are the operator's (CONTRACT §11, fourth review): kept under the project and the signed-in user (or a
-   * digest of the key), so the next person signing in in the same browser sees none of them.
-   */
-  function draftsKey() {
-    var auth = session();
-    if (!auth) return null;
-    var who = auth.userId ? 'user:' + auth.userId : 'key:' + digest(auth.key || '');
-    return DRAFTS + ':' + auth.project + ':' + who;
-  }
-  /** A short non-secret digest (FNV-1a) naming a key without writing it into a storage key. */
-  function digest(text) {
-    var hash = 0x811c9dc5;
-    for (var i = 0; i < text.length; i++) {
-      hash ^= text.charCodeAt(i);
-      hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    return hash.toString(16);
-  }
-  function drafts() {
-    var key = draftsKey();
-    if (!key) return {};
-    try {
-      return JSON.parse(sessionStorage.getItem(key) || '{}');
-    } catch {
-      return {};
-    }
-  }
-  function saveDrafts(all) {
-    var key = draftsKey();
-    if (key) sessionStorage.setItem(key, JSON.stringify(all));
-  }
-  /** The reply box's text belongs to its conversation: kept when another is opened, given back when it is reopened. */
-  function keepDraft() {
-    if (!state.selected) return;
-    var all = drafts();
-    var text = $('reply-text').value;
-    if (text) all[state.selected] = text;
-    else delete all[state.selected];
-    saveDrafts(all);
-  }
-  /** Opens a conversation; `opened` when the operator chose it (only then is it marked seen: the first one opens by itself). */
-  function select(id, opened) {
-    state.opened = !!opened;
-    if (state.selected !== id) {
-      keepDraft();
-      $('reply-text').value = drafts()[id] || '';
-      replyKey = null;
-    }
-    state.selected = id;
-    var chosen = state.conversations.get(id);
-    if (chosen) chosen.changed = null;
-    state.templatesFor = null;
-    state.messages = new Map();
-    state.handoffs = new Map();
-    dropMedia();
-    $('messages').replaceChildren();
-    $('reply-error').textContent = '';
-    $('thread-error').textContent = '';
-    $('template-hint').textContent = '';
-    $('template-error').textContent = '';
-    cancelFile();
-    askLocation(false);
-    $('new-below').hidden = true;
-    renderList();
-    renderThreadHead();
-    loadMessages(id);
-    loadHandoffs(id);
-    void checkAgent(state.conversations.get(id));
-    document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
-  }
-  function renderThreadHead() {
-    var c = state.selected && state.conversations.get(state.selected);
-    if (!c) return;
-    fill($('messages-title'), contactNode(c), c.agent ? [' · ', h('bdi', { dir: 'auto' }, c.agent.name)] : null);
-    var win = $('window');
-    win.hidden = !c.contact || c.status !== 'active';
-    win.textContent = windowWords(c);
-    win.className = 'pill' + (windowOpen(c) ? '' : ' closed');
-    $('agent-off').hidden = !agentOff(c);
-    $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
-    $('handler').textContent =
-      c.status !== 'active'
-        ? t('conversation_closed')
-        : c.handler !== 'human'
-          ? t('handled_ai')
-          : c.assignee_id == null
-            ? t('handled_person')
-            : c.assignee_id === session().userId
-              ? t('handled_by_you')
-              : t('handled_by', { who: who(c.assignee_id) });
-    var b = $('handoff');
-    b.hidden = c.status !== 'active';
-    b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
-    b.setAttribute('data-handler', c.handler === 'human' ? 'ai' : 'human');
-    renderComposer(c);
-    document.dispatchEvent(new CustomEvent('console:thread-head', { detail: c }));
-  }
-  /**
-   * What the operator can send: nothing to a closed conversation; an approved template once a WhatsApp window
-   * is closed; else the reply box (to a user signed in with a password: a server key's reply is the runtime's).
-   */
-  function renderComposer(c) {
-    var closed = c.status !== 'active';
-    var needsTemplate = !closed && !!c.contact && !windowOpen(c);
-    // a disabled agent sends nothing: a reply would be accepted, then fail (§10.1)
-    var agentDown = !closed && agentOff(c);
-    var canReply = !closed && !agentDown && !needsTemplate && !!session().token;
-    $('reply').hidden = !canReply;
-    $('templates').hidden = !needsTemplate || agentDown;
-    var off = $('reply-off');
-    off.hidden = canReply || (needsTemplate && !agentDown);
-    off.textContent =
-      c.source === 'history'
-        ? t('history_read_only')
-        : closed
-          ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
-          : agentDown
-            ? t('agent_off_no_reply', { name: c.agent.name })
-            : t('reply_off');
-    if (needsTemplate) loadTemplates(c);
-  }
-  $('handoff').addEventListener('click', function () {
-    var id = state.selected;
-    var b = $('handoff');
-    b.disabled = true;
-    $('thread-error').textContent = '';
-    api('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } })
-      .then(putConversation, function (err) {
-        $('thread-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]).replace(/^[^:]*:\s*/, '') : err.message;
-      })
-      .then(function () {
-        b.disabled = false;
-      });
-  });
-  var THREAD_PAGE = 100;
-  function loadMessages(id) {
-    state.threadReady = false;
-    state.threadPage = 1;
-    api('/ai/conversations/' + id + '/messages', { page_size: String(THREAD_PAGE), orderBy: '-id' }, null, true)
-      .then(function (body) {
-        if (id !== state.selected) return;
-        var rows = body.result;
-        rows.forEach(function (m) {
-          state.counted.add(m.id);
-        });
-        rows.reverse().forEach(upsertMessage);
-        // a handoff read before its messages says whose it was now (the phone's, §13.1)
-        if (state.handoffs.size) renderHandoffs();
-        earlierButton(moreBefore(body));
-        state.threadReady = true;
-        if (state.opened) markSeen(id);
-      })
-      .catch(showError);
-  }
-  function moreBefore(body) {
-    var total = body.pagination ? body.pagination.total : null;
-    return total == null ? body.result.length === THREAD_PAGE : state.threadPage * THREAD_PAGE < total;
-  }
-  /** A thread longer than a page (300 messages of the phone's history) is read on, page by page: never a silent cut. */
-  function earlierButton(more) {
-    var list = $('messages');
-    var known = list.querySelector('li.earlier');
-    if (known) known.remove();
-    if (more)
-      list.insertBefore(
-        h('li', { class: 'earlier' }, h('button', { type: 'button', class: 'secondary' }, t('earlier_messages'))),
-        list.firstChild,
-      );
-  }
-  $('messages').addEventListener('click', function (e) {
-    var b = e.target.closest('li.earlier button');
-    if (!b) return;
-    var id = state.selected;
-    var list = $('messages');
-    var height = list.scrollHeight;
-    b.disabled = true;
-    var query = { page_size: String(THREAD_PAGE), orderBy: '-id', page: String(state.threadPage + 1) };
-    api('/ai/conversations/' + id + '/messages', query, null, true)
-      .then(function (body) {
-        if (id !== state.selected) return;
-        var rows = body.result;
-        state.threadPage++;
-        rows.forEach(function (m) {
-          state.counted.add(m.id);
-          upsertMessage(m);
-        });
-        earlierButton(moreBefore(body));
-        // the messages being read stay where they were
-        list.scrollTop += list.scrollHeight - height;
-      })
-      .catch(function (err) {
-        b.disabled = false;
-        showError(err);
-      });
-  });
-  /** The caller's seen mark: the conversation's newest message (the server keeps it per user or key). */
-  function markSeen(id) {
-    var c = state.conversations.get(id);
-    if (!c || !c.unread_count) return;
-    c.unread_count = 0;
-    renderList();
-    api('/ai/conversations/' + id + '/seen', null, { body: {} }).then(function (r) {
-      var known = state.conversations.get(id);
-      if (known) known.unread_count = r.unread_count;
-      renderList();
-    }, showError);
-  }
-  function upsertMessage(m) {
-    var known = state.messages.get(m.id);
-    if (known && (RANK[known.delivery_status] || 0) > (RANK[m.delivery_status] || 0)) return;
-    state.messages.set(m.id, m);
-    var target = reactedTo(m);
-    if (target) {
-      // a reaction is shown on the message it reacts to, not as a message of its own
-      var own = $('messages').querySelector('li[data-id="' + m.id + '"]');
-      if (own) own.remove();
-      return void renderMessage(target, true);
-    }
-    renderMessage(m, !!known);
-    if (!known && m.source === 'business_app' && state.handoffs.size) renderHandoffs();
-    // the question a tapped button answers shows which one was tapped
-    var question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
-    if (question) renderMessage(question, true);
-  }
-  function reactedTo(m) {
-    return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
-  }
-  var sizes = new Map();
-  /** The menu's names by business and retailer id (null while asked, or when the menu has no such dish). */
-  var productNames = new Map();
-  var namesAsked = null;
-  function productName(retailerId) {
-    var c = state.selected && state.conversations.get(state.selected);
-    if (!c || !retailerId) return null;
-    var key = (c.business_id == null ? '' : c.business_id) + ':' + retailerId;
-    if (productNames.has(key)) return productNames.get(key);
-    productNames.set(key, null);
-    // the lines of every cart drawn now, asked in one read
-    if (!namesAsked) {
-      namesAsked = { business: c.business_id, ids: [] };
-      setTimeout(askNames, 0);
-    }
-    if (namesAsked.business === c.business_id) namesAsked.ids.push(retailerId);
-    return null;
-  }
-  function askNames() {
-    var asked = namesAsked;
-    namesAsked = null;
-    var where = { retailer_id: asked.ids };
-    if (asked.business != null) where.business_id = asked.business;
-    api('/ai/products', { where: JSON.stringify(where), page_size: '100' }).then(
-      function (rows) {
-        rows.forEach(function (p) {
-          productNames.set((asked.business == null ? '' : asked.business) + ':' + p.retailer_id, p.name);
-        });
-        state.messages.forEach(function (m) {
-          if (m.type === 'order') renderMessage(m, true);
-        });
-      },
-      function () {
-        /* the codes stay */
-      },
-    );
-  }
-  var viewContext = {
-    productName: productName,
-    load: loadMedia,
-    /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
-    fileName: function (url) {
-      return state.mediaNames.get(url) || null;
-    },
-    /** A stored file's size without reading it: one byte asked for, the total read from Content-Range. */
-    size: function (path) {
-      if (!sizes.has(path))
-        sizes.set(
-          path,
-          fetch(base() + path, { headers: Object.assign({ Range: 'bytes=0-0' }, og.headers()) }).then(function (res) {
-            var total = /\/(\d+)$/.exec(res.headers.get('content-range') || '');
-            return total ? Number(total[1]) : null;
-          }),
-        );
-      return sizes.get(path);
-    },
-    get: function (id) {
-      return state.messages.get(id);
-    },
-    answers: function (id) {
-      return Array.from(state.messages.values()).filter(function (a) {
-        return a.reply_to_id === id && (a.type === 'interactive' || a.type === 'button');
-      });
-    },
-    /** The reaction each side has on message `id` now (the newest one; an empty emoji removed it). */
-    reactions: function (id) {
-      var last = {};
-      state.messages.forEach(function (r) {
-        if (r.type === 'reaction' && r.payload && r.payload.message_id === id && (!last[r.role] || last[r.role].id < r.id))
-          last[r.role] = r;
-      });
-      return Object.keys(last)
-        .map(function (role) {
-          return { role: role, emoji: last[role].payload.emoji };
-        })
-        .filter(function (x) {
-          return !!x.emoji;
-        });
-    },
-  };
-  function renderMessage(m, known) {
-    var list = $('messages');
-    var atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    var li = list.querySelector('li[data-id="' + m.id + '"]');
-    if (!li) {
-      li = document.createElement('li');
-      li.setAttribute('data-id', String(m.id));
-      var after = Array.prototype.filter.call(list.children, function (x) {
-        return Number(x.getAttribute('data-id')) > m.id;
-      })[0];
-      list.insertBefore(li, after || null);
-    }
-    // a note (§10.6): a non-public system message by a user, for colleagues only
-    var note = m.role === 'system' && !m.public && m.author_id != null;
-    li.className = m.role + (note ? ' note' : '') + ' by-' + sideOf(m);
-    li.setAttribute('data-type', m.type || 'text');
-    var meta = [note ? t('note') : authorLabel(m)];
-    if (!m.public && !note) meta.push(t('internal'));
-    if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
-    meta.push(when(m.created_at));
-    li.setAttribute('data-at', m.created_at);
-    fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
-    if (known) return;
-    placeHandoffs();
-    // the operator reading older messages is not pulled down: a mark says new ones are below
-    if (atEnd || !state.threadReady) list.scrollTop = list.scrollHeight;
-    else $('new-below').hidden = false;
-  }
-  /** Who a message is from, at a glance: the customer, the AI, a person of the team, the business's phone (§13.1). */
-  function sideOf(m) {
-    if (m.role !== 'assistant') return m.role === 'user' ? 'customer' : 'system';
-    if (m.source === 'business_app') return 'phone';
-    if (m.author_id != null) return 'team';
-    if (m.order_id != null) return 'notice';
-    return 'ai';
-  }
-  function authorLabel(m) {
-    var side = sideOf(m);
-    if (side === 'customer' || side === 'system') return t('role_' + m.role);
-    return t('side_' + side);
-  }
-  $('new-below').addEventListener('click', function () {
-    var list = $('messages');
-    list.scrollTop = list.scrollHeight;
-    $('new-below').hidden = true;
-  });
-  $('messages').addEventListener('scroll', function () {
-    var list = $('messages');
-    if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) $('new-below').hidden = true;
-  });
-  /** A file of the open conversation: fetched once with the console's credential (a header), shown from a blob URL. */
-  function loadMedia(key, path) {
-    var known = state.media.get(key);
-    if (known) return known;
-    var got = fetch(base() + path, { headers: og.headers() }).then(function (res) {
-      if (!res.ok) throw new Error(String(res.status));
-      return res.blob().then(function (b) {
-        var url = URL.createObjectURL(b);
-        state.mediaNames.set(url, dom.dispositionName(res.headers.get('content-disposition')));
-        return url;
-      });
-    });
-    state.media.set(key, got);
-    got.catch(function () {
-      if (state.media.get(key) === got) state.media.delete(key);
-    });
-    return got;
-  }
-  function dropMedia() {
-    state.media.forEach(function (p) {
-      p.then(URL.revokeObjectURL, function () {});
-    });
-    state.media = new Map();
-    state.mediaNames = new Map();
-  }
-  function tick(m) {
-    if (!m.delivery_status) return null;
-    // an AI reply the phone's answer made needless was never meant to go: not a failure (§13.1)
-    if (m.delivery_status === 'failed' && m.delivery_error === SUPERSEDED)
-      return h('span', { class: 'tick superseded', 'data-status': 'superseded' }, t('st_superseded'));
-    // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
-    // the service's own reasons in words of the page's language; a provider's `CODE: TEXT` as it came
-    var own = m.delivery_error && REASON_WORDS[m.delivery_error];
-    var reason =
-      m.delivery_status === 'failed' && m.delivery_error
-        ? [': ', own ? h('span', { class: 'reason' }, t(own)) : dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })]
-        : null;
-    return h(
-      'span',
-      { class: 'tick ' + m.delivery_status, 'data-status': m.delivery_status },
-      h('bdi', null, (TICKS[m.delivery_status] || '') + ' ' + t('st_' + m.delivery_status)),
-      reason,
-    );
-  }
-
-  // ---- the agent as it is now (issue 68) ------------------------------------------------------
-  /** Reads conversation `c`'s agent and passes a change on as `console:agent-updated`; null when it cannot be read. */
-  function checkAgent(c) {
-    if (!c || c.agent_id == null) return Promise.resolve(null);
-    return api('/ai/agents/' + c.agent_id).then(
-      function (a) {
-        if (!c.agent || c.agent.enabled !== a.enabled || c.agent.name !== a.name)
-          document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: a }));
-        return a;
-      },
-      function () {
-        return null;
-      },
-    );
-  }
-
-  // ---- who took the conversation, and when (issue 68) ----------------------------------------
-  /**
-   * The conversation's handoffs as lines of the thread: read again when it is opened (its kept `conversation.handoff`
-   * events, §9.4, replayed from the start on a stream of that conversation alone and read for a moment), then live.
-   */
-  var HANDOFF_LOOKBACK = 20000;
-  function loadHandoffs(id) {
-    if (state.handoffRead) state.handoffRead.abort();
-    var ctl = new AbortController();
-    state.handoffRead = ctl;
-    var stop = setTimeout(function () {
+// ---- live: the stream, else polling -----------------------------------------------------
+function credentialQuery() {
+  var a = session();
+  return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token);
+}
+function streamUrl() {
+  return base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '');
+}
+function startLive() {
+  reload();
+  var ctl = new AbortController();
+  // EventSource cannot show a status: ask once whether the stream exists, then open it
+  fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(
+    function (res) {
       ctl.abort();
-    }, 3000);
-    // a bounded read of the log: the last HANDOFF_LOOKBACK events of the project before the newest this page saw (a
-    // busy project's stream always has one), else the whole kept log (a quiet project's is small)
-    var from = state.lastEventId ? Math.max(0, Number(state.lastEventId) - HANDOFF_LOOKBACK) : 0;
-    var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=' + from;
-    fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, og.headers()) })
-      .then(function (res) {
-        if (!res.ok || !res.body) return;
-        var reader = res.body.getReader();
-        var decoder = new TextDecoder();
-        var buffer = '';
-        var pump = function () {
-          return reader.read().then(function (r) {
-            if (r.done) return;
-            buffer += decoder.decode(r.value, { stream: true });
-            var frames = buffer.split('\n\n');
-            buffer = frames.pop();
-            frames.forEach(function (frame) {
-              var data = frame
-                .split('\n')
-                .filter(function (line) {
-                  return line.indexOf('data:') === 0;
-                })
-                .map(function (line) {
-                  return line.slice(5).trim();
-                })
-                .join('\n');
-              if (!data) return;
-              var ev = JSON.parse(data);
-              if (ev.type === 'conversation.handoff' && ev.data && ev.data.id === state.selected) addHandoff(ev);
-            });
-            return pump();
-          });
-        };
-        return pump();
-      })
-      .catch(function () {
-        /* aborted, or no stream: the head still says who handles it */
-      })
-      .then(function () {
-        clearTimeout(stop);
-      });
-  }
-  function addHandoff(ev) {
-    if (state.handoffs.has(ev.id)) return;
-    state.handoffs.set(ev.id, ev);
-    renderHandoffs();
-  }
-  /** One line per handoff, in the order they happened: who took it from the AI, who it went to, back to the AI. */
-  function renderHandoffs() {
-    var list = $('messages');
-    list.querySelectorAll('li.event').forEach(function (x) {
-      x.remove();
-    });
-    var before = { handler: 'ai', assignee_id: null };
-    Array.from(state.handoffs.values())
-      .sort(function (a, b) {
-        return a.id - b.id;
-      })
-      .forEach(function (ev) {
-        var c = ev.data;
-        var mine = c.assignee_id != null && c.assignee_id === session().userId;
-        var words =
-          c.handler !== 'human'
-            ? t('back_to_ai')
-            : before.handler !== 'human'
-              ? c.assignee_id == null
-                ? fromPhoneAfter(ev.created_at)
-                  ? t('took_phone')
-                  : t('took_person')
-                : mine
-                  ? t('took_by_you')
-                  : t('took_by', { who: who(c.assignee_id) })
-              : c.assignee_id == null
-                ? t('unassigned_now')
-                : mine
-                  ? t('assigned_to_you')
-                  : t('assigned_to', { who: who(c.assignee_id) });
-        before = c;
-        list.appendChild(
-          h(
-            'li',
-            { class: 'event', 'data-at': ev.created_at, 'data-handler': c.handler, role: 'note' },
-            h('span', null, words + ' · ', h('time', { datetime: ev.created_at }, when(ev.created_at))),
-          ),
-        );
-      });
-    placeHandoffs();
-  }
-  /**
-   * Whether the handoff at `at` was the phone's (§13.1: an echo takes the conversation in its own transaction): a
-   * message from the business's phone dated within two minutes of it (an echo carries Meta's whole-second timestamp,
-   * which may be a little before the handoff's commit), or the first message after it.
-   */
-  function fromPhoneAfter(at) {
-    var time = Date.parse(at);
-    var first = null;
-    var near = false;
-    state.messages.forEach(function (m) {
-      var d = Date.parse(m.created_at) - time;
-      if (m.source === 'business_app' && Math.abs(d) <= 120000) near = true;
-      if (d >= 0 && (!first || m.id < first.id)) first = m;
-    });
-    return near || (!!first && first.source === 'business_app');
-  }
-  /** Each handoff line before the first message written at or after it. */
-  function placeHandoffs() {
-    var list = $('messages');
-    var lines = list.querySelectorAll('li.event');
-    if (!lines.length) return;
-    var messages = list.querySelectorAll('li[data-id]');
-    lines.forEach(function (line) {
-      var at = Date.parse(line.getAttribute('data-at'));
-      var next = Array.prototype.filter.call(messages, function (m) {
-        return Date.parse(m.getAttribute('data-at')) >= at;
-      })[0];
-      if (next) list.insertBefore(line, next);
-      else list.appendChild(line);
-    });
-  }
-
-  // ---- live: the stream, else polling -----------------------------------------------------
-  function credentialQuery() {
-    var a = session();
-    return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token);
-  }
-  function streamUrl() {
-    return (
-      base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '')
-    );
-  }
-  function startLive() {
-    reload();
-    var ctl = new AbortController();
-    // EventSource cannot show a status: ask once whether the stream exists, then open it
-    fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(
-      function (res) {
-        ctl.abort();
-        var type = res.headers.get('content-type') || '';
-        if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
-        openStream();
-      },
-      function () {
-        startPolling();
-      },
-    );
-    // the window's time left and "today" move with the clock
-    state.clock = setInterval(function () {
-      renderThreadHead();
-      renderList();
-      if (state.selected) void checkAgent(state.conversations.get(state.selected));
-    }, 30000);
-  }
-  /** A dropped stream is opened again after a second from the last event this page saw (`last_event_id`). */
-  function openStream() {
-    if (!session()) return;
-    var es = new EventSource(streamUrl());
-    state.events = es;
-    // a stream opened without a last event starts at its opening: what came since the list was read is read again
-    var fresh = !state.lastEventId;
-    es.onopen = function () {
-      setMode(t('live_events'));
-      if (!fresh) return;
-      fresh = false;
-      catchUp();
-      if (state.selected) loadMessages(state.selected);
-    };
-    es.onerror = function () {
-      if (state.events !== es) return;
-      es.close();
-      state.events = null;
-      setMode(t('reconnecting'));
-      state.reopen = setTimeout(openStream, 1000);
-    };
-    EVENT_TYPES.forEach(function (type) {
-      es.addEventListener(type, function (ev) {
-        if (ev.lastEventId) state.lastEventId = ev.lastEventId;
-        onEvent(JSON.parse(ev.data));
-      });
-    });
-    es.addEventListener('stream.reset', function () {
-      reload();
-      if (state.selected) loadMessages(state.selected);
-      document.dispatchEvent(new CustomEvent('console:resync'));
-    });
-  }
-  function reconnect() {
-    if (state.events) state.events.close();
+      var type = res.headers.get('content-type') || '';
+      if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
+      openStream();
+    },
+    function () {
+      startPolling();
+    },
+  );
+  // the window's time left and "today" move with the clock
+  state.clock = setInterval(function () {
+    renderThreadHead();
+    renderList();
+    if (state.selected) void checkAgent(state.conversations.get(state.selected));
+  }, 30000);
+}
+/** A dropped stream is opened again after a second from the last event this page saw (`last_event_id`). */
+function openStream() {
+  if (!session()) return;
+  var es = new EventSource(streamUrl());
+  state.events = es;
+  // a stream opened without a last event starts at its opening: what came since the list was read is read again
+  var fresh = !state.lastEventId;
+  es.onopen = function () {
+    setMode(t('live_events'));
+    if (!fresh) return;
+    fresh = false;
+    catchUp();
+    if (state.selected) loadMessages(state.selected);
+  };
+  es.onerror = function () {
+    if (state.events !== es) return;
+    es.close();
     state.events = null;
-    openStream();
-  }
-  function startPolling() {
-    if (state.poll || !session()) return;
-    setMode(t('polling'));
-    state.poll = setInterval(function () {
-      reload();
-      if (state.selected) loadMessages(state.selected);
-      document.dispatchEvent(new CustomEvent('console:resync'));
-    }, 10000);
-  }
-  function stopLive() {
-    if (state.events) state.events.close();
-    [state.poll, state.clock].forEach(function (x) {
-      if (x) clearInterval(x);
+    setMode(t('reconnecting'));
+    state.reopen = setTimeout(openStream, 1000);
+  };
+  EVENT_TYPES.forEach(function (type) {
+    es.addEventListener(type, function (ev) {
+      if (ev.lastEventId) state.lastEventId = ev.lastEventId;
+      onEvent(JSON.parse(ev.data));
     });
-    if (state.reopen) clearTimeout(state.reopen);
-    if (state.observer) state.observer.disconnect();
-    dropMedia();
-    state = freshState();
-    og.unread = 0;
-    document.title = baseTitle;
-  }
-  function setMode(m) {
-    $('live-mode').textContent = m;
-  }
+  });
+  es.addEventListener('stream.reset', function () {
+    reload();
+    if (state.selected) loadMessages(state.selected);
+    document.dispatchEvent(new CustomEvent('console:resync'));
+  });
+}
+function reconnect() {
+  if (state.events) state.events.close();
+  state.events = null;
+  openStream();
+}
+function startPolling() {
+  if (state.poll || !session()) return;
+  setMode(t('polling'));
+  state.poll = setInterval(function () {
+    reload();
+    if (state.selected) loadMessages(state.selected);
+    document.dispatchEvent(new CustomEvent('console:resync'));
+  }, 10000);
+}
+function stopLive() {
+  if (state.events) state.events.close();
+  [state.poll, state.clock].forEach(function (x) {
+    if (x) clearInterval(x);
+  });
+  if (state.reopen) clearTimeout(state.reopen);
+  if (state.observer) state.observer.disconnect();
+  dropMedia();
+  state = freshState();
+  og.unread = 0;
+  document.title = baseTitle;
+}
+function setMode(m) {
+  $('live-mode').textContent = m;
+}
 
-  function onEvent(ev) {
-    // carts and orders are other panels' (orders.js)
-    if (/^(cart|order)\./.test(ev.type)) return void document.dispatchEvent(new CustomEvent('console:event', { detail: ev }));
-    if (ev.type === 'agent.updated') return void document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: ev.data }));
-    if (ev.type === 'message.created') return onMessage(ev.data);
-    if (ev.type === 'message.status' || ev.type === 'message.updated') {
-      if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
-      if (ev.type === 'message.updated') messageChanged(ev.data);
-      return;
-    }
-    if (ev.type === 'conversation.handoff' && ev.data.id === state.selected) addHandoff(ev);
-    putConversation(ev.data);
+function onEvent(ev) {
+  // carts and orders are other panels' (orders.js)
+  if (/^(cart|order)\./.test(ev.type)) return void document.dispatchEvent(new CustomEvent('console:event', { detail: ev }));
+  if (ev.type === 'agent.updated') return void document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: ev.data }));
+  if (ev.type === 'message.created') return onMessage(ev.data);
+  if (ev.type === 'message.status' || ev.type === 'message.updated') {
+    if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
+    if (ev.type === 'message.updated') messageChanged(ev.data);
+    return;
   }
-  /** A conversation record from an event or an answer: merged into the one known (keeping its agent, preview, unread). */
-  function putConversation(c) {
-    var known = state.conversations.get(c.id);
-    if (known) {
-      Object.keys(c).forEach(function (k) {
-        if (k !== 'unread_count' || c.unread_count !== undefined) known[k] = c[k];
-      });
-      if (!inTab(known) && !state.q && known.id !== state.selected) state.conversations.delete(known.id);
-    } else if (inTab(c)) {
-      // new here: read it with its agent and preview
-      fetchConversation(c.id).then(function (full) {
-        if (!inTab(full)) return;
-        var now = state.conversations.get(full.id);
-        state.conversations.set(full.id, now ? Object.assign(full, pick(now)) : full);
-        if (state.total !== null) state.total++;
-        renderList();
-        if (!state.selected) select(full.id);
-      }, showError);
-      return;
-    }
-    renderList();
-    if (c.id === state.selected) renderThreadHead();
-  }
-  /**
-   * A message edited or deleted by its writer (§13.2) changes its conversation's row at once: a deleted text (a card
-   * number) leaves the preview, an edit (2 → 3 pizzas) shows its new words, and the row is marked until it is opened.
-   * A file stored later (also `message.updated`) marks nothing.
-   */
-  function messageChanged(m) {
-    var c = state.conversations.get(m.conversation_id);
-    if (!c) return;
-    var last = c.last_message && c.last_message.id === m.id;
-    var before = last ? c.last_message : null;
-    var edited = m.edited_at && (!before || before.edited_at !== m.edited_at) && Date.now() - Date.parse(m.edited_at) < 15 * 60000;
-    var deleted = m.revoked_at && (!before || !before.revoked_at);
-    if (last)
-      c.last_message = {
-        id: m.id,
-        role: m.role,
-        content: m.content,
-        created_at: m.created_at,
-        edited_at: m.edited_at,
-        revoked_at: m.revoked_at,
-      };
-    if ((edited || deleted) && m.role === 'user' && c.id !== state.selected) c.changed = deleted ? 'was_deleted' : 'edited';
-    renderList();
-  }
-  /** What the stream knows better than an earlier read: the newest message, its time, the window. */
-  function pick(c) {
-    var out = {};
-    ['last_message', 'last_message_at', 'window_expires_at', 'unread_count'].forEach(function (k) {
-      if (c[k] !== undefined) out[k] = c[k];
+  if (ev.type === 'conversation.handoff' && ev.data.id === state.selected) addHandoff(ev);
+  putConversation(ev.data);
+}
+/** A conversation record from an event or an answer: merged into the one known (keeping its agent, preview, unread). */
+function putConversation(c) {
+  var known = state.conversations.get(c.id);
+  if (known) {
+    Object.keys(c).forEach(function (k) {
+      if (k !== 'unread_count' || c.unread_count !== undefined) known[k] = c[k];
     });
-    return out;
+    if (!inTab(known) && !state.q && known.id !== state.selected) state.conversations.delete(known.id);
+  } else if (inTab(c)) {
+    // new here: read it with its agent and preview
+    fetchConversation(c.id).then(function (full) {
+      if (!inTab(full)) return;
+      var now = state.conversations.get(full.id);
+      state.conversations.set(full.id, now ? Object.assign(full, pick(now)) : full);
+      if (state.total !== null) state.total++;
+      renderList();
+      if (!state.selected) select(full.id);
+    }, showError);
+    return;
   }
-  function onMessage(m) {
-    var first = !state.counted.has(m.id);
-    state.counted.add(m.id);
-    var c = state.conversations.get(m.conversation_id);
-    var watching = m.conversation_id === state.selected && state.opened && document.visibilityState === 'visible';
-    if (m.conversation_id === state.selected) upsertMessage(m);
-    if (!first) return;
-    if (m.role === 'user' && !watching) notify(c, m);
-    if (!c) {
-      // a conversation beyond the pages read (or new): read it, it goes to the top
-      return void fetchConversation(m.conversation_id).then(function (full) {
-        if (!inTab(full) || state.conversations.has(full.id)) return;
-        state.conversations.set(full.id, full);
-        renderList();
-        if (m.role === 'user' && document.visibilityState !== 'visible') notify(full, m, true);
-      }, showError);
-    }
+  renderList();
+  if (c.id === state.selected) renderThreadHead();
+}
+/**
+ * A message edited or deleted by its writer (§13.2) changes its conversation's row at once: a deleted text (a card
+ * number) leaves the preview, an edit (2 → 3 pizzas) shows its new words, and the row is marked until it is opened.
+ * A file stored later (also `message.updated`) marks nothing.
+ */
+function messageChanged(m) {
+  var c = state.conversations.get(m.conversation_id);
+  if (!c) return;
+  var last = c.last_message && c.last_message.id === m.id;
+  var before = last ? c.last_message : null;
+  var edited = m.edited_at && (!before || before.edited_at !== m.edited_at) && Date.now() - Date.parse(m.edited_at) < 15 * 60000;
+  var deleted = m.revoked_at && (!before || !before.revoked_at);
+  if (last)
     c.last_message = {
       id: m.id,
       role: m.role,
@@ -1088,491 +1036,526 @@
       edited_at: m.edited_at,
       revoked_at: m.revoked_at,
     };
-    c.last_message_at = m.created_at;
-    // an inbound WhatsApp message opens the window again for 24 hours
-    if (m.role === 'user' && m.external_id && c.contact) {
-      c.window_expires_at = new Date(Date.parse(m.created_at) + WINDOW_MS).toISOString();
-    }
-    if (m.role === 'user') {
-      if (watching) {
-        c.unread_count = 1;
-        markSeen(c.id);
-      } else c.unread_count = (c.unread_count || 0) + 1;
-    }
-    renderList();
-    if (c.id === state.selected) renderThreadHead();
-  }
-
-  // ---- announcing new messages --------------------------------------------------------------
-  /** The tab's title carries the unread count of the queue. */
-  function announce() {
-    var unread = 0;
-    state.conversations.forEach(function (c) {
-      unread += c.unread_count || 0;
-    });
-    og.unread = unread;
-    // orders.js composes the title with its new orders; without it, the unread count alone
-    if (og.retitle) og.retitle();
-    else document.title = unread ? '(' + n(unread) + ') ' + baseTitle : baseTitle;
-  }
-  function notify(c, m, known) {
-    if (!('Notification' in window) || Notification.permission !== 'granted' || (known === undefined && !c)) return;
-    try {
-      var note = new Notification(t('new_message', { who: c ? contactOf(c) : '' }), {
-        body: firstWords(m.content),
-        tag: 'conversation-' + m.conversation_id,
-        lang: lang,
-      });
-      note.onclick = function () {
-        window.focus();
-        if (state.conversations.has(m.conversation_id)) select(m.conversation_id, true);
-      };
-    } catch {
-      /* a browser without page notifications */
-    }
-  }
-  function renderNotify() {
-    var b = $('notify');
-    var supported = 'Notification' in window;
-    b.hidden = !supported || Notification.permission === 'denied' || !session();
-    b.textContent = supported && Notification.permission === 'granted' ? t('notify_on') : t('notify_allow');
-    b.disabled = supported && Notification.permission === 'granted';
-  }
-  $('notify').addEventListener('click', function () {
-    Notification.requestPermission().then(renderNotify, renderNotify);
+  if ((edited || deleted) && m.role === 'user' && c.id !== state.selected) c.changed = deleted ? 'was_deleted' : 'edited';
+  renderList();
+}
+/** What the stream knows better than an earlier read: the newest message, its time, the window. */
+function pick(c) {
+  var out = {};
+  ['last_message', 'last_message_at', 'window_expires_at', 'unread_count'].forEach(function (k) {
+    if (c[k] !== undefined) out[k] = c[k];
   });
-
-  // ---- the reply box ----------------------------------------------------------------------------
-  // One Idempotency-Key per reply: a retry after a lost answer reuses it; a new key after any answer.
-  var replyKey = null;
-  function newKey() {
-    return window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
+  return out;
+}
+function onMessage(m) {
+  var first = !state.counted.has(m.id);
+  state.counted.add(m.id);
+  var c = state.conversations.get(m.conversation_id);
+  var watching = m.conversation_id === state.selected && state.opened && document.visibilityState === 'visible';
+  if (m.conversation_id === state.selected) upsertMessage(m);
+  if (!first) return;
+  if (m.role === 'user' && !watching) notify(c, m);
+  if (!c) {
+    // a conversation beyond the pages read (or new): read it, it goes to the top
+    return void fetchConversation(m.conversation_id).then(function (full) {
+      if (!inTab(full) || state.conversations.has(full.id)) return;
+      state.conversations.set(full.id, full);
+      renderList();
+      if (m.role === 'user' && document.visibilityState !== 'visible') notify(full, m, true);
+    }, showError);
   }
-  $('reply').addEventListener('submit', function (e) {
-    e.preventDefault();
-    var box = $('reply-text');
-    var content = box.value.trim();
-    $('reply-error').textContent = '';
-    if (!state.selected) return;
-    if (!content) {
-      $('reply-error').textContent = t('write_first');
-      box.focus();
-      return;
-    }
-    if (state.askingLocation) {
-      // §12.4 location_request_message: the box's (edited) text is the question
-      return void sendReply({
-        role: 'assistant',
-        type: 'interactive',
-        payload: { type: 'location_request_message', body: { text: content }, action: { name: 'send_location' } },
-      });
-    }
-    sendReply({ role: 'assistant', content: content });
-  });
-  /** A note for colleagues (§10.6): a non-public system message, never sent to the customer, never unread. */
-  $('add-note').addEventListener('click', function () {
-    var content = $('reply-text').value.trim();
-    $('reply-error').textContent = '';
-    if (!state.selected) return;
-    if (!content) {
-      $('reply-error').textContent = t('write_first');
-      return void $('reply-text').focus();
-    }
-    sendReply({ role: 'system', content: content, public: false });
-  });
-  /** The question "ask for location" puts in the box: in the customer's language when the number says it. */
-  var LOCATION_QUESTION = {
-    en: 'Could you share your location, please?',
-    es: '¿Nos compartes tu ubicación, por favor?',
-    fr: 'Pouvez-vous nous partager votre position, s’il vous plaît ?',
-    ar: 'هل يمكنك مشاركة موقعك من فضلك؟',
+  c.last_message = {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    created_at: m.created_at,
+    edited_at: m.edited_at,
+    revoked_at: m.revoked_at,
   };
-  /** Calling codes whose customers most likely read one of the console's languages. */
-  var CALLING_CODES = [
-    ['34', 'es'],
-    ['52', 'es'],
-    ['54', 'es'],
-    ['56', 'es'],
-    ['57', 'es'],
-    ['51', 'es'],
-    ['58', 'es'],
-    ['593', 'es'],
-    ['502', 'es'],
-    ['33', 'fr'],
-    ['32', 'fr'],
-    ['41', 'fr'],
-    ['221', 'fr'],
-    ['225', 'fr'],
-    ['237', 'fr'],
-    ['966', 'ar'],
-    ['971', 'ar'],
-    ['20', 'ar'],
-    ['212', 'ar'],
-    ['213', 'ar'],
-    ['216', 'ar'],
-    ['962', 'ar'],
-    ['965', 'ar'],
-    ['974', 'ar'],
-    ['44', 'en'],
-    ['1', 'en'],
-    ['61', 'en'],
-    ['353', 'en'],
-  ];
-  function customerLanguage(c) {
-    var digits = c && /^[0-9]+$/.test(c.contact || '') ? c.contact : '';
-    var best = null;
-    CALLING_CODES.forEach(function (x) {
-      if (digits.indexOf(x[0]) === 0 && (!best || x[0].length > best[0].length)) best = x;
-    });
-    return best ? best[1] : lang;
+  c.last_message_at = m.created_at;
+  // an inbound WhatsApp message opens the window again for 24 hours
+  if (m.role === 'user' && m.external_id && c.contact) {
+    c.window_expires_at = new Date(Date.parse(m.created_at) + WINDOW_MS).toISOString();
   }
-  /** "Ask for location" puts an editable question in the box; sending it asks for the location (not at once). */
-  function askLocation(on) {
-    state.askingLocation = !!on;
-    $('location-hint').hidden = !on;
-    if (!on) return;
-    var box = $('reply-text');
-    var c = state.conversations.get(state.selected);
-    if (!box.value.trim()) box.value = LOCATION_QUESTION[customerLanguage(c)];
+  if (m.role === 'user') {
+    if (watching) {
+      c.unread_count = 1;
+      markSeen(c.id);
+    } else c.unread_count = (c.unread_count || 0) + 1;
+  }
+  renderList();
+  if (c.id === state.selected) renderThreadHead();
+}
+
+// ---- announcing new messages --------------------------------------------------------------
+/** The tab's title carries the unread count of the queue. */
+function announce() {
+  var unread = 0;
+  state.conversations.forEach(function (c) {
+    unread += c.unread_count || 0;
+  });
+  og.unread = unread;
+  // orders.js composes the title with its new orders; without it, the unread count alone
+  if (og.retitle) og.retitle();
+  else document.title = unread ? '(' + n(unread) + ') ' + baseTitle : baseTitle;
+}
+function notify(c, m, known) {
+  if (!('Notification' in window) || Notification.permission !== 'granted' || (known === undefined && !c)) return;
+  try {
+    var note = new Notification(t('new_message', { who: c ? contactOf(c) : '' }), {
+      body: firstWords(m.content),
+      tag: 'conversation-' + m.conversation_id,
+      lang: lang,
+    });
+    note.onclick = function () {
+      window.focus();
+      if (state.conversations.has(m.conversation_id)) select(m.conversation_id, true);
+    };
+  } catch {
+    /* a browser without page notifications */
+  }
+}
+function renderNotify() {
+  var b = $('notify');
+  var supported = 'Notification' in window;
+  b.hidden = !supported || Notification.permission === 'denied' || !session();
+  b.textContent = supported && Notification.permission === 'granted' ? t('notify_on') : t('notify_allow');
+  b.disabled = supported && Notification.permission === 'granted';
+}
+$('notify').addEventListener('click', function () {
+  Notification.requestPermission().then(renderNotify, renderNotify);
+});
+
+// ---- the reply box ----------------------------------------------------------------------------
+// One Idempotency-Key per reply: a retry after a lost answer reuses it; a new key after any answer.
+var replyKey = null;
+function newKey() {
+  return window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+$('reply').addEventListener('submit', function (e) {
+  e.preventDefault();
+  var box = $('reply-text');
+  var content = box.value.trim();
+  $('reply-error').textContent = '';
+  if (!state.selected) return;
+  if (!content) {
+    $('reply-error').textContent = t('write_first');
     box.focus();
+    return;
   }
-  $('ask-location').addEventListener('click', function () {
-    if (!state.selected) return;
-    $('reply-error').textContent = '';
-    askLocation(true);
-  });
-  $('location-cancel').addEventListener('click', function () {
-    askLocation(false);
-  });
-  /** The kind a file is sent as (CONTRACT §12.4/§12.5, §10.6: a picture is an image, a sticker only when chosen). */
-  function kindOf(type, sticker) {
-    type = String(type || '').split(';')[0];
-    if (type === 'image/webp' && sticker) return 'sticker';
-    if (/^(image|video|audio)\//.test(type)) return type.split('/')[0];
-    return 'document';
-  }
-  /** A file picked: previewed with its kind, size and a caption first; nothing leaves until "Send file". */
-  var pickedUrl = null;
-  $('reply-file').addEventListener('change', function () {
-    var file = $('reply-file').files && $('reply-file').files[0];
-    if (!file || !state.selected) return;
-    $('reply-error').textContent = '';
-    var kind = kindOf(file.type, false);
-    if (pickedUrl) URL.revokeObjectURL(pickedUrl);
-    pickedUrl = kind === 'image' ? URL.createObjectURL(file) : null;
-    fill($('file-thumb-box'), pickedUrl ? h('img', { id: 'file-thumb', alt: '', src: pickedUrl }) : null);
-    $('file-name').textContent = t('file_kind_' + kind) + ' · ' + file.name + ' · ' + view.bytes(file.size);
-    $('file-sticker').checked = false;
-    $('file-sticker-label').hidden = file.type !== 'image/webp';
-    var caption = $('file-caption');
-    caption.value = $('reply-text').value.trim();
-    caption.disabled = kind === 'audio';
-    $('file-preview').hidden = false;
-    caption.focus();
-  });
-  /**
-   * The file as WhatsApp takes it: its image type takes JPEG and PNG only, so a picture in another format (a .webp
-   * photo) is redrawn as a JPEG here, unless it is sent as a sticker (WebP is what a sticker is).
-   */
-  function asSent(file, sticker) {
-    if (sticker || !/^image\/(webp|gif|bmp)$/.test(file.type) || !window.createImageBitmap) return Promise.resolve(file);
-    return window.createImageBitmap(file).then(function (bitmap) {
-      var canvas = document.createElement('canvas');
-      canvas.width = bitmap.width;
-      canvas.height = bitmap.height;
-      var g = canvas.getContext('2d');
-      g.fillStyle = '#fff';
-      g.fillRect(0, 0, canvas.width, canvas.height);
-      g.drawImage(bitmap, 0, 0);
-      return new Promise(function (resolve) {
-        canvas.toBlob(
-          function (blob) {
-            resolve(blob ? new window.File([blob], file.name.replace(/\.[^.]*$/, '') + '.jpg', { type: 'image/jpeg' }) : file);
-          },
-          'image/jpeg',
-          0.9,
-        );
-      });
+  if (state.askingLocation) {
+    // §12.4 location_request_message: the box's (edited) text is the question
+    return void sendReply({
+      role: 'assistant',
+      type: 'interactive',
+      payload: { type: 'location_request_message', body: { text: content }, action: { name: 'send_location' } },
     });
   }
-  function cancelFile() {
-    $('reply-file').value = '';
-    $('file-preview').hidden = true;
-    if (pickedUrl) URL.revokeObjectURL(pickedUrl);
-    pickedUrl = null;
-    $('file-thumb-box').replaceChildren();
+  sendReply({ role: 'assistant', content: content });
+});
+/** A note for colleagues (§10.6): a non-public system message, never sent to the customer, never unread. */
+$('add-note').addEventListener('click', function () {
+  var content = $('reply-text').value.trim();
+  $('reply-error').textContent = '';
+  if (!state.selected) return;
+  if (!content) {
+    $('reply-error').textContent = t('write_first');
+    return void $('reply-text').focus();
   }
-  $('file-cancel').addEventListener('click', cancelFile);
-  /** Sent: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id` with the caption typed. */
-  $('file-send').addEventListener('click', function () {
-    var file = $('reply-file').files && $('reply-file').files[0];
-    var id = state.selected;
-    if (!file || !id) return;
-    var sticker = $('file-sticker').checked;
-    var caption = $('file-caption').value.trim();
-    $('reply-hint').textContent = t('uploading', { name: file.name });
-    $('file-send').disabled = true;
-    asSent(file, sticker)
-      .then(function (sent) {
-        var form = new FormData();
-        form.append('file', sent, sent.name);
-        return api('/ai/media', null, { form: form });
-      })
-      .then(
-        function (stored) {
-          cancelFile();
-          if (state.selected !== id) return;
-          var kind = kindOf(stored.mime_type, sticker);
-          var payload = { media_id: stored.id };
-          if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
-          if (kind === 'document') payload.filename = stored.filename || file.name;
-          return sendReply({ role: 'assistant', type: kind, payload: payload });
-        },
-        function (err) {
-          $('reply-hint').textContent = '';
-          $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
-          if (err.status === 401) showError(err);
-        },
-      )
-      .then(function () {
-        $('file-send').disabled = false;
-      });
+  sendReply({ role: 'system', content: content, public: false });
+});
+/** The question "ask for location" puts in the box: in the customer's language when the number says it. */
+var LOCATION_QUESTION = {
+  en: 'Could you share your location, please?',
+  es: '¿Nos compartes tu ubicación, por favor?',
+  fr: 'Pouvez-vous nous partager votre position, s’il vous plaît ?',
+  ar: 'هل يمكنك مشاركة موقعك من فضلك؟',
+};
+/** Calling codes whose customers most likely read one of the console's languages. */
+var CALLING_CODES = [
+  ['34', 'es'],
+  ['52', 'es'],
+  ['54', 'es'],
+  ['56', 'es'],
+  ['57', 'es'],
+  ['51', 'es'],
+  ['58', 'es'],
+  ['593', 'es'],
+  ['502', 'es'],
+  ['33', 'fr'],
+  ['32', 'fr'],
+  ['41', 'fr'],
+  ['221', 'fr'],
+  ['225', 'fr'],
+  ['237', 'fr'],
+  ['966', 'ar'],
+  ['971', 'ar'],
+  ['20', 'ar'],
+  ['212', 'ar'],
+  ['213', 'ar'],
+  ['216', 'ar'],
+  ['962', 'ar'],
+  ['965', 'ar'],
+  ['974', 'ar'],
+  ['44', 'en'],
+  ['1', 'en'],
+  ['61', 'en'],
+  ['353', 'en'],
+];
+function customerLanguage(c) {
+  var digits = c && /^[0-9]+$/.test(c.contact || '') ? c.contact : '';
+  var best = null;
+  CALLING_CODES.forEach(function (x) {
+    if (digits.indexOf(x[0]) === 0 && (!best || x[0].length > best[0].length)) best = x;
   });
-  /**
-   * A reply to the customer from a conversation the AI handles takes it first (as a reply from the phone does, §13.1):
-   * the handoff to the caller, then the reply, so the AI's next answer is refused (409) and the customer hears one voice.
-   */
-  function sendReply(body) {
-    var c = state.conversations.get(state.selected);
-    if (body.role !== 'assistant' || !c) return postReply(body);
-    // the agent as it is now (another operator, or Meta, may have disabled it since the page read it)
-    return checkAgent(c).then(function (agent) {
-      if (agent && !agent.enabled) {
-        $('reply-error').textContent = t('err_agent_off', { name: agent.name });
-        return;
-      }
-      return takeThenPost(c, body);
+  return best ? best[1] : lang;
+}
+/** "Ask for location" puts an editable question in the box; sending it asks for the location (not at once). */
+function askLocation(on) {
+  state.askingLocation = !!on;
+  $('location-hint').hidden = !on;
+  if (!on) return;
+  var box = $('reply-text');
+  var c = state.conversations.get(state.selected);
+  if (!box.value.trim()) box.value = LOCATION_QUESTION[customerLanguage(c)];
+  box.focus();
+}
+$('ask-location').addEventListener('click', function () {
+  if (!state.selected) return;
+  $('reply-error').textContent = '';
+  askLocation(true);
+});
+$('location-cancel').addEventListener('click', function () {
+  askLocation(false);
+});
+/** The kind a file is sent as (CONTRACT §12.4/§12.5, §10.6: a picture is an image, a sticker only when chosen). */
+function kindOf(type, sticker) {
+  type = String(type || '').split(';')[0];
+  if (type === 'image/webp' && sticker) return 'sticker';
+  if (/^(image|video|audio)\//.test(type)) return type.split('/')[0];
+  return 'document';
+}
+/** A file picked: previewed with its kind, size and a caption first; nothing leaves until "Send file". */
+var pickedUrl = null;
+$('reply-file').addEventListener('change', function () {
+  var file = $('reply-file').files && $('reply-file').files[0];
+  if (!file || !state.selected) return;
+  $('reply-error').textContent = '';
+  var kind = kindOf(file.type, false);
+  if (pickedUrl) URL.revokeObjectURL(pickedUrl);
+  pickedUrl = kind === 'image' ? URL.createObjectURL(file) : null;
+  fill($('file-thumb-box'), pickedUrl ? h('img', { id: 'file-thumb', alt: '', src: pickedUrl }) : null);
+  $('file-name').textContent = t('file_kind_' + kind) + ' · ' + file.name + ' · ' + view.bytes(file.size);
+  $('file-sticker').checked = false;
+  $('file-sticker-label').hidden = file.type !== 'image/webp';
+  var caption = $('file-caption');
+  caption.value = $('reply-text').value.trim();
+  caption.disabled = kind === 'audio';
+  $('file-preview').hidden = false;
+  caption.focus();
+});
+/**
+ * The file as WhatsApp takes it: its image type takes JPEG and PNG only, so a picture in another format (a .webp
+ * photo) is redrawn as a JPEG here, unless it is sent as a sticker (WebP is what a sticker is).
+ */
+function asSent(file, sticker) {
+  if (sticker || !/^image\/(webp|gif|bmp)$/.test(file.type) || !window.createImageBitmap) return Promise.resolve(file);
+  return window.createImageBitmap(file).then(function (bitmap) {
+    var canvas = document.createElement('canvas');
+    canvas.width = bitmap.width;
+    canvas.height = bitmap.height;
+    var g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.drawImage(bitmap, 0, 0);
+    return new Promise(function (resolve) {
+      canvas.toBlob(
+        function (blob) {
+          resolve(blob ? new window.File([blob], file.name.replace(/\.[^.]*$/, '') + '.jpg', { type: 'image/jpeg' }) : file);
+        },
+        'image/jpeg',
+        0.9,
+      );
     });
-  }
-  function takeThenPost(c, body) {
-    if (c.handler === 'human') return postReply(body);
-    var id = c.id;
-    $('reply-hint').textContent = t('taking_over');
-    return api('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(
-      function (taken) {
-        putConversation(taken);
-        return postReply(body, id);
+  });
+}
+function cancelFile() {
+  $('reply-file').value = '';
+  $('file-preview').hidden = true;
+  if (pickedUrl) URL.revokeObjectURL(pickedUrl);
+  pickedUrl = null;
+  $('file-thumb-box').replaceChildren();
+}
+$('file-cancel').addEventListener('click', cancelFile);
+/** Sent: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id` with the caption typed. */
+$('file-send').addEventListener('click', function () {
+  var file = $('reply-file').files && $('reply-file').files[0];
+  var id = state.selected;
+  if (!file || !id) return;
+  var sticker = $('file-sticker').checked;
+  var caption = $('file-caption').value.trim();
+  $('reply-hint').textContent = t('uploading', { name: file.name });
+  $('file-send').disabled = true;
+  asSent(file, sticker)
+    .then(function (sent) {
+      var form = new FormData();
+      form.append('file', sent, sent.name);
+      return api('/ai/media', null, { form: form });
+    })
+    .then(
+      function (stored) {
+        cancelFile();
+        if (state.selected !== id) return;
+        var kind = kindOf(stored.mime_type, sticker);
+        var payload = { media_id: stored.id };
+        if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
+        if (kind === 'document') payload.filename = stored.filename || file.name;
+        return sendReply({ role: 'assistant', type: kind, payload: payload });
       },
       function (err) {
         $('reply-hint').textContent = '';
-        $('reply-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]) : t('not_sent', { reason: err.message });
+        $('reply-error').textContent = t('not_sent', { reason: err.message || t('unreachable') });
         if (err.status === 401) showError(err);
       },
+    )
+    .then(function () {
+      $('file-send').disabled = false;
+    });
+});
+/**
+ * A reply to the customer from a conversation the AI handles takes it first (as a reply from the phone does, §13.1):
+ * the handoff to the caller, then the reply, so the AI's next answer is refused (409) and the customer hears one voice.
+ */
+function sendReply(body) {
+  var c = state.conversations.get(state.selected);
+  if (body.role !== 'assistant' || !c) return postReply(body);
+  // the agent as it is now (another operator, or Meta, may have disabled it since the page read it)
+  return checkAgent(c).then(function (agent) {
+    if (agent && !agent.enabled) {
+      $('reply-error').textContent = t('err_agent_off', { name: agent.name });
+      return;
+    }
+    return takeThenPost(c, body);
+  });
+}
+function takeThenPost(c, body) {
+  if (c.handler === 'human') return postReply(body);
+  var id = c.id;
+  $('reply-hint').textContent = t('taking_over');
+  return api('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(
+    function (taken) {
+      putConversation(taken);
+      return postReply(body, id);
+    },
+    function (err) {
+      $('reply-hint').textContent = '';
+      $('reply-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]) : t('not_sent', { reason: err.message });
+      if (err.status === 401) showError(err);
+    },
+  );
+}
+/** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
+function postReply(body, to) {
+  var id = to || state.selected;
+  var box = $('reply-text');
+  replyKey = replyKey || newKey();
+  var buttons = $('reply').querySelectorAll('button');
+  buttons.forEach(function (b) {
+    b.disabled = true;
+  });
+  $('reply-hint').textContent = t('sending');
+  return api('/ai/conversations/' + id + '/messages', null, { body: body, headers: { 'Idempotency-Key': replyKey } })
+    .then(
+      function (m) {
+        replyKey = null;
+        if (state.selected === id) {
+          box.value = '';
+          askLocation(false);
+        }
+        var all = drafts();
+        delete all[id];
+        saveDrafts(all);
+        $('reply-hint').textContent = '';
+        onMessage(m);
+      },
+      function (err) {
+        if (err.status && err.status < 500 && err.code !== 'ERROR_IDEMPOTENCY_IN_PROGRESS') replyKey = null;
+        $('reply-hint').textContent = '';
+        $('reply-error').textContent = REPLY_ERRORS[err.code]
+          ? t(REPLY_ERRORS[err.code])
+          : t('not_sent', { reason: err.message || t('unreachable') });
+        if (err.status === 401) showError(err);
+      },
+    )
+    .then(function () {
+      buttons.forEach(function (b) {
+        b.disabled = false;
+      });
+    });
+}
+$('reply-text').addEventListener('input', function () {
+  replyKey = null;
+});
+
+// ---- templates once the window is closed (§6.1 send) -------------------------------------------
+function placeholders(template) {
+  var body = (template.components || []).filter(function (x) {
+    return String(x.type).toUpperCase() === 'BODY';
+  })[0];
+  var found = (body && body.text ? body.text : '').match(/\{\{\s*\d+\s*\}\}/g) || [];
+  var numbers = new Set(
+    found.map(function (x) {
+      return x.replace(/\D/g, '');
+    }),
+  );
+  return { text: body ? body.text : '', count: numbers.size };
+}
+function loadTemplates(c) {
+  if (state.templatesFor === c.id) return; // drawn already: the values typed stay
+  var cached = state.templates.get(c.agent_id);
+  if (cached && cached.length) {
+    state.templatesFor = c.id;
+    return renderTemplates(cached);
+  }
+  state.templates.set(c.agent_id, []);
+  api('/ai/agents/' + c.agent_id + '/templates', { status: 'APPROVED' }).then(function (list) {
+    state.templates.set(c.agent_id, list);
+    var now = state.selected && state.conversations.get(state.selected);
+    if (now && now.agent_id === c.agent_id) {
+      state.templatesFor = now.id;
+      renderTemplates(list);
+    }
+  }, showError);
+}
+function renderTemplates(list) {
+  var select = $('template-pick');
+  var before = select.value;
+  fill(
+    select,
+    list.map(function (tp) {
+      return h('option', { value: tp.id }, tp.name + ' (' + tp.language + ')');
+    }),
+  );
+  if (before) select.value = before;
+  select.disabled = !list.length;
+  $('templates').querySelector('button[type="submit"]').disabled = !list.length;
+  $('template-hint').textContent = list.length ? $('template-hint').textContent : t('no_templates');
+  renderTemplateParams(list);
+}
+function chosenTemplate() {
+  var c = state.conversations.get(state.selected);
+  var list = (c && state.templates.get(c.agent_id)) || [];
+  var id = Number($('template-pick').value);
+  return list.filter(function (x) {
+    return x.id === id;
+  })[0];
+}
+function renderTemplateParams() {
+  var tp = chosenTemplate();
+  var p = tp ? placeholders(tp) : { text: '', count: 0 };
+  $('template-preview').textContent = p.text;
+  var inputs = [];
+  for (var i = 1; i <= p.count; i++) {
+    inputs.push(
+      h('label', { for: 'template-param-' + i }, t('template_param', { n: n(i) })),
+      h('input', { id: 'template-param-' + i, class: 'template-param', dir: 'auto', maxlength: 1024, required: true }),
     );
   }
-  /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
-  function postReply(body, to) {
-    var id = to || state.selected;
-    var box = $('reply-text');
-    replyKey = replyKey || newKey();
-    var buttons = $('reply').querySelectorAll('button');
-    buttons.forEach(function (b) {
-      b.disabled = true;
-    });
-    $('reply-hint').textContent = t('sending');
-    return api('/ai/conversations/' + id + '/messages', null, { body: body, headers: { 'Idempotency-Key': replyKey } })
-      .then(
-        function (m) {
-          replyKey = null;
-          if (state.selected === id) {
-            box.value = '';
-            askLocation(false);
-          }
-          var all = drafts();
-          delete all[id];
-          saveDrafts(all);
-          $('reply-hint').textContent = '';
-          onMessage(m);
-        },
-        function (err) {
-          if (err.status && err.status < 500 && err.code !== 'ERROR_IDEMPOTENCY_IN_PROGRESS') replyKey = null;
-          $('reply-hint').textContent = '';
-          $('reply-error').textContent = REPLY_ERRORS[err.code]
-            ? t(REPLY_ERRORS[err.code])
-            : t('not_sent', { reason: err.message || t('unreachable') });
-          if (err.status === 401) showError(err);
-        },
-      )
-      .then(function () {
-        buttons.forEach(function (b) {
-          b.disabled = false;
+  fill($('template-params'), inputs);
+}
+$('template-pick').addEventListener('change', renderTemplateParams);
+$('templates').addEventListener('submit', function (e) {
+  e.preventDefault();
+  var c = state.conversations.get(state.selected);
+  var tp = chosenTemplate();
+  if (!c || !tp) return;
+  var values = Array.prototype.map.call(document.querySelectorAll('.template-param'), function (x) {
+    return x.value.trim();
+  });
+  var button = $('templates').querySelector('button[type="submit"]');
+  button.disabled = true;
+  $('template-error').textContent = '';
+  api('/ai/agents/' + c.agent_id + '/templates/' + tp.id + '/send', null, {
+    body: { to: c.contact, body_parameters: values },
+    headers: { 'Idempotency-Key': newKey() },
+  })
+    .then(
+      function (r) {
+        $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
+        // sent: its values were this customer's, not the next one's
+        document.querySelectorAll('.template-param').forEach(function (x) {
+          x.value = '';
         });
-      });
-  }
-  $('reply-text').addEventListener('input', function () {
-    replyKey = null;
-  });
-
-  // ---- templates once the window is closed (§6.1 send) -------------------------------------------
-  function placeholders(template) {
-    var body = (template.components || []).filter(function (x) {
-      return String(x.type).toUpperCase() === 'BODY';
-    })[0];
-    var found = (body && body.text ? body.text : '').match(/\{\{\s*\d+\s*\}\}/g) || [];
-    var numbers = new Set(
-      found.map(function (x) {
-        return x.replace(/\D/g, '');
-      }),
-    );
-    return { text: body ? body.text : '', count: numbers.size };
-  }
-  function loadTemplates(c) {
-    if (state.templatesFor === c.id) return; // drawn already: the values typed stay
-    var cached = state.templates.get(c.agent_id);
-    if (cached && cached.length) {
-      state.templatesFor = c.id;
-      return renderTemplates(cached);
-    }
-    state.templates.set(c.agent_id, []);
-    api('/ai/agents/' + c.agent_id + '/templates', { status: 'APPROVED' }).then(function (list) {
-      state.templates.set(c.agent_id, list);
-      var now = state.selected && state.conversations.get(state.selected);
-      if (now && now.agent_id === c.agent_id) {
-        state.templatesFor = now.id;
-        renderTemplates(list);
-      }
-    }, showError);
-  }
-  function renderTemplates(list) {
-    var select = $('template-pick');
-    var before = select.value;
-    fill(
-      select,
-      list.map(function (tp) {
-        return h('option', { value: tp.id }, tp.name + ' (' + tp.language + ')');
-      }),
-    );
-    if (before) select.value = before;
-    select.disabled = !list.length;
-    $('templates').querySelector('button[type="submit"]').disabled = !list.length;
-    $('template-hint').textContent = list.length ? $('template-hint').textContent : t('no_templates');
-    renderTemplateParams(list);
-  }
-  function chosenTemplate() {
-    var c = state.conversations.get(state.selected);
-    var list = (c && state.templates.get(c.agent_id)) || [];
-    var id = Number($('template-pick').value);
-    return list.filter(function (x) {
-      return x.id === id;
-    })[0];
-  }
-  function renderTemplateParams() {
-    var tp = chosenTemplate();
-    var p = tp ? placeholders(tp) : { text: '', count: 0 };
-    $('template-preview').textContent = p.text;
-    var inputs = [];
-    for (var i = 1; i <= p.count; i++) {
-      inputs.push(
-        h('label', { for: 'template-param-' + i }, t('template_param', { n: n(i) })),
-        h('input', { id: 'template-param-' + i, class: 'template-param', dir: 'auto', maxlength: 1024, required: true }),
-      );
-    }
-    fill($('template-params'), inputs);
-  }
-  $('template-pick').addEventListener('change', renderTemplateParams);
-  $('templates').addEventListener('submit', function (e) {
-    e.preventDefault();
-    var c = state.conversations.get(state.selected);
-    var tp = chosenTemplate();
-    if (!c || !tp) return;
-    var values = Array.prototype.map.call(document.querySelectorAll('.template-param'), function (x) {
-      return x.value.trim();
+      },
+      function (err) {
+        $('template-error').textContent = t('not_sent', { reason: err.message });
+      },
+    )
+    .then(function () {
+      button.disabled = false;
     });
-    var button = $('templates').querySelector('button[type="submit"]');
-    button.disabled = true;
-    $('template-error').textContent = '';
-    api('/ai/agents/' + c.agent_id + '/templates/' + tp.id + '/send', null, {
-      body: { to: c.contact, body_parameters: values },
-      headers: { 'Idempotency-Key': newKey() },
-    })
-      .then(
-        function (r) {
-          $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
-          // sent: its values were this customer's, not the next one's
-          document.querySelectorAll('.template-param').forEach(function (x) {
-            x.value = '';
-          });
-        },
-        function (err) {
-          $('template-error').textContent = t('not_sent', { reason: err.message });
-        },
-      )
-      .then(function () {
-        button.disabled = false;
-      });
-  });
+});
 
-  // ---- agents changed in the agents panel ----------------------------------------------------------
-  document.addEventListener('console:agent-updated', function (e) {
-    var a = e.detail;
-    state.conversations.forEach(function (c) {
-      if (c.agent_id === a.id) c.agent = Object.assign({}, c.agent || {}, { name: a.name, enabled: a.enabled, provider: a.provider });
-    });
+// ---- agents changed in the agents panel ----------------------------------------------------------
+document.addEventListener('console:agent-updated', function (e) {
+  var a = e.detail;
+  state.conversations.forEach(function (c) {
+    if (c.agent_id === a.id) c.agent = Object.assign({}, c.agent || {}, { name: a.name, enabled: a.enabled, provider: a.provider });
+  });
+  renderList();
+  renderThreadHead();
+});
+
+function begin() {
+  $('tab-mine').hidden = !session().userId;
+  if ('IntersectionObserver' in window) {
+    state.observer = new IntersectionObserver(
+      function (entries) {
+        if (
+          entries.some(function (x) {
+            return x.isIntersecting;
+          })
+        )
+          loadMore();
+      },
+      { root: $('conversations'), rootMargin: '120px' },
+    );
+  }
+  renderNotify();
+  startLive();
+}
+document.addEventListener('console:signed-in', begin);
+document.addEventListener('console:signed-out', function () {
+  keepDraft();
+  $('reply-text').value = ''; // the draft stays the operator's, never on screen for the next one
+  stopLive();
+  renderNotify();
+});
+window.addEventListener('beforeunload', keepDraft);
+// what other panels and the browser tests may use
+og.reconnect = reconnect;
+/** What counter.js (assignment, closing, the contact panel, saved replies) reads and calls. */
+og.inbox = {
+  selected: function () {
+    return state.selected ? state.conversations.get(state.selected) || null : null;
+  },
+  putConversation: putConversation,
+  redraw: function () {
     renderList();
     renderThreadHead();
-  });
-
-  function begin() {
-    $('tab-mine').hidden = !session().userId;
-    if ('IntersectionObserver' in window) {
-      state.observer = new IntersectionObserver(
-        function (entries) {
-          if (
-            entries.some(function (x) {
-              return x.isIntersecting;
-            })
-          )
-            loadMore();
-        },
-        { root: $('conversations'), rootMargin: '120px' },
-      );
-    }
-    renderNotify();
-    startLive();
-  }
-  document.addEventListener('console:signed-in', begin);
-  document.addEventListener('console:signed-out', function () {
-    keepDraft();
-    $('reply-text').value = ''; // the draft stays the operator's, never on screen for the next one
-    stopLive();
-    renderNotify();
-  });
-  window.addEventListener('beforeunload', keepDraft);
-  // what other panels and the browser tests may use
-  og.reconnect = reconnect;
-  /** What counter.js (assignment, closing, the contact panel, saved replies) reads and calls. */
-  og.inbox = {
-    selected: function () {
-      return state.selected ? state.conversations.get(state.selected) || null : null;
-    },
-    putConversation: putConversation,
-    redraw: function () {
-      renderList();
-      renderThreadHead();
-      state.messages.forEach(function (m) {
-        renderMessage(m, true);
-      });
-    },
-    when: when,
-    contactOf: contactOf,
-    /** Opens conversation `id` (the Orders page's "Open conversation"), read first when the queue does not hold it. */
-    open: function (id) {
-      if (state.conversations.has(id)) return select(id, true);
-      fetchConversation(id).then(function (c) {
-        if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
-        select(c.id, true);
-      }, showError);
-    },
-  };
-  if (session()) begin();
-})();
+    state.messages.forEach(function (m) {
+      renderMessage(m, true);
+    });
+  },
+  when: when,
+  contactOf: contactOf,
+  /** Opens conversation `id` (the Orders page's "Open conversation"), read first when the queue does not hold it. */
+  open: function (id) {
+    if (state.conversations.has(id)) return select(id, true);
+    fetchConversation(id).then(function (c) {
+      if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
+      select(c.id, true);
+    }, showError);
+  },
+};
+if (session()) begin();

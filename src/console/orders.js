@@ -6,731 +6,718 @@
  * order is announced by a short sound made with the Web Audio API (no file; a toggle kept in localStorage) and in the
  * tab's title until the page is looked at. In the inbox's thread: the conversation's cart and its orders.
  * Plain JS, no build step; loaded after inbox.js and counter.js (it uses `og.inbox`). */
-(function () {
-  'use strict';
-  var $ = function (id) {
-    return document.getElementById(id);
-  };
-  var og = window.OrderGraphConsole;
-  var dashboard = $('dashboard');
-  if (!og || !dashboard) return;
-  var api = og.api,
-    h = og.h,
-    fill = og.fill,
-    t = og.t,
-    lang = og.lang,
-    session = og.session;
-  var i18n = window.OrderGraphI18n;
-  var dom = window.OrderGraphDom;
+import { api, og, session, showError } from './console.js';
+import * as dom from './dom.js';
+import { $, fill, h } from './dom.js';
+import * as i18n from './i18n.js';
+import { lang, t } from './i18n.js';
+var dashboard = $('dashboard');
 
-  var PENDING = [0, 13];
-  var FINAL = [1, 2, 5, 6, 10, 11, 12, 15, 16, 17];
-  var GROUPS = ['pending', 'progress', 'done'];
-  var SOUND = 'ordergraph-console:orders-sound';
-  var baseTitle = document.title;
-  var ids = new Intl.NumberFormat(lang, { useGrouping: false });
-  var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
-  var dayLong = new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long' });
-  var plainMoney = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  var moneyBy = new Map();
-  /** An amount with its currency, in the page's language (`23,50 €`, `€23.50`, `٢٣٫٥٠ €`). */
-  function money(amount, currency) {
-    if (amount === null || amount === undefined || isNaN(Number(amount))) return '–';
-    if (!currency) return plainMoney.format(Number(amount));
-    if (!moneyBy.has(currency)) {
-      try {
-        moneyBy.set(currency, new Intl.NumberFormat(lang, { style: 'currency', currency: currency }));
-      } catch {
-        moneyBy.set(currency, null);
-      }
-    }
-    var f = moneyBy.get(currency);
-    return f ? f.format(Number(amount)) : plainMoney.format(Number(amount)) + ' ' + currency;
-  }
-  function groupOf(status) {
-    if (PENDING.indexOf(status) >= 0) return 'pending';
-    return FINAL.indexOf(status) >= 0 ? 'done' : 'progress';
-  }
-  function statusName(s) {
-    return t('ost_' + s);
-  }
-  function totalOf(o) {
-    return o.summary && o.summary.total !== undefined ? o.summary.total : o.total;
-  }
-  /** Midnight today in the browser's zone, as an instant. */
-  function todayStart() {
-    var d = new Date();
-    d.setHours(0, 0, 0, 0);
-    return d;
-  }
-  function isToday(iso) {
-    return new Date(iso).toDateString() === new Date().toDateString();
-  }
-
-  var state = fresh();
-  function fresh() {
-    return {
-      orders: new Map(),
-      customers: new Map(),
-      day: new Date().toDateString(),
-      loaded: false,
-      unseen: 0,
-      fresh: new Set(),
-      rejecting: null,
-      errors: new Map(),
-      busy: new Set(),
-      generation: 0,
-      chimes: 0,
-      clock: null,
-      thread: { id: null, cart: null, orders: new Map() },
-    };
-  }
-
-  // ---- the page's markup: a switch between the inbox (with the figures) and the orders ----------------
-  var nav = h(
-    'nav',
-    { class: 'pages', 'aria-label': t('nav_label') },
-    h('button', { type: 'button', id: 'page-inbox', 'data-page': 'inbox', 'aria-current': 'page' }, t('nav_inbox')),
-    h(
-      'button',
-      { type: 'button', id: 'page-orders', 'data-page': 'orders', 'aria-current': 'false' },
-      t('nav_orders'),
-      ' ',
-      h('span', { id: 'orders-badge', class: 'count', hidden: true }),
-    ),
-  );
-  var section = h(
-    'section',
-    { id: 'orders-page', class: 'orders-page', 'aria-labelledby': 'orders-title', hidden: true },
-    h(
-      'div',
-      { class: 'row' },
-      h('h2', { id: 'orders-title' }, t('orders_today'), ' ', h('span', { id: 'orders-day', class: 'muted' })),
-      h(
-        'label',
-        { class: 'inline sound', for: 'orders-sound' },
-        h('input', { type: 'checkbox', id: 'orders-sound' }),
-        ' ',
-        h('span', null, t('sound_toggle')),
-      ),
-    ),
-    h('p', { id: 'orders-status', class: 'muted', role: 'status', 'aria-live': 'polite' }),
-    h('p', { id: 'orders-error', class: 'error', role: 'alert' }),
-    h(
-      'div',
-      { class: 'order-groups' },
-      GROUPS.map(function (g) {
-        return h(
-          'section',
-          { class: 'order-group', 'data-group': g, 'aria-labelledby': 'group-' + g + '-title' },
-          h('h3', { id: 'group-' + g + '-title' }, t('group_' + g), ' ', h('span', { class: 'group-count' })),
-          h('ol', { class: 'order-list', id: 'orders-' + g }),
-        );
-      }),
-    ),
-  );
-  dashboard.insertBefore(nav, dashboard.firstChild);
-  dashboard.insertBefore(section, nav.nextSibling);
-
-  function currentPage() {
-    return dashboard.classList.contains('view-orders') ? 'orders' : 'inbox';
-  }
-  function showPage(page) {
-    var orders = page === 'orders';
-    dashboard.classList.toggle('view-orders', orders);
-    section.hidden = !orders;
-    $('page-inbox').setAttribute('aria-current', orders ? 'false' : 'page');
-    $('page-orders').setAttribute('aria-current', orders ? 'page' : 'false');
-    var url = new URL(location.href);
-    url.hash = orders ? 'orders' : '';
-    window.history.replaceState(null, '', url.toString());
-    if (orders) {
-      looked();
-      if (!state.loaded) load();
-    }
-    retitle();
-  }
-  nav.addEventListener('click', function (e) {
-    var b = e.target.closest('button[data-page]');
-    if (b) showPage(b.getAttribute('data-page'));
-  });
-
-  // ---- the announcement: a sound (Web Audio, no file) and the tab's title ------------------------------------
-  var soundBox = $('orders-sound');
-  soundBox.checked = localStorage.getItem(SOUND) !== 'off';
-  soundBox.addEventListener('change', function () {
-    localStorage.setItem(SOUND, soundBox.checked ? 'on' : 'off');
-    if (soundBox.checked) audio();
-  });
-  var audioContext = null;
-  /** The page's one AudioContext, made (or resumed) on a click: browsers start sound only after a gesture. */
-  function audio() {
-    var Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return null;
-    if (!audioContext) {
-      try {
-        audioContext = new Ctx();
-      } catch {
-        return null;
-      }
-    }
-    if (audioContext.state === 'suspended') audioContext.resume().catch(function () {});
-    return audioContext;
-  }
-  document.addEventListener('click', audio, { once: true });
-  /** Two short rising tones (about 0.4 s), quiet enough for a kitchen not to jump. */
-  function chime() {
-    if (!soundBox.checked) return;
-    state.chimes++;
-    section.setAttribute('data-chimes', String(state.chimes));
-    var ctx = audio();
-    if (!ctx) return;
+var PENDING = [0, 13];
+var FINAL = [1, 2, 5, 6, 10, 11, 12, 15, 16, 17];
+var GROUPS = ['pending', 'progress', 'done'];
+var SOUND = 'ordergraph-console:orders-sound';
+var baseTitle = document.title;
+var ids = new Intl.NumberFormat(lang, { useGrouping: false });
+var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+var dayLong = new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long' });
+var plainMoney = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+var moneyBy = new Map();
+/** An amount with its currency, in the page's language (`23,50 €`, `€23.50`, `٢٣٫٥٠ €`). */
+function money(amount, currency) {
+  if (amount === null || amount === undefined || isNaN(Number(amount))) return '–';
+  if (!currency) return plainMoney.format(Number(amount));
+  if (!moneyBy.has(currency)) {
     try {
-      [
-        [880, 0],
-        [1318.5, 0.18],
-      ].forEach(function (note) {
-        var at = ctx.currentTime + note[1];
-        var osc = ctx.createOscillator();
-        var gain = ctx.createGain();
-        osc.type = 'sine';
-        osc.frequency.value = note[0];
-        gain.gain.setValueAtTime(0.0001, at);
-        gain.gain.exponentialRampToValueAtTime(0.25, at + 0.02);
-        gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.2);
-        osc.connect(gain);
-        gain.connect(ctx.destination);
-        osc.start(at);
-        osc.stop(at + 0.22);
-      });
+      moneyBy.set(currency, new Intl.NumberFormat(lang, { style: 'currency', currency: currency }));
     } catch {
-      /* no sound: the title still says it */
+      moneyBy.set(currency, null);
     }
   }
-  function watching() {
-    return currentPage() === 'orders' && document.visibilityState === 'visible';
-  }
-  /** The page was looked at: the new orders are no longer new for the title. */
-  function looked() {
-    if (!watching()) return;
-    state.unseen = 0;
-    retitle();
-  }
-  document.addEventListener('visibilitychange', looked);
-  window.addEventListener('focus', looked);
-  /**
-   * The tab's title: `(2) Orders — OrderGraph console` while new orders wait to be looked at (`Orders — …` on this
-   * page); on the inbox, its own part follows (`(5) OrderGraph console` with unread messages).
-   */
-  function retitle() {
-    var onOrders = currentPage() === 'orders';
-    var inbox = og.unread && !onOrders ? '(' + i18n.n(og.unread) + ') ' + baseTitle : baseTitle;
-    var orders = state.unseen ? '(' + i18n.n(state.unseen) + ') ' + t('orders_title') : onOrders ? t('orders_title') : null;
-    document.title = orders ? orders + ' — ' + inbox : inbox;
-    var badge = $('orders-badge');
-    badge.hidden = !state.unseen;
-    badge.textContent = state.unseen ? i18n.n(state.unseen) : '';
-  }
-  og.retitle = retitle;
+  var f = moneyBy.get(currency);
+  return f ? f.format(Number(amount)) : plainMoney.format(Number(amount)) + ' ' + currency;
+}
+function groupOf(status) {
+  if (PENDING.indexOf(status) >= 0) return 'pending';
+  return FINAL.indexOf(status) >= 0 ? 'done' : 'progress';
+}
+function statusName(s) {
+  return t('ost_' + s);
+}
+function totalOf(o) {
+  return o.summary && o.summary.total !== undefined ? o.summary.total : o.total;
+}
+/** Midnight today in the browser's zone, as an instant. */
+function todayStart() {
+  var d = new Date();
+  d.setHours(0, 0, 0, 0);
+  return d;
+}
+function isToday(iso) {
+  return new Date(iso).toDateString() === new Date().toDateString();
+}
 
-  // ---- today's orders ---------------------------------------------------------------------------------
-  /** Every order of today, newest first: pages of 100 until the last (a busy day is read whole, never cut). */
-  function load() {
-    var generation = ++state.generation;
-    state.day = new Date().toDateString();
-    $('orders-day').textContent = dayLong.format(new Date());
-    $('orders-status').textContent = t('orders_loading');
-    $('orders-error').textContent = '';
-    var where = JSON.stringify([{ attribute: 'created_at', value: { condition: '>=', value: todayStart().toISOString() } }]);
-    var found = new Map();
-    function page(n) {
-      return api('/ai/orders', { where: where, orderBy: '-created_at,-id', page: String(n), page_size: '100' }, null, true).then(
-        function (body) {
-          body.result.forEach(function (o) {
-            found.set(o.id, o);
-          });
-          if (n < body.pagination.total_pages && n < 50) return page(n + 1);
-        },
+var state = fresh();
+function fresh() {
+  return {
+    orders: new Map(),
+    customers: new Map(),
+    day: new Date().toDateString(),
+    loaded: false,
+    unseen: 0,
+    fresh: new Set(),
+    rejecting: null,
+    errors: new Map(),
+    busy: new Set(),
+    generation: 0,
+    chimes: 0,
+    clock: null,
+    thread: { id: null, cart: null, orders: new Map() },
+  };
+}
+
+// ---- the page's markup: a switch between the inbox (with the figures) and the orders ----------------
+var nav = h(
+  'nav',
+  { class: 'pages', 'aria-label': t('nav_label') },
+  h('button', { type: 'button', id: 'page-inbox', 'data-page': 'inbox', 'aria-current': 'page' }, t('nav_inbox')),
+  h(
+    'button',
+    { type: 'button', id: 'page-orders', 'data-page': 'orders', 'aria-current': 'false' },
+    t('nav_orders'),
+    ' ',
+    h('span', { id: 'orders-badge', class: 'count', hidden: true }),
+  ),
+);
+var section = h(
+  'section',
+  { id: 'orders-page', class: 'orders-page', 'aria-labelledby': 'orders-title', hidden: true },
+  h(
+    'div',
+    { class: 'row' },
+    h('h2', { id: 'orders-title' }, t('orders_today'), ' ', h('span', { id: 'orders-day', class: 'muted' })),
+    h(
+      'label',
+      { class: 'inline sound', for: 'orders-sound' },
+      h('input', { type: 'checkbox', id: 'orders-sound' }),
+      ' ',
+      h('span', null, t('sound_toggle')),
+    ),
+  ),
+  h('p', { id: 'orders-status', class: 'muted', role: 'status', 'aria-live': 'polite' }),
+  h('p', { id: 'orders-error', class: 'error', role: 'alert' }),
+  h(
+    'div',
+    { class: 'order-groups' },
+    GROUPS.map(function (g) {
+      return h(
+        'section',
+        { class: 'order-group', 'data-group': g, 'aria-labelledby': 'group-' + g + '-title' },
+        h('h3', { id: 'group-' + g + '-title' }, t('group_' + g), ' ', h('span', { class: 'group-count' })),
+        h('ol', { class: 'order-list', id: 'orders-' + g }),
       );
+    }),
+  ),
+);
+dashboard.insertBefore(nav, dashboard.firstChild);
+dashboard.insertBefore(section, nav.nextSibling);
+
+function currentPage() {
+  return dashboard.classList.contains('view-orders') ? 'orders' : 'inbox';
+}
+function showPage(page) {
+  var orders = page === 'orders';
+  dashboard.classList.toggle('view-orders', orders);
+  section.hidden = !orders;
+  $('page-inbox').setAttribute('aria-current', orders ? 'false' : 'page');
+  $('page-orders').setAttribute('aria-current', orders ? 'page' : 'false');
+  var url = new URL(location.href);
+  url.hash = orders ? 'orders' : '';
+  window.history.replaceState(null, '', url.toString());
+  if (orders) {
+    looked();
+    if (!state.loaded) load();
+  }
+  retitle();
+}
+nav.addEventListener('click', function (e) {
+  var b = e.target.closest('button[data-page]');
+  if (b) showPage(b.getAttribute('data-page'));
+});
+
+// ---- the announcement: a sound (Web Audio, no file) and the tab's title ------------------------------------
+var soundBox = $('orders-sound');
+soundBox.checked = localStorage.getItem(SOUND) !== 'off';
+soundBox.addEventListener('change', function () {
+  localStorage.setItem(SOUND, soundBox.checked ? 'on' : 'off');
+  if (soundBox.checked) audio();
+});
+var audioContext = null;
+/** The page's one AudioContext, made (or resumed) on a click: browsers start sound only after a gesture. */
+function audio() {
+  var Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return null;
+  if (!audioContext) {
+    try {
+      audioContext = new Ctx();
+    } catch {
+      return null;
     }
-    return page(1).then(
-      function () {
-        if (generation !== state.generation) return;
-        // what the stream brought meanwhile is newer than the read
-        state.orders.forEach(function (o, id) {
-          var read = found.get(id);
-          if (!read || Date.parse(o.updated_at) > Date.parse(read.updated_at)) found.set(id, o);
+  }
+  if (audioContext.state === 'suspended') audioContext.resume().catch(function () {});
+  return audioContext;
+}
+document.addEventListener('click', audio, { once: true });
+/** Two short rising tones (about 0.4 s), quiet enough for a kitchen not to jump. */
+function chime() {
+  if (!soundBox.checked) return;
+  state.chimes++;
+  section.setAttribute('data-chimes', String(state.chimes));
+  var ctx = audio();
+  if (!ctx) return;
+  try {
+    [
+      [880, 0],
+      [1318.5, 0.18],
+    ].forEach(function (note) {
+      var at = ctx.currentTime + note[1];
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = note[0];
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.25, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.2);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + 0.22);
+    });
+  } catch {
+    /* no sound: the title still says it */
+  }
+}
+function watching() {
+  return currentPage() === 'orders' && document.visibilityState === 'visible';
+}
+/** The page was looked at: the new orders are no longer new for the title. */
+function looked() {
+  if (!watching()) return;
+  state.unseen = 0;
+  retitle();
+}
+document.addEventListener('visibilitychange', looked);
+window.addEventListener('focus', looked);
+/**
+ * The tab's title: `(2) Orders — OrderGraph console` while new orders wait to be looked at (`Orders — …` on this
+ * page); on the inbox, its own part follows (`(5) OrderGraph console` with unread messages).
+ */
+function retitle() {
+  var onOrders = currentPage() === 'orders';
+  var inbox = og.unread && !onOrders ? '(' + i18n.n(og.unread) + ') ' + baseTitle : baseTitle;
+  var orders = state.unseen ? '(' + i18n.n(state.unseen) + ') ' + t('orders_title') : onOrders ? t('orders_title') : null;
+  document.title = orders ? orders + ' — ' + inbox : inbox;
+  var badge = $('orders-badge');
+  badge.hidden = !state.unseen;
+  badge.textContent = state.unseen ? i18n.n(state.unseen) : '';
+}
+og.retitle = retitle;
+
+// ---- today's orders ---------------------------------------------------------------------------------
+/** Every order of today, newest first: pages of 100 until the last (a busy day is read whole, never cut). */
+function load() {
+  var generation = ++state.generation;
+  state.day = new Date().toDateString();
+  $('orders-day').textContent = dayLong.format(new Date());
+  $('orders-status').textContent = t('orders_loading');
+  $('orders-error').textContent = '';
+  var where = JSON.stringify([{ attribute: 'created_at', value: { condition: '>=', value: todayStart().toISOString() } }]);
+  var found = new Map();
+  function page(n) {
+    return api('/ai/orders', { where: where, orderBy: '-created_at,-id', page: String(n), page_size: '100' }, null, true).then(
+      function (body) {
+        body.result.forEach(function (o) {
+          found.set(o.id, o);
         });
-        state.orders = found;
-        state.loaded = true;
-        loadCustomers();
-        render();
-      },
-      function (err) {
-        if (generation !== state.generation) return;
-        $('orders-status').textContent = '';
-        $('orders-error').textContent = err.message || '?';
-        if (err.status === 401) og.showError(err);
+        if (n < body.pagination.total_pages && n < 50) return page(n + 1);
       },
     );
   }
-  /** The contact's name of each order's conversation, read in one call for all those not known yet. */
-  function loadCustomers() {
-    var wanted = [];
-    state.orders.forEach(function (o) {
-      if (o.conversation_id != null && !state.customers.has(o.conversation_id) && wanted.length < 100) wanted.push(o.conversation_id);
-    });
-    if (!wanted.length) return;
-    wanted.forEach(function (id) {
-      state.customers.set(id, null);
-    });
-    api('/ai/conversations', {
-      where: JSON.stringify({ id: wanted }),
-      params: 'id,contact,contact_name',
-      page_size: '100',
-    }).then(
-      function (rows) {
-        rows.forEach(function (c) {
-          state.customers.set(c.id, c);
-        });
-        render();
-      },
-      function () {
-        /* customers stay by number */
-      },
-    );
-  }
-  function sortedIn(group) {
-    return Array.from(state.orders.values())
-      .filter(function (o) {
-        return groupOf(o.status) === group;
-      })
-      .sort(function (a, b) {
-        return Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id;
+  return page(1).then(
+    function () {
+      if (generation !== state.generation) return;
+      // what the stream brought meanwhile is newer than the read
+      state.orders.forEach(function (o, id) {
+        var read = found.get(id);
+        if (!read || Date.parse(o.updated_at) > Date.parse(read.updated_at)) found.set(id, o);
       });
-  }
-  function render() {
-    if (!state.loaded) return;
-    // a reason being typed survives a redraw (a live event, another order's move)
-    var typing = state.rejecting !== null ? $('reject-reason-' + state.rejecting) : null;
-    var typed = typing ? typing.value : null;
-    var focused = typing && document.activeElement === typing;
-    $('orders-status').textContent = i18n.plural('orders_count', state.orders.size);
-    GROUPS.forEach(function (g) {
-      var list = sortedIn(g);
-      var box = section.querySelector('.order-group[data-group="' + g + '"]');
-      box.querySelector('.group-count').textContent = '(' + i18n.n(list.length) + ')';
-      fill(
-        $('orders-' + g),
-        list.length
-          ? list.map(function (o) {
-              return h('li', null, card(o));
-            })
-          : h('li', { class: 'muted empty' }, t('group_empty')),
-      );
+      state.orders = found;
+      state.loaded = true;
+      loadCustomers();
+      render();
+    },
+    function (err) {
+      if (generation !== state.generation) return;
+      $('orders-status').textContent = '';
+      $('orders-error').textContent = err.message || '?';
+      if (err.status === 401) showError(err);
+    },
+  );
+}
+/** The contact's name of each order's conversation, read in one call for all those not known yet. */
+function loadCustomers() {
+  var wanted = [];
+  state.orders.forEach(function (o) {
+    if (o.conversation_id != null && !state.customers.has(o.conversation_id) && wanted.length < 100) wanted.push(o.conversation_id);
+  });
+  if (!wanted.length) return;
+  wanted.forEach(function (id) {
+    state.customers.set(id, null);
+  });
+  api('/ai/conversations', {
+    where: JSON.stringify({ id: wanted }),
+    params: 'id,contact,contact_name',
+    page_size: '100',
+  }).then(
+    function (rows) {
+      rows.forEach(function (c) {
+        state.customers.set(c.id, c);
+      });
+      render();
+    },
+    function () {
+      /* customers stay by number */
+    },
+  );
+}
+function sortedIn(group) {
+  return Array.from(state.orders.values())
+    .filter(function (o) {
+      return groupOf(o.status) === group;
+    })
+    .sort(function (a, b) {
+      return Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id;
     });
-    var again = state.rejecting !== null ? $('reject-reason-' + state.rejecting) : null;
-    if (again && typed !== null) again.value = typed;
-    if (again && focused) again.focus();
-    retitle();
+}
+function render() {
+  if (!state.loaded) return;
+  // a reason being typed survives a redraw (a live event, another order's move)
+  var typing = state.rejecting !== null ? $('reject-reason-' + state.rejecting) : null;
+  var typed = typing ? typing.value : null;
+  var focused = typing && document.activeElement === typing;
+  $('orders-status').textContent = i18n.plural('orders_count', state.orders.size);
+  GROUPS.forEach(function (g) {
+    var list = sortedIn(g);
+    var box = section.querySelector('.order-group[data-group="' + g + '"]');
+    box.querySelector('.group-count').textContent = '(' + i18n.n(list.length) + ')';
+    fill(
+      $('orders-' + g),
+      list.length
+        ? list.map(function (o) {
+            return h('li', null, card(o));
+          })
+        : h('li', { class: 'muted empty' }, t('group_empty')),
+    );
+  });
+  var again = state.rejecting !== null ? $('reject-reason-' + state.rejecting) : null;
+  if (again && typed !== null) again.value = typed;
+  if (again && focused) again.focus();
+  retitle();
+}
+function customerNode(o) {
+  var c = o.conversation_id != null ? state.customers.get(o.conversation_id) : null;
+  if (c && c.contact_name) return dom.name(c.contact_name, { class: 'customer' });
+  if (c && c.contact)
+    return h('bdi', { class: 'customer', dir: 'ltr' }, /^[0-9]+$/.test(c.contact) ? '+' + c.contact : dom.plain(c.contact));
+  if (o.customer_id != null) return h('span', { class: 'customer' }, t('customer_n', { id: ids.format(o.customer_id) }));
+  return h('span', { class: 'customer muted' }, t('no_customer'));
+}
+/** The moves a kitchen makes, by where the order is (§15.4; the platform's couriers may skip steps). */
+function actions(o) {
+  var s = o.status;
+  if (groupOf(s) === 'done') return [];
+  if (groupOf(s) === 'pending') return [['accept', 7]];
+  if (s === 9 || s === 19 || s === 23) return [['delivered', 11]];
+  if (s === 4 || s === 3 || s === 18 || s === 20 || s === 21)
+    return [o.delivery_type === 1 ? ['picked_driver', 9] : ['picked_customer', 15]];
+  return [['ready', 4]];
+}
+function canReject(o) {
+  return groupOf(o.status) !== 'done' && [9, 19, 23].indexOf(o.status) < 0;
+}
+function linesOf(items, currency) {
+  return h(
+    'ul',
+    { class: 'order-lines' },
+    (items || []).map(function (l) {
+      return h(
+        'li',
+        null,
+        h('span', { class: 'line-name' }, dom.name(l.name || l.retailer_id || '?'), ' × ', i18n.n(l.quantity)),
+        h('span', { class: 'num' }, money(l.total !== undefined ? l.total : l.price * l.quantity, currency)),
+        l.comment ? h('span', { class: 'line-comment muted', dir: 'auto' }, dom.plain(l.comment)) : null,
+      );
+    }),
+  );
+}
+/** The reason given with the order's last move (a rejection's, an estimated time), if any. */
+function reasonOf(o) {
+  var last = o.history && o.history.length ? o.history[o.history.length - 1] : null;
+  return last && last.status === o.status && last.reason ? last.reason : null;
+}
+function card(o) {
+  var group = groupOf(o.status);
+  var error = state.errors.get(o.id);
+  var busy = state.busy.has(o.id);
+  var rejecting = state.rejecting === o.id;
+  return h(
+    'article',
+    {
+      class: 'order-card ' + group + (state.fresh.has(o.id) ? ' fresh' : ''),
+      'data-order': o.id,
+      'data-status': o.status,
+      'aria-labelledby': 'order-' + o.id + '-title',
+    },
+    h(
+      'div',
+      { class: 'order-head' },
+      h(
+        'h4',
+        { id: 'order-' + o.id + '-title' },
+        t('order_n', { id: ids.format(o.id) }),
+        ' ',
+        h('time', { class: 'muted', datetime: o.created_at }, timeOnly.format(new Date(o.created_at))),
+      ),
+      state.fresh.has(o.id) ? h('span', { class: 'badge new' }, t('new_order_badge')) : null,
+      h('span', { class: 'badge status s' + o.status, 'data-status': o.status }, statusName(o.status)),
+    ),
+    h(
+      'p',
+      { class: 'order-who' },
+      customerNode(o),
+      o.delivery_type ? h('span', { class: 'badge dt' }, t('dt_' + o.delivery_type)) : null,
+      o.paymethod ? h('span', { class: 'muted pay' }, t('pay_' + o.paymethod)) : null,
+    ),
+    o.address ? h('p', { class: 'order-address' }, h('span', { class: 'muted' }, t('order_address') + ': '), dom.name(o.address)) : null,
+    o.comment ? h('p', { class: 'order-comment' }, h('span', { class: 'muted' }, t('order_comment') + ': '), dom.name(o.comment)) : null,
+    reasonOf(o) ? h('p', { class: 'order-reason' }, h('span', { class: 'muted' }, t('order_reason') + ': '), dom.name(reasonOf(o))) : null,
+    linesOf(o.products, o.currency),
+    h('p', { class: 'order-total' }, h('span', null, t('order_total')), h('strong', { class: 'num' }, money(totalOf(o), o.currency))),
+    error ? h('p', { class: 'error', role: 'alert' }, error) : null,
+    rejecting
+      ? h(
+          'form',
+          { class: 'reject-form', 'data-order': o.id, novalidate: true },
+          h('label', { for: 'reject-reason-' + o.id }, t('reject_reason')),
+          h('input', {
+            id: 'reject-reason-' + o.id,
+            class: 'reject-reason',
+            maxlength: 500,
+            dir: 'auto',
+            placeholder: t('reject_placeholder'),
+          }),
+          h(
+            'div',
+            { class: 'row end' },
+            h('button', { type: 'button', class: 'secondary reject-cancel' }, t('cancel')),
+            h('button', { type: 'submit', class: 'danger', disabled: busy }, t('reject_confirm')),
+          ),
+        )
+      : h(
+          'div',
+          { class: 'order-actions' },
+          actions(o).map(function (a) {
+            return h('button', { type: 'button', 'data-move': a[1], 'data-action': a[0], disabled: busy }, t('act_' + a[0]));
+          }),
+          canReject(o)
+            ? h('button', { type: 'button', class: 'secondary', 'data-action': 'reject', disabled: busy }, t('act_reject'))
+            : null,
+          o.conversation_id != null
+            ? h('button', { type: 'button', class: 'link', 'data-open': o.conversation_id }, t('open_conversation'))
+            : null,
+        ),
+  );
+}
+
+// ---- moving an order ----------------------------------------------------------------------------------
+function move(id, status, reason) {
+  state.busy.add(id);
+  state.errors.delete(id);
+  render();
+  var body = { status: status };
+  if (reason) body.reason = reason;
+  return api('/ai/orders/' + id + '/status', null, { body: body }).then(
+    function (o) {
+      state.busy.delete(id);
+      if (state.rejecting === id) state.rejecting = null;
+      state.fresh.delete(id);
+      put(o);
+    },
+    function (err) {
+      state.busy.delete(id);
+      if (err.code === 'ERROR_AI_ORDER_FINAL') {
+        // someone (a courier, a colleague) finished it first: say so and show it as it is now
+        state.errors.set(id, t('err_order_final'));
+        state.rejecting = null;
+        return api('/ai/orders/' + id).then(put, function () {
+          render();
+        });
+      }
+      state.errors.set(id, err.message || '?');
+      if (err.status === 401) showError(err);
+      render();
+    },
+  );
+}
+section.addEventListener('click', function (e) {
+  var open = e.target.closest('button[data-open]');
+  if (open) {
+    showPage('inbox');
+    if (og.inbox && og.inbox.open) og.inbox.open(Number(open.getAttribute('data-open')));
+    return;
   }
-  function customerNode(o) {
-    var c = o.conversation_id != null ? state.customers.get(o.conversation_id) : null;
-    if (c && c.contact_name) return dom.name(c.contact_name, { class: 'customer' });
-    if (c && c.contact)
-      return h('bdi', { class: 'customer', dir: 'ltr' }, /^[0-9]+$/.test(c.contact) ? '+' + c.contact : dom.plain(c.contact));
-    if (o.customer_id != null) return h('span', { class: 'customer' }, t('customer_n', { id: ids.format(o.customer_id) }));
-    return h('span', { class: 'customer muted' }, t('no_customer'));
+  var cardEl = e.target.closest('.order-card');
+  if (!cardEl) return;
+  var id = Number(cardEl.getAttribute('data-order'));
+  var b = e.target.closest('button[data-action]');
+  if (b && b.getAttribute('data-action') === 'reject') {
+    state.rejecting = id;
+    render();
+    var input = $('reject-reason-' + id);
+    if (input) input.focus();
+    return;
   }
-  /** The moves a kitchen makes, by where the order is (§15.4; the platform's couriers may skip steps). */
-  function actions(o) {
-    var s = o.status;
-    if (groupOf(s) === 'done') return [];
-    if (groupOf(s) === 'pending') return [['accept', 7]];
-    if (s === 9 || s === 19 || s === 23) return [['delivered', 11]];
-    if (s === 4 || s === 3 || s === 18 || s === 20 || s === 21)
-      return [o.delivery_type === 1 ? ['picked_driver', 9] : ['picked_customer', 15]];
-    return [['ready', 4]];
+  if (b && b.hasAttribute('data-move')) return void move(id, Number(b.getAttribute('data-move')));
+  if (e.target.closest('.reject-cancel')) {
+    state.rejecting = null;
+    render();
   }
-  function canReject(o) {
-    return groupOf(o.status) !== 'done' && [9, 19, 23].indexOf(o.status) < 0;
+});
+section.addEventListener('submit', function (e) {
+  var form = e.target.closest('.reject-form');
+  if (!form) return;
+  e.preventDefault();
+  var id = Number(form.getAttribute('data-order'));
+  var reason = form.querySelector('.reject-reason').value.trim();
+  move(id, 5, reason || null);
+});
+section.addEventListener('keydown', function (e) {
+  if (e.key === 'Escape' && state.rejecting !== null) {
+    state.rejecting = null;
+    render();
   }
-  function linesOf(items, currency) {
-    return h(
+});
+
+// ---- live ---------------------------------------------------------------------------------------------
+/** An order record from the stream or an answer: today's are kept; the newer record wins. */
+function put(o) {
+  var known = state.orders.get(o.id);
+  if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
+  if (known || isToday(o.created_at)) state.orders.set(o.id, o);
+  // "new" until it leaves the pending group
+  if (groupOf(o.status) !== 'pending') state.fresh.delete(o.id);
+  if (o.conversation_id != null && !state.customers.has(o.conversation_id)) loadCustomers();
+  render();
+  putThread(o);
+  // the contact panel's line of this order (counter.js) follows its status
+  var badge = document.querySelector('#contact-conversations [data-order="' + o.id + '"] .badge.status');
+  if (badge) {
+    badge.className = 'badge status s' + o.status;
+    badge.textContent = statusName(o.status);
+  }
+}
+document.addEventListener('console:event', function (e) {
+  var ev = e.detail;
+  if (ev.type === 'cart.updated') return void putCart(ev.data);
+  if (ev.type !== 'order.created' && ev.type !== 'order.status' && ev.type !== 'order.updated') return;
+  var o = ev.data;
+  var isNew = ev.type === 'order.created' && !state.orders.has(o.id) && isToday(o.created_at);
+  put(o);
+  if (o.conversation_id === state.thread.id && state.thread.cart && ev.type === 'order.created') {
+    // placing empties the cart (no cart.updated follows)
+    state.thread.cart = null;
+    renderThread();
+  }
+  if (!isNew) return;
+  state.fresh.add(o.id);
+  chime();
+  if (!watching()) state.unseen++;
+  render();
+});
+document.addEventListener('console:resync', function () {
+  if (state.loaded) load();
+  if (state.thread.id) loadThread(state.thread.id);
+});
+
+// ---- the thread: the conversation's cart and its orders ------------------------------------------------
+var threadBox = h('div', { id: 'thread-commerce', class: 'thread-commerce', hidden: true });
+var threadAnchor = $('thread-error');
+if (threadAnchor) threadAnchor.parentNode.insertBefore(threadBox, threadAnchor);
+function loadThread(id) {
+  var thread = { id: id, cart: null, orders: new Map() };
+  state.thread = thread;
+  renderThread();
+  api('/ai/conversations/' + id + '/cart').then(
+    function (cart) {
+      if (state.thread !== thread) return;
+      thread.cart = cart;
+      renderThread();
+    },
+    function () {
+      /* 400 ERROR_AI_CART_NOT_FOUND: no cart, nothing to show */
+    },
+  );
+  api('/ai/orders', { where: JSON.stringify({ conversation_id: id }), orderBy: '-created_at,-id', page_size: '20' }).then(
+    function (list) {
+      if (state.thread !== thread) return;
+      list.forEach(function (o) {
+        var known = thread.orders.get(o.id);
+        if (!known || Date.parse(known.updated_at) <= Date.parse(o.updated_at)) thread.orders.set(o.id, o);
+      });
+      renderThread();
+    },
+    function () {
+      /* the thread's messages are what matters */
+    },
+  );
+}
+function putThread(o) {
+  if (o.conversation_id !== state.thread.id) return;
+  var known = state.thread.orders.get(o.id);
+  if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
+  state.thread.orders.set(o.id, o);
+  renderThread();
+}
+function putCart(cart) {
+  if (!cart || cart.conversation_id !== state.thread.id) return;
+  state.thread.cart = cart.lines && cart.lines.length ? cart : null;
+  renderThread();
+}
+function renderThread() {
+  var th = state.thread;
+  var cart = th.cart && th.cart.lines && th.cart.lines.length ? th.cart : null;
+  var orders = Array.from(th.orders.values()).sort(function (a, b) {
+    return b.id - a.id;
+  });
+  threadBox.hidden = !cart && !orders.length;
+  fill(threadBox, cart ? cartView(cart) : null, orders.length ? threadOrders(orders) : null);
+}
+function cartView(cart) {
+  var problems = new Map(
+    (cart.problems || []).map(function (p) {
+      return [p.line, p.reason];
+    }),
+  );
+  var s = cart.summary || {};
+  return h(
+    'section',
+    { class: 'cart', id: 'thread-cart', 'data-version': cart.version, 'aria-labelledby': 'thread-cart-title' },
+    h('h4', { id: 'thread-cart-title' }, t('cart_title'), ' ', h('span', { class: 'badge dt' }, t('dt_' + cart.delivery_type))),
+    h(
       'ul',
       { class: 'order-lines' },
-      (items || []).map(function (l) {
+      cart.lines.map(function (l, i) {
+        var problem = problems.get(i);
         return h(
           'li',
-          null,
-          h('span', { class: 'line-name' }, dom.name(l.name || l.retailer_id || '?'), ' × ', i18n.n(l.quantity)),
-          h('span', { class: 'num' }, money(l.total !== undefined ? l.total : l.price * l.quantity, currency)),
-          l.comment ? h('span', { class: 'line-comment muted', dir: 'auto' }, dom.plain(l.comment)) : null,
+          { class: problem ? 'problem' : null, 'data-problem': problem || null },
+          h('span', { class: 'line-name' }, dom.name(l.name || l.retailer_id || l.product_id || '?'), ' × ', i18n.n(l.quantity)),
+          problem
+            ? h('span', { class: 'problem-reason' }, '⚠ ' + t('cart_problem_' + problem))
+            : h('span', { class: 'num' }, money(l.total, cart.currency)),
         );
       }),
-    );
-  }
-  /** The reason given with the order's last move (a rejection's, an estimated time), if any. */
-  function reasonOf(o) {
-    var last = o.history && o.history.length ? o.history[o.history.length - 1] : null;
-    return last && last.status === o.status && last.reason ? last.reason : null;
-  }
-  function card(o) {
-    var group = groupOf(o.status);
-    var error = state.errors.get(o.id);
-    var busy = state.busy.has(o.id);
-    var rejecting = state.rejecting === o.id;
-    return h(
-      'article',
-      {
-        class: 'order-card ' + group + (state.fresh.has(o.id) ? ' fresh' : ''),
-        'data-order': o.id,
-        'data-status': o.status,
-        'aria-labelledby': 'order-' + o.id + '-title',
-      },
-      h(
-        'div',
-        { class: 'order-head' },
-        h(
-          'h4',
-          { id: 'order-' + o.id + '-title' },
-          t('order_n', { id: ids.format(o.id) }),
-          ' ',
-          h('time', { class: 'muted', datetime: o.created_at }, timeOnly.format(new Date(o.created_at))),
-        ),
-        state.fresh.has(o.id) ? h('span', { class: 'badge new' }, t('new_order_badge')) : null,
-        h('span', { class: 'badge status s' + o.status, 'data-status': o.status }, statusName(o.status)),
-      ),
-      h(
-        'p',
-        { class: 'order-who' },
-        customerNode(o),
-        o.delivery_type ? h('span', { class: 'badge dt' }, t('dt_' + o.delivery_type)) : null,
-        o.paymethod ? h('span', { class: 'muted pay' }, t('pay_' + o.paymethod)) : null,
-      ),
-      o.address ? h('p', { class: 'order-address' }, h('span', { class: 'muted' }, t('order_address') + ': '), dom.name(o.address)) : null,
-      o.comment ? h('p', { class: 'order-comment' }, h('span', { class: 'muted' }, t('order_comment') + ': '), dom.name(o.comment)) : null,
-      reasonOf(o)
-        ? h('p', { class: 'order-reason' }, h('span', { class: 'muted' }, t('order_reason') + ': '), dom.name(reasonOf(o)))
-        : null,
-      linesOf(o.products, o.currency),
-      h('p', { class: 'order-total' }, h('span', null, t('order_total')), h('strong', { class: 'num' }, money(totalOf(o), o.currency))),
-      error ? h('p', { class: 'error', role: 'alert' }, error) : null,
-      rejecting
-        ? h(
-            'form',
-            { class: 'reject-form', 'data-order': o.id, novalidate: true },
-            h('label', { for: 'reject-reason-' + o.id }, t('reject_reason')),
-            h('input', {
-              id: 'reject-reason-' + o.id,
-              class: 'reject-reason',
-              maxlength: 500,
-              dir: 'auto',
-              placeholder: t('reject_placeholder'),
-            }),
-            h(
-              'div',
-              { class: 'row end' },
-              h('button', { type: 'button', class: 'secondary reject-cancel' }, t('cancel')),
-              h('button', { type: 'submit', class: 'danger', disabled: busy }, t('reject_confirm')),
-            ),
-          )
-        : h(
-            'div',
-            { class: 'order-actions' },
-            actions(o).map(function (a) {
-              return h('button', { type: 'button', 'data-move': a[1], 'data-action': a[0], disabled: busy }, t('act_' + a[0]));
-            }),
-            canReject(o)
-              ? h('button', { type: 'button', class: 'secondary', 'data-action': 'reject', disabled: busy }, t('act_reject'))
-              : null,
-            o.conversation_id != null
-              ? h('button', { type: 'button', class: 'link', 'data-open': o.conversation_id }, t('open_conversation'))
-              : null,
+    ),
+    problems.size ? h('p', { class: 'muted small' }, t('cart_problems')) : null,
+    cart.address ? h('p', { class: 'small' }, h('span', { class: 'muted' }, t('order_address') + ': '), dom.name(cart.address)) : null,
+    s.delivery_price
+      ? h(
+          'p',
+          { class: 'order-total small' },
+          h('span', null, t('delivery_price')),
+          h('span', { class: 'num' }, money(s.delivery_price, cart.currency)),
+        )
+      : null,
+    s.tax
+      ? h('p', { class: 'order-total small' }, h('span', null, t('tax')), h('span', { class: 'num' }, money(s.tax, cart.currency)))
+      : null,
+    h('p', { class: 'order-total' }, h('span', null, t('order_total')), h('strong', { class: 'num' }, money(s.total, cart.currency))),
+  );
+}
+function threadOrders(orders) {
+  return h(
+    'section',
+    { class: 'thread-orders', 'aria-labelledby': 'thread-orders-title' },
+    h('h4', { id: 'thread-orders-title' }, t('thread_orders')),
+    h(
+      'ul',
+      { class: 'plain' },
+      orders.map(function (o) {
+        return h(
+          'li',
+          { 'data-order': o.id, 'data-status': o.status, class: groupOf(o.status) },
+          h(
+            'span',
+            { class: 'thread-order-head' },
+            h('strong', null, t('order_n', { id: ids.format(o.id) })),
+            ' · ',
+            h('time', { datetime: o.created_at }, og.inbox ? og.inbox.when(o.created_at) : o.created_at),
+            ' · ',
+            h('span', { class: 'num' }, money(totalOf(o), o.currency)),
+            ' ',
+            h('span', { class: 'badge status s' + o.status }, statusName(o.status)),
           ),
-    );
-  }
-
-  // ---- moving an order ----------------------------------------------------------------------------------
-  function move(id, status, reason) {
-    state.busy.add(id);
-    state.errors.delete(id);
-    render();
-    var body = { status: status };
-    if (reason) body.reason = reason;
-    return api('/ai/orders/' + id + '/status', null, { body: body }).then(
-      function (o) {
-        state.busy.delete(id);
-        if (state.rejecting === id) state.rejecting = null;
-        state.fresh.delete(id);
-        put(o);
-      },
-      function (err) {
-        state.busy.delete(id);
-        if (err.code === 'ERROR_AI_ORDER_FINAL') {
-          // someone (a courier, a colleague) finished it first: say so and show it as it is now
-          state.errors.set(id, t('err_order_final'));
-          state.rejecting = null;
-          return api('/ai/orders/' + id).then(put, function () {
-            render();
-          });
-        }
-        state.errors.set(id, err.message || '?');
-        if (err.status === 401) og.showError(err);
-        render();
-      },
-    );
-  }
-  section.addEventListener('click', function (e) {
-    var open = e.target.closest('button[data-open]');
-    if (open) {
-      showPage('inbox');
-      if (og.inbox && og.inbox.open) og.inbox.open(Number(open.getAttribute('data-open')));
-      return;
-    }
-    var cardEl = e.target.closest('.order-card');
-    if (!cardEl) return;
-    var id = Number(cardEl.getAttribute('data-order'));
-    var b = e.target.closest('button[data-action]');
-    if (b && b.getAttribute('data-action') === 'reject') {
-      state.rejecting = id;
-      render();
-      var input = $('reject-reason-' + id);
-      if (input) input.focus();
-      return;
-    }
-    if (b && b.hasAttribute('data-move')) return void move(id, Number(b.getAttribute('data-move')));
-    if (e.target.closest('.reject-cancel')) {
-      state.rejecting = null;
-      render();
-    }
-  });
-  section.addEventListener('submit', function (e) {
-    var form = e.target.closest('.reject-form');
-    if (!form) return;
-    e.preventDefault();
-    var id = Number(form.getAttribute('data-order'));
-    var reason = form.querySelector('.reject-reason').value.trim();
-    move(id, 5, reason || null);
-  });
-  section.addEventListener('keydown', function (e) {
-    if (e.key === 'Escape' && state.rejecting !== null) {
-      state.rejecting = null;
-      render();
-    }
-  });
-
-  // ---- live ---------------------------------------------------------------------------------------------
-  /** An order record from the stream or an answer: today's are kept; the newer record wins. */
-  function put(o) {
-    var known = state.orders.get(o.id);
-    if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
-    if (known || isToday(o.created_at)) state.orders.set(o.id, o);
-    // "new" until it leaves the pending group
-    if (groupOf(o.status) !== 'pending') state.fresh.delete(o.id);
-    if (o.conversation_id != null && !state.customers.has(o.conversation_id)) loadCustomers();
-    render();
-    putThread(o);
-    // the contact panel's line of this order (counter.js) follows its status
-    var badge = document.querySelector('#contact-conversations [data-order="' + o.id + '"] .badge.status');
-    if (badge) {
-      badge.className = 'badge status s' + o.status;
-      badge.textContent = statusName(o.status);
-    }
-  }
-  document.addEventListener('console:event', function (e) {
-    var ev = e.detail;
-    if (ev.type === 'cart.updated') return void putCart(ev.data);
-    if (ev.type !== 'order.created' && ev.type !== 'order.status' && ev.type !== 'order.updated') return;
-    var o = ev.data;
-    var isNew = ev.type === 'order.created' && !state.orders.has(o.id) && isToday(o.created_at);
-    put(o);
-    if (o.conversation_id === state.thread.id && state.thread.cart && ev.type === 'order.created') {
-      // placing empties the cart (no cart.updated follows)
-      state.thread.cart = null;
-      renderThread();
-    }
-    if (!isNew) return;
-    state.fresh.add(o.id);
-    chime();
-    if (!watching()) state.unseen++;
-    render();
-  });
-  document.addEventListener('console:resync', function () {
-    if (state.loaded) load();
-    if (state.thread.id) loadThread(state.thread.id);
-  });
-
-  // ---- the thread: the conversation's cart and its orders ------------------------------------------------
-  var threadBox = h('div', { id: 'thread-commerce', class: 'thread-commerce', hidden: true });
-  var threadAnchor = $('thread-error');
-  if (threadAnchor) threadAnchor.parentNode.insertBefore(threadBox, threadAnchor);
-  function loadThread(id) {
-    var thread = { id: id, cart: null, orders: new Map() };
-    state.thread = thread;
-    renderThread();
-    api('/ai/conversations/' + id + '/cart').then(
-      function (cart) {
-        if (state.thread !== thread) return;
-        thread.cart = cart;
-        renderThread();
-      },
-      function () {
-        /* 400 ERROR_AI_CART_NOT_FOUND: no cart, nothing to show */
-      },
-    );
-    api('/ai/orders', { where: JSON.stringify({ conversation_id: id }), orderBy: '-created_at,-id', page_size: '20' }).then(
-      function (list) {
-        if (state.thread !== thread) return;
-        list.forEach(function (o) {
-          var known = thread.orders.get(o.id);
-          if (!known || Date.parse(known.updated_at) <= Date.parse(o.updated_at)) thread.orders.set(o.id, o);
-        });
-        renderThread();
-      },
-      function () {
-        /* the thread's messages are what matters */
-      },
-    );
-  }
-  function putThread(o) {
-    if (o.conversation_id !== state.thread.id) return;
-    var known = state.thread.orders.get(o.id);
-    if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
-    state.thread.orders.set(o.id, o);
-    renderThread();
-  }
-  function putCart(cart) {
-    if (!cart || cart.conversation_id !== state.thread.id) return;
-    state.thread.cart = cart.lines && cart.lines.length ? cart : null;
-    renderThread();
-  }
-  function renderThread() {
-    var th = state.thread;
-    var cart = th.cart && th.cart.lines && th.cart.lines.length ? th.cart : null;
-    var orders = Array.from(th.orders.values()).sort(function (a, b) {
-      return b.id - a.id;
-    });
-    threadBox.hidden = !cart && !orders.length;
-    fill(threadBox, cart ? cartView(cart) : null, orders.length ? threadOrders(orders) : null);
-  }
-  function cartView(cart) {
-    var problems = new Map(
-      (cart.problems || []).map(function (p) {
-        return [p.line, p.reason];
+          o.products && o.products.length
+            ? h(
+                'span',
+                { class: 'muted small thread-order-lines' },
+                o.products
+                  .map(function (l) {
+                    return dom.plain(l.name) + ' × ' + i18n.n(l.quantity);
+                  })
+                  .join(', '),
+              )
+            : null,
+        );
       }),
-    );
-    var s = cart.summary || {};
-    return h(
-      'section',
-      { class: 'cart', id: 'thread-cart', 'data-version': cart.version, 'aria-labelledby': 'thread-cart-title' },
-      h('h4', { id: 'thread-cart-title' }, t('cart_title'), ' ', h('span', { class: 'badge dt' }, t('dt_' + cart.delivery_type))),
-      h(
-        'ul',
-        { class: 'order-lines' },
-        cart.lines.map(function (l, i) {
-          var problem = problems.get(i);
-          return h(
-            'li',
-            { class: problem ? 'problem' : null, 'data-problem': problem || null },
-            h('span', { class: 'line-name' }, dom.name(l.name || l.retailer_id || l.product_id || '?'), ' × ', i18n.n(l.quantity)),
-            problem
-              ? h('span', { class: 'problem-reason' }, '⚠ ' + t('cart_problem_' + problem))
-              : h('span', { class: 'num' }, money(l.total, cart.currency)),
-          );
-        }),
-      ),
-      problems.size ? h('p', { class: 'muted small' }, t('cart_problems')) : null,
-      cart.address ? h('p', { class: 'small' }, h('span', { class: 'muted' }, t('order_address') + ': '), dom.name(cart.address)) : null,
-      s.delivery_price
-        ? h(
-            'p',
-            { class: 'order-total small' },
-            h('span', null, t('delivery_price')),
-            h('span', { class: 'num' }, money(s.delivery_price, cart.currency)),
-          )
-        : null,
-      s.tax
-        ? h('p', { class: 'order-total small' }, h('span', null, t('tax')), h('span', { class: 'num' }, money(s.tax, cart.currency)))
-        : null,
-      h('p', { class: 'order-total' }, h('span', null, t('order_total')), h('strong', { class: 'num' }, money(s.total, cart.currency))),
-    );
-  }
-  function threadOrders(orders) {
-    return h(
-      'section',
-      { class: 'thread-orders', 'aria-labelledby': 'thread-orders-title' },
-      h('h4', { id: 'thread-orders-title' }, t('thread_orders')),
-      h(
-        'ul',
-        { class: 'plain' },
-        orders.map(function (o) {
-          return h(
-            'li',
-            { 'data-order': o.id, 'data-status': o.status, class: groupOf(o.status) },
-            h(
-              'span',
-              { class: 'thread-order-head' },
-              h('strong', null, t('order_n', { id: ids.format(o.id) })),
-              ' · ',
-              h('time', { datetime: o.created_at }, og.inbox ? og.inbox.when(o.created_at) : o.created_at),
-              ' · ',
-              h('span', { class: 'num' }, money(totalOf(o), o.currency)),
-              ' ',
-              h('span', { class: 'badge status s' + o.status }, statusName(o.status)),
-            ),
-            o.products && o.products.length
-              ? h(
-                  'span',
-                  { class: 'muted small thread-order-lines' },
-                  o.products
-                    .map(function (l) {
-                      return dom.plain(l.name) + ' × ' + i18n.n(l.quantity);
-                    })
-                    .join(', '),
-                )
-              : null,
-          );
-        }),
-      ),
-    );
-  }
-  document.addEventListener('console:thread', function (e) {
-    loadThread(e.detail.id);
-  });
+    ),
+  );
+}
+document.addEventListener('console:thread', function (e) {
+  loadThread(e.detail.id);
+});
 
-  // ---- the session --------------------------------------------------------------------------------------
-  function begin() {
-    if (!session()) return;
-    state.clock = setInterval(function () {
-      // past midnight: today is another day
-      if (new Date().toDateString() !== state.day && state.loaded) load();
-    }, 60000);
-    showPage(location.hash === '#orders' ? 'orders' : 'inbox');
-  }
-  document.addEventListener('console:signed-in', begin);
-  document.addEventListener('console:signed-out', function () {
-    if (state.clock) clearInterval(state.clock);
-    state = fresh();
-    GROUPS.forEach(function (g) {
-      $('orders-' + g).replaceChildren();
-    });
-    threadBox.hidden = true;
-    threadBox.replaceChildren();
-    showPage('inbox');
-    document.title = baseTitle;
+// ---- the session --------------------------------------------------------------------------------------
+function begin() {
+  if (!session()) return;
+  state.clock = setInterval(function () {
+    // past midnight: today is another day
+    if (new Date().toDateString() !== state.day && state.loaded) load();
+  }, 60000);
+  showPage(location.hash === '#orders' ? 'orders' : 'inbox');
+}
+document.addEventListener('console:signed-in', begin);
+document.addEventListener('console:signed-out', function () {
+  if (state.clock) clearInterval(state.clock);
+  state = fresh();
+  GROUPS.forEach(function (g) {
+    $('orders-' + g).replaceChildren();
   });
-  /** What the browser tests may read. */
-  og.orders = {
-    show: showPage,
-    reload: load,
-    chimes: function () {
-      return state.chimes;
-    },
-    /** The AudioContext's state (`running` once a click allowed sound), or null before. */
-    audio: function () {
-      return audioContext ? audioContext.state : null;
-    },
-  };
-  if (session()) begin();
-})();
+  threadBox.hidden = true;
+  threadBox.replaceChildren();
+  showPage('inbox');
+  document.title = baseTitle;
+});
+/** What the browser tests may read. */
+og.orders = {
+  show: showPage,
+  reload: load,
+  chimes: function () {
+    return state.chimes;
+  },
+  /** The AudioContext's state (`running` once a click allowed sound), or null before. */
+  audio: function () {
+    return audioContext ? audioContext.state : null;
+  },
+};
+if (session()) begin();
