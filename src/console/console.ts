@@ -518,7 +518,7 @@ export interface Shared {
   /** The inbox's calls for the other panels (inbox.ts). */
   inbox?: InboxCalls;
   /** What the browser tests read of the Orders page (orders.ts). */
-  orders?: Record<string, () => unknown>;
+  orders?: Record<string, (...args: never[]) => unknown>;
 }
 /** What counter.ts and orders.ts call of the inbox. */
 export interface InboxCalls {

@@ -6,25 +6,44 @@
  * order is announced by a short sound made with the Web Audio API (no file; a toggle kept in localStorage) and in the
  * tab's title until the page is looked at. In the inbox's thread: the conversation's cart and its orders.
  * Plain JS, no build step; loaded after inbox.js and counter.js (it uses `og.inbox`). */
-import { api, og, session, showError } from './console.js';
+import type { Cart, Conversation, Envelope, Order } from './api-types.js';
+import { api, og, session, showError, type ApiError } from './console.js';
 import * as dom from './dom.js';
 import { $, fill, h } from './dom.js';
 import * as i18n from './i18n.js';
 import { lang, t } from './i18n.js';
-var dashboard = $('dashboard');
+const dashboard = $('dashboard');
+type Group = 'pending' | 'progress' | 'done';
+/** A line as the order's card and the cart show it (an order's product or a cart's line). */
+interface Line {
+  name?: string | null;
+  retailer_id?: string | null;
+  product_id?: number | null;
+  quantity: number;
+  price?: number | null;
+  total?: number | null;
+  comment?: string | null;
+}
+type Customer = Pick<Conversation, 'id' | 'contact' | 'contact_name'>;
+/** The conversation open in the inbox: its cart and its orders. */
+interface Thread {
+  id: number | null;
+  cart: Cart | null;
+  orders: Map<number, Order>;
+}
 
-var PENDING = [0, 13];
-var FINAL = [1, 2, 5, 6, 10, 11, 12, 15, 16, 17];
-var GROUPS = ['pending', 'progress', 'done'];
-var SOUND = 'ordergraph-console:orders-sound';
-var baseTitle = document.title;
-var ids = new Intl.NumberFormat(lang, { useGrouping: false });
-var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
-var dayLong = new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long' });
-var plainMoney = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-var moneyBy = new Map();
+const PENDING = [0, 13];
+const FINAL = [1, 2, 5, 6, 10, 11, 12, 15, 16, 17];
+const GROUPS: Group[] = ['pending', 'progress', 'done'];
+const SOUND = 'ordergraph-console:orders-sound';
+const baseTitle = document.title;
+const ids = new Intl.NumberFormat(lang, { useGrouping: false });
+const timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+const dayLong = new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long' });
+const plainMoney = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const moneyBy = new Map<string, Intl.NumberFormat | null>();
 /** An amount with its currency, in the page's language (`23,50 €`, `€23.50`, `٢٣٫٥٠ €`). */
-function money(amount, currency) {
+function money(amount: number | null | undefined, currency: string | null | undefined): string {
   if (amount === null || amount === undefined || isNaN(Number(amount))) return '–';
   if (!currency) return plainMoney.format(Number(amount));
   if (!moneyBy.has(currency)) {
@@ -34,50 +53,50 @@ function money(amount, currency) {
       moneyBy.set(currency, null);
     }
   }
-  var f = moneyBy.get(currency);
+  const f = moneyBy.get(currency);
   return f ? f.format(Number(amount)) : plainMoney.format(Number(amount)) + ' ' + currency;
 }
-function groupOf(status) {
+function groupOf(status: number): Group {
   if (PENDING.indexOf(status) >= 0) return 'pending';
   return FINAL.indexOf(status) >= 0 ? 'done' : 'progress';
 }
-function statusName(s) {
+function statusName(s: number): string {
   return t('ost_' + s);
 }
-function totalOf(o) {
-  return o.summary && o.summary.total !== undefined ? o.summary.total : o.total;
+function totalOf(o: Order): number | null | undefined {
+  return o.summary && o.summary.total !== undefined ? o.summary.total : (o as Order & { total?: number | null }).total;
 }
 /** Midnight today in the browser's zone, as an instant. */
-function todayStart() {
-  var d = new Date();
+function todayStart(): Date {
+  const d = new Date();
   d.setHours(0, 0, 0, 0);
   return d;
 }
-function isToday(iso) {
+function isToday(iso: string): boolean {
   return new Date(iso).toDateString() === new Date().toDateString();
 }
 
-var state = fresh();
+let state = fresh();
 function fresh() {
   return {
-    orders: new Map(),
-    customers: new Map(),
+    orders: new Map<number, Order>(),
+    customers: new Map<number, Customer | null>(),
     day: new Date().toDateString(),
     loaded: false,
     unseen: 0,
-    fresh: new Set(),
-    rejecting: null,
-    errors: new Map(),
-    busy: new Set(),
+    fresh: new Set<number>(),
+    rejecting: null as number | null,
+    errors: new Map<number, string>(),
+    busy: new Set<number>(),
     generation: 0,
     chimes: 0,
-    clock: null,
-    thread: { id: null, cart: null, orders: new Map() },
+    clock: null as ReturnType<typeof setInterval> | null,
+    thread: { id: null, cart: null, orders: new Map() } as Thread,
   };
 }
 
 // ---- the page's markup: a switch between the inbox (with the figures) and the orders ----------------
-var nav = h(
+const nav = h(
   'nav',
   { class: 'pages', 'aria-label': t('nav_label') },
   h('button', { type: 'button', id: 'page-inbox', 'data-page': 'inbox', 'aria-current': 'page' }, t('nav_inbox')),
@@ -89,7 +108,7 @@ var nav = h(
     h('span', { id: 'orders-badge', class: 'count', hidden: true }),
   ),
 );
-var section = h(
+const section = h(
   'section',
   { id: 'orders-page', class: 'orders-page', 'aria-labelledby': 'orders-title', hidden: true },
   h(
@@ -122,40 +141,40 @@ var section = h(
 dashboard.insertBefore(nav, dashboard.firstChild);
 dashboard.insertBefore(section, nav.nextSibling);
 
-function currentPage() {
+function currentPage(): 'orders' | 'inbox' {
   return dashboard.classList.contains('view-orders') ? 'orders' : 'inbox';
 }
-function showPage(page) {
-  var orders = page === 'orders';
+function showPage(page: string | null): void {
+  const orders = page === 'orders';
   dashboard.classList.toggle('view-orders', orders);
   section.hidden = !orders;
   $('page-inbox').setAttribute('aria-current', orders ? 'false' : 'page');
   $('page-orders').setAttribute('aria-current', orders ? 'page' : 'false');
-  var url = new URL(location.href);
+  const url = new URL(location.href);
   url.hash = orders ? 'orders' : '';
   window.history.replaceState(null, '', url.toString());
   if (orders) {
     looked();
-    if (!state.loaded) load();
+    if (!state.loaded) void load();
   }
   retitle();
 }
 nav.addEventListener('click', function (e) {
-  var b = e.target.closest('button[data-page]');
+  const b = (e.target as Element).closest('button[data-page]');
   if (b) showPage(b.getAttribute('data-page'));
 });
 
 // ---- the announcement: a sound (Web Audio, no file) and the tab's title ------------------------------------
-var soundBox = $('orders-sound');
+const soundBox = $<HTMLInputElement>('orders-sound');
 soundBox.checked = localStorage.getItem(SOUND) !== 'off';
 soundBox.addEventListener('change', function () {
   localStorage.setItem(SOUND, soundBox.checked ? 'on' : 'off');
   if (soundBox.checked) audio();
 });
-var audioContext = null;
+let audioContext: AudioContext | null = null;
 /** The page's one AudioContext, made (or resumed) on a click: browsers start sound only after a gesture. */
-function audio() {
-  var Ctx = window.AudioContext || window.webkitAudioContext;
+function audio(): AudioContext | null {
+  const Ctx = window.AudioContext || (window as Window & { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!Ctx) return null;
   if (!audioContext) {
     try {
@@ -167,22 +186,22 @@ function audio() {
   if (audioContext.state === 'suspended') audioContext.resume().catch(function () {});
   return audioContext;
 }
-document.addEventListener('click', audio, { once: true });
+document.addEventListener('click', () => void audio(), { once: true });
 /** Two short rising tones (about 0.4 s), quiet enough for a kitchen not to jump. */
-function chime() {
+function chime(): void {
   if (!soundBox.checked) return;
   state.chimes++;
   section.setAttribute('data-chimes', String(state.chimes));
-  var ctx = audio();
+  const ctx = audio();
   if (!ctx) return;
   try {
     [
       [880, 0],
       [1318.5, 0.18],
-    ].forEach(function (note) {
-      var at = ctx.currentTime + note[1];
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
+    ].forEach(function (note: number[]) {
+      const at = ctx.currentTime + note[1];
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
       osc.type = 'sine';
       osc.frequency.value = note[0];
       gain.gain.setValueAtTime(0.0001, at);
@@ -212,12 +231,12 @@ window.addEventListener('focus', looked);
  * The tab's title: `(2) Orders — OrderGraph console` while new orders wait to be looked at (`Orders — …` on this
  * page); on the inbox, its own part follows (`(5) OrderGraph console` with unread messages).
  */
-function retitle() {
-  var onOrders = currentPage() === 'orders';
-  var inbox = og.unread && !onOrders ? '(' + i18n.n(og.unread) + ') ' + baseTitle : baseTitle;
-  var orders = state.unseen ? '(' + i18n.n(state.unseen) + ') ' + t('orders_title') : onOrders ? t('orders_title') : null;
+function retitle(): void {
+  const onOrders = currentPage() === 'orders';
+  const inbox = og.unread && !onOrders ? '(' + i18n.n(og.unread) + ') ' + baseTitle : baseTitle;
+  const orders = state.unseen ? '(' + i18n.n(state.unseen) + ') ' + t('orders_title') : onOrders ? t('orders_title') : null;
   document.title = orders ? orders + ' — ' + inbox : inbox;
-  var badge = $('orders-badge');
+  const badge = $('orders-badge');
   badge.hidden = !state.unseen;
   badge.textContent = state.unseen ? i18n.n(state.unseen) : '';
 }
@@ -225,30 +244,33 @@ og.retitle = retitle;
 
 // ---- today's orders ---------------------------------------------------------------------------------
 /** Every order of today, newest first: pages of 100 until the last (a busy day is read whole, never cut). */
-function load() {
-  var generation = ++state.generation;
+function load(): Promise<void> {
+  const generation = ++state.generation;
   state.day = new Date().toDateString();
   $('orders-day').textContent = dayLong.format(new Date());
   $('orders-status').textContent = t('orders_loading');
   $('orders-error').textContent = '';
-  var where = JSON.stringify([{ attribute: 'created_at', value: { condition: '>=', value: todayStart().toISOString() } }]);
-  var found = new Map();
-  function page(n) {
-    return api('/ai/orders', { where: where, orderBy: '-created_at,-id', page: String(n), page_size: '100' }, null, true).then(
-      function (body) {
-        body.result.forEach(function (o) {
-          found.set(o.id, o);
-        });
-        if (n < body.pagination.total_pages && n < 50) return page(n + 1);
-      },
-    );
+  const where = JSON.stringify([{ attribute: 'created_at', value: { condition: '>=', value: todayStart().toISOString() } }]);
+  const found = new Map<number, Order>();
+  function page(n: number): Promise<void> {
+    return api<Envelope<'AiOrders'>>(
+      '/ai/orders',
+      { where: where, orderBy: '-created_at,-id', page: String(n), page_size: '100' },
+      null,
+      true,
+    ).then(function (body) {
+      body.result.forEach(function (o) {
+        found.set(o.id, o);
+      });
+      if (n < (body.pagination as { total_pages: number }).total_pages && n < 50) return page(n + 1);
+    });
   }
   return page(1).then(
     function () {
       if (generation !== state.generation) return;
       // what the stream brought meanwhile is newer than the read
       state.orders.forEach(function (o, id) {
-        var read = found.get(id);
+        const read = found.get(id);
         if (!read || Date.parse(o.updated_at) > Date.parse(read.updated_at)) found.set(id, o);
       });
       state.orders = found;
@@ -256,7 +278,7 @@ function load() {
       loadCustomers();
       render();
     },
-    function (err) {
+    function (err: ApiError) {
       if (generation !== state.generation) return;
       $('orders-status').textContent = '';
       $('orders-error').textContent = err.message || '?';
@@ -265,8 +287,8 @@ function load() {
   );
 }
 /** The contact's name of each order's conversation, read in one call for all those not known yet. */
-function loadCustomers() {
-  var wanted = [];
+function loadCustomers(): void {
+  const wanted: number[] = [];
   state.orders.forEach(function (o) {
     if (o.conversation_id != null && !state.customers.has(o.conversation_id) && wanted.length < 100) wanted.push(o.conversation_id);
   });
@@ -274,7 +296,7 @@ function loadCustomers() {
   wanted.forEach(function (id) {
     state.customers.set(id, null);
   });
-  api('/ai/conversations', {
+  api<Customer[]>('/ai/conversations', {
     where: JSON.stringify({ id: wanted }),
     params: 'id,contact,contact_name',
     page_size: '100',
@@ -290,7 +312,7 @@ function loadCustomers() {
     },
   );
 }
-function sortedIn(group) {
+function sortedIn(group: Group): Order[] {
   return Array.from(state.orders.values())
     .filter(function (o) {
       return groupOf(o.status) === group;
@@ -299,17 +321,17 @@ function sortedIn(group) {
       return Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id;
     });
 }
-function render() {
+function render(): void {
   if (!state.loaded) return;
   // a reason being typed survives a redraw (a live event, another order's move)
-  var typing = state.rejecting !== null ? $('reject-reason-' + state.rejecting) : null;
-  var typed = typing ? typing.value : null;
-  var focused = typing && document.activeElement === typing;
+  const typing = state.rejecting !== null ? (document.getElementById('reject-reason-' + state.rejecting) as HTMLInputElement | null) : null;
+  const typed = typing ? typing.value : null;
+  const focused = typing && document.activeElement === typing;
   $('orders-status').textContent = i18n.plural('orders_count', state.orders.size);
   GROUPS.forEach(function (g) {
-    var list = sortedIn(g);
-    var box = section.querySelector('.order-group[data-group="' + g + '"]');
-    box.querySelector('.group-count').textContent = '(' + i18n.n(list.length) + ')';
+    const list = sortedIn(g);
+    const box = section.querySelector('.order-group[data-group="' + g + '"]') as HTMLElement;
+    (box.querySelector('.group-count') as HTMLElement).textContent = '(' + i18n.n(list.length) + ')';
     fill(
       $('orders-' + g),
       list.length
@@ -319,13 +341,13 @@ function render() {
         : h('li', { class: 'muted empty' }, t('group_empty')),
     );
   });
-  var again = state.rejecting !== null ? $('reject-reason-' + state.rejecting) : null;
+  const again = state.rejecting !== null ? (document.getElementById('reject-reason-' + state.rejecting) as HTMLInputElement | null) : null;
   if (again && typed !== null) again.value = typed;
   if (again && focused) again.focus();
   retitle();
 }
-function customerNode(o) {
-  var c = o.conversation_id != null ? state.customers.get(o.conversation_id) : null;
+function customerNode(o: Order): HTMLElement {
+  const c = o.conversation_id != null ? state.customers.get(o.conversation_id) : null;
   if (c && c.contact_name) return dom.name(c.contact_name, { class: 'customer' });
   if (c && c.contact)
     return h('bdi', { class: 'customer', dir: 'ltr' }, /^[0-9]+$/.test(c.contact) ? '+' + c.contact : dom.plain(c.contact));
@@ -333,8 +355,8 @@ function customerNode(o) {
   return h('span', { class: 'customer muted' }, t('no_customer'));
 }
 /** The moves a kitchen makes, by where the order is (§15.4; the platform's couriers may skip steps). */
-function actions(o) {
-  var s = o.status;
+function actions(o: Order): [string, number][] {
+  const s = o.status;
   if (groupOf(s) === 'done') return [];
   if (groupOf(s) === 'pending') return [['accept', 7]];
   if (s === 9 || s === 19 || s === 23) return [['delivered', 11]];
@@ -342,10 +364,10 @@ function actions(o) {
     return [o.delivery_type === 1 ? ['picked_driver', 9] : ['picked_customer', 15]];
   return [['ready', 4]];
 }
-function canReject(o) {
+function canReject(o: Order): boolean {
   return groupOf(o.status) !== 'done' && [9, 19, 23].indexOf(o.status) < 0;
 }
-function linesOf(items, currency) {
+function linesOf(items: Line[] | null | undefined, currency: string | null): HTMLElement {
   return h(
     'ul',
     { class: 'order-lines' },
@@ -354,22 +376,22 @@ function linesOf(items, currency) {
         'li',
         null,
         h('span', { class: 'line-name' }, dom.name(l.name || l.retailer_id || '?'), ' × ', i18n.n(l.quantity)),
-        h('span', { class: 'num' }, money(l.total !== undefined ? l.total : l.price * l.quantity, currency)),
+        h('span', { class: 'num' }, money(l.total !== undefined ? l.total : (l.price as number) * l.quantity, currency)),
         l.comment ? h('span', { class: 'line-comment muted', dir: 'auto' }, dom.plain(l.comment)) : null,
       );
     }),
   );
 }
 /** The reason given with the order's last move (a rejection's, an estimated time), if any. */
-function reasonOf(o) {
-  var last = o.history && o.history.length ? o.history[o.history.length - 1] : null;
+function reasonOf(o: Order): string | null {
+  const last = o.history && o.history.length ? o.history[o.history.length - 1] : null;
   return last && last.status === o.status && last.reason ? last.reason : null;
 }
-function card(o) {
-  var group = groupOf(o.status);
-  var error = state.errors.get(o.id);
-  var busy = state.busy.has(o.id);
-  var rejecting = state.rejecting === o.id;
+function card(o: Order): HTMLElement {
+  const group = groupOf(o.status);
+  const error = state.errors.get(o.id);
+  const busy = state.busy.has(o.id);
+  const rejecting = state.rejecting === o.id;
   return h(
     'article',
     {
@@ -440,26 +462,26 @@ function card(o) {
 }
 
 // ---- moving an order ----------------------------------------------------------------------------------
-function move(id, status, reason) {
+function move(id: number, status: number, reason?: string | null): Promise<void> {
   state.busy.add(id);
   state.errors.delete(id);
   render();
-  var body = { status: status };
+  const body: { status: number; reason?: string } = { status: status };
   if (reason) body.reason = reason;
-  return api('/ai/orders/' + id + '/status', null, { body: body }).then(
+  return api<Order>('/ai/orders/' + id + '/status', null, { body: body }).then(
     function (o) {
       state.busy.delete(id);
       if (state.rejecting === id) state.rejecting = null;
       state.fresh.delete(id);
       put(o);
     },
-    function (err) {
+    function (err: ApiError) {
       state.busy.delete(id);
       if (err.code === 'ERROR_AI_ORDER_FINAL') {
         // someone (a courier, a colleague) finished it first: say so and show it as it is now
         state.errors.set(id, t('err_order_final'));
         state.rejecting = null;
-        return api('/ai/orders/' + id).then(put, function () {
+        return api<Order>('/ai/orders/' + id).then(put, function () {
           render();
         });
       }
@@ -470,36 +492,37 @@ function move(id, status, reason) {
   );
 }
 section.addEventListener('click', function (e) {
-  var open = e.target.closest('button[data-open]');
+  const target = e.target as Element;
+  const open = target.closest('button[data-open]');
   if (open) {
     showPage('inbox');
     if (og.inbox && og.inbox.open) og.inbox.open(Number(open.getAttribute('data-open')));
     return;
   }
-  var cardEl = e.target.closest('.order-card');
+  const cardEl = target.closest('.order-card');
   if (!cardEl) return;
-  var id = Number(cardEl.getAttribute('data-order'));
-  var b = e.target.closest('button[data-action]');
+  const id = Number(cardEl.getAttribute('data-order'));
+  const b = target.closest('button[data-action]');
   if (b && b.getAttribute('data-action') === 'reject') {
     state.rejecting = id;
     render();
-    var input = $('reject-reason-' + id);
+    const input = document.getElementById('reject-reason-' + id);
     if (input) input.focus();
     return;
   }
   if (b && b.hasAttribute('data-move')) return void move(id, Number(b.getAttribute('data-move')));
-  if (e.target.closest('.reject-cancel')) {
+  if (target.closest('.reject-cancel')) {
     state.rejecting = null;
     render();
   }
 });
 section.addEventListener('submit', function (e) {
-  var form = e.target.closest('.reject-form');
+  const form = (e.target as Element).closest('.reject-form');
   if (!form) return;
   e.preventDefault();
-  var id = Number(form.getAttribute('data-order'));
-  var reason = form.querySelector('.reject-reason').value.trim();
-  move(id, 5, reason || null);
+  const id = Number(form.getAttribute('data-order'));
+  const reason = (form.querySelector('.reject-reason') as HTMLInputElement).value.trim();
+  void move(id, 5, reason || null);
 });
 section.addEventListener('keydown', function (e) {
   if (e.key === 'Escape' && state.rejecting !== null) {
@@ -510,8 +533,8 @@ section.addEventListener('keydown', function (e) {
 
 // ---- live ---------------------------------------------------------------------------------------------
 /** An order record from the stream or an answer: today's are kept; the newer record wins. */
-function put(o) {
-  var known = state.orders.get(o.id);
+function put(o: Order): void {
+  const known = state.orders.get(o.id);
   if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
   if (known || isToday(o.created_at)) state.orders.set(o.id, o);
   // "new" until it leaves the pending group
@@ -519,19 +542,19 @@ function put(o) {
   if (o.conversation_id != null && !state.customers.has(o.conversation_id)) loadCustomers();
   render();
   putThread(o);
-  // the contact panel's line of this order (counter.js) follows its status
-  var badge = document.querySelector('#contact-conversations [data-order="' + o.id + '"] .badge.status');
+  // the contact panel's line of this order (counter.ts) follows its status
+  const badge = document.querySelector('#contact-conversations [data-order="' + o.id + '"] .badge.status');
   if (badge) {
     badge.className = 'badge status s' + o.status;
     badge.textContent = statusName(o.status);
   }
 }
 document.addEventListener('console:event', function (e) {
-  var ev = e.detail;
-  if (ev.type === 'cart.updated') return void putCart(ev.data);
+  const ev = (e as CustomEvent<{ type: string; data: unknown }>).detail;
+  if (ev.type === 'cart.updated') return void putCart(ev.data as Cart | null);
   if (ev.type !== 'order.created' && ev.type !== 'order.status' && ev.type !== 'order.updated') return;
-  var o = ev.data;
-  var isNew = ev.type === 'order.created' && !state.orders.has(o.id) && isToday(o.created_at);
+  const o = ev.data as Order;
+  const isNew = ev.type === 'order.created' && !state.orders.has(o.id) && isToday(o.created_at);
   put(o);
   if (o.conversation_id === state.thread.id && state.thread.cart && ev.type === 'order.created') {
     // placing empties the cart (no cart.updated follows)
@@ -545,19 +568,19 @@ document.addEventListener('console:event', function (e) {
   render();
 });
 document.addEventListener('console:resync', function () {
-  if (state.loaded) load();
+  if (state.loaded) void load();
   if (state.thread.id) loadThread(state.thread.id);
 });
 
 // ---- the thread: the conversation's cart and its orders ------------------------------------------------
-var threadBox = h('div', { id: 'thread-commerce', class: 'thread-commerce', hidden: true });
-var threadAnchor = $('thread-error');
-if (threadAnchor) threadAnchor.parentNode.insertBefore(threadBox, threadAnchor);
-function loadThread(id) {
-  var thread = { id: id, cart: null, orders: new Map() };
+const threadBox = h('div', { id: 'thread-commerce', class: 'thread-commerce', hidden: true });
+const threadAnchor = $('thread-error');
+if (threadAnchor && threadAnchor.parentNode) threadAnchor.parentNode.insertBefore(threadBox, threadAnchor);
+function loadThread(id: number): void {
+  const thread: Thread = { id: id, cart: null, orders: new Map() };
   state.thread = thread;
   renderThread();
-  api('/ai/conversations/' + id + '/cart').then(
+  api<Cart>('/ai/conversations/' + id + '/cart').then(
     function (cart) {
       if (state.thread !== thread) return;
       thread.cart = cart;
@@ -567,11 +590,11 @@ function loadThread(id) {
       /* 400 ERROR_AI_CART_NOT_FOUND: no cart, nothing to show */
     },
   );
-  api('/ai/orders', { where: JSON.stringify({ conversation_id: id }), orderBy: '-created_at,-id', page_size: '20' }).then(
+  api<Order[]>('/ai/orders', { where: JSON.stringify({ conversation_id: id }), orderBy: '-created_at,-id', page_size: '20' }).then(
     function (list) {
       if (state.thread !== thread) return;
       list.forEach(function (o) {
-        var known = thread.orders.get(o.id);
+        const known = thread.orders.get(o.id);
         if (!known || Date.parse(known.updated_at) <= Date.parse(o.updated_at)) thread.orders.set(o.id, o);
       });
       renderThread();
@@ -581,34 +604,34 @@ function loadThread(id) {
     },
   );
 }
-function putThread(o) {
+function putThread(o: Order): void {
   if (o.conversation_id !== state.thread.id) return;
-  var known = state.thread.orders.get(o.id);
+  const known = state.thread.orders.get(o.id);
   if (known && Date.parse(known.updated_at) > Date.parse(o.updated_at)) return;
   state.thread.orders.set(o.id, o);
   renderThread();
 }
-function putCart(cart) {
+function putCart(cart: Cart | null): void {
   if (!cart || cart.conversation_id !== state.thread.id) return;
   state.thread.cart = cart.lines && cart.lines.length ? cart : null;
   renderThread();
 }
-function renderThread() {
-  var th = state.thread;
-  var cart = th.cart && th.cart.lines && th.cart.lines.length ? th.cart : null;
-  var orders = Array.from(th.orders.values()).sort(function (a, b) {
+function renderThread(): void {
+  const th = state.thread;
+  const cart = th.cart && th.cart.lines && th.cart.lines.length ? th.cart : null;
+  const orders = Array.from(th.orders.values()).sort(function (a, b) {
     return b.id - a.id;
   });
   threadBox.hidden = !cart && !orders.length;
   fill(threadBox, cart ? cartView(cart) : null, orders.length ? threadOrders(orders) : null);
 }
-function cartView(cart) {
-  var problems = new Map(
+function cartView(cart: Cart): HTMLElement {
+  const problems = new Map(
     (cart.problems || []).map(function (p) {
       return [p.line, p.reason];
     }),
   );
-  var s = cart.summary || {};
+  const s = cart.summary || {};
   return h(
     'section',
     { class: 'cart', id: 'thread-cart', 'data-version': cart.version, 'aria-labelledby': 'thread-cart-title' },
@@ -616,8 +639,8 @@ function cartView(cart) {
     h(
       'ul',
       { class: 'order-lines' },
-      cart.lines.map(function (l, i) {
-        var problem = problems.get(i);
+      cart.lines.map(function (l: Line, i) {
+        const problem = problems.get(i);
         return h(
           'li',
           { class: problem ? 'problem' : null, 'data-problem': problem || null },
@@ -644,7 +667,7 @@ function cartView(cart) {
     h('p', { class: 'order-total' }, h('span', null, t('order_total')), h('strong', { class: 'num' }, money(s.total, cart.currency))),
   );
 }
-function threadOrders(orders) {
+function threadOrders(orders: Order[]): HTMLElement {
   return h(
     'section',
     { class: 'thread-orders', 'aria-labelledby': 'thread-orders-title' },
@@ -684,15 +707,15 @@ function threadOrders(orders) {
   );
 }
 document.addEventListener('console:thread', function (e) {
-  loadThread(e.detail.id);
+  loadThread((e as CustomEvent<{ id: number }>).detail.id);
 });
 
 // ---- the session --------------------------------------------------------------------------------------
-function begin() {
+function begin(): void {
   if (!session()) return;
   state.clock = setInterval(function () {
     // past midnight: today is another day
-    if (new Date().toDateString() !== state.day && state.loaded) load();
+    if (new Date().toDateString() !== state.day && state.loaded) void load();
   }, 60000);
   showPage(location.hash === '#orders' ? 'orders' : 'inbox');
 }
@@ -711,7 +734,7 @@ document.addEventListener('console:signed-out', function () {
 /** What the browser tests may read. */
 og.orders = {
   show: showPage,
-  reload: load,
+  reload: () => load(),
   chimes: function () {
     return state.chimes;
   },
