@@ -1,5 +1,5 @@
-// ESLint (flat config). Type-aware typescript-eslint over src, test and bench; plain rules over the few
-// JavaScript files (the console's browser scripts, the bin launcher, a test helper process).
+// ESLint (flat config). Type-aware typescript-eslint over src (the console's browser modules included), test and
+// bench; plain rules over the few JavaScript files (the bin launcher, a test helper process).
 // Why each rule is here, and every rule turned off or down with its reason: docs/habits.md.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
@@ -161,12 +161,6 @@ export default defineConfig(
     name: 'ordergraph/console (browser modules)',
     files: ['src/console/**/*.ts'],
     languageOptions: { globals: browserGlobals },
-  },
-  {
-    name: 'ordergraph/console (browser scripts not yet TypeScript)',
-    files: ['src/console/**/*.js'],
-    extends: [js.configs.recommended],
-    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: browserGlobals },
   },
   {
     name: 'ordergraph/node scripts',

@@ -3,19 +3,53 @@
  * search (q), more pages on scroll; a thread with delivery ticks, take over / hand back, a draft per
  * conversation, the window's time left kept live, the agent's approved templates once the window is closed,
  * no reply box for closed conversations; new messages announced in the title and as notifications.
- * Plain JS, no build step; runs while console.js has a session (`console:signed-in` … `console:signed-out`). */
-import { api, base, headers, og, session, showError } from './console.js';
+ * Runs while console.ts has a session (`console:signed-in` … `console:signed-out`). */
+import type { Agent, Conversation, Envelope, Message, Result } from './api-types.js';
+import { api, base, headers, og, session, showError, type ApiError, type Auth, type QueryParams } from './console.js';
 import * as dom from './dom.js';
 import { $, fill, h } from './dom.js';
 import { lang, n, plural, t } from './i18n.js';
 import * as view from './message-view.js';
 
-var PAGE = 30;
+/** A value of an event or a payload the inbox reads loosely (each field checked where it is used). */
+type Loose = Record<string, any>;
+/** The queue's row of a message (`params=last_message.…`). */
+interface LastMessage {
+  id: number;
+  role: string;
+  content: string;
+  created_at: string;
+  edited_at: string | null;
+  revoked_at: string | null;
+}
+/** A conversation as the queue holds it: the API's, with the fields `params` adds and the row's own mark. */
+type Conv = Conversation & {
+  last_message?: LastMessage | null;
+  agent?: { name: string; enabled: boolean; provider?: string } | null;
+  /** 'edited' or 'was_deleted': the row's mark until it is opened. */
+  changed?: string | null;
+};
+/** An event of the stream (§9.4): its id, type, time and record. */
+interface StreamEvent {
+  id: number;
+  type: string;
+  created_at: string;
+  data: Loose;
+}
+type Template = Result<'AiTemplates'>[number];
+/** The signed-in session (the inbox runs only while there is one). */
+function auth(): Auth {
+  const a = session();
+  if (!a) throw new Error('not signed in');
+  return a;
+}
+
+const PAGE = 30;
 /**
  * The fields the queue reads (`params`). §12.1's `contact_name` is shown when present: add it here when
  * the API has it (`params` refuses unknown fields).
  */
-var LIST_FIELDS = [
+const LIST_FIELDS = [
   'id',
   'agent_id',
   'business_id',
@@ -42,14 +76,14 @@ var LIST_FIELDS = [
   'agent.enabled',
   'agent.provider',
 ].join(',');
-var EVENT_TYPES = [
+const EVENT_TYPES = [
   'conversation.created',
   'conversation.closed',
   'conversation.handoff',
   'message.created',
   'message.status',
   'message.updated', // a file stored or failed (§12.3): its placeholder becomes the picture
-  // §15.7: carts and orders, for orders.js (passed on as `console:event`)
+  // §15.7: carts and orders, for orders.ts (passed on as `console:event`)
   'cart.updated',
   'order.created',
   'order.status',
@@ -57,30 +91,62 @@ var EVENT_TYPES = [
   // an agent disabled by Meta (offboarded, §13.5): its conversations say so at once
   'agent.updated',
 ];
-var RANK = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
-var TICKS = { pending: '🕓', accepted: '✓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '✗' };
-var REPLY_ERRORS = {
+const RANK: Record<string, number> = { pending: 1, accepted: 2, sent: 3, delivered: 4, read: 5, failed: 5 };
+const TICKS: Record<string, string> = { pending: '🕓', accepted: '✓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '✗' };
+const REPLY_ERRORS: Record<string, string> = {
   ERROR_WHATSAPP_WINDOW_CLOSED: 'err_window',
   ERROR_AI_CONVERSATION_CLOSED: 'err_closed',
   ERROR_AI_CONVERSATION_HANDED_OFF: 'err_handed_off',
   ERROR_AI_CONVERSATION_NOT_FOUND: 'err_not_found',
 };
 /** The `delivery_error`s the service itself writes (workers/whatsapp-sender.ts, providers), by their words' keys. */
-var REASON_WORDS = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
+const REASON_WORDS: Record<string, string> = { 'agent disabled': 'reason_agent_disabled', timeout: 'reason_timeout' };
 /** The `delivery_error` of an AI reply a person's answer from the phone made needless (services/whatsapp/fields/echoes.ts). */
-var SUPERSEDED = 'superseded by the business app';
-var DRAFTS = 'ordergraph-console:drafts';
-var WINDOW_MS = 24 * 3600 * 1000;
-var baseTitle = document.title;
+const SUPERSEDED = 'superseded by the business app';
+const DRAFTS = 'ordergraph-console:drafts';
+const WINDOW_MS = 24 * 3600 * 1000;
+const baseTitle = document.title;
 
-var state = freshState();
-function freshState() {
+interface State {
+  events: EventSource | null;
+  poll: ReturnType<typeof setInterval> | null;
+  clock: ReturnType<typeof setInterval> | null;
+  reopen: ReturnType<typeof setTimeout> | null;
+  searchTimer?: ReturnType<typeof setTimeout>;
+  observer: IntersectionObserver | null;
+  lastEventId: string | null;
+  tab: string | null;
+  q: string;
+  conversations: Map<number, Conv>;
+  page: number;
+  total: number | null;
+  loading: boolean;
+  generation: number;
+  selected: number | null;
+  /** Whether the operator chose the open conversation (only then is it marked seen). */
+  opened?: boolean;
+  threadReady?: boolean;
+  threadPage: number;
+  templatesFor?: number | null;
+  askingLocation?: boolean;
+  messages: Map<number, Message>;
+  /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
+  media: Map<string, Promise<string>>;
+  /** The safe filename each of those answers gave, by blob URL. */
+  mediaNames: Map<string, string | null>;
+  counted: Set<number>;
+  templates: Map<number, Template[]>;
+  /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
+  handoffs: Map<number, StreamEvent>;
+  handoffRead: AbortController | null;
+}
+let state = freshState();
+function freshState(): State {
   return {
     events: null,
     poll: null,
     clock: null,
     reopen: null,
-    searchTimer: null,
     observer: null,
     lastEventId: null,
     tab: 'all',
@@ -91,68 +157,66 @@ function freshState() {
     loading: false,
     generation: 0,
     selected: null,
+    threadPage: 1,
     messages: new Map(),
-    /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
     media: new Map(),
-    /** The safe filename each of those answers gave, by blob URL. */
     mediaNames: new Map(),
     counted: new Set(),
     templates: new Map(),
-    /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
     handoffs: new Map(),
     handoffRead: null,
   };
 }
 
 // ---- formatting ----------------------------------------------------------------------
-var timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
-var dateTime = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+const dateTime = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 /** A time today; a date and a time before today. */
-function when(iso) {
-  var d = new Date(iso);
+function when(iso: string): string {
+  const d = new Date(iso);
   return (d.toDateString() === new Date().toDateString() ? timeOnly : dateTime).format(d);
 }
-function contactOf(c) {
-  var shown =
+function contactOf(c: Conv): string {
+  const shown =
     c.contact_name || (c.contact ? (/^[0-9]+$/.test(c.contact) ? '+' + c.contact : c.contact) : t('conversation') + ' #' + n(c.id));
   return dom.plain(shown);
 }
 /** The contact as an isolated run: a name in its own direction, a phone number always left to right (+34…, also in Arabic). */
-function contactNode(c, cls) {
+function contactNode(c: Conv, cls?: string): HTMLElement {
   return h('bdi', { class: cls, dir: c.contact_name ? 'auto' : 'ltr' }, contactOf(c));
 }
 /** The row's last words: a deleted message says so (its text is gone), an edited one shows its new text, marked. */
-function previewOf(m) {
+function previewOf(m: LastMessage | null | undefined): string {
   if (!m) return t('no_messages_yet');
   if (m.revoked_at) return '⊘ ' + t('deleted_message');
   return (m.edited_at ? '✎ ' : '') + firstWords(m.content);
 }
-function firstWords(s) {
-  s = dom.plain(s).replace(/\s+/g, ' ').trim();
+function firstWords(text: unknown): string {
+  const s = dom.plain(text).replace(/\s+/g, ' ').trim();
   return s.length > 80 ? s.slice(0, 79) + '…' : s;
 }
-/** A user by name (GET /ai/operators, read by counter.js into `og.names`), else by number. */
-function who(id) {
-  if (id === session().userId) return t('you');
-  var name = og.names && og.names.get(id);
+/** A user by name (GET /ai/operators, read by counter.ts into `og.names`), else by number. */
+function who(id: number): string {
+  if (id === auth().userId) return t('you');
+  const name = og.names && og.names.get(id);
   return name || t('user_n', { id: n(id) });
 }
-function windowWords(c) {
-  var left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
+function windowWords(c: Conv): string {
+  const left = c.window_expires_at ? Date.parse(c.window_expires_at) - Date.now() : -1;
   if (left <= 0) return t('window_closed');
-  var hours = Math.floor(left / 3600000),
+  const hours = Math.floor(left / 3600000),
     minutes = Math.floor((left % 3600000) / 60000);
   return hours ? t('window_left', { h: n(hours), m: n(minutes) }) : t('window_left_min', { m: n(minutes) });
 }
-function windowOpen(c) {
+function windowOpen(c: Conv): boolean {
   return !!c.window_expires_at && Date.parse(c.window_expires_at) > Date.now();
 }
-function agentOff(c) {
-  return c.agent && c.agent.enabled === false;
+function agentOff(c: Conv): boolean {
+  return !!c.agent && c.agent.enabled === false;
 }
 
 // ---- the queue -------------------------------------------------------------------------
-function tabWhere() {
+function tabWhere(): Loose {
   // a search also finds closed conversations; the tabs are the live queue
   if (state.tab === 'mine') return { status: 'active', assignee_id: 'me' };
   if (state.tab === 'unassigned') return { status: 'active', handler: 'human', assignee_id: null };
@@ -160,21 +224,21 @@ function tabWhere() {
   if (state.tab === 'history') return { source: 'history' };
   return state.q ? { source: ['live', 'history'] } : { status: 'active' };
 }
-function inTab(c) {
+function inTab(c: Conv): boolean {
   if (state.q) return false; // a search is a snapshot: new conversations arrive in the tabs
   if (c.status !== 'active' || state.tab === 'history') return false;
-  if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === session().userId;
+  if (state.tab === 'mine') return c.assignee_id != null && c.assignee_id === auth().userId;
   if (state.tab === 'unassigned') return c.handler === 'human' && c.assignee_id == null;
   return true;
 }
-function sorted() {
+function sorted(): Conv[] {
   return Array.from(state.conversations.values()).sort(function (a, b) {
-    var d = Date.parse(b.last_message_at || b.created_at) - Date.parse(a.last_message_at || a.created_at);
+    const d = Date.parse(b.last_message_at || b.created_at) - Date.parse(a.last_message_at || a.created_at);
     return d || b.id - a.id;
   });
 }
 /** From the first page again (a tab, a search, a reset of the stream). */
-function reload() {
+function reload(): Promise<void> {
   state.generation++;
   state.conversations = new Map();
   state.page = 0;
@@ -184,12 +248,12 @@ function reload() {
   return loadMore();
 }
 /** The next page of the queue; never a silent cut: the list says how many there are and loads the rest on scroll. */
-function loadMore() {
+function loadMore(): Promise<void> {
   if (state.loading || (state.total !== null && state.page * PAGE >= state.total)) return Promise.resolve();
   state.loading = true;
   renderList();
-  var generation = state.generation;
-  var query = {
+  const generation = state.generation;
+  const query: QueryParams = {
     params: LIST_FIELDS,
     where: JSON.stringify(tabWhere()),
     orderBy: '-last_message_at,-id',
@@ -197,18 +261,18 @@ function loadMore() {
     page_size: String(PAGE),
   };
   if (state.q) query.q = state.q;
-  return api('/ai/conversations', query, null, true)
+  return api<Envelope<'AiConversations'>>('/ai/conversations', query, null, true)
     .then(function (body) {
       if (generation !== state.generation) return;
       state.page++;
       state.total = body.pagination.total;
-      body.result.forEach(function (c) {
+      (body.result as Conv[]).forEach(function (c) {
         if (!state.conversations.has(c.id)) state.conversations.set(c.id, c);
       });
       state.loading = false;
       renderList();
       if (!state.selected) {
-        var first = sorted()[0];
+        const first = sorted()[0];
         if (first) select(first.id);
       }
     })
@@ -219,9 +283,9 @@ function loadMore() {
     });
 }
 /** The first page read again and merged into what is shown (the pages loaded and the selection kept). */
-function catchUp() {
-  var generation = state.generation;
-  var query = {
+function catchUp(): Promise<void> {
+  const generation = state.generation;
+  const query: QueryParams = {
     params: LIST_FIELDS,
     where: JSON.stringify(tabWhere()),
     orderBy: '-last_message_at,-id',
@@ -229,11 +293,11 @@ function catchUp() {
     page_size: String(PAGE),
   };
   if (state.q) query.q = state.q;
-  return api('/ai/conversations', query, null, true).then(function (body) {
+  return api<Envelope<'AiConversations'>>('/ai/conversations', query, null, true).then(function (body) {
     if (generation !== state.generation) return;
     state.total = body.pagination.total;
-    body.result.forEach(function (c) {
-      var known = state.conversations.get(c.id);
+    (body.result as Conv[]).forEach(function (c) {
+      const known = state.conversations.get(c.id);
       if (known) Object.assign(known, c);
       else state.conversations.set(c.id, c);
     });
@@ -241,14 +305,14 @@ function catchUp() {
   }, showError);
 }
 /** One conversation read again (a new one, or one of a later page that just got a message). */
-function fetchConversation(id) {
-  return api('/ai/conversations/' + id, { params: LIST_FIELDS });
+function fetchConversation(id: number): Promise<Conv> {
+  return api<Conv>('/ai/conversations/' + id, { params: LIST_FIELDS });
 }
 
-function renderList() {
-  var list = sorted();
-  var items = list.map(function (c) {
-    var preview = previewOf(c.last_message);
+function renderList(): void {
+  const list = sorted();
+  const items = list.map(function (c) {
+    const preview = previewOf(c.last_message);
     return h(
       'li',
       null,
@@ -258,7 +322,7 @@ function renderList() {
           type: 'button',
           'data-id': c.id,
           'aria-current': String(c.id === state.selected),
-          class: c.unread_count > 0 ? 'unread' : null,
+          class: (c.unread_count || 0) > 0 ? 'unread' : null,
         },
         h('span', { class: 'line' }, contactNode(c, 'who'), h('span', { class: 'when' }, when(c.last_message_at || c.created_at))),
         h('span', { class: 'preview', dir: 'auto' }, preview),
@@ -279,13 +343,15 @@ function renderList() {
                 : null,
             c.changed ? h('span', { class: 'badge changed' }, t(c.changed)) : null,
           ),
-          c.unread_count > 0 ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count)) : null,
+          c.unread_count !== null && c.unread_count > 0
+            ? h('span', { class: 'count', 'aria-label': plural('unread', c.unread_count) }, n(c.unread_count))
+            : null,
         ),
       ),
     );
   });
-  var done = state.total !== null && state.page * PAGE >= state.total;
-  var footer = h(
+  const done = state.total !== null && state.page * PAGE >= state.total;
+  const footer = h(
     'li',
     { class: 'more', id: 'more' },
     state.loading
@@ -309,28 +375,28 @@ function renderList() {
   announce();
 }
 $('conversations').addEventListener('click', function (e) {
-  if (e.target.closest('#load-more')) return void loadMore();
-  var b = e.target.closest('button[data-id]');
+  if ((e.target as Element).closest('#load-more')) return void loadMore();
+  const b = (e.target as Element).closest('button[data-id]');
   if (b) select(Number(b.getAttribute('data-id')), true);
 });
 
 // ---- tabs and search -------------------------------------------------------------------
 $('tabs').addEventListener('click', function (e) {
-  var b = e.target.closest('[role="tab"]');
+  const b = (e.target as Element).closest('[role="tab"]');
   if (!b) return;
   state.tab = b.getAttribute('data-tab');
   document.querySelectorAll('#tabs [role="tab"]').forEach(function (x) {
     x.setAttribute('aria-selected', String(x === b));
   });
-  reload();
+  void reload();
 });
-$('search').addEventListener('input', function () {
+$<HTMLInputElement>('search').addEventListener('input', function () {
   clearTimeout(state.searchTimer);
   state.searchTimer = setTimeout(function () {
-    var q = $('search').value.trim().slice(0, 100);
+    const q = $<HTMLInputElement>('search').value.trim().slice(0, 100);
     if (q === state.q) return;
     state.q = q;
-    reload();
+    void reload();
   }, 300);
 });
 
@@ -339,53 +405,53 @@ $('search').addEventListener('input', function () {
  * Drafts are the operator's (CONTRACT §11, fourth review): kept under the project and the signed-in user (or a
  * digest of the key), so the next person signing in in the same browser sees none of them.
  */
-function draftsKey() {
-  var auth = session();
-  if (!auth) return null;
-  var who = auth.userId ? 'user:' + auth.userId : 'key:' + digest(auth.key || '');
-  return DRAFTS + ':' + auth.project + ':' + who;
+function draftsKey(): string | null {
+  const a = session();
+  if (!a) return null;
+  const by = a.userId ? 'user:' + a.userId : 'key:' + digest(a.key || '');
+  return DRAFTS + ':' + a.project + ':' + by;
 }
 /** A short non-secret digest (FNV-1a) naming a key without writing it into a storage key. */
-function digest(text) {
-  var hash = 0x811c9dc5;
-  for (var i = 0; i < text.length; i++) {
+function digest(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16);
 }
-function drafts() {
-  var key = draftsKey();
+function drafts(): Record<string, string> {
+  const key = draftsKey();
   if (!key) return {};
   try {
-    return JSON.parse(sessionStorage.getItem(key) || '{}');
+    return JSON.parse(sessionStorage.getItem(key) || '{}') as Record<string, string>;
   } catch {
     return {};
   }
 }
-function saveDrafts(all) {
-  var key = draftsKey();
+function saveDrafts(all: Record<string, string>): void {
+  const key = draftsKey();
   if (key) sessionStorage.setItem(key, JSON.stringify(all));
 }
 /** The reply box's text belongs to its conversation: kept when another is opened, given back when it is reopened. */
-function keepDraft() {
+function keepDraft(): void {
   if (!state.selected) return;
-  var all = drafts();
-  var text = $('reply-text').value;
+  const all = drafts();
+  const text = $<HTMLTextAreaElement>('reply-text').value;
   if (text) all[state.selected] = text;
   else delete all[state.selected];
   saveDrafts(all);
 }
 /** Opens a conversation; `opened` when the operator chose it (only then is it marked seen: the first one opens by itself). */
-function select(id, opened) {
+function select(id: number, opened?: boolean): void {
   state.opened = !!opened;
   if (state.selected !== id) {
     keepDraft();
-    $('reply-text').value = drafts()[id] || '';
+    $<HTMLTextAreaElement>('reply-text').value = drafts()[id] || '';
     replyKey = null;
   }
   state.selected = id;
-  var chosen = state.conversations.get(id);
+  const chosen = state.conversations.get(id);
   if (chosen) chosen.changed = null;
   state.templatesFor = null;
   state.messages = new Map();
@@ -406,16 +472,16 @@ function select(id, opened) {
   void checkAgent(state.conversations.get(id));
   document.dispatchEvent(new CustomEvent('console:thread', { detail: { id: id } }));
 }
-function renderThreadHead() {
-  var c = state.selected && state.conversations.get(state.selected);
+function renderThreadHead(): void {
+  const c = state.selected && state.conversations.get(state.selected);
   if (!c) return;
   fill($('messages-title'), contactNode(c), c.agent ? [' · ', h('bdi', { dir: 'auto' }, c.agent.name)] : null);
-  var win = $('window');
+  const win = $('window');
   win.hidden = !c.contact || c.status !== 'active';
   win.textContent = windowWords(c);
   win.className = 'pill' + (windowOpen(c) ? '' : ' closed');
   $('agent-off').hidden = !agentOff(c);
-  $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent.name }) : '';
+  $('agent-off').textContent = agentOff(c) ? t('agent_disabled_long', { name: c.agent ? c.agent.name : '' }) : '';
   $('handler').textContent =
     c.status !== 'active'
       ? t('conversation_closed')
@@ -423,10 +489,10 @@ function renderThreadHead() {
         ? t('handled_ai')
         : c.assignee_id == null
           ? t('handled_person')
-          : c.assignee_id === session().userId
+          : c.assignee_id === auth().userId
             ? t('handled_by_you')
             : t('handled_by', { who: who(c.assignee_id) });
-  var b = $('handoff');
+  const b = $<HTMLButtonElement>('handoff');
   b.hidden = c.status !== 'active';
   b.textContent = c.handler === 'human' ? t('hand_back') : t('take_over');
   b.setAttribute('data-handler', c.handler === 'human' ? 'ai' : 'human');
@@ -437,15 +503,15 @@ function renderThreadHead() {
  * What the operator can send: nothing to a closed conversation; an approved template once a WhatsApp window
  * is closed; else the reply box (to a user signed in with a password: a server key's reply is the runtime's).
  */
-function renderComposer(c) {
-  var closed = c.status !== 'active';
-  var needsTemplate = !closed && !!c.contact && !windowOpen(c);
+function renderComposer(c: Conv): void {
+  const closed = c.status !== 'active';
+  const needsTemplate = !closed && !!c.contact && !windowOpen(c);
   // a disabled agent sends nothing: a reply would be accepted, then fail (§10.1)
-  var agentDown = !closed && agentOff(c);
-  var canReply = !closed && !agentDown && !needsTemplate && !!session().token;
+  const agentDown = !closed && agentOff(c);
+  const canReply = !closed && !agentDown && !needsTemplate && !!auth().token;
   $('reply').hidden = !canReply;
   $('templates').hidden = !needsTemplate || agentDown;
-  var off = $('reply-off');
+  const off = $('reply-off');
   off.hidden = canReply || (needsTemplate && !agentDown);
   off.textContent =
     c.source === 'history'
@@ -453,31 +519,37 @@ function renderComposer(c) {
       : closed
         ? t('is_closed', { reason: t('reason_' + (c.status_reason || 'none')) })
         : agentDown
-          ? t('agent_off_no_reply', { name: c.agent.name })
+          ? t('agent_off_no_reply', { name: c.agent ? c.agent.name : '' })
           : t('reply_off');
   if (needsTemplate) loadTemplates(c);
 }
-$('handoff').addEventListener('click', function () {
-  var id = state.selected;
-  var b = $('handoff');
+$<HTMLButtonElement>('handoff').addEventListener('click', function () {
+  const id = state.selected;
+  const b = $<HTMLButtonElement>('handoff');
   b.disabled = true;
   $('thread-error').textContent = '';
-  api('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } })
-    .then(putConversation, function (err) {
-      $('thread-error').textContent = REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]).replace(/^[^:]*:\s*/, '') : err.message;
+  void api<Conv>('/ai/conversations/' + id + '/handoff', null, { body: { handler: b.getAttribute('data-handler') } })
+    .then(putConversation, function (err: ApiError) {
+      $('thread-error').textContent =
+        err.code && REPLY_ERRORS[err.code] ? t(REPLY_ERRORS[err.code]).replace(/^[^:]*:\s*/, '') : err.message;
     })
     .then(function () {
       b.disabled = false;
     });
 });
-var THREAD_PAGE = 100;
-function loadMessages(id) {
+const THREAD_PAGE = 100;
+function loadMessages(id: number): void {
   state.threadReady = false;
   state.threadPage = 1;
-  api('/ai/conversations/' + id + '/messages', { page_size: String(THREAD_PAGE), orderBy: '-id' }, null, true)
+  api<Envelope<'AiConversationMessages'>>(
+    '/ai/conversations/' + id + '/messages',
+    { page_size: String(THREAD_PAGE), orderBy: '-id' },
+    null,
+    true,
+  )
     .then(function (body) {
       if (id !== state.selected) return;
-      var rows = body.result;
+      const rows = body.result as Message[];
       rows.forEach(function (m) {
         state.counted.add(m.id);
       });
@@ -490,14 +562,14 @@ function loadMessages(id) {
     })
     .catch(showError);
 }
-function moreBefore(body) {
-  var total = body.pagination ? body.pagination.total : null;
+function moreBefore(body: Envelope<'AiConversationMessages'>): boolean {
+  const total = body.pagination ? body.pagination.total : null;
   return total == null ? body.result.length === THREAD_PAGE : state.threadPage * THREAD_PAGE < total;
 }
 /** A thread longer than a page (300 messages of the phone's history) is read on, page by page: never a silent cut. */
-function earlierButton(more) {
-  var list = $('messages');
-  var known = list.querySelector('li.earlier');
+function earlierButton(more: boolean): void {
+  const list = $('messages');
+  const known = list.querySelector('li.earlier');
   if (known) known.remove();
   if (more)
     list.insertBefore(
@@ -506,17 +578,17 @@ function earlierButton(more) {
     );
 }
 $('messages').addEventListener('click', function (e) {
-  var b = e.target.closest('li.earlier button');
+  const b = (e.target as Element).closest<HTMLButtonElement>('li.earlier button');
   if (!b) return;
-  var id = state.selected;
-  var list = $('messages');
-  var height = list.scrollHeight;
+  const id = state.selected;
+  const list = $('messages');
+  const height = list.scrollHeight;
   b.disabled = true;
-  var query = { page_size: String(THREAD_PAGE), orderBy: '-id', page: String(state.threadPage + 1) };
-  api('/ai/conversations/' + id + '/messages', query, null, true)
+  const query = { page_size: String(THREAD_PAGE), orderBy: '-id', page: String(state.threadPage + 1) };
+  api<Envelope<'AiConversationMessages'>>('/ai/conversations/' + id + '/messages', query, null, true)
     .then(function (body) {
       if (id !== state.selected) return;
-      var rows = body.result;
+      const rows = body.result as Message[];
       state.threadPage++;
       rows.forEach(function (m) {
         state.counted.add(m.id);
@@ -532,45 +604,46 @@ $('messages').addEventListener('click', function (e) {
     });
 });
 /** The caller's seen mark: the conversation's newest message (the server keeps it per user or key). */
-function markSeen(id) {
-  var c = state.conversations.get(id);
+function markSeen(id: number): void {
+  const c = state.conversations.get(id);
   if (!c || !c.unread_count) return;
   c.unread_count = 0;
   renderList();
-  api('/ai/conversations/' + id + '/seen', null, { body: {} }).then(function (r) {
-    var known = state.conversations.get(id);
+  api<Result<'MarkAiConversationSeen'>>('/ai/conversations/' + id + '/seen', null, { body: {} }).then(function (r) {
+    const known = state.conversations.get(id);
     if (known) known.unread_count = r.unread_count;
     renderList();
   }, showError);
 }
-function upsertMessage(m) {
-  var known = state.messages.get(m.id);
-  if (known && (RANK[known.delivery_status] || 0) > (RANK[m.delivery_status] || 0)) return;
+function upsertMessage(m: Message): void {
+  const known = state.messages.get(m.id);
+  if (known && (RANK[known.delivery_status || ''] || 0) > (RANK[m.delivery_status || ''] || 0)) return;
   state.messages.set(m.id, m);
-  var target = reactedTo(m);
+  const target = reactedTo(m);
   if (target) {
     // a reaction is shown on the message it reacts to, not as a message of its own
-    var own = $('messages').querySelector('li[data-id="' + m.id + '"]');
+    const own = $('messages').querySelector('li[data-id="' + m.id + '"]');
     if (own) own.remove();
     return void renderMessage(target, true);
   }
   renderMessage(m, !!known);
   if (!known && m.source === 'business_app' && state.handoffs.size) renderHandoffs();
   // the question a tapped button answers shows which one was tapped
-  var question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
+  const question = m.reply_to_id != null && state.messages.get(m.reply_to_id);
   if (question) renderMessage(question, true);
 }
-function reactedTo(m) {
-  return m.type === 'reaction' && m.payload && m.payload.message_id != null ? state.messages.get(m.payload.message_id) : null;
+function reactedTo(m: Message): Message | null | undefined {
+  const p = m.type === 'reaction' ? (m.payload as Loose | null) : null;
+  return p && p.message_id != null ? state.messages.get(p.message_id as number) : null;
 }
-var sizes = new Map();
+const sizes = new Map<string, Promise<number | null>>();
 /** The menu's names by business and retailer id (null while asked, or when the menu has no such dish). */
-var productNames = new Map();
-var namesAsked = null;
-function productName(retailerId) {
-  var c = state.selected && state.conversations.get(state.selected);
+const productNames = new Map<string, string | null>();
+let namesAsked: { business: number | null; ids: string[] } | null = null;
+function productName(retailerId: string): string | null | undefined {
+  const c = state.selected && state.conversations.get(state.selected);
   if (!c || !retailerId) return null;
-  var key = (c.business_id == null ? '' : c.business_id) + ':' + retailerId;
+  const key = (c.business_id == null ? '' : c.business_id) + ':' + retailerId;
   if (productNames.has(key)) return productNames.get(key);
   productNames.set(key, null);
   // the lines of every cart drawn now, asked in one read
@@ -581,12 +654,13 @@ function productName(retailerId) {
   if (namesAsked.business === c.business_id) namesAsked.ids.push(retailerId);
   return null;
 }
-function askNames() {
-  var asked = namesAsked;
+function askNames(): void {
+  const asked = namesAsked;
   namesAsked = null;
-  var where = { retailer_id: asked.ids };
+  if (!asked) return;
+  const where: Loose = { retailer_id: asked.ids };
   if (asked.business != null) where.business_id = asked.business;
-  api('/ai/products', { where: JSON.stringify(where), page_size: '100' }).then(
+  api<Result<'AiProducts'>>('/ai/products', { where: JSON.stringify(where), page_size: '100' }).then(
     function (rows) {
       rows.forEach(function (p) {
         productNames.set((asked.business == null ? '' : asked.business) + ':' + p.retailer_id, p.name);
@@ -600,7 +674,7 @@ function askNames() {
     },
   );
 }
-var viewContext = {
+const viewContext: view.ViewContext = {
   productName: productName,
   load: loadMedia,
   /** The filename the answer of a file loaded as `url` gave (Content-Disposition's safe form), or null. */
@@ -609,15 +683,17 @@ var viewContext = {
   },
   /** A stored file's size without reading it: one byte asked for, the total read from Content-Range. */
   size: function (path) {
+    const known = sizes.get(path);
+    if (known) return known;
     if (!sizes.has(path))
       sizes.set(
         path,
         fetch(base() + path, { headers: Object.assign({ Range: 'bytes=0-0' }, headers()) }).then(function (res) {
-          var total = /\/(\d+)$/.exec(res.headers.get('content-range') || '');
+          const total = /\/(\d+)$/.exec(res.headers.get('content-range') || '');
           return total ? Number(total[1]) : null;
         }),
       );
-    return sizes.get(path);
+    return sizes.get(path) as Promise<number | null>;
   },
   get: function (id) {
     return state.messages.get(id);
@@ -629,38 +705,39 @@ var viewContext = {
   },
   /** The reaction each side has on message `id` now (the newest one; an empty emoji removed it). */
   reactions: function (id) {
-    var last = {};
+    const last: Record<string, Message> = {};
     state.messages.forEach(function (r) {
-      if (r.type === 'reaction' && r.payload && r.payload.message_id === id && (!last[r.role] || last[r.role].id < r.id)) last[r.role] = r;
+      if (r.type === 'reaction' && r.payload && (r.payload as Loose).message_id === id && (!last[r.role] || last[r.role].id < r.id))
+        last[r.role] = r;
     });
     return Object.keys(last)
       .map(function (role) {
-        return { role: role, emoji: last[role].payload.emoji };
+        return { role: role, emoji: (last[role].payload as Loose).emoji as string };
       })
       .filter(function (x) {
         return !!x.emoji;
       });
   },
 };
-function renderMessage(m, known) {
-  var list = $('messages');
-  var atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  var li = list.querySelector('li[data-id="' + m.id + '"]');
+function renderMessage(m: Message, known: boolean): void {
+  const list = $('messages');
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  let li = list.querySelector('li[data-id="' + m.id + '"]');
   if (!li) {
     li = document.createElement('li');
     li.setAttribute('data-id', String(m.id));
-    var after = Array.prototype.filter.call(list.children, function (x) {
+    const after = Array.prototype.filter.call(list.children, function (x) {
       return Number(x.getAttribute('data-id')) > m.id;
     })[0];
     list.insertBefore(li, after || null);
   }
   // a note (§10.6): a non-public system message by a user, for colleagues only
-  var note = m.role === 'system' && !m.public && m.author_id != null;
+  const note = m.role === 'system' && !m.public && m.author_id != null;
   li.className = m.role + (note ? ' note' : '') + ' by-' + sideOf(m);
   li.setAttribute('data-type', m.type || 'text');
-  var meta = [note ? t('note') : authorLabel(m)];
+  const meta = [note ? t('note') : authorLabel(m)];
   if (!m.public && !note) meta.push(t('internal'));
-  if (m.author_id != null) meta.push(m.author_id === session().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
+  if (m.author_id != null) meta.push(m.author_id === auth().userId ? t('by_you') : t('by', { who: who(m.author_id) }));
   meta.push(when(m.created_at));
   li.setAttribute('data-at', m.created_at);
   fill(li, h('span', { class: 'role' }, h('time', { datetime: m.created_at }, meta.join(' · '))), view.render(m, viewContext), tick(m));
@@ -671,35 +748,35 @@ function renderMessage(m, known) {
   else $('new-below').hidden = false;
 }
 /** Who a message is from, at a glance: the customer, the AI, a person of the team, the business's phone (§13.1). */
-function sideOf(m) {
+function sideOf(m: Message): string {
   if (m.role !== 'assistant') return m.role === 'user' ? 'customer' : 'system';
   if (m.source === 'business_app') return 'phone';
   if (m.author_id != null) return 'team';
   if (m.order_id != null) return 'notice';
   return 'ai';
 }
-function authorLabel(m) {
-  var side = sideOf(m);
+function authorLabel(m: Message): string {
+  const side = sideOf(m);
   if (side === 'customer' || side === 'system') return t('role_' + m.role);
   return t('side_' + side);
 }
 $('new-below').addEventListener('click', function () {
-  var list = $('messages');
+  const list = $('messages');
   list.scrollTop = list.scrollHeight;
   $('new-below').hidden = true;
 });
 $('messages').addEventListener('scroll', function () {
-  var list = $('messages');
+  const list = $('messages');
   if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) $('new-below').hidden = true;
 });
 /** A file of the open conversation: fetched once with the console's credential (a header), shown from a blob URL. */
-function loadMedia(key, path) {
-  var known = state.media.get(key);
+function loadMedia(key: string, path: string): Promise<string> {
+  const known = state.media.get(key);
   if (known) return known;
-  var got = fetch(base() + path, { headers: headers() }).then(function (res) {
+  const got = fetch(base() + path, { headers: headers() }).then(function (res) {
     if (!res.ok) throw new Error(String(res.status));
     return res.blob().then(function (b) {
-      var url = URL.createObjectURL(b);
+      const url = URL.createObjectURL(b);
       state.mediaNames.set(url, dom.dispositionName(res.headers.get('content-disposition')));
       return url;
     });
@@ -710,22 +787,25 @@ function loadMedia(key, path) {
   });
   return got;
 }
-function dropMedia() {
+function dropMedia(): void {
   state.media.forEach(function (p) {
-    p.then(URL.revokeObjectURL, function () {});
+    p.then(
+      (url) => URL.revokeObjectURL(url),
+      function () {},
+    );
   });
   state.media = new Map();
   state.mediaNames = new Map();
 }
-function tick(m) {
+function tick(m: Message): HTMLElement | null {
   if (!m.delivery_status) return null;
   // an AI reply the phone's answer made needless was never meant to go: not a failure (§13.1)
   if (m.delivery_status === 'failed' && m.delivery_error === SUPERSEDED)
     return h('span', { class: 'tick superseded', 'data-status': 'superseded' }, t('st_superseded'));
   // the provider's reason in its own direction (Latin text and codes inside Arabic), without bidirectional controls
   // the service's own reasons in words of the page's language; a provider's `CODE: TEXT` as it came
-  var own = m.delivery_error && REASON_WORDS[m.delivery_error];
-  var reason =
+  const own = m.delivery_error && REASON_WORDS[m.delivery_error];
+  const reason =
     m.delivery_status === 'failed' && m.delivery_error
       ? [': ', own ? h('span', { class: 'reason' }, t(own)) : dom.name(m.delivery_error, { class: 'reason', dir: 'ltr' })]
       : null;
@@ -739,9 +819,9 @@ function tick(m) {
 
 // ---- the agent as it is now (issue 68) ------------------------------------------------------
 /** Reads conversation `c`'s agent and passes a change on as `console:agent-updated`; null when it cannot be read. */
-function checkAgent(c) {
+function checkAgent(c: Conv | null | undefined): Promise<Agent | null> {
   if (!c || c.agent_id == null) return Promise.resolve(null);
-  return api('/ai/agents/' + c.agent_id).then(
+  return api<Agent>('/ai/agents/' + c.agent_id).then(
     function (a) {
       if (!c.agent || c.agent.enabled !== a.enabled || c.agent.name !== a.name)
         document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: a }));
@@ -758,32 +838,32 @@ function checkAgent(c) {
  * The conversation's handoffs as lines of the thread: read again when it is opened (its kept `conversation.handoff`
  * events, §9.4, replayed from the start on a stream of that conversation alone and read for a moment), then live.
  */
-var HANDOFF_LOOKBACK = 20000;
-function loadHandoffs(id) {
+const HANDOFF_LOOKBACK = 20000;
+function loadHandoffs(id: number): void {
   if (state.handoffRead) state.handoffRead.abort();
-  var ctl = new AbortController();
+  const ctl = new AbortController();
   state.handoffRead = ctl;
-  var stop = setTimeout(function () {
+  const stop = setTimeout(function () {
     ctl.abort();
   }, 3000);
   // a bounded read of the log: the last HANDOFF_LOOKBACK events of the project before the newest this page saw (a
   // busy project's stream always has one), else the whole kept log (a quiet project's is small)
-  var from = state.lastEventId ? Math.max(0, Number(state.lastEventId) - HANDOFF_LOOKBACK) : 0;
-  var url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=' + from;
-  fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, headers()) })
+  const from = state.lastEventId ? Math.max(0, Number(state.lastEventId) - HANDOFF_LOOKBACK) : 0;
+  const url = base() + '/ai/events?types=conversation.handoff&conversation_id=' + id + '&last_event_id=' + from;
+  void fetch(url, { signal: ctl.signal, headers: Object.assign({ Accept: 'text/event-stream' }, headers()) })
     .then(function (res) {
       if (!res.ok || !res.body) return;
-      var reader = res.body.getReader();
-      var decoder = new TextDecoder();
-      var buffer = '';
-      var pump = function () {
-        return reader.read().then(function (r) {
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      const pump = function (): Promise<void> {
+        return reader.read().then(function (r): Promise<void> | undefined {
           if (r.done) return;
           buffer += decoder.decode(r.value, { stream: true });
-          var frames = buffer.split('\n\n');
-          buffer = frames.pop();
+          const frames = buffer.split('\n\n');
+          buffer = frames.pop() || '';
           frames.forEach(function (frame) {
-            var data = frame
+            const data = frame
               .split('\n')
               .filter(function (line) {
                 return line.indexOf('data:') === 0;
@@ -793,7 +873,7 @@ function loadHandoffs(id) {
               })
               .join('\n');
             if (!data) return;
-            var ev = JSON.parse(data);
+            const ev = JSON.parse(data);
             if (ev.type === 'conversation.handoff' && ev.data && ev.data.id === state.selected) addHandoff(ev);
           });
           return pump();
@@ -808,26 +888,26 @@ function loadHandoffs(id) {
       clearTimeout(stop);
     });
 }
-function addHandoff(ev) {
+function addHandoff(ev: StreamEvent): void {
   if (state.handoffs.has(ev.id)) return;
   state.handoffs.set(ev.id, ev);
   renderHandoffs();
 }
 /** One line per handoff, in the order they happened: who took it from the AI, who it went to, back to the AI. */
-function renderHandoffs() {
-  var list = $('messages');
+function renderHandoffs(): void {
+  const list = $('messages');
   list.querySelectorAll('li.event').forEach(function (x) {
     x.remove();
   });
-  var before = { handler: 'ai', assignee_id: null };
+  let before: Loose = { handler: 'ai', assignee_id: null };
   Array.from(state.handoffs.values())
     .sort(function (a, b) {
       return a.id - b.id;
     })
     .forEach(function (ev) {
-      var c = ev.data;
-      var mine = c.assignee_id != null && c.assignee_id === session().userId;
-      var words =
+      const c = ev.data;
+      const mine = c.assignee_id != null && c.assignee_id === auth().userId;
+      const words =
         c.handler !== 'human'
           ? t('back_to_ai')
           : before.handler !== 'human'
@@ -859,26 +939,27 @@ function renderHandoffs() {
  * message from the business's phone dated within two minutes of it (an echo carries Meta's whole-second timestamp,
  * which may be a little before the handoff's commit), or the first message after it.
  */
-function fromPhoneAfter(at) {
-  var time = Date.parse(at);
-  var first = null;
-  var near = false;
+function fromPhoneAfter(at: string): boolean {
+  const time = Date.parse(at);
+  let first: Message | null = null;
+  let near = false;
   state.messages.forEach(function (m) {
-    var d = Date.parse(m.created_at) - time;
+    const d = Date.parse(m.created_at) - time;
     if (m.source === 'business_app' && Math.abs(d) <= 120000) near = true;
     if (d >= 0 && (!first || m.id < first.id)) first = m;
   });
-  return near || (!!first && first.source === 'business_app');
+  const firstAfter = first as Message | null;
+  return near || (!!firstAfter && firstAfter.source === 'business_app');
 }
 /** Each handoff line before the first message written at or after it. */
-function placeHandoffs() {
-  var list = $('messages');
-  var lines = list.querySelectorAll('li.event');
+function placeHandoffs(): void {
+  const list = $('messages');
+  const lines = list.querySelectorAll('li.event');
   if (!lines.length) return;
-  var messages = list.querySelectorAll('li[data-id]');
+  const messages = list.querySelectorAll('li[data-id]');
   lines.forEach(function (line) {
-    var at = Date.parse(line.getAttribute('data-at'));
-    var next = Array.prototype.filter.call(messages, function (m) {
+    const at = Date.parse(line.getAttribute('data-at') || '');
+    const next = Array.prototype.filter.call(messages, function (m) {
       return Date.parse(m.getAttribute('data-at')) >= at;
     })[0];
     if (next) list.insertBefore(line, next);
@@ -887,21 +968,21 @@ function placeHandoffs() {
 }
 
 // ---- live: the stream, else polling -----------------------------------------------------
-function credentialQuery() {
-  var a = session();
-  return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token);
+function credentialQuery(): string {
+  const a = auth();
+  return a.key ? 'api_key=' + encodeURIComponent(a.key) : 'access_token=' + encodeURIComponent(a.token || '');
 }
-function streamUrl() {
+function streamUrl(): string {
   return base() + '/ai/events?' + credentialQuery() + (state.lastEventId ? '&last_event_id=' + encodeURIComponent(state.lastEventId) : '');
 }
-function startLive() {
-  reload();
-  var ctl = new AbortController();
+function startLive(): void {
+  void reload();
+  const ctl = new AbortController();
   // EventSource cannot show a status: ask once whether the stream exists, then open it
   fetch(streamUrl(), { signal: ctl.signal, headers: { Accept: 'text/event-stream' } }).then(
     function (res) {
       ctl.abort();
-      var type = res.headers.get('content-type') || '';
+      const type = res.headers.get('content-type') || '';
       if (res.status !== 200 || type.indexOf('text/event-stream') !== 0) return startPolling();
       openStream();
     },
@@ -917,17 +998,17 @@ function startLive() {
   }, 30000);
 }
 /** A dropped stream is opened again after a second from the last event this page saw (`last_event_id`). */
-function openStream() {
+function openStream(): void {
   if (!session()) return;
-  var es = new EventSource(streamUrl());
+  const es = new EventSource(streamUrl());
   state.events = es;
   // a stream opened without a last event starts at its opening: what came since the list was read is read again
-  var fresh = !state.lastEventId;
+  let fresh = !state.lastEventId;
   es.onopen = function () {
     setMode(t('live_events'));
     if (!fresh) return;
     fresh = false;
-    catchUp();
+    void catchUp();
     if (state.selected) loadMessages(state.selected);
   };
   es.onerror = function () {
@@ -944,26 +1025,26 @@ function openStream() {
     });
   });
   es.addEventListener('stream.reset', function () {
-    reload();
+    void reload();
     if (state.selected) loadMessages(state.selected);
     document.dispatchEvent(new CustomEvent('console:resync'));
   });
 }
-function reconnect() {
+function reconnect(): void {
   if (state.events) state.events.close();
   state.events = null;
   openStream();
 }
-function startPolling() {
+function startPolling(): void {
   if (state.poll || !session()) return;
   setMode(t('polling'));
   state.poll = setInterval(function () {
-    reload();
+    void reload();
     if (state.selected) loadMessages(state.selected);
     document.dispatchEvent(new CustomEvent('console:resync'));
   }, 10000);
 }
-function stopLive() {
+function stopLive(): void {
   if (state.events) state.events.close();
   [state.poll, state.clock].forEach(function (x) {
     if (x) clearInterval(x);
@@ -975,36 +1056,36 @@ function stopLive() {
   og.unread = 0;
   document.title = baseTitle;
 }
-function setMode(m) {
+function setMode(m: string): void {
   $('live-mode').textContent = m;
 }
 
-function onEvent(ev) {
-  // carts and orders are other panels' (orders.js)
+function onEvent(ev: StreamEvent): void {
+  // carts and orders are other panels' (orders.ts)
   if (/^(cart|order)\./.test(ev.type)) return void document.dispatchEvent(new CustomEvent('console:event', { detail: ev }));
   if (ev.type === 'agent.updated') return void document.dispatchEvent(new CustomEvent('console:agent-updated', { detail: ev.data }));
-  if (ev.type === 'message.created') return onMessage(ev.data);
+  if (ev.type === 'message.created') return onMessage(ev.data as Message);
   if (ev.type === 'message.status' || ev.type === 'message.updated') {
-    if (ev.data.conversation_id === state.selected) upsertMessage(ev.data);
-    if (ev.type === 'message.updated') messageChanged(ev.data);
+    if (ev.data.conversation_id === state.selected) upsertMessage(ev.data as Message);
+    if (ev.type === 'message.updated') messageChanged(ev.data as Message);
     return;
   }
   if (ev.type === 'conversation.handoff' && ev.data.id === state.selected) addHandoff(ev);
-  putConversation(ev.data);
+  putConversation(ev.data as Conv);
 }
 /** A conversation record from an event or an answer: merged into the one known (keeping its agent, preview, unread). */
-function putConversation(c) {
-  var known = state.conversations.get(c.id);
+function putConversation(c: Conv): void {
+  const known = state.conversations.get(c.id);
   if (known) {
     Object.keys(c).forEach(function (k) {
-      if (k !== 'unread_count' || c.unread_count !== undefined) known[k] = c[k];
+      if (k !== 'unread_count' || c.unread_count !== undefined) (known as Loose)[k] = (c as Loose)[k];
     });
     if (!inTab(known) && !state.q && known.id !== state.selected) state.conversations.delete(known.id);
   } else if (inTab(c)) {
     // new here: read it with its agent and preview
     fetchConversation(c.id).then(function (full) {
       if (!inTab(full)) return;
-      var now = state.conversations.get(full.id);
+      const now = state.conversations.get(full.id);
       state.conversations.set(full.id, now ? Object.assign(full, pick(now)) : full);
       if (state.total !== null) state.total++;
       renderList();
@@ -1020,38 +1101,34 @@ function putConversation(c) {
  * number) leaves the preview, an edit (2 → 3 pizzas) shows its new words, and the row is marked until it is opened.
  * A file stored later (also `message.updated`) marks nothing.
  */
-function messageChanged(m) {
-  var c = state.conversations.get(m.conversation_id);
+function messageChanged(m: Message): void {
+  const c = state.conversations.get(m.conversation_id);
   if (!c) return;
-  var last = c.last_message && c.last_message.id === m.id;
-  var before = last ? c.last_message : null;
-  var edited = m.edited_at && (!before || before.edited_at !== m.edited_at) && Date.now() - Date.parse(m.edited_at) < 15 * 60000;
-  var deleted = m.revoked_at && (!before || !before.revoked_at);
-  if (last)
-    c.last_message = {
-      id: m.id,
-      role: m.role,
-      content: m.content,
-      created_at: m.created_at,
-      edited_at: m.edited_at,
-      revoked_at: m.revoked_at,
-    };
+  const last = c.last_message && c.last_message.id === m.id;
+  const before = last ? c.last_message : null;
+  const edited = m.edited_at && (!before || before.edited_at !== m.edited_at) && Date.now() - Date.parse(m.edited_at) < 15 * 60000;
+  const deleted = m.revoked_at && (!before || !before.revoked_at);
+  if (last) c.last_message = lastOf(m);
   if ((edited || deleted) && m.role === 'user' && c.id !== state.selected) c.changed = deleted ? 'was_deleted' : 'edited';
   renderList();
 }
+/** A message as the queue's row keeps it (`params=last_message.…`). */
+function lastOf(m: Message): LastMessage {
+  return { id: m.id, role: m.role, content: m.content, created_at: m.created_at, edited_at: m.edited_at, revoked_at: m.revoked_at };
+}
 /** What the stream knows better than an earlier read: the newest message, its time, the window. */
-function pick(c) {
-  var out = {};
+function pick(c: Conv): Partial<Conv> {
+  const out: Loose = {};
   ['last_message', 'last_message_at', 'window_expires_at', 'unread_count'].forEach(function (k) {
-    if (c[k] !== undefined) out[k] = c[k];
+    if ((c as Loose)[k] !== undefined) out[k] = (c as Loose)[k];
   });
   return out;
 }
-function onMessage(m) {
-  var first = !state.counted.has(m.id);
+function onMessage(m: Message): void {
+  const first = !state.counted.has(m.id);
   state.counted.add(m.id);
-  var c = state.conversations.get(m.conversation_id);
-  var watching = m.conversation_id === state.selected && state.opened && document.visibilityState === 'visible';
+  const c = state.conversations.get(m.conversation_id);
+  const watching = m.conversation_id === state.selected && state.opened && document.visibilityState === 'visible';
   if (m.conversation_id === state.selected) upsertMessage(m);
   if (!first) return;
   if (m.role === 'user' && !watching) notify(c, m);
@@ -1064,14 +1141,7 @@ function onMessage(m) {
       if (m.role === 'user' && document.visibilityState !== 'visible') notify(full, m, true);
     }, showError);
   }
-  c.last_message = {
-    id: m.id,
-    role: m.role,
-    content: m.content,
-    created_at: m.created_at,
-    edited_at: m.edited_at,
-    revoked_at: m.revoked_at,
-  };
+  c.last_message = lastOf(m);
   c.last_message_at = m.created_at;
   // an inbound WhatsApp message opens the window again for 24 hours
   if (m.role === 'user' && m.external_id && c.contact) {
@@ -1089,20 +1159,20 @@ function onMessage(m) {
 
 // ---- announcing new messages --------------------------------------------------------------
 /** The tab's title carries the unread count of the queue. */
-function announce() {
-  var unread = 0;
+function announce(): void {
+  let unread = 0;
   state.conversations.forEach(function (c) {
     unread += c.unread_count || 0;
   });
   og.unread = unread;
-  // orders.js composes the title with its new orders; without it, the unread count alone
+  // orders.ts composes the title with its new orders; without it, the unread count alone
   if (og.retitle) og.retitle();
   else document.title = unread ? '(' + n(unread) + ') ' + baseTitle : baseTitle;
 }
-function notify(c, m, known) {
+function notify(c: Conv | undefined, m: Message, known?: boolean): void {
   if (!('Notification' in window) || Notification.permission !== 'granted' || (known === undefined && !c)) return;
   try {
-    var note = new Notification(t('new_message', { who: c ? contactOf(c) : '' }), {
+    const note = new Notification(t('new_message', { who: c ? contactOf(c) : '' }), {
       body: firstWords(m.content),
       tag: 'conversation-' + m.conversation_id,
       lang: lang,
@@ -1115,27 +1185,27 @@ function notify(c, m, known) {
     /* a browser without page notifications */
   }
 }
-function renderNotify() {
-  var b = $('notify');
-  var supported = 'Notification' in window;
+function renderNotify(): void {
+  const b = $<HTMLButtonElement>('notify');
+  const supported = 'Notification' in window;
   b.hidden = !supported || Notification.permission === 'denied' || !session();
   b.textContent = supported && Notification.permission === 'granted' ? t('notify_on') : t('notify_allow');
   b.disabled = supported && Notification.permission === 'granted';
 }
-$('notify').addEventListener('click', function () {
+$<HTMLButtonElement>('notify').addEventListener('click', function () {
   Notification.requestPermission().then(renderNotify, renderNotify);
 });
 
 // ---- the reply box ----------------------------------------------------------------------------
 // One Idempotency-Key per reply: a retry after a lost answer reuses it; a new key after any answer.
-var replyKey = null;
-function newKey() {
+let replyKey: string | null = null;
+function newKey(): string {
   return window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
 }
 $('reply').addEventListener('submit', function (e) {
   e.preventDefault();
-  var box = $('reply-text');
-  var content = box.value.trim();
+  const box = $<HTMLTextAreaElement>('reply-text');
+  const content = box.value.trim();
   $('reply-error').textContent = '';
   if (!state.selected) return;
   if (!content) {
@@ -1151,28 +1221,28 @@ $('reply').addEventListener('submit', function (e) {
       payload: { type: 'location_request_message', body: { text: content }, action: { name: 'send_location' } },
     });
   }
-  sendReply({ role: 'assistant', content: content });
+  void sendReply({ role: 'assistant', content: content });
 });
 /** A note for colleagues (§10.6): a non-public system message, never sent to the customer, never unread. */
 $('add-note').addEventListener('click', function () {
-  var content = $('reply-text').value.trim();
+  const content = $<HTMLTextAreaElement>('reply-text').value.trim();
   $('reply-error').textContent = '';
   if (!state.selected) return;
   if (!content) {
     $('reply-error').textContent = t('write_first');
-    return void $('reply-text').focus();
+    return void $<HTMLTextAreaElement>('reply-text').focus();
   }
-  sendReply({ role: 'system', content: content, public: false });
+  void sendReply({ role: 'system', content: content, public: false });
 });
 /** The question "ask for location" puts in the box: in the customer's language when the number says it. */
-var LOCATION_QUESTION = {
+const LOCATION_QUESTION: Record<string, string> = {
   en: 'Could you share your location, please?',
   es: '¿Nos compartes tu ubicación, por favor?',
   fr: 'Pouvez-vous nous partager votre position, s’il vous plaît ?',
   ar: 'هل يمكنك مشاركة موقعك من فضلك؟',
 };
 /** Calling codes whose customers most likely read one of the console's languages. */
-var CALLING_CODES = [
+const CALLING_CODES = [
   ['34', 'es'],
   ['52', 'es'],
   ['54', 'es'],
@@ -1202,21 +1272,22 @@ var CALLING_CODES = [
   ['61', 'en'],
   ['353', 'en'],
 ];
-function customerLanguage(c) {
-  var digits = c && /^[0-9]+$/.test(c.contact || '') ? c.contact : '';
-  var best = null;
+function customerLanguage(c: Conv | undefined): string {
+  const digits = (c && /^[0-9]+$/.test(c.contact || '') ? c.contact : '') || '';
+  let best: string[] | null = null;
   CALLING_CODES.forEach(function (x) {
     if (digits.indexOf(x[0]) === 0 && (!best || x[0].length > best[0].length)) best = x;
   });
-  return best ? best[1] : lang;
+  const found = best as string[] | null;
+  return found ? found[1] : lang;
 }
 /** "Ask for location" puts an editable question in the box; sending it asks for the location (not at once). */
-function askLocation(on) {
+function askLocation(on: boolean): void {
   state.askingLocation = !!on;
   $('location-hint').hidden = !on;
   if (!on) return;
-  var box = $('reply-text');
-  var c = state.conversations.get(state.selected);
+  const box = $<HTMLTextAreaElement>('reply-text');
+  const c = state.selected === null ? undefined : state.conversations.get(state.selected);
   if (!box.value.trim()) box.value = LOCATION_QUESTION[customerLanguage(c)];
   box.focus();
 }
@@ -1229,27 +1300,28 @@ $('location-cancel').addEventListener('click', function () {
   askLocation(false);
 });
 /** The kind a file is sent as (CONTRACT §12.4/§12.5, §10.6: a picture is an image, a sticker only when chosen). */
-function kindOf(type, sticker) {
-  type = String(type || '').split(';')[0];
+function kindOf(mime: unknown, sticker: boolean): string {
+  const type = String((mime as string | null | undefined) || '').split(';')[0];
   if (type === 'image/webp' && sticker) return 'sticker';
   if (/^(image|video|audio)\//.test(type)) return type.split('/')[0];
   return 'document';
 }
 /** A file picked: previewed with its kind, size and a caption first; nothing leaves until "Send file". */
-var pickedUrl = null;
-$('reply-file').addEventListener('change', function () {
-  var file = $('reply-file').files && $('reply-file').files[0];
+let pickedUrl: string | null = null;
+$<HTMLInputElement>('reply-file').addEventListener('change', function () {
+  const picked = $<HTMLInputElement>('reply-file').files;
+  const file = picked && picked[0];
   if (!file || !state.selected) return;
   $('reply-error').textContent = '';
-  var kind = kindOf(file.type, false);
+  const kind = kindOf(file.type, false);
   if (pickedUrl) URL.revokeObjectURL(pickedUrl);
   pickedUrl = kind === 'image' ? URL.createObjectURL(file) : null;
   fill($('file-thumb-box'), pickedUrl ? h('img', { id: 'file-thumb', alt: '', src: pickedUrl }) : null);
   $('file-name').textContent = t('file_kind_' + kind) + ' · ' + file.name + ' · ' + view.bytes(file.size);
-  $('file-sticker').checked = false;
+  $<HTMLInputElement>('file-sticker').checked = false;
   $('file-sticker-label').hidden = file.type !== 'image/webp';
-  var caption = $('file-caption');
-  caption.value = $('reply-text').value.trim();
+  const caption = $<HTMLInputElement>('file-caption');
+  caption.value = $<HTMLTextAreaElement>('reply-text').value.trim();
   caption.disabled = kind === 'audio';
   $('file-preview').hidden = false;
   caption.focus();
@@ -1258,13 +1330,13 @@ $('reply-file').addEventListener('change', function () {
  * The file as WhatsApp takes it: its image type takes JPEG and PNG only, so a picture in another format (a .webp
  * photo) is redrawn as a JPEG here, unless it is sent as a sticker (WebP is what a sticker is).
  */
-function asSent(file, sticker) {
+function asSent(file: File, sticker: boolean): Promise<File> {
   if (sticker || !/^image\/(webp|gif|bmp)$/.test(file.type) || !window.createImageBitmap) return Promise.resolve(file);
   return window.createImageBitmap(file).then(function (bitmap) {
-    var canvas = document.createElement('canvas');
+    const canvas = document.createElement('canvas');
     canvas.width = bitmap.width;
     canvas.height = bitmap.height;
-    var g = canvas.getContext('2d');
+    const g = canvas.getContext('2d') as CanvasRenderingContext2D;
     g.fillStyle = '#fff';
     g.fillRect(0, 0, canvas.width, canvas.height);
     g.drawImage(bitmap, 0, 0);
@@ -1279,8 +1351,8 @@ function asSent(file, sticker) {
     });
   });
 }
-function cancelFile() {
-  $('reply-file').value = '';
+function cancelFile(): void {
+  $<HTMLInputElement>('reply-file').value = '';
   $('file-preview').hidden = true;
   if (pickedUrl) URL.revokeObjectURL(pickedUrl);
   pickedUrl = null;
@@ -1288,26 +1360,27 @@ function cancelFile() {
 }
 $('file-cancel').addEventListener('click', cancelFile);
 /** Sent: uploaded once (`POST /ai/media`, multipart), then sent by its `media_id` with the caption typed. */
-$('file-send').addEventListener('click', function () {
-  var file = $('reply-file').files && $('reply-file').files[0];
-  var id = state.selected;
+$<HTMLButtonElement>('file-send').addEventListener('click', function () {
+  const picked = $<HTMLInputElement>('reply-file').files;
+  const file = picked && picked[0];
+  const id = state.selected;
   if (!file || !id) return;
-  var sticker = $('file-sticker').checked;
-  var caption = $('file-caption').value.trim();
+  const sticker = $<HTMLInputElement>('file-sticker').checked;
+  const caption = $<HTMLInputElement>('file-caption').value.trim();
   $('reply-hint').textContent = t('uploading', { name: file.name });
-  $('file-send').disabled = true;
-  asSent(file, sticker)
+  $<HTMLButtonElement>('file-send').disabled = true;
+  void asSent(file, sticker)
     .then(function (sent) {
-      var form = new FormData();
+      const form = new FormData();
       form.append('file', sent, sent.name);
-      return api('/ai/media', null, { form: form });
+      return api<Result<'UploadAiMedia'>>('/ai/media', null, { form: form });
     })
     .then(
       function (stored) {
         cancelFile();
         if (state.selected !== id) return;
-        var kind = kindOf(stored.mime_type, sticker);
-        var payload = { media_id: stored.id };
+        const kind = kindOf(stored.mime_type, sticker);
+        const payload: Loose = { media_id: stored.id };
         if (caption && kind !== 'audio' && kind !== 'sticker') payload.caption = caption;
         if (kind === 'document') payload.filename = stored.filename || file.name;
         return sendReply({ role: 'assistant', type: kind, payload: payload });
@@ -1319,15 +1392,15 @@ $('file-send').addEventListener('click', function () {
       },
     )
     .then(function () {
-      $('file-send').disabled = false;
+      $<HTMLButtonElement>('file-send').disabled = false;
     });
 });
 /**
  * A reply to the customer from a conversation the AI handles takes it first (as a reply from the phone does, §13.1):
  * the handoff to the caller, then the reply, so the AI's next answer is refused (409) and the customer hears one voice.
  */
-function sendReply(body) {
-  var c = state.conversations.get(state.selected);
+function sendReply(body: Loose): Promise<void> {
+  const c = state.selected === null ? undefined : state.conversations.get(state.selected);
   if (body.role !== 'assistant' || !c) return postReply(body);
   // the agent as it is now (another operator, or Meta, may have disabled it since the page read it)
   return checkAgent(c).then(function (agent) {
@@ -1338,11 +1411,11 @@ function sendReply(body) {
     return takeThenPost(c, body);
   });
 }
-function takeThenPost(c, body) {
+function takeThenPost(c: Conv, body: Loose): Promise<void> {
   if (c.handler === 'human') return postReply(body);
-  var id = c.id;
+  const id = c.id;
   $('reply-hint').textContent = t('taking_over');
-  return api('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(
+  return api<Conv>('/ai/conversations/' + id + '/handoff', null, { body: { handler: 'human' } }).then(
     function (taken) {
       putConversation(taken);
       return postReply(body, id);
@@ -1355,16 +1428,16 @@ function takeThenPost(c, body) {
   );
 }
 /** Sends a reply of any type, with one Idempotency-Key reused only when the answer was lost. */
-function postReply(body, to) {
-  var id = to || state.selected;
-  var box = $('reply-text');
+function postReply(body: Loose, to?: number): Promise<void> {
+  const id = (to || state.selected) as number;
+  const box = $<HTMLTextAreaElement>('reply-text');
   replyKey = replyKey || newKey();
-  var buttons = $('reply').querySelectorAll('button');
+  const buttons = $('reply').querySelectorAll('button');
   buttons.forEach(function (b) {
     b.disabled = true;
   });
   $('reply-hint').textContent = t('sending');
-  return api('/ai/conversations/' + id + '/messages', null, { body: body, headers: { 'Idempotency-Key': replyKey } })
+  return api<Message>('/ai/conversations/' + id + '/messages', null, { body: body, headers: { 'Idempotency-Key': replyKey } })
     .then(
       function (m) {
         replyKey = null;
@@ -1372,7 +1445,7 @@ function postReply(body, to) {
           box.value = '';
           askLocation(false);
         }
-        var all = drafts();
+        const all = drafts();
         delete all[id];
         saveDrafts(all);
         $('reply-hint').textContent = '';
@@ -1393,43 +1466,44 @@ function postReply(body, to) {
       });
     });
 }
-$('reply-text').addEventListener('input', function () {
+$<HTMLTextAreaElement>('reply-text').addEventListener('input', function () {
   replyKey = null;
 });
 
 // ---- templates once the window is closed (§6.1 send) -------------------------------------------
-function placeholders(template) {
-  var body = (template.components || []).filter(function (x) {
+function placeholders(template: Template): { text: string; count: number } {
+  const components = (Array.isArray(template.components) ? template.components : []) as Loose[];
+  const body = components.filter(function (x) {
     return String(x.type).toUpperCase() === 'BODY';
   })[0];
-  var found = (body && body.text ? body.text : '').match(/\{\{\s*\d+\s*\}\}/g) || [];
-  var numbers = new Set(
-    found.map(function (x) {
+  const found = (body && body.text ? body.text : '').match(/\{\{\s*\d+\s*\}\}/g) || [];
+  const numbers = new Set(
+    found.map(function (x: string) {
       return x.replace(/\D/g, '');
     }),
   );
   return { text: body ? body.text : '', count: numbers.size };
 }
-function loadTemplates(c) {
+function loadTemplates(c: Conv): void {
   if (state.templatesFor === c.id) return; // drawn already: the values typed stay
-  var cached = state.templates.get(c.agent_id);
+  const cached = state.templates.get(c.agent_id);
   if (cached && cached.length) {
     state.templatesFor = c.id;
     return renderTemplates(cached);
   }
   state.templates.set(c.agent_id, []);
-  api('/ai/agents/' + c.agent_id + '/templates', { status: 'APPROVED' }).then(function (list) {
+  api<Template[]>('/ai/agents/' + c.agent_id + '/templates', { status: 'APPROVED' }).then(function (list) {
     state.templates.set(c.agent_id, list);
-    var now = state.selected && state.conversations.get(state.selected);
+    const now = state.selected && state.conversations.get(state.selected);
     if (now && now.agent_id === c.agent_id) {
       state.templatesFor = now.id;
       renderTemplates(list);
     }
   }, showError);
 }
-function renderTemplates(list) {
-  var select = $('template-pick');
-  var before = select.value;
+function renderTemplates(list: Template[]): void {
+  const select = $<HTMLSelectElement>('template-pick');
+  const before = select.value;
   fill(
     select,
     list.map(function (tp) {
@@ -1438,24 +1512,24 @@ function renderTemplates(list) {
   );
   if (before) select.value = before;
   select.disabled = !list.length;
-  $('templates').querySelector('button[type="submit"]').disabled = !list.length;
+  ($('templates').querySelector('button[type="submit"]') as HTMLButtonElement).disabled = !list.length;
   $('template-hint').textContent = list.length ? $('template-hint').textContent : t('no_templates');
-  renderTemplateParams(list);
+  renderTemplateParams();
 }
-function chosenTemplate() {
-  var c = state.conversations.get(state.selected);
-  var list = (c && state.templates.get(c.agent_id)) || [];
-  var id = Number($('template-pick').value);
+function chosenTemplate(): Template | undefined {
+  const c = state.selected === null ? undefined : state.conversations.get(state.selected);
+  const list = (c && state.templates.get(c.agent_id)) || [];
+  const id = Number($<HTMLSelectElement>('template-pick').value);
   return list.filter(function (x) {
     return x.id === id;
   })[0];
 }
-function renderTemplateParams() {
-  var tp = chosenTemplate();
-  var p = tp ? placeholders(tp) : { text: '', count: 0 };
+function renderTemplateParams(): void {
+  const tp = chosenTemplate();
+  const p = tp ? placeholders(tp) : { text: '', count: 0 };
   $('template-preview').textContent = p.text;
-  var inputs = [];
-  for (var i = 1; i <= p.count; i++) {
+  const inputs = [];
+  for (let i = 1; i <= p.count; i++) {
     inputs.push(
       h('label', { for: 'template-param-' + i }, t('template_param', { n: n(i) })),
       h('input', { id: 'template-param-' + i, class: 'template-param', dir: 'auto', maxlength: 1024, required: true }),
@@ -1463,19 +1537,19 @@ function renderTemplateParams() {
   }
   fill($('template-params'), inputs);
 }
-$('template-pick').addEventListener('change', renderTemplateParams);
+$<HTMLSelectElement>('template-pick').addEventListener('change', renderTemplateParams);
 $('templates').addEventListener('submit', function (e) {
   e.preventDefault();
-  var c = state.conversations.get(state.selected);
-  var tp = chosenTemplate();
+  const c = state.selected === null ? undefined : state.conversations.get(state.selected);
+  const tp = chosenTemplate();
   if (!c || !tp) return;
-  var values = Array.prototype.map.call(document.querySelectorAll('.template-param'), function (x) {
+  const values = Array.prototype.map.call(document.querySelectorAll('.template-param'), function (x: HTMLInputElement) {
     return x.value.trim();
   });
-  var button = $('templates').querySelector('button[type="submit"]');
+  const button = $('templates').querySelector('button[type="submit"]') as HTMLButtonElement;
   button.disabled = true;
   $('template-error').textContent = '';
-  api('/ai/agents/' + c.agent_id + '/templates/' + tp.id + '/send', null, {
+  void api<Result<'SendAiTemplate'>>('/ai/agents/' + c.agent_id + '/templates/' + tp.id + '/send', null, {
     body: { to: c.contact, body_parameters: values },
     headers: { 'Idempotency-Key': newKey() },
   })
@@ -1483,7 +1557,7 @@ $('templates').addEventListener('submit', function (e) {
       function (r) {
         $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
         // sent: its values were this customer's, not the next one's
-        document.querySelectorAll('.template-param').forEach(function (x) {
+        document.querySelectorAll<HTMLInputElement>('.template-param').forEach(function (x) {
           x.value = '';
         });
       },
@@ -1498,7 +1572,7 @@ $('templates').addEventListener('submit', function (e) {
 
 // ---- agents changed in the agents panel ----------------------------------------------------------
 document.addEventListener('console:agent-updated', function (e) {
-  var a = e.detail;
+  const a = (e as CustomEvent<Agent>).detail;
   state.conversations.forEach(function (c) {
     if (c.agent_id === a.id) c.agent = Object.assign({}, c.agent || {}, { name: a.name, enabled: a.enabled, provider: a.provider });
   });
@@ -1506,8 +1580,8 @@ document.addEventListener('console:agent-updated', function (e) {
   renderThreadHead();
 });
 
-function begin() {
-  $('tab-mine').hidden = !session().userId;
+function begin(): void {
+  $('tab-mine').hidden = !auth().userId;
   if ('IntersectionObserver' in window) {
     state.observer = new IntersectionObserver(
       function (entries) {
@@ -1516,7 +1590,7 @@ function begin() {
             return x.isIntersecting;
           })
         )
-          loadMore();
+          void loadMore();
       },
       { root: $('conversations'), rootMargin: '120px' },
     );
@@ -1527,14 +1601,14 @@ function begin() {
 document.addEventListener('console:signed-in', begin);
 document.addEventListener('console:signed-out', function () {
   keepDraft();
-  $('reply-text').value = ''; // the draft stays the operator's, never on screen for the next one
+  $<HTMLTextAreaElement>('reply-text').value = ''; // the draft stays the operator's, never on screen for the next one
   stopLive();
   renderNotify();
 });
 window.addEventListener('beforeunload', keepDraft);
 // what other panels and the browser tests may use
 og.reconnect = reconnect;
-/** What counter.js (assignment, closing, the contact panel, saved replies) reads and calls. */
+/** What counter.ts and orders.ts (assignment, closing, the contact panel, saved replies) reads and calls. */
 og.inbox = {
   selected: function () {
     return state.selected ? state.conversations.get(state.selected) || null : null;
