@@ -83,6 +83,10 @@ export function api<R = unknown>(path: string, query?: QueryParams | null, send?
       }),
   );
 }
+/** A new Idempotency-Key for a write (a retry after a lost answer reuses its key; a new write gets a new one). */
+export function newKey(): string {
+  return window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
 /** A query's values as URLSearchParams would write them from a plain object (`String()` of each). */
 function stringParams(query: QueryParams): Record<string, string> {
   const out: Record<string, string> = {};

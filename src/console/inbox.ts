@@ -5,11 +5,12 @@
  * no reply box for closed conversations; new messages announced in the title and as notifications.
  * Runs while console.ts has a session (`console:signed-in` … `console:signed-out`). */
 import type { Agent, Conversation, Envelope, Message, Result } from './api-types.js';
-import { api, base, headers, og, session, showError, type ApiError, type Auth, type QueryParams } from './console.js';
+import { api, base, headers, newKey, og, session, showError, type ApiError, type Auth, type QueryParams } from './console.js';
 import * as dom from './dom.js';
 import { $, fill, h } from './dom.js';
 import { lang, n, plural, t } from './i18n.js';
 import * as view from './message-view.js';
+import { forgetTemplates, loadTemplates, resetTemplates } from './templates.js';
 
 /** A value of an event or a payload the inbox reads loosely (each field checked where it is used). */
 type Loose = Record<string, any>;
@@ -36,7 +37,6 @@ interface StreamEvent {
   created_at: string;
   data: Loose;
 }
-type Template = Result<'AiTemplates'>[number];
 /** The signed-in session (the inbox runs only while there is one). */
 function auth(): Auth {
   const a = session();
@@ -127,7 +127,6 @@ interface State {
   opened?: boolean;
   threadReady?: boolean;
   threadPage: number;
-  templatesFor?: number | null;
   askingLocation?: boolean;
   messages: Map<number, Message>;
   /** Blob URLs of the open conversation's files, by path and hash (revoked when another is opened). */
@@ -135,7 +134,6 @@ interface State {
   /** The safe filename each of those answers gave, by blob URL. */
   mediaNames: Map<string, string | null>;
   counted: Set<number>;
-  templates: Map<number, Template[]>;
   /** The open conversation's `conversation.handoff` events, by id (the thread's "who took it" lines). */
   handoffs: Map<number, StreamEvent>;
   handoffRead: AbortController | null;
@@ -162,7 +160,6 @@ function freshState(): State {
     media: new Map(),
     mediaNames: new Map(),
     counted: new Set(),
-    templates: new Map(),
     handoffs: new Map(),
     handoffRead: null,
   };
@@ -453,7 +450,7 @@ function select(id: number, opened?: boolean): void {
   state.selected = id;
   const chosen = state.conversations.get(id);
   if (chosen) chosen.changed = null;
-  state.templatesFor = null;
+  resetTemplates();
   state.messages = new Map();
   state.handoffs = new Map();
   dropMedia();
@@ -1053,6 +1050,7 @@ function stopLive(): void {
   if (state.observer) state.observer.disconnect();
   dropMedia();
   state = freshState();
+  forgetTemplates();
   og.unread = 0;
   document.title = baseTitle;
 }
@@ -1199,9 +1197,6 @@ $<HTMLButtonElement>('notify').addEventListener('click', function () {
 // ---- the reply box ----------------------------------------------------------------------------
 // One Idempotency-Key per reply: a retry after a lost answer reuses it; a new key after any answer.
 let replyKey: string | null = null;
-function newKey(): string {
-  return window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
 $('reply').addEventListener('submit', function (e) {
   e.preventDefault();
   const box = $<HTMLTextAreaElement>('reply-text');
@@ -1468,106 +1463,6 @@ function postReply(body: Loose, to?: number): Promise<void> {
 }
 $<HTMLTextAreaElement>('reply-text').addEventListener('input', function () {
   replyKey = null;
-});
-
-// ---- templates once the window is closed (§6.1 send) -------------------------------------------
-function placeholders(template: Template): { text: string; count: number } {
-  const components = (Array.isArray(template.components) ? template.components : []) as Loose[];
-  const body = components.filter(function (x) {
-    return String(x.type).toUpperCase() === 'BODY';
-  })[0];
-  const found = (body && body.text ? body.text : '').match(/\{\{\s*\d+\s*\}\}/g) || [];
-  const numbers = new Set(
-    found.map(function (x: string) {
-      return x.replace(/\D/g, '');
-    }),
-  );
-  return { text: body ? body.text : '', count: numbers.size };
-}
-function loadTemplates(c: Conv): void {
-  if (state.templatesFor === c.id) return; // drawn already: the values typed stay
-  const cached = state.templates.get(c.agent_id);
-  if (cached && cached.length) {
-    state.templatesFor = c.id;
-    return renderTemplates(cached);
-  }
-  state.templates.set(c.agent_id, []);
-  api<Template[]>('/ai/agents/' + c.agent_id + '/templates', { status: 'APPROVED' }).then(function (list) {
-    state.templates.set(c.agent_id, list);
-    const now = state.selected && state.conversations.get(state.selected);
-    if (now && now.agent_id === c.agent_id) {
-      state.templatesFor = now.id;
-      renderTemplates(list);
-    }
-  }, showError);
-}
-function renderTemplates(list: Template[]): void {
-  const select = $<HTMLSelectElement>('template-pick');
-  const before = select.value;
-  fill(
-    select,
-    list.map(function (tp) {
-      return h('option', { value: tp.id }, tp.name + ' (' + tp.language + ')');
-    }),
-  );
-  if (before) select.value = before;
-  select.disabled = !list.length;
-  ($('templates').querySelector('button[type="submit"]') as HTMLButtonElement).disabled = !list.length;
-  $('template-hint').textContent = list.length ? $('template-hint').textContent : t('no_templates');
-  renderTemplateParams();
-}
-function chosenTemplate(): Template | undefined {
-  const c = state.selected === null ? undefined : state.conversations.get(state.selected);
-  const list = (c && state.templates.get(c.agent_id)) || [];
-  const id = Number($<HTMLSelectElement>('template-pick').value);
-  return list.filter(function (x) {
-    return x.id === id;
-  })[0];
-}
-function renderTemplateParams(): void {
-  const tp = chosenTemplate();
-  const p = tp ? placeholders(tp) : { text: '', count: 0 };
-  $('template-preview').textContent = p.text;
-  const inputs = [];
-  for (let i = 1; i <= p.count; i++) {
-    inputs.push(
-      h('label', { for: 'template-param-' + i }, t('template_param', { n: n(i) })),
-      h('input', { id: 'template-param-' + i, class: 'template-param', dir: 'auto', maxlength: 1024, required: true }),
-    );
-  }
-  fill($('template-params'), inputs);
-}
-$<HTMLSelectElement>('template-pick').addEventListener('change', renderTemplateParams);
-$('templates').addEventListener('submit', function (e) {
-  e.preventDefault();
-  const c = state.selected === null ? undefined : state.conversations.get(state.selected);
-  const tp = chosenTemplate();
-  if (!c || !tp) return;
-  const values = Array.prototype.map.call(document.querySelectorAll('.template-param'), function (x: HTMLInputElement) {
-    return x.value.trim();
-  });
-  const button = $('templates').querySelector('button[type="submit"]') as HTMLButtonElement;
-  button.disabled = true;
-  $('template-error').textContent = '';
-  void api<Result<'SendAiTemplate'>>('/ai/agents/' + c.agent_id + '/templates/' + tp.id + '/send', null, {
-    body: { to: c.contact, body_parameters: values },
-    headers: { 'Idempotency-Key': newKey() },
-  })
-    .then(
-      function (r) {
-        $('template-hint').textContent = t('template_sent', { name: r.template, to: r.to });
-        // sent: its values were this customer's, not the next one's
-        document.querySelectorAll<HTMLInputElement>('.template-param').forEach(function (x) {
-          x.value = '';
-        });
-      },
-      function (err) {
-        $('template-error').textContent = t('not_sent', { reason: err.message });
-      },
-    )
-    .then(function () {
-      button.disabled = false;
-    });
 });
 
 // ---- agents changed in the agents panel ----------------------------------------------------------
