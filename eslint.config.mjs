@@ -1,5 +1,5 @@
-// ESLint (flat config). Type-aware typescript-eslint over src, test and bench; plain rules over the few
-// JavaScript files (the console's browser scripts, the bin launcher, a test helper process).
+// ESLint (flat config). Type-aware typescript-eslint over src (the console's browser modules included), test and
+// bench; plain rules over the few JavaScript files (the bin launcher, a test helper process).
 // Why each rule is here, and every rule turned off or down with its reason: docs/habits.md.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
@@ -156,10 +156,11 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    name: 'ordergraph/console (browser scripts, no build step)',
-    files: ['src/console/**/*.js'],
-    extends: [js.configs.recommended],
-    languageOptions: { ecmaVersion: 2020, sourceType: 'script', globals: browserGlobals },
+    // The console's modules are TypeScript (the block above, type-aware through src/console/tsconfig.json, the
+    // nearest tsconfig the project service finds for them), with the browser's globals.
+    name: 'ordergraph/console (browser modules)',
+    files: ['src/console/**/*.ts'],
+    languageOptions: { globals: browserGlobals },
   },
   {
     name: 'ordergraph/node scripts',

@@ -13,7 +13,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/console-build.ts', 'test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

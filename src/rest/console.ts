@@ -4,34 +4,31 @@ import type { FastifyInstance } from 'fastify';
 import { packageFile } from './graphiql.js';
 
 /**
- * `/console` (CONTRACT §9.5): the operator's page, plain HTML/CSS/JS from `src/console/` and
- * uPlot from its installed package, all served here (no CDN: the page works offline). The
- * static files are read from `src/console/` both in development (this file in src/rest) and
- * from the build (dist/src/rest → the repository's src/console), so no build step copies them.
+ * `/console` (CONTRACT §9.5): the operator's page, served here with uPlot from its installed package (no CDN:
+ * the page works offline). index.html and console.css are read from `src/console/`; the scripts are the ES
+ * modules tsc compiles from `src/console/*.ts` into `dist/console/` (`npm run build`, and the tests' global
+ * setup: docs/console.md). Both are found from this file in src/rest (development, tests) and in
+ * dist/src/rest (the build). Every file is read once, at startup.
  */
-const OWN: Record<string, { file: string; type: string }> = {
-  'dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
-  'i18n.js': { file: 'i18n.js', type: 'text/javascript; charset=utf-8' },
-  'console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
-  'message-view.js': { file: 'message-view.js', type: 'text/javascript; charset=utf-8' },
-  'inbox.js': { file: 'inbox.js', type: 'text/javascript; charset=utf-8' },
-  'counter-words.js': { file: 'counter-words.js', type: 'text/javascript; charset=utf-8' },
-  'counter.js': { file: 'counter.js', type: 'text/javascript; charset=utf-8' },
-  'orders-words.js': { file: 'orders-words.js', type: 'text/javascript; charset=utf-8' },
-  'orders.js': { file: 'orders.js', type: 'text/javascript; charset=utf-8' },
-  'trust-words.js': { file: 'trust-words.js', type: 'text/javascript; charset=utf-8' },
-  'console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
-  'agents.js': { file: 'agents.js', type: 'text/javascript; charset=utf-8' },
-};
 const PACKAGED: Record<string, { pkg: string; file: string; type: string }> = {
   'uplot.js': { pkg: 'uplot', file: 'dist/uPlot.iife.min.js', type: 'text/javascript; charset=utf-8' },
   'uplot.css': { pkg: 'uplot', file: 'dist/uPlot.min.css', type: 'text/css; charset=utf-8' },
 };
+/** The compiled modules' names: the folder's own files only, nothing with a path or a dot of its own. */
+const MODULE = /^[a-z0-9-]+\.js$/;
 
 export function consoleDir(): string {
   const candidates = [path.resolve(__dirname, '..', 'console'), path.resolve(__dirname, '..', '..', '..', 'src', 'console')];
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
   if (!found) throw new Error(`console files not found in ${candidates.join(' or ')}`);
+  return found;
+}
+
+/** The compiled console (`tsc -p src/console/tsconfig.json`): dist/console from src/rest and from dist/src/rest. */
+export function consoleBuildDir(): string {
+  const candidates = [path.resolve(__dirname, '..', '..', 'dist', 'console'), path.resolve(__dirname, '..', '..', 'console')];
+  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'main.js')));
+  if (!found) throw new Error(`the compiled console is not in ${candidates.join(' or ')}: run npm run build`);
   return found;
 }
 
@@ -50,8 +47,12 @@ const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><pa
 
 export function registerConsole(app: FastifyInstance): void {
   const dir = consoleDir();
+  const built = consoleBuildDir();
+  const script = 'text/javascript; charset=utf-8';
+  const modules = fs.readdirSync(built).filter((name) => MODULE.test(name));
   const files = new Map<string, { body: Buffer; type: string }>([
-    ...Object.entries(OWN).map(([name, f]) => [name, { body: fs.readFileSync(path.join(dir, f.file)), type: f.type }] as const),
+    ...modules.map((name) => [name, { body: fs.readFileSync(path.join(built, name)), type: script }] as const),
+    ['console.css', { body: fs.readFileSync(path.join(dir, 'console.css')), type: 'text/css; charset=utf-8' }],
     ...Object.entries(PACKAGED).map(([name, a]) => [name, { body: fs.readFileSync(packageFile(a.pkg, a.file)), type: a.type }] as const),
   ]);
   const page = fs.readFileSync(path.join(dir, 'index.html'));
