@@ -246,9 +246,8 @@ function readPlace(): Promise<void> {
   });
 }
 const moneyBy = new Map<string, Intl.NumberFormat | null>();
-/** An amount with its currency in the page's language (22,50 €, €22.50); the plain number when the code is unknown. */
-export function money(amount: number | string | null | undefined, currency?: string | null): string {
-  const code = currency || state.currency || 'EUR';
+/** The page language's format of a currency, made once per code; null when the code is unknown to Intl. */
+export function currencyFormat(code: string): Intl.NumberFormat | null {
   if (!moneyBy.has(code)) {
     try {
       moneyBy.set(code, new Intl.NumberFormat(lang, { style: 'currency', currency: code }));
@@ -256,7 +255,12 @@ export function money(amount: number | string | null | undefined, currency?: str
       moneyBy.set(code, null);
     }
   }
-  const f = moneyBy.get(code);
+  return moneyBy.get(code) ?? null;
+}
+/** An amount with its currency in the page's language (22,50 €, €22.50); the plain number when the code is unknown. */
+export function money(amount: number | string | null | undefined, currency?: string | null): string {
+  const code = currency || state.currency || 'EUR';
+  const f = currencyFormat(code);
   return f ? f.format(Number(amount)) : decimals.format(Number(amount)) + ' ' + code;
 }
 /** Something that formats a number (Intl.NumberFormat, or `money` as one). */

@@ -198,20 +198,25 @@ function reload(): Promise<void> {
   renderList();
   return loadMore();
 }
+/** The queue's request for page `page` of the tab (and the search) shown. */
+function listQuery(page: number): QueryParams {
+  const query: QueryParams = {
+    params: LIST_FIELDS,
+    where: JSON.stringify(tabWhere()),
+    orderBy: '-last_message_at,-id',
+    page: String(page),
+    page_size: String(PAGE),
+  };
+  if (state.q) query.q = state.q;
+  return query;
+}
 /** The next page of the queue; never a silent cut: the list says how many there are and loads the rest on scroll. */
 function loadMore(): Promise<void> {
   if (state.loading || (state.total !== null && state.page * PAGE >= state.total)) return Promise.resolve();
   state.loading = true;
   renderList();
   const generation = state.generation;
-  const query: QueryParams = {
-    params: LIST_FIELDS,
-    where: JSON.stringify(tabWhere()),
-    orderBy: '-last_message_at,-id',
-    page: String(state.page + 1),
-    page_size: String(PAGE),
-  };
-  if (state.q) query.q = state.q;
+  const query = listQuery(state.page + 1);
   return api<Envelope<'AiConversations'>>('/ai/conversations', query, null, true)
     .then(function (body) {
       if (generation !== state.generation) return;
@@ -236,14 +241,7 @@ function loadMore(): Promise<void> {
 /** The first page read again and merged into what is shown (the pages loaded and the selection kept). */
 function catchUp(): Promise<void> {
   const generation = state.generation;
-  const query: QueryParams = {
-    params: LIST_FIELDS,
-    where: JSON.stringify(tabWhere()),
-    orderBy: '-last_message_at,-id',
-    page: '1',
-    page_size: String(PAGE),
-  };
-  if (state.q) query.q = state.q;
+  const query = listQuery(1);
   return api<Envelope<'AiConversations'>>('/ai/conversations', query, null, true).then(function (body) {
     if (generation !== state.generation) return;
     state.total = body.pagination.total;

@@ -7,7 +7,7 @@
  * tab's title until the page is looked at. In the inbox's thread: the conversation's cart and its orders.
  * Plain JS, no build step; loaded after inbox.js and counter.js (it uses `og.inbox`). */
 import type { Cart, Conversation, Envelope, Order } from './api-types.js';
-import { api, og, session, showError, type ApiError } from './console.js';
+import { api, currencyFormat, og, session, showError, type ApiError } from './console.js';
 import * as dom from './dom.js';
 import { $, fill, h } from './dom.js';
 import * as i18n from './i18n.js';
@@ -41,19 +41,11 @@ const ids = new Intl.NumberFormat(lang, { useGrouping: false });
 const timeOnly = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
 const dayLong = new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long' });
 const plainMoney = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const moneyBy = new Map<string, Intl.NumberFormat | null>();
 /** An amount with its currency, in the page's language (`23,50 €`, `€23.50`, `٢٣٫٥٠ €`). */
 function money(amount: number | null | undefined, currency: string | null | undefined): string {
   if (amount === null || amount === undefined || isNaN(Number(amount))) return '–';
   if (!currency) return plainMoney.format(Number(amount));
-  if (!moneyBy.has(currency)) {
-    try {
-      moneyBy.set(currency, new Intl.NumberFormat(lang, { style: 'currency', currency: currency }));
-    } catch {
-      moneyBy.set(currency, null);
-    }
-  }
-  const f = moneyBy.get(currency);
+  const f = currencyFormat(currency);
   return f ? f.format(Number(amount)) : plainMoney.format(Number(amount)) + ' ' + currency;
 }
 function groupOf(status: number): Group {

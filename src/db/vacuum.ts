@@ -22,7 +22,7 @@ export async function vacuumQueue(conn: Connection, table: QueueTable): Promise<
  * that invalidates every cached plan naming the table in every backend: at one vacuum a second of the inbox and of
  * the three deltas (the writers' statements, the order triggers', the metrics reads'), plans were about a fifth of
  * the calls of an order's statements, and planning about 1 ms of PostgreSQL's time per order (`npm run bench:orders`,
- * pg_stat_statements `plans`). Ten seconds of deleted rows cost the index scans far less (db/vacuum.ts above).
+ * pg_stat_statements `plans`). Ten seconds of deleted rows cost the index scans far less (vacuumQueue above).
  */
 export const QUEUE_VACUUM_MS = 10_000;
 

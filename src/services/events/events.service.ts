@@ -13,8 +13,6 @@ import { StreamRegistry } from './streams.js';
 import { EventStream } from './event-stream.js';
 import { type AiEventRecord, type StreamFilter, PRUNED_KEY, warnOnce, projectBounds, ProjectFeed } from './feed.js';
 
-/** The inbox is vacuumed at most this often, by a process whose passes moved rows. */
-
 export interface EventsQuery {
   types?: readonly string[] | null;
   conversation_id?: number | null;
