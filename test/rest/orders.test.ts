@@ -36,7 +36,7 @@ const conversationsOf = (e: number) => [
     created_at: now(),
   },
   { id: C(e, 4), agent_id: 2, business_id: 2, contact: `52155000${e}0004`, status: 'active', created_at: now() },
-  ...Array.from({ length: 5 }, (_, i) => ({
+  ...Array.from({ length: 6 }, (_, i) => ({
     id: C(e, 10 + i),
     agent_id: 1,
     business_id: 1,
@@ -271,6 +271,24 @@ describe.each(ENGINES.map((engine, e) => [engine, e] as const))('orders the AI t
       expect(next.summary).toEqual(first.summary);
       expect(seen.has(next.version)).toBe(false);
       expect(next.version).toBeGreaterThan(Math.max(...seen));
+    });
+    it('concurrent replacements of one cart: each answered at a version of its own, with its cart.updated, the last one kept', async () => {
+      const id = C(e, 15);
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => putCart(id, pickup([{ product_id: 2, quantity: i + 1 }]))));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(200));
+      const byVersion = new Map(answers.map((a) => [a.json().result.version as number, a.json().result.lines[0].quantity as number]));
+      expect(byVersion.size).toBe(12);
+      const events = await db.sql<{ v: number; q: number }>(
+        `select (data->>'version')::int as v, (data->'lines'->0->>'quantity')::int as q
+           from ai_events where conversation_id = ? and type = 'cart.updated' order by id`,
+        [id],
+      );
+      // one event per answer, in version order, each showing what that answer showed
+      expect(events.map((ev) => ev.v)).toEqual([...byVersion.keys()].sort((a, b) => a - b));
+      for (const ev of events) expect(ev.q).toBe(byVersion.get(ev.v));
+      const kept = (await call('GET', cart(id))).json().result;
+      expect(kept.version).toBe(events.at(-1)!.v);
+      expect(kept.lines[0].quantity).toBe(events.at(-1)!.q);
     });
   });
 

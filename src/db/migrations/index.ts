@@ -46,6 +46,7 @@ import { Migration20261202000200_order_notices } from './Migration20261202000200
 import { Migration20261202000200_system_messages_referred_product } from './Migration20261202000200_system_messages_referred_product.js';
 import { Migration20261202000250_order_trigger_plans } from './Migration20261202000250_order_trigger_plans.js';
 import { Migration20261202000300_bigint_ids } from './Migration20261202000300_bigint_ids.js';
+import { Migration20261203000100_order_lines_with_order } from './Migration20261203000100_order_lines_with_order.js';
 
 /** Every migration, in order, by class reference (no folder scanning). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -96,4 +97,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261202000200_system_messages_referred_product', class: Migration20261202000200_system_messages_referred_product },
   { name: 'Migration20261202000250_order_trigger_plans', class: Migration20261202000250_order_trigger_plans },
   { name: 'Migration20261202000300_bigint_ids', class: Migration20261202000300_bigint_ids },
+  { name: 'Migration20261203000100_order_lines_with_order', class: Migration20261203000100_order_lines_with_order },
 ];

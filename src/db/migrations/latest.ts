@@ -3,4 +3,4 @@
  * that has it has them all, so `serve` starts without loading the migrator or the migrations
  * (about 3.5 MB of heap kept for the process's life) when there is nothing to apply.
  */
-export const LATEST_MIGRATION = 'Migration20261202000300_bigint_ids';
+export const LATEST_MIGRATION = 'Migration20261203000100_order_lines_with_order';

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/index.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { storedId } from '../conversations/message-rules.js';
 import { isoText, run } from '../conversations/records.js';
-import { writeWithEvents } from '../events/event-log.js';
+import { eventsCommitted, writeWithEvents, type OutboxKind } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { checkCart, LINES_MAX, QUANTITY_MAX, type CartInput } from './input.js';
 import { TARGET_COLUMNS } from './notices.js';
@@ -63,25 +63,22 @@ export interface OpenCart {
 /**
  * A conversation's cart (CONTRACT §15.2): priced from the menu whenever it is read, under a `version` that changes
  * exactly when what the record shows changes and never repeats in the conversation (the row outlives its carts).
- * Levels 0 and server keys for the whole project, level 2 for their businesses' conversations. Each write is one
- * transaction of few statements: the conversation, its locked cart and the menu in one; the change with its event in
- * another.
+ * Levels 0 and server keys for the whole project, level 2 for their businesses' conversations. Each write reads the
+ * conversation, its cart and the menu in one statement and writes the change with its event in another, guarded on the
+ * version it read (cartWrite).
  */
 export class CartService {
   /** `GET .../cart`: priced now; a menu change since it was last shown is a change, under a new version. */
   async get(ctx: RequestContext, conversationId: number): Promise<CartRecord> {
     assertAiAdmin(ctx);
     const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(
-      ctx,
-      async (tx) => {
-        const open = await openCart(tx, ctx.project.id, conversationId, null);
-        const conversation = activeConversation(open, scope);
-        if (!open.row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
-        return { value: await refreshCart(tx, ctx.project.id, conversation, open), events: [], inboxed: true };
-      },
-      { statementsOnly: true },
-    );
+    return cartWrite(ctx, async (tx, locked) => {
+      const open = await openCart(tx, ctx.project.id, conversationId, null, locked);
+      const conversation = activeConversation(open, scope);
+      if (!open.row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
+      const refreshed = await refreshCart(tx, ctx.project.id, conversation, open);
+      return refreshed && { value: refreshed.cart, wrote: refreshed.stored };
+    });
   }
 
   /** `PUT .../cart`: replaces it; one that shows the same keeps its version and `updated_at`. */
@@ -89,49 +86,77 @@ export class CartService {
     assertAiAdmin(ctx);
     const { fields, lines } = checkCart(input);
     const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(
-      ctx,
-      async (tx) => {
-        const open = await openCart(tx, ctx.project.id, conversationId, { lines, business_id: fields.business_id });
-        const conversation = activeConversation(open, scope);
-        // the conversation's business when it has one, else a business of the project the caller may use
-        const business =
-          conversation.business_id ?? (open.terms && (scope === null || scope.includes(fields.business_id)) ? fields.business_id : null);
-        if (business !== fields.business_id) throw validationError([{ field: 'business_id', rule: 'business' }]);
-        const record = await replaceCart(tx, ctx.project.id, conversation, open, fields, lines);
-        return { value: record, events: [], inboxed: true };
-      },
-      { statementsOnly: true },
-    );
+    return cartWrite(ctx, async (tx, locked) => {
+      const open = await openCart(tx, ctx.project.id, conversationId, { lines, business_id: fields.business_id }, locked);
+      const conversation = activeConversation(open, scope);
+      // the conversation's business when it has one, else a business of the project the caller may use
+      const business =
+        conversation.business_id ?? (open.terms && (scope === null || scope.includes(fields.business_id)) ? fields.business_id : null);
+      if (business !== fields.business_id) throw validationError([{ field: 'business_id', rule: 'business' }]);
+      const replaced = await replaceCart(tx, ctx.project.id, conversation, open, fields, lines, locked);
+      return replaced && { value: replaced.cart, wrote: replaced.stored };
+    });
   }
 
   /** `DELETE .../cart`: empties it (null); the next cart goes on counting versions. */
   async remove(ctx: RequestContext, conversationId: number): Promise<null> {
     assertAiAdmin(ctx);
     const scope = await visibleBusinessIds(ctx);
-    return writeWithEvents(
-      ctx,
-      async (tx) => {
-        const open = await openCart(tx, ctx.project.id, conversationId, null);
-        const conversation = activeConversation(open, scope);
-        if (open.row?.lines) await emptyCart(tx, ctx.project.id, conversation, open);
-        return { value: null, events: [], inboxed: true };
-      },
-      { statementsOnly: true },
-    );
+    return cartWrite(ctx, async (tx, locked) => {
+      const open = await openCart(tx, ctx.project.id, conversationId, null, locked);
+      const conversation = activeConversation(open, scope);
+      if (!open.row?.lines) return { value: null, wrote: false };
+      return (await emptyCart(tx, ctx.project.id, conversation, open)) ? { value: null, wrote: true } : null;
+    });
   }
 }
 
+/** What a cart write did: its answer, whether it wrote (an event in the inbox) and the outbox kinds it gave rows to. */
+export interface CartWritten<T> {
+  value: T;
+  wrote: boolean;
+  queued?: OutboxKind[];
+}
+
 /**
- * In the caller's transaction, one statement: the conversation locked (`for no key update`, as message writes lock
- * it: a notice of §15.5 is one of its messages), then its cart row locked (a concurrent write of this cart waits here), the pricing business's terms and the products that `price.lines` name (without `price`: the stored
- * cart's lines in its business).
+ * A write of a conversation's cart, first without locks: its read and its write each one statement in autocommit
+ * (no BEGIN and COMMIT round trips), the write guarded on what the read saw (the cart's version; a place, the
+ * conversation's state too). `work` answers null when that guard held nothing (a write of the same cart came between): it runs
+ * once more in a transaction that locks the conversation, then the cart, as it reads them (`locked`), where its
+ * guard holds. Either way its events get their ids before it answers.
+ */
+export async function cartWrite<T>(
+  ctx: RequestContext,
+  work: (tx: EntityManager, locked: boolean) => Promise<CartWritten<T> | null>,
+): Promise<T> {
+  const unlocked = await work(ctx.em, false);
+  if (unlocked) {
+    if (unlocked.wrote || unlocked.queued?.length) await eventsCommitted(ctx, unlocked.queued);
+    return unlocked.value;
+  }
+  return writeWithEvents(
+    ctx,
+    async (tx) => {
+      const done = await work(tx, true);
+      if (!done) throw new Error('a cart write under its locks found its guard false');
+      return { value: done.value, events: [], inboxed: done.wrote, queued: done.queued };
+    },
+    { statementsOnly: true },
+  );
+}
+
+/**
+ * One statement: the conversation, its cart row, the pricing business's terms and the products that `price.lines` name
+ * (without `price`: the stored cart's lines in its business). `lock` (in the caller's transaction): the conversation
+ * locked (`for no key update`, as message writes lock it: a notice of §15.5 is one of its messages), then its cart row
+ * (a concurrent write of this cart waits here).
  */
 export async function openCart(
   tx: EntityManager,
   projectId: number,
   conversationId: number,
   price: { lines: LineInput[]; business_id: number | null } | null,
+  lock = true,
 ): Promise<OpenCart> {
   const id = storedId(conversationId);
   const [row] = await run(
@@ -140,11 +165,11 @@ export async function openCart(
        select c.id, c.agent_id, c.business_id, c.user_id, c.status, c.handler, c.source, ${TARGET_COLUMNS}
          from ai_conversations c join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
         where c.project_id = ? and c.id = ?
-          for no key update of c),
+          ${lock ? 'for no key update of c' : ''}),
      k as (
        select conversation_id, business_id, delivery_type, lines, address, location, comment, version, shown,
               ${isoText('updated_at')} as updated_at
-         from ai_carts where project_id = ? and conversation_id = (select id from c) for update),
+         from ai_carts where project_id = ? and conversation_id = (select id from c) ${lock ? 'for update' : ''}),
      l as (select e from jsonb_array_elements(coalesce(?::jsonb, (select lines from k), '[]'::jsonb)) e),
      b as (
        select id, currency, (delivery_price * 100)::bigint as delivery_cents, (tax_rate * 100)::int as tax_hundredths
@@ -188,23 +213,33 @@ function activeConversation(open: OpenCart, scope: number[] | null): OrderConver
 
 const NO_TERMS: BusinessTerms = { currency: 'EUR', delivery_cents: 0, tax_hundredths: 0 };
 
+/** A cart record, and whether this write stored it (a new version, its `cart.updated` in the inbox). */
+export interface CartStored {
+  cart: CartRecord;
+  stored: boolean;
+}
+
 /**
- * The record of a stored, non-empty cart, priced now (`open` read its stored lines): a new version, with its
- * `cart.updated` in the inbox, when it shows something new.
+ * The record of a stored, non-empty cart, priced now (`open` read its stored lines): a new version when it shows
+ * something new; null when the cart moved since `open` read it (storeCart).
  */
 export async function refreshCart(
   tx: EntityManager,
   projectId: number,
   conversation: OrderConversation,
   open: OpenCart,
-): Promise<CartRecord> {
+): Promise<CartStored | null> {
   const row = open.row!;
   const priced = priceCart(fieldsOf(row), row.lines ?? [], open.menu, open.terms ?? NO_TERMS);
-  if (samePricedCart(priced, row.shown)) return record(conversation.id, priced, row.version, row.updated_at);
-  return storeCart(tx, projectId, conversation, priced, row.lines ?? []);
+  if (samePricedCart(priced, row.shown)) return { cart: record(conversation.id, priced, row.version, row.updated_at), stored: false };
+  const cart = await storeCart(tx, projectId, conversation, priced, row.lines ?? [], row.version);
+  return cart && { cart, stored: true };
 }
 
-/** Replaces the conversation's cart (creating its row on first use); unchanged when it shows the same. */
+/**
+ * Replaces the conversation's cart (creating its row on first use); unchanged when it shows the same; null when the
+ * cart moved since `open` read it.
+ */
 async function replaceCart(
   tx: EntityManager,
   projectId: number,
@@ -212,32 +247,46 @@ async function replaceCart(
   open: OpenCart,
   fields: CartFields & { business_id: number | null },
   lines: LineInput[],
-): Promise<CartRecord> {
+  locked: boolean,
+): Promise<CartStored | null> {
   let row = open.row;
   if (!row) {
     // the conversation's first cart: its row, kept from now on (a concurrent first PUT may have made it)
     await run(tx, 'insert into ai_carts (conversation_id, project_id) values (?, ?) on conflict do nothing', [conversation.id, projectId]);
-    row = (await openCart(tx, projectId, conversation.id, null)).row!;
+    row = (await openCart(tx, projectId, conversation.id, null, locked)).row!;
   }
   const priced = priceCart(fields, lines, open.menu, open.terms ?? NO_TERMS);
-  if (row.lines && samePricedCart(priced, row.shown)) return record(conversation.id, priced, row.version, row.updated_at);
-  return storeCart(tx, projectId, conversation, priced, lines);
+  if (row.lines && samePricedCart(priced, row.shown))
+    return { cart: record(conversation.id, priced, row.version, row.updated_at), stored: false };
+  const cart = await storeCart(tx, projectId, conversation, priced, lines, row.version);
+  return cart && { cart, stored: true };
 }
 
-/** The cart's new lines and record under the next version, and its `cart.updated`, in one statement. */
+/**
+ * The cart's row at `version`, the one its write read (cartGuardParams). Nothing but cart writes changes a cart, and a
+ * close or handoff reads none, so a cart write that meets its conversation closed after its read is the write before it.
+ */
+const CART_GUARD = 'project_id = ? and conversation_id = ? and version = ?';
+const cartGuardParams = (projectId: number, conversationId: number, version: number) => [projectId, conversationId, version];
+
+/**
+ * The cart's new lines and record under the next version, and its `cart.updated`, in one statement; null when the
+ * cart is no longer at `version` (the one its write read).
+ */
 async function storeCart(
   tx: EntityManager,
   projectId: number,
   conversation: OrderConversation,
   priced: PricedCart,
   lines: LineInput[],
-): Promise<CartRecord> {
+  version: number,
+): Promise<CartRecord | null> {
   const [saved] = await run(
     tx,
     `with saved as (
        update ai_carts set business_id = ?, delivery_type = ?, lines = ?::jsonb, address = ?, location = ?::jsonb, comment = ?,
               shown = ?::jsonb, version = version + 1, updated_at = now()
-        where project_id = ? and conversation_id = ? returning version, updated_at)
+        where ${CART_GUARD} returning version, updated_at)
      ${CART_EVENT}
      select version, updated_at from saved`,
     [
@@ -248,12 +297,11 @@ async function storeCart(
       priced.location === null ? null : JSON.stringify(priced.location),
       priced.comment,
       JSON.stringify(priced),
-      projectId,
-      conversation.id,
+      ...cartGuardParams(projectId, conversation.id, version),
       ...cartEventParams(projectId, conversation, priced),
     ],
   );
-  return record(conversation.id, priced, Number(saved.version), saved.updated_at as Date);
+  return saved ? record(conversation.id, priced, Number(saved.version), saved.updated_at as Date) : null;
 }
 
 /**
@@ -277,18 +325,22 @@ const cartEventParams = (projectId: number, conversation: OrderConversation, pri
   JSON.stringify(priced),
 ];
 
-/** Empties a stored cart (DELETE): its record shows no lines under a new version, with its `cart.updated`. */
-async function emptyCart(tx: EntityManager, projectId: number, conversation: OrderConversation, open: OpenCart): Promise<void> {
+/**
+ * Empties a stored cart (DELETE): its record shows no lines under a new version, with its `cart.updated`; false when the
+ * cart moved since `open` read it.
+ */
+async function emptyCart(tx: EntityManager, projectId: number, conversation: OrderConversation, open: OpenCart): Promise<boolean> {
   const priced = priceCart(fieldsOf(open.row!), [], [], open.terms ?? NO_TERMS);
-  await run(
+  const rows = await run(
     tx,
     `with saved as (
        update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
-        where project_id = ? and conversation_id = ? returning version, updated_at)
+        where ${CART_GUARD} returning version, updated_at)
      ${CART_EVENT}
      select 1 from saved`,
-    [projectId, conversation.id, ...cartEventParams(projectId, conversation, priced)],
+    [...cartGuardParams(projectId, conversation.id, open.row!.version), ...cartEventParams(projectId, conversation, priced)],
   );
+  return rows.length > 0;
 }
 
 /**
@@ -324,7 +376,8 @@ export async function cartFromCatalog(
     location: kept?.location ?? null,
     comment: kept?.comment ?? null,
   };
-  await replaceCart(tx, projectId, conversation, open, fields as CartFields, lines);
+  // under the webhook's locks (openCart's), its guard holds
+  await replaceCart(tx, projectId, conversation, open, fields as CartFields, lines, true);
 }
 
 async function businessOfRetailerIds(tx: EntityManager, projectId: number, lines: LineInput[]): Promise<number | null> {

@@ -8,7 +8,7 @@ import { isoText, run } from '../conversations/records.js';
 import { appendEvents, writeWithEvents, type NewAiEvent, type OutboxKind } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
-import { openCart, refreshCart, visibleOf, type CartRecord, type OrderConversation } from './cart.service.js';
+import { cartWrite, openCart, refreshCart, visibleOf, type CartRecord, type OrderConversation } from './cart.service.js';
 import { PENDING_CONVERSION } from './conversions.js';
 import { noticeTarget, targetOf, writeNotice } from './notices.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
@@ -72,36 +72,41 @@ export class OrderService {
     assertAiAdmin(ctx);
     const place = checkPlace(input);
     const scope = await visibleBusinessIds(ctx);
-    const placed = await writeWithEvents<Placed>(
-      ctx,
-      async (tx) => {
-        // the conversation's lock, then the cart's (as an inbound catalog cart takes them), in one statement: a concurrent
-        // place of this conversation waits here, then finds its order below
-        const open = await openCart(tx, ctx.project.id, conversationId, null);
-        const conversation = visibleOf(open, scope);
-        const row = open.row;
-        // a version was placed only when the cart moved past it (versions never repeat): looked up in a statement of
-        // its own, whose snapshot sees the place that held the lock before us
-        if (!row?.lines || row.version !== place.cart_version) {
-          const id = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
-          if (id !== null) return { value: { order: await orderOf(tx, ctx.project.id, id) }, events: [] };
-        }
-        if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
-        if (conversation.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
-        if (!row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
-        // a cart the menu changed is stored under its new version before the 409 names it
-        const cart = await refreshCart(tx, ctx.project.id, conversation, open);
-        if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, events: [], inboxed: true };
-        // §15.6: the ad's credit queued with the order (its `conversion` pending in the order.created the insert emits)
-        const target = targetOf(open.conversation!);
-        const order = await insertOrder(ctx, tx, conversation, cart, place, target.conversion_clid);
-        const queued: OutboxKind[] = target.conversion_clid === null ? [] : ['conversions'];
-        // §15.5: the notice's message.created after the order.created (each statement puts its own in the inbox)
-        if (target.notices) queued.push(...(await writeNotice(tx, ctx.project.id, target.notices, order, 0, null)));
-        return { value: { order }, events: [], inboxed: true, queued };
-      },
-      { statementsOnly: true },
-    );
+    const placed = await cartWrite<Placed>(ctx, async (tx, locked) => {
+      // locked: the conversation's lock, then the cart's (as an inbound catalog cart takes them), in one statement; a
+      // concurrent place of this conversation waits here, then finds its order below
+      const open = await openCart(tx, ctx.project.id, conversationId, null, locked);
+      const conversation = visibleOf(open, scope);
+      const row = open.row;
+      // a version was placed only when the cart moved past it (versions never repeat): looked up in a statement of
+      // its own, whose snapshot sees the place that held the lock before us
+      if (!row?.lines || row.version !== place.cart_version) {
+        const id = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
+        if (id !== null) return { value: { order: await orderOf(tx, ctx.project.id, id) }, wrote: false };
+      }
+      if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
+      if (conversation.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
+      if (!row?.lines) throw appError('ERROR_AI_CART_NOT_FOUND');
+      // a cart the menu changed is stored under its new version before the 409 names it
+      const refreshed = await refreshCart(tx, ctx.project.id, conversation, open);
+      if (!refreshed) return null;
+      const { cart } = refreshed;
+      if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, wrote: refreshed.stored };
+      const target = targetOf(open.conversation!);
+      // §15.5: a notice of the place is a message of the conversation, written under its lock
+      if (!locked && target.notices?.order_messages?.['0']?.text) return null;
+      // §15.6: the ad's credit queued with the order (its `conversion` pending in the order.created the insert emits)
+      const order = await insertOrder(ctx, tx, conversation, cart, place, target.conversion_clid);
+      if (!order) {
+        // placed meanwhile after all (the index decided): that order; else the cart moved since the read
+        const id = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
+        return id === null ? null : { value: { order: await orderOf(tx, ctx.project.id, id) }, wrote: false };
+      }
+      const queued: OutboxKind[] = target.conversion_clid === null ? [] : ['conversions'];
+      // §15.5: the notice's message.created after the order.created (each statement puts its own in the inbox)
+      if (target.notices) queued.push(...(await writeNotice(tx, ctx.project.id, target.notices, order, 0, null)));
+      return { value: { order }, wrote: true, queued };
+    });
     if ('changed' in placed) throw cartChanged(placed.changed);
     return placed.order;
   }
@@ -203,10 +208,11 @@ async function orderOf(tx: EntityManager, projectId: number, id: number): Promis
 }
 
 /**
- * The order from the cart at its version with its first step, the cart emptied (as DELETE does) and `order.created`
- * in one statement, then its lines; the record is the cart's, as a read of the order would show it. The caller holds the cart's lock, so no
- * other place of this version runs meanwhile; were one to, the unique (conversation, cart_version) index keeps the
- * first and this place answers it.
+ * The order from the cart at its version with its first step and its lines, the cart emptied (as DELETE does) and
+ * `order.created`, in one statement; the record is the cart's, as a read of the order would show it. The order is
+ * inserted only while the cart is at that version and the conversation active (handled by the AI, for a server key):
+ * null when the statement found them moved since the caller read them (it wrote nothing then). Two places of one
+ * version meet at the unique (conversation, cart_version) index, which keeps the first: the other answers it.
  */
 async function insertOrder(
   ctx: RequestContext,
@@ -215,7 +221,7 @@ async function insertOrder(
   cart: CartRecord,
   place: { cart_version: number; paymethod: string; comment: string | null },
   conversionClid: string | null,
-): Promise<OrderRecord> {
+): Promise<OrderRecord | null> {
   const by = ctx.caller.kind === 'user' ? ctx.caller.user.id : null;
   const comment = place.comment ?? cart.comment;
   // the record's members the cart decides: the event's data is these and those the insert makes (id, uuid, history, times)
@@ -243,21 +249,34 @@ async function insertOrder(
   };
   const [row] = await run(
     tx,
-    `with o as (
+    `with g as (
+       select 1 from ai_carts k join ai_conversations c on c.project_id = k.project_id and c.id = k.conversation_id
+        where k.project_id = ? and k.conversation_id = ? and k.version = ? and k.lines is not null
+          and c.status = 'active' and (c.handler <> 'human' or not ?::boolean)),
+     o as (
        insert into orders (project_id, business_id, customer_id, conversation_id, status, summary, delivery_type, paymethod, currency,
                            address, location, comment, conversion, history, cart_version)
-       values (?, ?, ?, ?, 0, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb,
+       select ?::bigint, ?::bigint, ?::bigint, ?::bigint, 0, ?::jsonb, ?::int, ?::text, ?::text, ?::text, ?::jsonb, ?::text, ?::jsonb,
                jsonb_build_array(jsonb_build_object('status', 0, 'at', ${isoText('now()')}, 'by', ?::bigint, 'reason', null)),
-               ?)
+               ?::bigint
+        where exists (select 1 from g)
        on conflict (conversation_id, cart_version) where cart_version is not null do nothing
        returning id, project_id, uuid::text as uuid, history, created_at, updated_at),
+     lines as (
+       insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
+       select o.project_id, o.id, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
+         from o cross join rows from (jsonb_to_recordset(?::jsonb)
+                as (product_id bigint, retailer_id text, name text, quantity int, price numeric, comment text))
+              with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
+        order by l.n
+       returning 1),
      conversion as (
        insert into ai_conversion_sends (order_id, project_id, agent_id, ctwa_clid)
        select o.id, o.project_id, ?::bigint, ?::text from o where ?::text is not null
        returning 1),
      emptied as (
        update ai_carts set lines = null, shown = null, version = version + 1, updated_at = now()
-        where project_id = ? and conversation_id = ? and exists (select 1 from o)
+        where project_id = ? and conversation_id = ? and version = ? and exists (select 1 from o)
        returning 1),
      ev as (
        insert into ai_event_inbox (project_id, type, agent_id, business_id, conversation_id, public, data, created_at)
@@ -273,6 +292,10 @@ async function insertOrder(
        from o`,
     [
       ctx.project.id,
+      conversation.id,
+      place.cart_version,
+      ctx.caller.kind === 'server',
+      ctx.project.id,
       cart.business_id,
       conversation.user_id,
       conversation.id,
@@ -286,31 +309,20 @@ async function insertOrder(
       decided.conversion === null ? null : JSON.stringify(decided.conversion),
       by,
       place.cart_version,
+      JSON.stringify(cart.lines),
       conversation.agent_id,
       conversionClid,
       conversionClid,
       ctx.project.id,
       conversation.id,
+      place.cart_version,
       conversation.agent_id,
       cart.business_id,
       conversation.id,
       JSON.stringify(decided),
     ],
   );
-  // placed meanwhile after all (the index decided): that order
-  if (!row) return orderOf(tx, ctx.project.id, (await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version))!);
-  // the lines in a statement of their own: the metrics triggers of `orders` and `order_products` each count an order's
-  // lines once only when the order's statement ends before its lines' (one statement would count them twice)
-  await run(
-    tx,
-    `insert into order_products (project_id, order_id, product_id, retailer_id, name, quantity, price, comment)
-     select ?::bigint, ?::bigint, l.product_id, l.retailer_id, l.name, l.quantity, l.price, l.comment
-       from rows from (jsonb_to_recordset(?::jsonb) as (product_id bigint, retailer_id text, name text, quantity int, price numeric, comment text))
-            with ordinality as l(product_id, retailer_id, name, quantity, price, comment, n)
-      order by l.n`,
-    [ctx.project.id, row.id, JSON.stringify(cart.lines)],
-  );
-  return orderRecord({ ...row, ...decided });
+  return row ? orderRecord({ ...row, ...decided }) : null;
 }
 
 /** Order records by id, in no particular order; `scope`: only those of these businesses (null: all). */
