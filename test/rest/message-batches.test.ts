@@ -1,8 +1,11 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEQUENCER_LOCK_CLASS } from '../../src/services/events/event-log.js';
 import { ENGINES, startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { baseFixture, KEYS } from '../support/fixtures.js';
 import { MetaWebhooks } from '../support/whatsapp-fake.js';
+import { until } from '../support/webhook-receiver.js';
 
 /**
  * Coalesced message writes (issue 69, docs/write-batches.md): concurrent writes of a project share one
@@ -115,6 +118,31 @@ describe.each(ENGINES)('coalesced message writes (%s)', (engine) => {
       expect(usage).toEqual({ cost: targets.filter((c) => c === id).length });
     }
     expect(await db.sql('select count(*)::int as n from ai_messages where conversation_id = ?', [B + 10])).toEqual([{ n: 0 }]);
+  });
+
+  it('a batch commits while the one before it waits for its sequencer pass; answers and events keep their order', async () => {
+    const [{ project_id }] = await db.sql<{ project_id: number }>('select project_id from ai_conversations where id = ?', [B]);
+    const stored = async (content: string) =>
+      (await db.sql<{ n: number }>('select count(*)::int as n from ai_messages where content = ?', [content]))[0].n === 1;
+    const locker = new pg.Client({ connectionString: db.directUrl });
+    await locker.connect();
+    const lock = [SEQUENCER_LOCK_CLASS, project_id];
+    let first, second;
+    try {
+      // the project's sequencer lock held here: a committed batch's pass (and so its answer) waits for it
+      await locker.query('select pg_advisory_lock($1, $2)', lock);
+      first = addMessage(B + 1, { role: 'assistant', content: `${engine} before the pass` });
+      await until(() => stored(`${engine} before the pass`), 10_000, 'the first write committed');
+      second = addMessage(B + 2, { role: 'assistant', content: `${engine} while it waits` });
+      await until(() => stored(`${engine} while it waits`), 10_000, 'the next batch committed during the first pass');
+    } finally {
+      await locker.query('select pg_advisory_unlock($1, $2)', lock);
+      await locker.end();
+    }
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const log = await messageEvents([B + 1, B + 2]);
+    expect(log.slice(-2).map((e) => e.data.id)).toEqual(answers.map((a) => a.json().result.id));
   });
 
   it('keeps the order of writes to one conversation from 10 clients', async () => {

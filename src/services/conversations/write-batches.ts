@@ -97,12 +97,19 @@ export class WriteBatches {
   private next(key: string, queue: { waiting: Pending[] }): void {
     const batch = queue.waiting.splice(0, this.max);
     if (!batch.length) return void this.queues.delete(key);
-    void runBatch(batch).finally(() => this.next(key, queue));
+    // the next batch starts once this one's transaction is over: its sequencer pass and answers overlap the next's statement
+    let done = false;
+    const over = () => {
+      if (done) return;
+      done = true;
+      this.next(key, queue);
+    };
+    void runBatch(batch, over).finally(over);
   }
 }
 
-/** Runs a batch to its end: every write resolved or rejected; never rejects. */
-async function runBatch(batch: Pending[]): Promise<void> {
+/** Runs a batch to its end: every write resolved or rejected; never rejects. `committed`: its transaction is over. */
+async function runBatch(batch: Pending[], committed: () => void): Promise<void> {
   let left = ordered(batch);
   let share = true;
   for (let attempt = 0; left.length;) {
@@ -112,6 +119,7 @@ async function runBatch(batch: Pending[]): Promise<void> {
       const outcomes = oneStatementFor(left, share)
         ? await runAll(em, left, share)
         : await directTransaction(em, (tx) => runAll(tx, left, share));
+      committed();
       return await settle(left, outcomes);
     } catch (err) {
       if (err instanceof Split) {

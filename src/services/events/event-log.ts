@@ -50,7 +50,7 @@ export type OutboxKind = (typeof OUTBOX_KINDS)[number];
  */
 export const WORK_CHANNEL = 'ai_work';
 /** First key of a project's sequencer lock (pg_advisory_xact_lock(int, int)); the second is the project id. Writers never take it. */
-const SEQUENCER_LOCK_CLASS = 0x4f474576; // "OGEv"
+export const SEQUENCER_LOCK_CLASS = 0x4f474576; // "OGEv"
 
 /**
  * Appends events inside the caller's transaction, to the project's inbox, without any lock: a
