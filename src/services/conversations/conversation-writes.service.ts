@@ -439,7 +439,7 @@ const addMessages: SharedStatement = async (tx, parts) => {
               coalesce(c.last_inbound_at > now() - make_interval(secs => ?), false) as window_open
          from ai_conversations c
          join ai_agents a on a.id = c.agent_id and a.project_id = c.project_id
-        where c.project_id = ? and c.id in (select conversation_id from w)
+        where c.project_id = ? and c.id = any(?::bigint[])
         order by c.id
         for no key update of c),
      checked as (
@@ -476,7 +476,8 @@ const addMessages: SharedStatement = async (tx, parts) => {
      select (select to_jsonb(c) from c where c.id = w.conversation_id) as conversation, m.*
        from w left join go on go.n = w.n left join m on m.id = go.message_id
       order by w.n`,
-    [JSON.stringify(rows), WHATSAPP_WINDOW_MS / 1000, projectId, projectId],
+    // the conversations as an array too: by their primary key (the generic plan takes w for 100 rows and scanned the agent's)
+    [JSON.stringify(rows), WHATSAPP_WINDOW_MS / 1000, projectId, [...new Set(all.map((p) => p.conversationId))], projectId],
   );
   return answered.map(({ conversation, ...message }, n) =>
     message.id !== null
