@@ -35,7 +35,7 @@ export interface PlaceTarget {
  * What a notice and the ad's credit read of a conversation `c` and its agent `a` (CONTRACT §15.5, §15.6): the agent's
  * business and notices, whether the window is open, whether it is a WhatsApp conversation (a contact, a `whatsapp`
  * agent), and the referral's `ctwa_clid` when the agent stores `dataset_id` and `access_token`. cart.service.ts
- * openCart reads them with the conversation it locks for a place.
+ * openCart reads them with the conversation for a place (locked when a notice is to be written: cart.service.ts cartWrite).
  */
 export const TARGET_COLUMNS = `a.business_id as agent_business_id, a.order_messages,
        coalesce(c.last_inbound_at > now() - make_interval(secs => ${WHATSAPP_WINDOW_MS / 1000}), false) as window_open,
