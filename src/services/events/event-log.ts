@@ -165,7 +165,7 @@ export async function projectsWithInbox(conn: Connection): Promise<number[]> {
  */
 export async function writeWithEvents<T>(
   ctx: RequestContext,
-  work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean; queued?: OutboxKind[] }>,
+  work: (tx: EntityManager) => Promise<{ value: T; events: NewAiEvent[]; inboxed?: boolean; queued?: readonly OutboxKind[] }>,
   opts: { statementsOnly?: boolean } = {},
 ): Promise<T> {
   const inTransaction = async (tx: EntityManager) => {

@@ -3,7 +3,8 @@ import type { RequestContext } from '../../context/index.js';
 import { appError, validationError } from '../../errors/codes.js';
 import { storedId } from '../conversations/message-rules.js';
 import { isoText, run } from '../conversations/records.js';
-import { eventsCommitted, writeWithEvents, type OutboxKind } from '../events/event-log.js';
+import type { WriteResult } from '../conversations/write-batches.js';
+import { eventsCommitted, writeWithEvents } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { checkCart, LINES_MAX, QUANTITY_MAX, type CartInput } from './input.js';
 import { TARGET_COLUMNS } from './notices.js';
@@ -111,13 +112,6 @@ export class CartService {
   }
 }
 
-/** What a cart write did: its answer, whether it wrote (an event in the inbox) and the outbox kinds it gave rows to. */
-export interface CartWritten<T> {
-  value: T;
-  wrote: boolean;
-  queued?: OutboxKind[];
-}
-
 /**
  * A write of a conversation's cart, first without locks: its read and its write each one statement in autocommit
  * (no BEGIN and COMMIT round trips), the write guarded on what the read saw (the cart's version; a place, the
@@ -127,7 +121,7 @@ export interface CartWritten<T> {
  */
 export async function cartWrite<T>(
   ctx: RequestContext,
-  work: (tx: EntityManager, locked: boolean) => Promise<CartWritten<T> | null>,
+  work: (tx: EntityManager, locked: boolean) => Promise<WriteResult<T> | null>,
 ): Promise<T> {
   const unlocked = await work(ctx.em, false);
   if (unlocked) {

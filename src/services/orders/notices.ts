@@ -97,6 +97,12 @@ export function noticeText(text: string, order: NoticeOrder, reason: string | nu
  * body parameters); else nothing. Each carries `order_id`; its `message.created` goes to the events inbox in the
  * same statement. Returns the outbox kinds it queued rows for.
  */
+/** The agent's entry for `status` when it has a text: a notice to write (writeNotice), else null. */
+export function noticeEntry(target: NoticeTarget, status: number): OrderMessage | null {
+  const entry = target.order_messages?.[String(status)];
+  return entry?.text ? entry : null;
+}
+
 export async function writeNotice(
   tx: EntityManager,
   projectId: number,
@@ -105,8 +111,8 @@ export async function writeNotice(
   status: number,
   reason: string | null,
 ): Promise<OutboxKind[]> {
-  const entry = target.order_messages?.[String(status)];
-  if (!entry?.text) return [];
+  const entry = noticeEntry(target, status);
+  if (!entry) return [];
   if (target.window_open) {
     await insertNotice(tx, projectId, target, order.id, { type: 'text', content: noticeText(entry.text, order, reason), payload: null });
     return ['sends'];

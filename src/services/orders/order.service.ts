@@ -5,12 +5,13 @@ import { appError, validationError } from '../../errors/codes.js';
 import { readPage, type Page } from '../conversations/conversation.service.js';
 import { storedId } from '../conversations/message-rules.js';
 import { isoText, run } from '../conversations/records.js';
+import type { WriteResult } from '../conversations/write-batches.js';
 import { appendEvents, writeWithEvents, type NewAiEvent, type OutboxKind } from '../events/event-log.js';
 import { assertAiAdmin, visibleBusinessIds } from '../identity/access.js';
 import { parseListQuery, toFilter, type Attributes, type ListInput } from '../shared/list-query.js';
 import { cartWrite, openCart, refreshCart, visibleOf, type CartRecord, type OrderConversation } from './cart.service.js';
 import { PENDING_CONVERSION } from './conversions.js';
-import { noticeTarget, targetOf, writeNotice } from './notices.js';
+import { noticeEntry, noticeTarget, targetOf, writeNotice } from './notices.js';
 import { checkMove, checkPlace, FINAL_STATUSES, ORDER_STATUS_MAX, START_STATUSES, type PlaceInput } from './input.js';
 
 export const ORDER_WHERE: Attributes = {
@@ -81,8 +82,8 @@ export class OrderService {
       // a version was placed only when the cart moved past it (versions never repeat): looked up in a statement of
       // its own, whose snapshot sees the place that held the lock before us
       if (!row?.lines || row.version !== place.cart_version) {
-        const id = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
-        if (id !== null) return { value: { order: await orderOf(tx, ctx.project.id, id) }, wrote: false };
+        const placedBefore = await placedAnswer(tx, ctx.project.id, conversation.id, place.cart_version);
+        if (placedBefore) return placedBefore;
       }
       if (conversation.status !== 'active') throw appError('ERROR_AI_CONVERSATION_CLOSED');
       if (conversation.handler === 'human' && ctx.caller.kind === 'server') throw appError('ERROR_AI_CONVERSATION_HANDED_OFF');
@@ -94,14 +95,11 @@ export class OrderService {
       if (cart.version !== place.cart_version || cart.problems.length) return { value: { changed: cart }, wrote: refreshed.stored };
       const target = targetOf(open.conversation!);
       // §15.5: a notice of the place is a message of the conversation, written under its lock
-      if (!locked && target.notices?.order_messages?.['0']?.text) return null;
+      if (!locked && target.notices && noticeEntry(target.notices, 0)) return null;
       // §15.6: the ad's credit queued with the order (its `conversion` pending in the order.created the insert emits)
       const order = await insertOrder(ctx, tx, conversation, cart, place, target.conversion_clid);
-      if (!order) {
-        // placed meanwhile after all (the index decided): that order; else the cart moved since the read
-        const id = await placedOrderId(tx, ctx.project.id, conversation.id, place.cart_version);
-        return id === null ? null : { value: { order: await orderOf(tx, ctx.project.id, id) }, wrote: false };
-      }
+      // placed meanwhile after all (the index decided): that order; else the cart moved since the read
+      if (!order) return placedAnswer(tx, ctx.project.id, conversation.id, place.cart_version);
       const queued: OutboxKind[] = target.conversion_clid === null ? [] : ['conversions'];
       // §15.5: the notice's message.created after the order.created (each statement puts its own in the inbox)
       if (target.notices) queued.push(...(await writeNotice(tx, ctx.project.id, target.notices, order, 0, null)));
@@ -201,6 +199,17 @@ async function placedOrderId(tx: EntityManager, projectId: number, conversationI
     version,
   ]);
   return (row?.id as number | undefined) ?? null;
+}
+
+/** A place's answer when the version was placed already: that order (it wrote nothing); null when it was not. */
+async function placedAnswer(
+  tx: EntityManager,
+  projectId: number,
+  conversationId: number,
+  version: number,
+): Promise<WriteResult<Placed> | null> {
+  const id = await placedOrderId(tx, projectId, conversationId, version);
+  return id === null ? null : { value: { order: await orderOf(tx, projectId, id) }, wrote: false };
 }
 
 async function orderOf(tx: EntityManager, projectId: number, id: number): Promise<OrderRecord> {
