@@ -21,7 +21,9 @@ import type { BenchScenario } from './types.js';
  * median and spread are printed with the req/s, p99 and the B/A ratios; RSS at the end.
  * BENCH_ENGINE (default mercurius) is the GRAPHQL_ENGINE of both; BENCH_NODE_ARGS go to both
  * `serve`s (e.g. `--require ./dist/bench/profile-signal.js` for bench:profile-diff); BENCH_NODE_ARGS_B
- * go to B only, so one build can be compared with itself under other node flags (`current current`).
+ * go to B only, so one build can be compared with itself under other node flags (`current current`), and
+ * BENCH_ENV_B (`NAME=value NAME=value`) is added to B's environment only: the same build under another setting
+ * (e.g. `BENCH_ENV_B=WRITE_BATCH_MAX=1`, the writes each alone).
  * A write scenario (a POST with a baseline) also runs its commit floor (harness floorOf, on a
  * bench/baseline.ts process of its own) after A and B in every round: each side's req/s over the
  * floor's of the same round is printed beside the A/B ratios.
@@ -48,6 +50,18 @@ interface Side {
 
 const f = (n: number, d = 0) => n.toFixed(d);
 
+/** BENCH_ENV_B as variables: `NAME=value` words. */
+function envB(): NodeJS.ProcessEnv {
+  const words = (process.env.BENCH_ENV_B ?? '').split(' ').filter(Boolean);
+  return Object.fromEntries(
+    words.map((w) => {
+      const at = w.indexOf('=');
+      if (at < 1) throw new Error(`BENCH_ENV_B: "${w}" is not NAME=value`);
+      return [w.slice(0, at), w.slice(at + 1)];
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const [a, b, filter] = process.argv.slice(2);
   if (!a || !b) throw new Error('usage: ab.js A B [filter]  (A, B: a snapshot name, current or baseline)');
@@ -71,7 +85,7 @@ async function main(): Promise<void> {
     for (const [i, name] of [a, b].entries()) {
       const s = script(name);
       const extra = i === 1 ? (process.env.BENCH_NODE_ARGS_B ?? '').split(' ').filter(Boolean) : [];
-      const server = await startServer(s.script, s.args, env, s.ready, [...s.nodeArgs, ...extra]);
+      const server = await startServer(s.script, s.args, i === 1 ? { ...env, ...envB() } : env, s.ready, [...s.nodeArgs, ...extra]);
       let tail = '';
       server.child.stderr!.on('data', (d) => (tail = (tail + d).slice(-4000)));
       server.child.once('exit', (code, signal) => console.error(`${name} exited (${code ?? signal}) ${tail}`));
