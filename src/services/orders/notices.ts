@@ -88,6 +88,12 @@ export function noticeText(text: string, order: NoticeOrder, reason: string | nu
   return text.replace(/\{\{\s*(order|total|eta)\s*\}\}/g, (_, name: string) => values[name]);
 }
 
+/** The agent's entry for `status` when it has a text: a notice to write (writeNotice), else null. */
+export function noticeEntry(target: NoticeTarget, status: number): OrderMessage | null {
+  const entry = target.order_messages?.[String(status)];
+  return entry?.text ? entry : null;
+}
+
 /**
  * CONTRACT §15.5: the customer hears that the order was placed (`status` 0) or moved to `status`, in the caller's
  * transaction (the move's), when the agent has an entry for it. Inside the customer service window: a public
@@ -97,12 +103,6 @@ export function noticeText(text: string, order: NoticeOrder, reason: string | nu
  * body parameters); else nothing. Each carries `order_id`; its `message.created` goes to the events inbox in the
  * same statement. Returns the outbox kinds it queued rows for.
  */
-/** The agent's entry for `status` when it has a text: a notice to write (writeNotice), else null. */
-export function noticeEntry(target: NoticeTarget, status: number): OrderMessage | null {
-  const entry = target.order_messages?.[String(status)];
-  return entry?.text ? entry : null;
-}
-
 export async function writeNotice(
   tx: EntityManager,
   projectId: number,
